@@ -1,0 +1,59 @@
+import { Context, type Effect, type Stream } from "effect"
+import type {
+  AppendResult,
+  ExpectedVersion,
+  GlobalPosition,
+  NewEvent,
+  RecordedEvent,
+  StoreError,
+  VersionConflict,
+} from "./events.ts"
+
+export interface ReadStreamOptions {
+  /** The first stream version to return (1 is the first event). */
+  readonly fromVersion?: number
+  readonly maxCount?: number
+}
+
+export interface ReadAllOptions {
+  /** Return events whose global position is after this one (`logStart` for all). */
+  readonly after: GlobalPosition
+  readonly maxCount: number
+}
+
+export interface FollowOptions {
+  /** How many events one read of the log returns at most. */
+  readonly pageSizeEvents?: number
+}
+
+/**
+ * The EventStore port. One stream per aggregate instance; the expected
+ * version check of `append` is the only lock in Mizan (DESIGN.md,
+ * Consistency). Every adapter passes the contract suite in
+ * `@mizan/eventsourcing/testing`.
+ */
+export class EventStore extends Context.Service<
+  EventStore,
+  {
+    /** Appends events atomically, if the stream is at the expected version. */
+    readonly append: (
+      streamId: string,
+      events: ReadonlyArray<NewEvent>,
+      expected: ExpectedVersion,
+    ) => Effect.Effect<AppendResult, VersionConflict | StoreError>
+    /** Reads a stream forward; an unknown stream reads as empty. */
+    readonly readStream: (
+      streamId: string,
+      options?: ReadStreamOptions,
+    ) => Effect.Effect<ReadonlyArray<RecordedEvent>, StoreError>
+    /** Reads one page of the global log forward. Readers never see a gap fill in behind them. */
+    readonly readAll: (options: ReadAllOptions) => Effect.Effect<ReadonlyArray<RecordedEvent>, StoreError>
+    /** Every event after `after`, then every event appended later, without end. */
+    readonly follow: (after: GlobalPosition, options?: FollowOptions) => Stream.Stream<RecordedEvent, StoreError>
+    /** A named reader's stored position (`logStart` when it has none). */
+    readonly readCheckpoint: (name: string) => Effect.Effect<GlobalPosition, StoreError>
+    readonly storeCheckpoint: (name: string, position: GlobalPosition) => Effect.Effect<void, StoreError>
+  }
+>()("@mizan/eventsourcing/EventStore") {}
+
+export type EventStoreShape = EventStore["Service"]

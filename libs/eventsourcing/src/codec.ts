@@ -1,0 +1,64 @@
+import { issueMessage } from "@mizan/kernel"
+import { Result, Schema } from "effect"
+
+/** Turns one version of an event's data into the next version's. */
+export type Upcaster = (data: Record<string, unknown>) => Record<string, unknown>
+
+export interface EventVersion {
+  /** The version written today. Starts at 1. */
+  readonly current: number
+  /** `upcasters[v]` turns version v into v + 1; one for every version below `current`. */
+  readonly upcasters?: Readonly<Record<number, Upcaster>>
+}
+
+export interface SerializedEvent {
+  readonly type: string
+  readonly schemaVersion: number
+  readonly data: unknown
+}
+
+/**
+ * How an aggregate's events are written and read. Old versions are upcast
+ * step by step to the current one before they are decoded, so every version
+ * ever written still replays (DESIGN.md, Domain conventions).
+ */
+export interface EventCodec<Event> {
+  readonly encode: (event: Event) => SerializedEvent
+  readonly decode: (event: SerializedEvent) => Result.Result<Event, string>
+  readonly versions: Readonly<Record<string, EventVersion>>
+}
+
+/**
+ * An event codec from a schema of tagged events and the version of each tag.
+ * The stored `type` is the event's `_tag`, and `data` its encoded form.
+ */
+export const makeEventCodec = <Event extends { readonly _tag: string }, Encoded>(
+  schema: Schema.Codec<Event, Encoded>,
+  versions: { readonly [Tag in Event["_tag"]]: EventVersion },
+): EventCodec<Event> => {
+  const encodeEvent = Schema.encodeSync(schema)
+  const decodeEvent = Schema.decodeUnknownResult(schema)
+  const versionOf = versions as Readonly<Record<string, EventVersion>>
+  return {
+    versions: versionOf,
+    encode: (event) => ({
+      type: event._tag,
+      schemaVersion: versionOf[event._tag]?.current ?? 1,
+      data: encodeEvent(event),
+    }),
+    decode: ({ type, schemaVersion, data }) => {
+      const version = versionOf[type]
+      if (version === undefined) return Result.fail(`unknown event type ${type}`)
+      if (schemaVersion > version.current)
+        return Result.fail(`${type} version ${schemaVersion} is newer than this code knows (${version.current})`)
+      if (typeof data !== "object" || data === null) return Result.fail(`${type} data is not an object`)
+      let upcast = { ...(data as Record<string, unknown>), _tag: type }
+      for (let v = schemaVersion; v < version.current; v++) {
+        const upcaster = version.upcasters?.[v]
+        if (upcaster === undefined) return Result.fail(`${type} has no upcaster from version ${v}`)
+        upcast = { ...upcaster(upcast), _tag: type }
+      }
+      return Result.mapError(decodeEvent(upcast), (error) => `${type} v${schemaVersion}: ${issueMessage(error.issue)}`)
+    },
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * What the EventStore port records. An event's `data` is plain JSON (the
+ * aggregate's codec encodes it), so every adapter stores it the same way.
+ */
+import { Data } from "effect"
+
+/** A position in the global log. Adapters number it as they must (KurrentDB's commit positions are 64-bit). */
+export type GlobalPosition = bigint
+
+/** The position before the first event of the log: reading after it reads everything. */
+export const logStart: GlobalPosition = -1n
+
+/**
+ * What an append expects of the stream: that it has no events yet, that it
+ * has exactly this many (its version), or nothing at all.
+ */
+export type ExpectedVersion = "no_stream" | "any" | number
+
+export interface EventMetadata {
+  readonly correlationId?: string
+  readonly causationId?: string
+}
+
+/** An event on its way into the store. */
+export interface NewEvent {
+  /** A unique id; the store makes one when it is absent. */
+  readonly id?: string
+  readonly type: string
+  readonly schemaVersion: number
+  readonly data: unknown
+  readonly metadata?: EventMetadata
+}
+
+/** An event as the store recorded it. */
+export interface RecordedEvent {
+  readonly id: string
+  readonly streamId: string
+  readonly type: string
+  readonly schemaVersion: number
+  readonly data: unknown
+  readonly metadata: EventMetadata & {
+    /** When the store recorded it, ms since the epoch, by the store's Clock. */
+    readonly recordedAt: number
+  }
+  /** 1 for the first event of its stream, counting up without gaps. */
+  readonly streamVersion: number
+  /** Its place in the global log: strictly increasing in the order readers see. */
+  readonly globalPosition: GlobalPosition
+}
+
+export interface AppendResult {
+  /** The stream's version after the append: what the next append expects. */
+  readonly streamVersion: number
+  readonly records: ReadonlyArray<RecordedEvent>
+}
+
+/** The stream was not at the version the append expected: someone else appended first. */
+export class VersionConflict extends Data.TaggedError("VersionConflict")<{
+  readonly streamId: string
+  readonly expected: ExpectedVersion
+  readonly actual: number
+}> {
+  override get message(): string {
+    return `stream ${this.streamId} is at version ${this.actual}, the append expected ${String(this.expected)}`
+  }
+}
+
+export type StoreErrorReason =
+  /** The store cannot be reached or opened. */
+  | "Unavailable"
+  /** The store was written by a newer schema than this code knows. */
+  | "NewerSchema"
+  /** The store's file or data is damaged. */
+  | "Corrupt"
+  /** Another process holds the store. */
+  | "Locked"
+  /** A recorded event does not decode with the aggregate's schema. */
+  | "Undecodable"
+  /** The request breaks a rule of the port (an empty append, a bad position). */
+  | "InvalidRequest"
+
+export class StoreError extends Data.TaggedError("StoreError")<{
+  readonly reason: StoreErrorReason
+  readonly detail: string
+  readonly cause?: unknown
+}> {
+  override get message(): string {
+    return `${this.reason}: ${this.detail}`
+  }
+}

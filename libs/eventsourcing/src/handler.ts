@@ -1,0 +1,96 @@
+import { Effect, Result } from "effect"
+import type { EventCodec } from "./codec.ts"
+import type { Decider } from "./decider.ts"
+import { EventStore } from "./EventStore.ts"
+import { type EventMetadata, type RecordedEvent, StoreError, type VersionConflict } from "./events.ts"
+
+/** A decider with the codec that writes and reads its events. */
+export interface Aggregate<Command, Event, State, Error> extends Decider<Command, Event, State, Error> {
+  readonly codec: EventCodec<Event>
+}
+
+export interface Loaded<State> {
+  readonly state: State
+  /** The stream's version: how many events it holds. 0 for a stream never written. */
+  readonly streamVersion: number
+}
+
+export interface Handled<Event, State> extends Loaded<State> {
+  /** The events this command decided and the store recorded (empty when it changed nothing). */
+  readonly events: ReadonlyArray<Event>
+  readonly records: ReadonlyArray<RecordedEvent>
+}
+
+export const readPageSizeEvents = 1_000
+/** How many times a command is decided again after losing a race for its stream. */
+export const versionConflictRetriesMax = 8
+
+/** Reads and folds a whole stream. */
+export const loadAggregate = <Command, Event, State, Error>(
+  aggregate: Aggregate<Command, Event, State, Error>,
+  streamId: string,
+): Effect.Effect<Loaded<State>, StoreError, EventStore> =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    let state = aggregate.initialState
+    let streamVersion = 0
+    while (true) {
+      const page = yield* store.readStream(streamId, { fromVersion: streamVersion + 1, maxCount: readPageSizeEvents })
+      for (const record of page) {
+        const decoded = aggregate.codec.decode(record)
+        if (Result.isFailure(decoded))
+          return yield* new StoreError({
+            reason: "Undecodable",
+            detail: `${streamId}@${record.streamVersion}: ${decoded.failure}`,
+          })
+        state = aggregate.evolve(state, decoded.success)
+        streamVersion = record.streamVersion
+      }
+      if (page.length < readPageSizeEvents) return { state, streamVersion }
+    }
+  })
+
+/**
+ * The command handler: read the stream, fold, decide, append with the
+ * expected version. When another writer appended first, decide again on the
+ * new state, at most `versionConflictRetriesMax` times. A command that decides
+ * nothing (a repeat) appends nothing and answers the current state.
+ */
+export const handleCommand = <Command, Event, State, Error>(
+  aggregate: Aggregate<Command, Event, State, Error>,
+  streamId: string,
+  command: Command,
+  metadata?: EventMetadata,
+): Effect.Effect<Handled<Event, State>, Error | StoreError | VersionConflict, EventStore> =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    const attempt = Effect.gen(function* () {
+      const { state, streamVersion } = yield* loadAggregate(aggregate, streamId)
+      const decided = aggregate.decide(command, state)
+      if (Result.isFailure(decided)) return yield* Effect.fail(decided.failure)
+      const events = decided.success
+      if (events.length === 0) return { state, streamVersion, events, records: [] }
+      const appended = yield* store.append(
+        streamId,
+        events.map((event) =>
+          metadata === undefined ? aggregate.codec.encode(event) : { ...aggregate.codec.encode(event), metadata },
+        ),
+        streamVersion === 0 ? "no_stream" : streamVersion,
+      )
+      // The store promised this version; a mismatch means the adapter is broken, not the request.
+      if (appended.streamVersion !== streamVersion + events.length)
+        return yield* Effect.die(
+          new globalThis.Error(
+            `${streamId}: appended ${events.length} at ${streamVersion}, store says ${appended.streamVersion}`,
+          ),
+        )
+      const newState = events.reduce(aggregate.evolve, state)
+      return { state: newState, streamVersion: appended.streamVersion, events, records: appended.records }
+    })
+    return yield* attempt.pipe(
+      Effect.retry({
+        times: versionConflictRetriesMax,
+        while: (error) => (error as { _tag?: string })._tag === "VersionConflict",
+      }),
+    )
+  })

@@ -1,0 +1,7 @@
+export * from "./codec.ts"
+export * from "./decider.ts"
+export * from "./EventStore.ts"
+export * from "./events.ts"
+export * from "./follow.ts"
+export * from "./handler.ts"
+export * from "./memory.ts"

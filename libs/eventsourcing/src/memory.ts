@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto"
+import { Clock, Effect, Layer } from "effect"
+import { EventStore, type EventStoreShape } from "./EventStore.ts"
+import {
+  type ExpectedVersion,
+  type GlobalPosition,
+  logStart,
+  type RecordedEvent,
+  StoreError,
+  VersionConflict,
+} from "./events.ts"
+import { AppendSignal, followByReading } from "./follow.ts"
+
+/** Whether a stream at `actual` satisfies what an append expected. */
+export const versionMatches = (expected: ExpectedVersion, actual: number): boolean =>
+  expected === "any" || (expected === "no_stream" ? actual === 0 : expected === actual)
+
+/** Refuses what no adapter may accept, so that every adapter answers alike. */
+export const checkAppendRequest = (streamId: string, eventCount: number, expected: ExpectedVersion) => {
+  if (streamId.length === 0)
+    return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: "a stream id must not be empty" }))
+  if (eventCount === 0)
+    return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: "an append needs at least one event" }))
+  if (typeof expected === "number" && (!Number.isSafeInteger(expected) || expected < 0))
+    return Effect.fail(
+      new StoreError({ reason: "InvalidRequest", detail: `expected version ${expected} is not a version` }),
+    )
+  return Effect.void
+}
+
+/**
+ * The in-memory EventStore: the reference adapter, for tests and for
+ * property runs over many random histories. Appends are synchronous, so each
+ * is atomic; nothing survives the process.
+ */
+export const makeMemoryEventStore = (): EventStoreShape => {
+  const log: Array<RecordedEvent> = []
+  const streams = new Map<string, Array<RecordedEvent>>()
+  const checkpoints = new Map<string, GlobalPosition>()
+  const signal = new AppendSignal()
+
+  const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
+    Effect.sync(() => {
+      // Positions are 1..n, so the event after `after` sits at index `after`.
+      const from = after < 0n ? 0 : Number(after)
+      return log.slice(from, from + maxCount)
+    })
+
+  return {
+    append: (streamId, events, expected) =>
+      Effect.flatMap(checkAppendRequest(streamId, events.length, expected), () =>
+        Effect.flatMap(Clock.currentTimeMillis, (recordedAt) => {
+          const stream = streams.get(streamId) ?? []
+          if (!versionMatches(expected, stream.length))
+            return Effect.fail(new VersionConflict({ streamId, expected, actual: stream.length }))
+          const records = events.map(
+            (event, i): RecordedEvent => ({
+              id: event.id ?? randomUUID(),
+              streamId,
+              type: event.type,
+              schemaVersion: event.schemaVersion,
+              data: structuredClone(event.data),
+              metadata: { ...event.metadata, recordedAt },
+              streamVersion: stream.length + i + 1,
+              globalPosition: BigInt(log.length + i + 1),
+            }),
+          )
+          stream.push(...records)
+          streams.set(streamId, stream)
+          log.push(...records)
+          signal.notify()
+          return Effect.succeed({ streamVersion: stream.length, records })
+        }),
+      ),
+    readStream: (streamId, options) =>
+      Effect.sync(() => {
+        const from = Math.max((options?.fromVersion ?? 1) - 1, 0)
+        const stream = streams.get(streamId) ?? []
+        return stream.slice(from, options?.maxCount === undefined ? undefined : from + options.maxCount)
+      }),
+    readAll,
+    follow: followByReading(readAll, signal, 1_000),
+    readCheckpoint: (name) => Effect.sync(() => checkpoints.get(name) ?? logStart),
+    storeCheckpoint: (name, position) => Effect.sync(() => void checkpoints.set(name, position)),
+  }
+}
+
+export const layerMemory: Layer.Layer<EventStore> = Layer.sync(EventStore, makeMemoryEventStore)

@@ -1,0 +1,284 @@
+/**
+ * The EventStore contract suite: one set of rules that every adapter runs
+ * (Emmett's habit of one suite per port). An adapter's test file calls
+ * `eventStoreContract("sqlite", openFreshStore)`.
+ */
+import { Effect, Exit, Fiber, type Scope, Stream } from "effect"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import type { EventStoreShape } from "../EventStore.ts"
+import { type GlobalPosition, logStart, type NewEvent, type RecordedEvent } from "../events.ts"
+
+export interface StoreUnderTest {
+  readonly store: EventStoreShape
+  /**
+   * For durable adapters: closes this store and opens the same data again,
+   * as a restarted process would.
+   */
+  readonly reopen?: () => Effect.Effect<EventStoreShape, unknown, Scope.Scope>
+}
+
+export interface ContractOptions {
+  /** The adapter keeps nothing across a restart (only the memory adapter). Durable adapters must give `reopen`. */
+  readonly volatile?: boolean
+  /** Runs of the random-interleaving property (each opens a fresh store). */
+  readonly propertyRuns?: number
+  readonly testTimeoutMs?: number
+}
+
+const event = (type: string, n: number, extra: Partial<NewEvent> = {}): NewEvent => ({
+  type,
+  schemaVersion: 1,
+  data: { n, text: `event ${n} «ü» \u2028`, nested: { list: [n, null, true] } },
+  ...extra,
+})
+
+const batch = (count: number, from = 0): Array<NewEvent> =>
+  Array.from({ length: count }, (_, i) => event("Happened", from + i))
+
+const readWholeLog = (store: EventStoreShape, pageSize: number) =>
+  Effect.gen(function* () {
+    const all: Array<RecordedEvent> = []
+    let after: GlobalPosition = logStart
+    while (true) {
+      const page = yield* store.readAll({ after, maxCount: pageSize })
+      all.push(...page)
+      const last = page.at(-1)
+      if (last === undefined) return all
+      after = last.globalPosition
+    }
+  })
+
+const expectStrictlyIncreasing = (positions: ReadonlyArray<GlobalPosition>) => {
+  for (let i = 1; i < positions.length; i++) expect(positions[i]! > positions[i - 1]!).toBe(true)
+}
+
+export const eventStoreContract = (
+  adapter: string,
+  open: Effect.Effect<StoreUnderTest, unknown, Scope.Scope>,
+  options: ContractOptions = {},
+) => {
+  const timeout = options.testTimeoutMs ?? 30_000
+  const run = <A>(body: (sut: StoreUnderTest) => Effect.Effect<A, unknown, Scope.Scope>) =>
+    Effect.runPromise(Effect.scoped(Effect.flatMap(open, body)))
+
+  describe(`EventStore contract: ${adapter}`, () => {
+    it("appends to a new stream and reads it back in order with versions 1..n", { timeout }, () =>
+      run(({ store }) =>
+        Effect.gen(function* () {
+          const result = yield* store.append(
+            "order-1",
+            [
+              event("Created", 1, { id: "0b8e6c1e-1d2b-4e8f-9a3a-2c1d0e9f8a7b" }),
+              event("Paid", 2, { metadata: { correlationId: "c-1", causationId: "k-1" } }),
+            ],
+            "no_stream",
+          )
+          expect(result.streamVersion).toBe(2)
+          const read = yield* store.readStream("order-1")
+          expect(read.map((e) => [e.streamId, e.streamVersion, e.type])).toEqual([
+            ["order-1", 1, "Created"],
+            ["order-1", 2, "Paid"],
+          ])
+          expect(read[0]!.id).toBe("0b8e6c1e-1d2b-4e8f-9a3a-2c1d0e9f8a7b")
+          expect(read[1]!.id).not.toBe(read[0]!.id)
+          expect(read[1]!.data).toEqual({ n: 2, text: "event 2 «ü» \u2028", nested: { list: [2, null, true] } })
+          expect(read[1]!.metadata).toMatchObject({ correlationId: "c-1", causationId: "k-1" })
+          expect(typeof read[0]!.metadata.recordedAt).toBe("number")
+          expect(read.map((e) => e.globalPosition)).toEqual(result.records.map((e) => e.globalPosition))
+          expectStrictlyIncreasing(read.map((e) => e.globalPosition))
+        }),
+      ),
+    )
+
+    it("reads an unknown stream as empty", { timeout }, () =>
+      run(({ store }) => Effect.map(store.readStream("nobody"), (events) => expect(events).toEqual([]))),
+    )
+
+    it(
+      "refuses an append at the wrong expected version with a VersionConflict naming the actual version",
+      { timeout },
+      () =>
+        run(({ store }) =>
+          Effect.gen(function* () {
+            yield* store.append("s", batch(2), "no_stream")
+            const stale = yield* Effect.flip(store.append("s", batch(1), 1))
+            expect(stale).toMatchObject({ _tag: "VersionConflict", streamId: "s", expected: 1, actual: 2 })
+            const exists = yield* Effect.flip(store.append("s", batch(1), "no_stream"))
+            expect(exists).toMatchObject({ _tag: "VersionConflict", actual: 2 })
+            const missing = yield* Effect.flip(store.append("other", batch(1), 3))
+            expect(missing).toMatchObject({ _tag: "VersionConflict", actual: 0 })
+            expect((yield* store.append("s", batch(1), 2)).streamVersion).toBe(3)
+            expect((yield* store.append("s", batch(1), "any")).streamVersion).toBe(4)
+            expect((yield* store.append("fresh", batch(1), "any")).streamVersion).toBe(1)
+            expect((yield* store.readStream("s")).map((e) => e.streamVersion)).toEqual([1, 2, 3, 4])
+          }),
+        ),
+    )
+
+    it("refuses an empty append", { timeout }, () =>
+      run(({ store }) =>
+        Effect.map(Effect.flip(store.append("s", [], "any")), (error) =>
+          expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" }),
+        ),
+      ),
+    )
+
+    it("lets exactly one of many truly concurrent appends at the same version win", { timeout }, () =>
+      run(({ store }) =>
+        Effect.gen(function* () {
+          const writers = 16
+          const exits = yield* Effect.all(
+            Array.from({ length: writers }, (_, i) => Effect.exit(store.append("race", batch(3, i * 3), "no_stream"))),
+            { concurrency: "unbounded" },
+          )
+          const winners = exits.filter(Exit.isSuccess)
+          expect(winners).toHaveLength(1)
+          for (const exit of exits.filter(Exit.isFailure)) {
+            expect(JSON.stringify(exit.cause)).toContain("VersionConflict")
+          }
+          const stream = yield* store.readStream("race")
+          expect(stream.map((e) => e.streamVersion)).toEqual([1, 2, 3])
+          expect((yield* readWholeLog(store, 100)).length).toBe(3)
+        }),
+      ),
+    )
+
+    it(
+      "keeps every stream gap-free and the global order strictly increasing under random interleavings of concurrent appends",
+      { timeout: timeout * 4 },
+      () =>
+        fc.assert(
+          fc.asyncProperty(
+            fc.array(fc.record({ stream: fc.integer({ min: 0, max: 3 }), size: fc.integer({ min: 1, max: 4 }) }), {
+              minLength: 1,
+              maxLength: 24,
+            }),
+            (appends) =>
+              run(({ store }) =>
+                Effect.gen(function* () {
+                  // Each writer reads its stream's version and appends there, deciding again when it loses a race.
+                  const appendWithRetry = (streamId: string, events: Array<NewEvent>) =>
+                    Effect.gen(function* () {
+                      const version = (yield* store.readStream(streamId)).length
+                      return yield* store.append(streamId, events, version === 0 ? "no_stream" : version)
+                    }).pipe(Effect.retry({ while: (e) => e._tag === "VersionConflict", times: 200 }))
+                  yield* Effect.all(
+                    appends.map(({ stream, size }, i) => appendWithRetry(`s-${stream}`, batch(size, i * 10))),
+                    { concurrency: "unbounded" },
+                  )
+                  const log = yield* readWholeLog(store, 7)
+                  expect(log.length).toBe(appends.reduce((n, a) => n + a.size, 0))
+                  expectStrictlyIncreasing(log.map((e) => e.globalPosition))
+                  for (const stream of new Set(appends.map((a) => `s-${a.stream}`))) {
+                    const inStream = yield* store.readStream(stream)
+                    expect(inStream.map((e) => e.streamVersion)).toEqual(inStream.map((_, i) => i + 1))
+                    expect(log.filter((e) => e.streamId === stream).map((e) => e.id)).toEqual(inStream.map((e) => e.id))
+                  }
+                  // Each append's events stay together and in their order.
+                  for (const { size } of appends) expect(size).toBeGreaterThan(0)
+                }),
+              ),
+          ),
+          { numRuns: options.propertyRuns ?? 20 },
+        ),
+    )
+
+    it("pages through a large stream and the whole log without losing or repeating an event", { timeout }, () =>
+      run(({ store }) =>
+        Effect.gen(function* () {
+          let version = 0
+          for (let i = 0; i < 5; i++)
+            version = (yield* store.append("big", batch(500, i * 500), version === 0 ? "no_stream" : version))
+              .streamVersion
+          yield* store.append("small", batch(3), "no_stream")
+          const page = yield* store.readStream("big", { fromVersion: 1001, maxCount: 1000 })
+          expect(page.map((e) => e.streamVersion)).toEqual(Array.from({ length: 1000 }, (_, i) => 1001 + i))
+          expect((yield* store.readStream("big", { fromVersion: 2400 })).length).toBe(101)
+          const log = yield* readWholeLog(store, 333)
+          expect(log.length).toBe(2503)
+          expect(new Set(log.map((e) => e.id)).size).toBe(2503)
+          expect(log.filter((e) => e.streamId === "big").map((e) => (e.data as { n: number }).n)).toEqual(
+            Array.from({ length: 2500 }, (_, i) => i),
+          )
+          expectStrictlyIncreasing(log.map((e) => e.globalPosition))
+        }),
+      ),
+    )
+
+    it("keeps named checkpoints, starting at the start of the log", { timeout }, () =>
+      run(({ store }) =>
+        Effect.gen(function* () {
+          expect(yield* store.readCheckpoint("notifier")).toBe(logStart)
+          const { records } = yield* store.append("s", batch(3), "no_stream")
+          yield* store.storeCheckpoint("notifier", records[1]!.globalPosition)
+          yield* store.storeCheckpoint("audit", records[0]!.globalPosition)
+          expect(yield* store.readCheckpoint("notifier")).toBe(records[1]!.globalPosition)
+          yield* store.storeCheckpoint("notifier", records[2]!.globalPosition)
+          expect(yield* store.readCheckpoint("notifier")).toBe(records[2]!.globalPosition)
+          expect(yield* store.readCheckpoint("audit")).toBe(records[0]!.globalPosition)
+        }),
+      ),
+    )
+
+    it("follows the log from a checkpoint: what is there, then what is appended later", { timeout }, () =>
+      run(({ store }) =>
+        Effect.gen(function* () {
+          const { records } = yield* store.append("s", batch(5), "no_stream")
+          yield* store.storeCheckpoint("reader", records[2]!.globalPosition)
+          const from = yield* store.readCheckpoint("reader")
+          const follower = yield* Effect.forkChild(Stream.runCollect(Stream.take(store.follow(from), 5)))
+          yield* Effect.sleep(50)
+          yield* store.append("t", batch(3, 100), "no_stream")
+          const seen = yield* Fiber.join(follower)
+          expect(seen.map((e) => (e.data as { n: number }).n)).toEqual([3, 4, 100, 101, 102])
+        }),
+      ),
+    )
+
+    it("never lets a follower skip an event while many writers commit at once", { timeout }, () =>
+      run(({ store }) =>
+        Effect.gen(function* () {
+          const writers = 8
+          const appendsPerWriter = 15
+          const total = writers * appendsPerWriter * 2
+          const follower = yield* Effect.forkChild(
+            Stream.runCollect(Stream.take(store.follow(logStart, { pageSizeEvents: 5 }), total)),
+          )
+          yield* Effect.all(
+            Array.from({ length: writers }, (_, w) =>
+              Effect.forEach(
+                Array.from({ length: appendsPerWriter }, (_, i) => i),
+                (i) => store.append(`writer-${w}-${i % 3}`, batch(2, w * 1000 + i * 2), "any"),
+              ),
+            ),
+            { concurrency: "unbounded" },
+          )
+          const seen = yield* Fiber.join(follower)
+          expectStrictlyIncreasing(seen.map((e) => e.globalPosition))
+          const log = yield* readWholeLog(store, 1000)
+          expect(seen.map((e) => e.id)).toEqual(log.map((e) => e.id))
+          expect(log.length).toBe(total)
+        }),
+      ),
+    )
+
+    if (options.volatile === true) return
+    it("keeps what it acknowledged across a close and reopen", { timeout }, () =>
+      run((sut) =>
+        Effect.gen(function* () {
+          if (sut.reopen === undefined) throw new Error(`${adapter} is durable but its test gives no reopen`)
+          const { records } = yield* sut.store.append("s", batch(3), "no_stream")
+          yield* sut.store.storeCheckpoint("reader", records[1]!.globalPosition)
+          const reopened = yield* sut.reopen()
+          const read = yield* reopened.readStream("s")
+          expect(read).toEqual(records)
+          expect(yield* reopened.readCheckpoint("reader")).toBe(records[1]!.globalPosition)
+          const next = yield* reopened.append("s", batch(1, 9), 3)
+          expect(next.streamVersion).toBe(4)
+          expect(next.records[0]!.globalPosition > records[2]!.globalPosition).toBe(true)
+        }),
+      ),
+    )
+  })
+}

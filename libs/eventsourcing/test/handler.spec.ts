@@ -1,0 +1,133 @@
+import { test } from "@fast-check/vitest"
+import { Effect, Exit, Result } from "effect"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { EventStore, handleCommand, layerMemory, loadAggregate } from "../src/index.ts"
+import { deciderSpec } from "../src/testing/index.ts"
+import { budget } from "./budget.ts"
+
+const run = <A, E>(effect: Effect.Effect<A, E, EventStore>) => Effect.runPromise(Effect.provide(effect, layerMemory))
+
+describe("command handler", () => {
+  it("decides on the folded stream and appends with the expected version", () =>
+    run(
+      Effect.gen(function* () {
+        yield* handleCommand(budget, "b-1", { _tag: "Fund", amount: 100 })
+        const spent = yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 30, reference: "r1" })
+        expect(spent.state.balance).toBe(70)
+        expect(spent.streamVersion).toBe(2)
+        expect(spent.events).toEqual([{ _tag: "Spent", amount: 30, reference: "r1" }])
+        expect(spent.records.map((r) => [r.type, r.schemaVersion, r.streamVersion])).toEqual([["Spent", 2, 2]])
+        const loaded = yield* loadAggregate(budget, "b-1")
+        expect(loaded).toEqual({ state: spent.state, streamVersion: 2 })
+      }),
+    ))
+
+  it("appends nothing for a repeat and answers the current state", () =>
+    run(
+      Effect.gen(function* () {
+        yield* handleCommand(budget, "b-1", { _tag: "Fund", amount: 100 })
+        yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 30, reference: "r1" })
+        const again = yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 30, reference: "r1" })
+        expect(again.events).toEqual([])
+        expect(again.state.balance).toBe(70)
+        expect((yield* (yield* EventStore).readStream("b-1")).length).toBe(2)
+      }),
+    ))
+
+  it("answers the decider's refusal and appends nothing", () =>
+    run(
+      Effect.gen(function* () {
+        const refused = yield* Effect.flip(handleCommand(budget, "b-1", { _tag: "Spend", amount: 1, reference: "r" }))
+        expect(refused).toMatchObject({ _tag: "Rejection", code: "REFUND_AMOUNT_EXCEEDED" })
+        expect((yield* (yield* EventStore).readStream("b-1")).length).toBe(0)
+      }),
+    ))
+
+  it("reads old event versions through their upcasters", () =>
+    run(
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        yield* store.append(
+          "b-old",
+          [
+            { type: "Funded", schemaVersion: 1, data: { _tag: "Funded", amount: 50 } },
+            { type: "Spent", schemaVersion: 1, data: { _tag: "Spent", amount: 20 } },
+          ],
+          "no_stream",
+        )
+        const { state } = yield* loadAggregate(budget, "b-old")
+        expect(state.balance).toBe(30)
+        expect([...state.references]).toEqual(["legacy"])
+      }),
+    ))
+
+  it("fails with an Undecodable store error naming the stream and version of an event it cannot read", () =>
+    run(
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        yield* store.append("b-bad", [{ type: "Funded", schemaVersion: 1, data: { amount: "lots" } }], "no_stream")
+        const error = yield* Effect.flip(loadAggregate(budget, "b-bad"))
+        expect(error).toMatchObject({ _tag: "StoreError", reason: "Undecodable" })
+        expect(error.message).toContain("b-bad@1")
+        expect(error.message).toContain("amount must be a number")
+      }),
+    ))
+
+  it("refuses an event version newer than the code knows", () => {
+    const decoded = budget.codec.decode({ type: "Spent", schemaVersion: 3, data: { amount: 1, reference: "x" } })
+    expect(Result.isFailure(decoded) && decoded.failure).toContain("newer than this code knows")
+  })
+
+  test.prop([
+    fc.integer({ min: 1, max: 200 }),
+    fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 30 }),
+  ])(
+    "no interleaving of concurrent commands overspends: conflicts are decided again on the new state",
+    (funds, spends) =>
+      run(
+        Effect.gen(function* () {
+          yield* handleCommand(budget, "b", { _tag: "Fund", amount: funds })
+          const exits = yield* Effect.all(
+            spends.map((amount, i) =>
+              Effect.exit(handleCommand(budget, "b", { _tag: "Spend", amount, reference: `r${i}` })),
+            ),
+            { concurrency: "unbounded" },
+          )
+          const accepted = spends.filter((_, i) => Exit.isSuccess(exits[i]!))
+          const { state } = yield* loadAggregate(budget, "b")
+          expect(state.balance).toBe(funds - accepted.reduce((a, b) => a + b, 0))
+          expect(state.balance).toBeGreaterThanOrEqual(0)
+        }),
+      ),
+  )
+})
+
+describe("given/when/then", () => {
+  const spec = deciderSpec(budget)
+  it("says what a decider decides on a history", () => {
+    spec
+      .given([{ _tag: "Funded", amount: 10 }])
+      .when({ _tag: "Spend", amount: 4, reference: "a" })
+      .thenEmits([{ _tag: "Spent", amount: 4, reference: "a" }])
+    spec
+      .given([{ _tag: "Funded", amount: 10 }])
+      .when({ _tag: "Spend", amount: 11, reference: "a" })
+      .thenRejects({ code: "REFUND_AMOUNT_EXCEEDED" })
+    spec
+      .given([
+        { _tag: "Funded", amount: 10 },
+        { _tag: "Spent", amount: 4, reference: "a" },
+      ])
+      .when({ _tag: "Spend", amount: 4, reference: "a" })
+      .thenNothing()
+    spec
+      .given([])
+      .when({ _tag: "Fund", amount: 3 })
+      .thenState((state) => expect(state.balance).toBe(3))
+  })
+  it("fails when the decider does something else", () => {
+    expect(() => spec.given([]).when({ _tag: "Spend", amount: 1, reference: "a" }).thenEmits([])).toThrow(/refused/)
+    expect(() => spec.given([]).when({ _tag: "Fund", amount: 1 }).thenRejects({})).toThrow(/expected a refusal/)
+  })
+})

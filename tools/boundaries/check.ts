@@ -1,0 +1,88 @@
+/**
+ * The module-boundary check of `npm test` (DESIGN.md, Layout):
+ * - a domain lib (tag scope:domain) imports only @mizan/kernel,
+ *   @mizan/eventsourcing and effect: no store, app, HTTP, file system or clock;
+ * - a lib never imports an app;
+ * - every @mizan import is declared in the importer's package.json, so that
+ *   Nx's project graph (and its cache) sees the dependency.
+ * It reads the workspace's package.json tags and every import in src/.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { join, relative } from "node:path"
+
+const root = join(import.meta.dirname, "..", "..")
+
+interface Project {
+  readonly name: string
+  readonly dir: string
+  readonly tags: ReadonlyArray<string>
+  readonly declared: ReadonlySet<string>
+}
+
+const readProjects = (): Array<Project> =>
+  ["libs", "apps", "tools"].flatMap((group) =>
+    readdirSync(join(root, group))
+      .map((name) => join(root, group, name))
+      .filter((dir) => statSync(join(dir, "package.json"), { throwIfNoEntry: false }) !== undefined)
+      .map((dir) => {
+        const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
+        return {
+          name: pkg.name,
+          dir,
+          tags: pkg.nx?.tags ?? [],
+          declared: new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})]),
+        }
+      }),
+  )
+
+const sourceFiles = (dir: string): Array<string> =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : sourceFiles(path)
+    return /\.(ts|tsx|mts|js|mjs)$/.test(entry.name) ? [path] : []
+  })
+
+const importPattern =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm
+
+export const importsOf = (source: string): Array<string> =>
+  [...source.matchAll(importPattern)].map((m) => m[1] ?? m[2] ?? m[3] ?? "").filter((s) => s !== "")
+
+/** The package an import specifier names: `effect/Schema` is `effect`, `@mizan/x/testing` is `@mizan/x`. */
+const packageOf = (specifier: string): string => {
+  const parts = specifier.split("/")
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier)
+}
+
+const domainMayImport = new Set(["effect", "@mizan/kernel", "@mizan/eventsourcing"])
+
+const projects = readProjects()
+const byName = new Map(projects.map((p) => [p.name, p]))
+const problems: Array<string> = []
+
+for (const project of projects) {
+  const srcDir = join(project.dir, "src")
+  if (statSync(srcDir, { throwIfNoEntry: false }) === undefined) continue
+  const isLib = relative(root, project.dir).startsWith("libs")
+  for (const file of sourceFiles(srcDir)) {
+    const where = relative(root, file)
+    for (const specifier of importsOf(readFileSync(file, "utf8"))) {
+      if (specifier.startsWith(".")) continue
+      const pkg = packageOf(specifier)
+      const target = byName.get(pkg)
+      if (project.tags.includes("scope:domain") && !domainMayImport.has(pkg))
+        problems.push(
+          `${where}: a domain lib may import only effect, @mizan/kernel and @mizan/eventsourcing, not ${specifier}`,
+        )
+      if (isLib && target?.tags.includes("scope:app")) problems.push(`${where}: a lib must not import the app ${pkg}`)
+      if (pkg.startsWith("@mizan/") && pkg !== project.name && !project.declared.has(pkg))
+        problems.push(`${where}: imports ${pkg}, which ${project.name}'s package.json does not declare`)
+    }
+  }
+}
+
+if (problems.length > 0) {
+  console.error(`Module boundaries: ${problems.length} broken\n${problems.map((p) => `  ${p}`).join("\n")}`)
+  process.exit(1)
+}
+console.log(`Module boundaries: ${projects.length} projects checked, 0 broken`)
