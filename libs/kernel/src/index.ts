@@ -1,6 +1,7 @@
 export * from "./allocation.ts"
 export * from "./codes.ts"
 export * from "./digest.ts"
+export * from "./fees.ts"
 export * from "./issues.ts"
 export * from "./money.ts"
 export * from "./rejection.ts"

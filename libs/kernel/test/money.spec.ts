@@ -97,3 +97,10 @@ describe("percentageFee", () => {
     expect(percentageFee(fils(50), 0, fils(100))).toBe(50)
   })
 })
+
+describe("fee plans", () => {
+  it("charge a percentage in basis points plus a fixed part", async () => {
+    const { feeFor } = await import("../src/index.ts")
+    expect(feeFor({ basisPoints: 250, fixedFils: fils(50) }, fils(10_000))).toBe(300)
+  })
+})
