@@ -10,8 +10,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 
-const root = join(import.meta.dirname, "..", "..")
-
 interface Project {
   readonly name: string
   readonly dir: string
@@ -19,7 +17,7 @@ interface Project {
   readonly declared: ReadonlySet<string>
 }
 
-const readProjects = (): Array<Project> =>
+const readProjects = (root: string): Array<Project> =>
   ["libs", "apps", "tools"].flatMap((group) =>
     readdirSync(join(root, group))
       .map((name) => join(root, group, name))
@@ -56,33 +54,41 @@ const packageOf = (specifier: string): string => {
 
 const domainMayImport = new Set(["effect", "@mizan/kernel", "@mizan/eventsourcing"])
 
-const projects = readProjects()
-const byName = new Map(projects.map((p) => [p.name, p]))
-const problems: Array<string> = []
+/** Every broken boundary of the workspace at `root`, one sentence each. */
+export const boundaryProblems = (root: string): Array<string> => {
+  const projects = readProjects(root)
+  const byName = new Map(projects.map((p) => [p.name, p]))
+  const problems: Array<string> = []
 
-for (const project of projects) {
-  const srcDir = join(project.dir, "src")
-  if (statSync(srcDir, { throwIfNoEntry: false }) === undefined) continue
-  const isLib = relative(root, project.dir).startsWith("libs")
-  for (const file of sourceFiles(srcDir)) {
-    const where = relative(root, file)
-    for (const specifier of importsOf(readFileSync(file, "utf8"))) {
-      if (specifier.startsWith(".")) continue
-      const pkg = packageOf(specifier)
-      const target = byName.get(pkg)
-      if (project.tags.includes("scope:domain") && !domainMayImport.has(pkg))
-        problems.push(
-          `${where}: a domain lib may import only effect, @mizan/kernel and @mizan/eventsourcing, not ${specifier}`,
-        )
-      if (isLib && target?.tags.includes("scope:app")) problems.push(`${where}: a lib must not import the app ${pkg}`)
-      if (pkg.startsWith("@mizan/") && pkg !== project.name && !project.declared.has(pkg))
-        problems.push(`${where}: imports ${pkg}, which ${project.name}'s package.json does not declare`)
+  for (const project of projects) {
+    const srcDir = join(project.dir, "src")
+    if (statSync(srcDir, { throwIfNoEntry: false }) === undefined) continue
+    const isLib = relative(root, project.dir).startsWith("libs")
+    for (const file of sourceFiles(srcDir)) {
+      const where = relative(root, file)
+      for (const specifier of importsOf(readFileSync(file, "utf8"))) {
+        if (specifier.startsWith(".")) continue
+        const pkg = packageOf(specifier)
+        const target = byName.get(pkg)
+        if (project.tags.includes("scope:domain") && !domainMayImport.has(pkg))
+          problems.push(
+            `${where}: a domain lib may import only effect, @mizan/kernel and @mizan/eventsourcing, not ${specifier}`,
+          )
+        if (isLib && target?.tags.includes("scope:app")) problems.push(`${where}: a lib must not import the app ${pkg}`)
+        if (pkg.startsWith("@mizan/") && pkg !== project.name && !project.declared.has(pkg))
+          problems.push(`${where}: imports ${pkg}, which ${project.name}'s package.json does not declare`)
+      }
     }
   }
+
+  return problems
 }
 
-if (problems.length > 0) {
-  console.error(`Module boundaries: ${problems.length} broken\n${problems.map((p) => `  ${p}`).join("\n")}`)
-  process.exit(1)
+if (import.meta.main) {
+  const problems = boundaryProblems(join(import.meta.dirname, "..", ".."))
+  if (problems.length > 0) {
+    console.error(`Module boundaries: ${problems.length} broken\n${problems.map((p) => `  ${p}`).join("\n")}`)
+    process.exit(1)
+  }
+  console.log("Module boundaries: 0 broken")
 }
-console.log(`Module boundaries: ${projects.length} projects checked, 0 broken`)

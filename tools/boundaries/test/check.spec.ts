@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { boundaryProblems, importsOf } from "../check.ts"
+
+const workspace = (files: Record<string, string>): string => {
+  const root = mkdtempSync(join(tmpdir(), "boundaries-"))
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true })
+    writeFileSync(join(root, path), text)
+  }
+  for (const group of ["libs", "apps", "tools"]) mkdirSync(join(root, group), { recursive: true })
+  return root
+}
+
+const pkg = (name: string, tag: string, deps: Array<string> = []) =>
+  JSON.stringify({ name, nx: { tags: [tag] }, dependencies: Object.fromEntries(deps.map((d) => [d, "*"])) })
+
+describe("module boundaries", () => {
+  it("reads static, re-export, side-effect and dynamic imports", () => {
+    const source = `import { a } from "x"\nexport * from "./y.ts"\nimport "z"\nconst m = await import("w")\nimport type { T } from "@s/t/deep"`
+    expect(importsOf(source)).toHaveLength(5)
+    expect(
+      importsOf(
+        `import { a } from "x"\nexport * from "./y.ts"\nimport "z"\nconst m = await import("w")\nimport type { T } from "@s/t/deep"`,
+      ),
+    ).toEqual(expect.arrayContaining(["x", "./y.ts", "z", "w", "@s/t/deep"]))
+  })
+
+  it("accepts a domain lib that imports only effect, kernel and eventsourcing", () => {
+    const root = workspace({
+      "libs/refund/package.json": pkg("@mizan/refund", "scope:domain", ["@mizan/kernel", "@mizan/eventsourcing"]),
+      "libs/refund/src/a.ts": `import { Schema } from "effect/Schema"\nimport { fils } from "@mizan/kernel"\nimport { fold } from "@mizan/eventsourcing"\nimport { x } from "./b.ts"`,
+    })
+    expect(boundaryProblems(root)).toEqual([])
+  })
+
+  it("refuses a domain lib that imports the file system, a store or another domain lib", () => {
+    const root = workspace({
+      "libs/refund/package.json": pkg("@mizan/refund", "scope:domain", ["@mizan/acquiring", "@mizan/store-sqlite"]),
+      "libs/refund/src/a.ts": `import { readFileSync } from "node:fs"\nimport { x } from "@mizan/acquiring"\nimport { y } from "@mizan/store-sqlite"`,
+    })
+    const problems = boundaryProblems(root)
+    expect(problems).toHaveLength(3)
+    expect(problems[0]).toMatch(/libs\/refund\/src\/a.ts: a domain lib may import only .* not node:fs/)
+  })
+
+  it("refuses a lib that imports an app, and an undeclared workspace import", () => {
+    const root = workspace({
+      "apps/gateway/package.json": pkg("@mizan/gateway", "scope:app"),
+      "libs/protocol/package.json": pkg("@mizan/protocol", "scope:edge", ["@mizan/gateway"]),
+      "libs/protocol/src/a.ts": `import { g } from "@mizan/gateway"\nimport { k } from "@mizan/kernel"`,
+    })
+    expect(boundaryProblems(root)).toEqual([
+      "libs/protocol/src/a.ts: a lib must not import the app @mizan/gateway",
+      "libs/protocol/src/a.ts: imports @mizan/kernel, which @mizan/protocol's package.json does not declare",
+    ])
+  })
+})
