@@ -1,0 +1,149 @@
+/**
+ * The merchant's client of the service: builds `{ requestTime, bizContent }`,
+ * serialises it once, signs those exact bytes, POSTs them, verifies the
+ * response's signature over the bytes received, and decodes the body of a
+ * successful answer (amounts in fils).
+ */
+import {
+  apiBasePath,
+  apiVersion,
+  encryptField,
+  type HeadersLike,
+  headerNames,
+  jsonContentType,
+  type OperationPath,
+  parsePrivateKey,
+  parsePublicKey,
+  type RequestOf,
+  type ResponseBodyOf,
+  sign,
+  stringifyJson,
+} from "@mizan/protocol"
+import { Effect, type Result } from "effect"
+import { type MerchantCallError, TransportError } from "./errors.ts"
+import { type NotificationRejected, type ReceivedNotification, verifyNotification } from "./notifications.ts"
+import { type RawResponse, readResponse } from "./response.ts"
+
+/** A request that gets no answer in this time is abandoned; the merchant retries it (every create is idempotent). */
+export const defaultRequestTimeoutMs = 30_000
+/** Responses are small; anything larger is refused before it is read into memory. */
+export const defaultResponseBytesMax = 1024 * 1024
+
+export interface MerchantClientOptions {
+  /** The environment's base address, without the `/sgs/api` base path: `https://uat.example.com`. */
+  readonly baseUrl: string
+  /** The merchant's Partner-Id (at most 12 characters). */
+  readonly partnerId: string
+  /** The merchant's private key, PKCS#8 PEM: signs every request. */
+  readonly merchantPrivateKeyPem: string
+  /** The service's public key, SPKI PEM: verifies responses and notifications, encrypts fields. */
+  readonly servicePublicKeyPem: string
+  /** Defaults to the global `fetch`. */
+  readonly fetch?: typeof fetch
+  /** Milliseconds since the epoch for `requestTime`; defaults to `Date.now`. Tests pass a test clock. */
+  readonly clock?: () => number
+  readonly requestTimeoutMs?: number
+  readonly responseBytesMax?: number
+}
+
+/** The bizContent argument: optional where the operation takes none (the payout ability list). */
+export type BizContentArgs<P extends OperationPath> =
+  undefined extends RequestOf<P> ? [bizContent?: RequestOf<P>] : [bizContent: RequestOf<P>]
+
+export interface MerchantClient {
+  readonly partnerId: string
+  /** Calls an operation: the decoded response body (amounts in fils), or a typed failure. */
+  readonly call: <P extends OperationPath>(
+    path: P,
+    ...bizContent: BizContentArgs<P>
+  ) => Effect.Effect<ResponseBodyOf<P>, MerchantCallError>
+  /** Encrypts a field (card number, IBAN, name) with the service's public key. */
+  readonly encryptField: (plain: string) => string
+  /** Verifies a notification's signature over its raw body (the bytes as received) and decodes it. */
+  readonly verifyNotification: (
+    headers: HeadersLike,
+    rawBody: Uint8Array | string,
+  ) => Result.Result<ReceivedNotification, NotificationRejected>
+}
+
+const utf8 = new TextEncoder()
+
+/** Reads at most `bytesMax` of a body, so a misbehaving peer cannot exhaust memory. */
+const readBounded = async (response: Response, bytesMax: number): Promise<Uint8Array | undefined> => {
+  const reader = response.body?.getReader()
+  if (reader === undefined) return new Uint8Array(0)
+  const chunks: Array<Uint8Array> = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > bytesMax) {
+      await reader.cancel()
+      return undefined
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks)
+}
+
+export const makeMerchantClient = (options: MerchantClientOptions): MerchantClient => {
+  // Keys are parsed once, here; a bad PEM throws KeyError now rather than on the first call.
+  const merchantKey = parsePrivateKey(options.merchantPrivateKeyPem)
+  const serviceKey = parsePublicKey(options.servicePublicKeyPem)
+  const fetchImpl = options.fetch ?? globalThis.fetch
+  const clock = options.clock ?? Date.now
+  const timeoutMs = options.requestTimeoutMs ?? defaultRequestTimeoutMs
+  const bytesMax = options.responseBytesMax ?? defaultResponseBytesMax
+  const base = `${options.baseUrl.replace(/\/+$/, "")}${apiBasePath}`
+
+  const exchange = (path: OperationPath, body: Uint8Array, signature: string) =>
+    Effect.tryPromise({
+      try: async (interrupted): Promise<RawResponse> => {
+        const response = await fetchImpl(`${base}${path}`, {
+          method: "POST",
+          headers: {
+            [headerNames.partnerId]: options.partnerId,
+            [headerNames.sign]: signature,
+            [headerNames.contentType]: jsonContentType,
+            [headerNames.apiVersion]: apiVersion,
+          },
+          body,
+          signal: AbortSignal.any([interrupted, AbortSignal.timeout(timeoutMs)]),
+        })
+        const bytes = await readBounded(response, bytesMax)
+        if (bytes === undefined)
+          throw new TransportError({ reason: `response larger than ${bytesMax} bytes`, httpStatus: response.status })
+        return { status: response.status, headers: response.headers, bytes }
+      },
+      catch: (cause) =>
+        cause instanceof TransportError
+          ? cause
+          : new TransportError({ reason: failureOf(cause), httpStatus: undefined }),
+    })
+
+  /** What went wrong, from the error's name and system code only: never a URL with credentials or a body. */
+  const failureOf = (cause: unknown): string => {
+    if (!(cause instanceof Error)) return "request failed"
+    if (cause.name === "TimeoutError") return `no response within ${timeoutMs} ms`
+    const code = (cause.cause as { readonly code?: unknown } | undefined)?.code
+    return typeof code === "string" ? `request failed: ${code}` : "request failed"
+  }
+
+  const call = <P extends OperationPath>(path: P, ...args: BizContentArgs<P>) =>
+    Effect.gen(function* () {
+      const [bizContent] = args
+      const envelope = bizContent === undefined ? { requestTime: clock() } : { requestTime: clock(), bizContent }
+      // Serialised once: the signature covers exactly these bytes.
+      const body = utf8.encode(stringifyJson(envelope))
+      const raw = yield* exchange(path, body, sign(body, merchantKey))
+      return yield* Effect.fromResult(readResponse(path, raw, serviceKey))
+    }).pipe(Effect.withSpan("MerchantClient.call", { attributes: { path } }))
+
+  return {
+    partnerId: options.partnerId,
+    call,
+    encryptField: (plain) => encryptField(plain, serviceKey),
+    verifyNotification: (headers, rawBody) => verifyNotification(serviceKey, headers, rawBody),
+  }
+}

@@ -1,0 +1,64 @@
+/** The ways a call can fail, as typed errors a merchant can match on `_tag`. */
+import { type CodeName, codeCatalogue, codeNames } from "@mizan/kernel"
+import type { ApplyStatus } from "@mizan/protocol"
+import { Data } from "effect"
+
+/**
+ * The service answered, signed, with an error in `head`: a business refusal
+ * (62006 REFUND_AMOUNT_EXCEEDED), a protocol refusal (400 INVALID_PARAMETER),
+ * or applyStatus ERROR when the service could not verify the request's
+ * signature. Retrying the same request gets the same answer, except for
+ * 402, 500 and 504.
+ */
+export class ServiceRefused extends Data.TaggedError("ServiceRefused")<{
+  readonly applyStatus: ApplyStatus
+  readonly code: string
+  readonly msg: string | undefined
+  readonly traceCode: string | undefined
+  readonly httpStatus: number
+}> {
+  /** The catalogue name of the code, when the code (and msg, for shared codes like 400) says which. */
+  get codeName(): CodeName | undefined {
+    const candidates = codeNames.filter((name) => codeCatalogue[name].code === this.code)
+    if (candidates.length === 1) return candidates[0]
+    return candidates.find((name) => codeCatalogue[name].message === this.msg)
+  }
+  override get message(): string {
+    return `${this.applyStatus} ${this.code}${this.msg === undefined ? "" : `: ${this.msg}`}`
+  }
+}
+
+/** No usable answer came back: network failure, timeout, an oversized body, or an unsigned non-2xx status. */
+export class TransportError extends Data.TaggedError("TransportError")<{
+  readonly reason: string
+  readonly httpStatus: number | undefined
+}> {
+  override get message(): string {
+    return this.httpStatus === undefined ? this.reason : `${this.reason} (HTTP ${this.httpStatus})`
+  }
+}
+
+/**
+ * The response was not signed by the service's key: no `sign` header, or one
+ * that does not verify over the bytes received. Its content must not be
+ * trusted, so it is not parsed at all.
+ */
+export class ResponseSignatureError extends Data.TaggedError("ResponseSignatureError")<{
+  readonly reason: "missing" | "invalid"
+  readonly httpStatus: number
+}> {
+  override get message(): string {
+    return this.reason === "missing"
+      ? "the response carries no sign header"
+      : "the response's sign header does not verify with the service's public key"
+  }
+}
+
+/** A signed response that is not the protocol's envelope or not the operation's body; `detail` names the field. */
+export class MalformedResponse extends Data.TaggedError("MalformedResponse")<{ readonly detail: string }> {
+  override get message(): string {
+    return `malformed response: ${this.detail}`
+  }
+}
+
+export type MerchantCallError = ServiceRefused | TransportError | ResponseSignatureError | MalformedResponse

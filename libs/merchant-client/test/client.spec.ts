@@ -1,0 +1,296 @@
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { type Fils, type Timestamp, timestamp } from "@mizan/kernel"
+import {
+  type AcquireOrder,
+  buildNotification,
+  decryptField,
+  encodeResponseBody,
+  failureResponse,
+  type GeneratedKeyPair,
+  generateKeyPair,
+  sign,
+} from "@mizan/protocol"
+import { Effect, Result } from "effect"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import {
+  MalformedResponse,
+  type MerchantClient,
+  makeMerchantClient,
+  makeNotificationLog,
+  NotificationRejected,
+  ResponseSignatureError,
+  ServiceRefused,
+  TransportError,
+} from "../src/index.ts"
+import { type ServiceStub, startServiceStub, successAnswer } from "./service-stub.ts"
+
+const now = 1_700_000_000_000
+const merchant: GeneratedKeyPair = generateKeyPair()
+let stub: ServiceStub
+let client: MerchantClient
+
+const order: AcquireOrder = {
+  requestTime: now as Timestamp,
+  merchantOrderNo: "M-1",
+  orderNo: "13000001",
+  status: "CREATED",
+  product: "Basic Payment Gateway",
+  totalAmount: 10050 as Fils,
+  payeeMid: "200000000002",
+  expiredTime: (now + 7_200_000) as Timestamp,
+  subject: "Coffee",
+  paySceneCode: "PAYPAGE",
+  revoked: "false",
+}
+
+/** Runs a call and gives back its failure, or fails the test. */
+const failureOf = async <A, E>(effect: Effect.Effect<A, E>): Promise<E> => {
+  const result = await Effect.runPromise(Effect.result(effect))
+  if (Result.isSuccess(result)) throw new Error("expected the call to fail")
+  return result.failure
+}
+
+beforeAll(async () => {
+  stub = await startServiceStub(merchant)
+  client = makeMerchantClient({
+    baseUrl: `${stub.baseUrl}/`,
+    partnerId: "200000000002",
+    merchantPrivateKeyPem: merchant.privateKeyPem,
+    servicePublicKeyPem: stub.service.publicKeyPem,
+    clock: () => now,
+  })
+})
+
+afterAll(() => stub.close())
+
+beforeEach(() => {
+  stub.received.length = 0
+})
+
+describe("calling an operation", () => {
+  it("signs the exact bytes it sends, with the protocol's headers", async () => {
+    stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
+    await Effect.runPromise(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+    const [request] = stub.received
+    expect(request?.path).toBe("/sgs/api/acquire2/getOrder")
+    expect(request?.signatureValid).toBe(true)
+    expect(request?.headers).toMatchObject({
+      "partner-id": "200000000002",
+      "content-type": "application/json",
+      "api-version": "v1",
+    })
+    expect(JSON.parse(request?.text ?? "")).toEqual({ requestTime: now, bizContent: { merchantOrderNo: "M-1" } })
+  })
+
+  it("decodes a good signed response, amounts in fils", async () => {
+    stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
+    const body = await Effect.runPromise(client.call("/acquire2/getOrder", { orderNo: "13000001" }))
+    expect(body.acquireOrder.totalAmount).toBe(10050)
+    expect(body.acquireOrder.status).toBe("CREATED")
+  })
+
+  it("sends amounts as JSON numbers and reads the create-order answer", async () => {
+    stub.answer = successAnswer("/acquire2/placeOrder", {
+      acquireOrder: order,
+      interactionParams: { tokenUrl: "https://pay.example/t/1" },
+    })
+    const body = await Effect.runPromise(
+      client.call("/acquire2/placeOrder", {
+        merchantOrderNo: "M-1",
+        subject: "Coffee",
+        totalAmount: { amount: 100.5, currency: "AED" },
+        paySceneCode: "PAYPAGE",
+      }),
+    )
+    expect(stub.received[0]?.text).toContain('"totalAmount":{"amount":100.5,"currency":"AED"}')
+    expect(body.interactionParams?.tokenUrl).toBe("https://pay.example/t/1")
+  })
+
+  it("sends no bizContent for an operation that takes none", async () => {
+    stub.answer = successAnswer("/transfer/getFundoutAbilityList", {
+      fundoutAbilityList: [{ countryCode: "UAE", networkCode: "LOCAL", name: "UAEFTS", beneficiaryType: "IBAN" }],
+    })
+    const body = await Effect.runPromise(client.call("/transfer/getFundoutAbilityList"))
+    expect(body.fundoutAbilityList).toHaveLength(1)
+    expect(JSON.parse(stub.received[0]?.text ?? "")).toEqual({ requestTime: now })
+  })
+
+  it("surfaces a business error with its code and message", async () => {
+    stub.answer = {
+      kind: "envelope",
+      envelope: failureResponse("REFUND_AMOUNT_EXCEEDED", "amount exceeds the refundable 10.00"),
+    }
+    const error = await failureOf(
+      client.call("/acquire2/refund/placeOrder", {
+        refundMerchantOrderNo: "R-1",
+        originMerchantOrderNo: "M-1",
+        amount: { amount: 20, currency: "AED" },
+      }),
+    )
+    expect(error).toBeInstanceOf(ServiceRefused)
+    expect(error).toMatchObject({ applyStatus: "FAIL", code: "62006", msg: "amount exceeds the refundable 10.00" })
+    expect((error as ServiceRefused).codeName).toBe("REFUND_AMOUNT_EXCEEDED")
+  })
+
+  it("names a shared code by its message", async () => {
+    stub.answer = { kind: "envelope", envelope: failureResponse("REQUESTTIME_TOO_EARLY") }
+    const error = (await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))) as ServiceRefused
+    expect([error.code, error.codeName]).toEqual(["400", "REQUESTTIME_TOO_EARLY"])
+  })
+
+  it("surfaces applyStatus ERROR when the service cannot verify the request", async () => {
+    const impostor = makeMerchantClient({
+      baseUrl: stub.baseUrl,
+      partnerId: "200000000002",
+      merchantPrivateKeyPem: generateKeyPair().privateKeyPem,
+      servicePublicKeyPem: stub.service.publicKeyPem,
+    })
+    const error = await failureOf(impostor.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+    expect(error).toMatchObject({ _tag: "ServiceRefused", applyStatus: "ERROR" })
+  })
+
+  it("refuses an unsigned response without reading it", async () => {
+    stub.answer = { kind: "unsigned" }
+    const error = await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+    expect(error).toBeInstanceOf(ResponseSignatureError)
+    expect(error).toMatchObject({ reason: "missing" })
+  })
+
+  it("refuses a tampered response", async () => {
+    stub.answer = { kind: "tampered", body: encodeResponseBody("/acquire2/getOrder", { acquireOrder: order }) }
+    const error = await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+    expect(error).toMatchObject({ _tag: "ResponseSignatureError", reason: "invalid" })
+  })
+
+  it("refuses a response signed with a key other than the service's", async () => {
+    stub.answer = { kind: "foreign-signature", body: { acquireOrder: {} } }
+    const error = await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+    expect(error).toMatchObject({ _tag: "ResponseSignatureError", reason: "invalid" })
+  })
+
+  it("reports a signed body that is not the operation's, naming the field", async () => {
+    stub.answer = {
+      kind: "raw",
+      text: '{"head":{"applyStatus":"SUCCESS","code":"0"},"body":{"acquireOrder":{"status":"PAID"}}}',
+    }
+    const error = await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+    expect(error).toBeInstanceOf(MalformedResponse)
+    expect((error as MalformedResponse).detail).toContain("body.acquireOrder.status")
+  })
+
+  it("reports an unsigned HTTP error as a transport failure with its status", async () => {
+    stub.answer = { kind: "http-error", status: 502 }
+    const error = await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+    expect(error).toMatchObject({ _tag: "TransportError", httpStatus: 502 })
+  })
+
+  it("reports an unreachable service as a transport failure", async () => {
+    // A port that was just free: nothing listens on it.
+    const probe = createServer()
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve))
+    const { port } = probe.address() as AddressInfo
+    await new Promise((resolve) => probe.close(resolve))
+    const offline = makeMerchantClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      partnerId: "200000000002",
+      merchantPrivateKeyPem: merchant.privateKeyPem,
+      servicePublicKeyPem: stub.service.publicKeyPem,
+    })
+    const error = await failureOf(offline.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+    expect(error).toBeInstanceOf(TransportError)
+    expect(error).toMatchObject({ reason: "request failed: ECONNREFUSED" })
+  })
+
+  it("gives up on a service that does not answer within the timeout", async () => {
+    stub.answer = { kind: "silent" }
+    const impatient = makeMerchantClient({
+      baseUrl: stub.baseUrl,
+      partnerId: "200000000002",
+      merchantPrivateKeyPem: merchant.privateKeyPem,
+      servicePublicKeyPem: stub.service.publicKeyPem,
+      requestTimeoutMs: 100,
+    })
+    const error = await failureOf(impatient.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+    expect(error).toMatchObject({ _tag: "TransportError", reason: "no response within 100 ms" })
+  })
+
+  it("refuses a response larger than its bound", async () => {
+    stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
+    const small = makeMerchantClient({
+      baseUrl: stub.baseUrl,
+      partnerId: "200000000002",
+      merchantPrivateKeyPem: merchant.privateKeyPem,
+      servicePublicKeyPem: stub.service.publicKeyPem,
+      responseBytesMax: 64,
+    })
+    const error = await failureOf(small.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+    expect(error).toMatchObject({ _tag: "TransportError", reason: "response larger than 64 bytes" })
+  })
+
+  it("encrypts a field so that only the service's private key opens it", () => {
+    const cipher = client.encryptField("4111111111111111")
+    expect(Result.getOrThrow(decryptField(cipher, stub.service.privateKey))).toBe("4111111111111111")
+  })
+})
+
+describe("receiving a notification", () => {
+  const notificationOf = (notifyId: string) =>
+    buildNotification({
+      notifyId,
+      at: timestamp(now),
+      orderKey: "acquireOrder",
+      order: { ...order, status: "PAID_SUCCESS" },
+    })
+
+  it("verifies and decodes a good notification", () => {
+    const body = notificationOf("N-1")
+    const notification = Result.getOrThrow(
+      client.verifyNotification({ Sign: sign(body, stub.service.privateKey) }, Buffer.from(body)),
+    )
+    expect(notification).toMatchObject({ notifyId: "N-1", notifyTimestamp: now, orderKey: "acquireOrder" })
+    expect(notification.orderKey === "acquireOrder" && notification.order.totalAmount).toBe(10050)
+  })
+
+  it("refuses a tampered notification", () => {
+    const body = notificationOf("N-2")
+    const tampered = body.replace('"PAID_SUCCESS"', '"SETTLED"')
+    const result = client.verifyNotification({ sign: sign(body, stub.service.privateKey) }, tampered)
+    expect(Result.isFailure(result) && result.failure).toBeInstanceOf(NotificationRejected)
+    expect(Result.isFailure(result) && result.failure.reason).toBe("bad-signature")
+  })
+
+  it("refuses an unsigned notification", () => {
+    const result = client.verifyNotification({}, notificationOf("N-3"))
+    expect(Result.isFailure(result) && result.failure.reason).toBe("unsigned")
+  })
+
+  it("refuses a signed body that is not a notification", () => {
+    const body = '{"notify_id":"N-4"}'
+    const result = client.verifyNotification({ sign: sign(body, stub.service.privateKey) }, body)
+    expect(Result.isFailure(result) && result.failure.reason).toBe("malformed")
+  })
+
+  it("drops a repeated notify_id once it is handled", () => {
+    const log = makeNotificationLog()
+    const body = notificationOf("N-5")
+    const headers = { sign: sign(body, stub.service.privateKey) }
+    const first = Result.getOrThrow(client.verifyNotification(headers, body))
+    expect(log.isDuplicate(first.notifyId)).toBe(false)
+    log.markHandled(first.notifyId)
+    const again = Result.getOrThrow(client.verifyNotification(headers, body))
+    expect(log.isDuplicate(again.notifyId)).toBe(true)
+  })
+
+  it("handles again a notification whose handling failed (it was never marked)", () => {
+    const log = makeNotificationLog()
+    expect(log.isDuplicate("N-6")).toBe(false)
+    expect(log.isDuplicate("N-6")).toBe(false)
+  })
+
+  it("forgets the oldest ids beyond its capacity", () => {
+    const log = makeNotificationLog(2)
+    for (const id of ["a", "b", "c"]) log.markHandled(id)
+    expect([log.isDuplicate("a"), log.isDuplicate("b"), log.isDuplicate("c")]).toEqual([false, true, true])
+  })
+})

@@ -1,0 +1,71 @@
+/**
+ * JSON for the wire. Parsing keeps the exact source text of every number that
+ * is not a plain safe integer, so the Money codec sees `0.10`, `1e3` or
+ * `12.345` as written and decides exactly (DESIGN.md: "the wire decimal is
+ * parsed exactly"); a float never stands in for an amount. It relies on the
+ * `context.source` argument that Node 24 passes to `JSON.parse` revivers.
+ */
+import { Data, Result } from "effect"
+
+/** A body that is not JSON. Says where, never what: the body may hold a card number. */
+export class MalformedJson extends Data.TaggedError("MalformedJson")<{ readonly position: number | undefined }> {
+  override get message(): string {
+    return this.position === undefined ? "body is not valid JSON" : `body is not valid JSON (at byte ${this.position})`
+  }
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
+const plainInteger = /^-?(?:0|[1-9][0-9]*)$/
+
+/** `JSON.parse`'s third reviver argument (Node 22+): the text a primitive was parsed from. */
+interface ReviverContext {
+  readonly source?: string
+}
+
+const keepExactNumbers = (_key: string, value: unknown, context?: ReviverContext): unknown => {
+  if (typeof value !== "number" || context?.source === undefined) return value
+  const source = context.source
+  return plainInteger.test(source) && Number.isSafeInteger(value) ? value : source
+}
+
+const positionIn = (error: unknown): number | undefined => {
+  const match = error instanceof Error ? /position (\d+)/.exec(error.message) : null
+  return match?.[1] === undefined ? undefined : Number(match[1])
+}
+
+/**
+ * Parses a JSON body (text or UTF-8 bytes). Safe integers stay numbers; every
+ * other number (`0.10`, `1e3`, `12345678901234567890`) becomes its source
+ * text, which the wire schemas decode exactly or refuse.
+ */
+export const parseJson = (body: string | Uint8Array): Result.Result<unknown, MalformedJson> => {
+  let text: string
+  try {
+    text = typeof body === "string" ? body : strictUtf8.decode(body)
+  } catch {
+    return Result.fail(new MalformedJson({ position: undefined }))
+  }
+  try {
+    return Result.succeed(JSON.parse(text, keepExactNumbers))
+  } catch (error) {
+    return Result.fail(new MalformedJson({ position: positionIn(error) }))
+  }
+}
+
+const refuseNonJson = (key: string, value: unknown): unknown => {
+  if (typeof value === "number" && !Number.isFinite(value))
+    throw new TypeError(`cannot write ${String(value)} at "${key}" as JSON`)
+  if (typeof value === "bigint") throw new TypeError(`cannot write a bigint at "${key}" as JSON`)
+  return value
+}
+
+/**
+ * Writes a response or notification body. Amounts arrive here already encoded
+ * by the wire schemas as JSON numbers (`10.5`, `0.1`); a non-finite number is
+ * a bug and throws instead of silently becoming `null`.
+ */
+export const stringifyJson = (value: unknown): string => {
+  const text = JSON.stringify(value, refuseNonJson)
+  if (text === undefined) throw new TypeError("cannot write undefined as a JSON body")
+  return text
+}

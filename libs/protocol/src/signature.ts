@@ -1,0 +1,39 @@
+/**
+ * Request, response and notification signatures (wire-conventions.md,
+ * "Signatures"): SHA256withRSA, that is RSA PKCS#1 v1.5 over SHA-256, computed
+ * over the exact raw bytes of the HTTP body and sent as standard Base64 in the
+ * `sign` header. Nothing is sorted or re-serialised: real clients write keys
+ * in any order, `0.10`, `\/` and empty objects, so only the bytes received
+ * can be checked.
+ */
+import { sign as rsaSign, verify as rsaVerify } from "node:crypto"
+import type { PrivateKey, PublicKey } from "./keys.ts"
+
+/** A body as bytes, or as text that is sent as its UTF-8 bytes. */
+export type BodyBytes = Uint8Array | string
+
+const bytesOf = (body: BodyBytes): Uint8Array => (typeof body === "string" ? Buffer.from(body, "utf8") : body)
+
+/** Standard Base64 (RFC 4648 section 4) with its padding; nothing else is a signature. */
+const base64Text = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
+export const isStandardBase64 = (text: string): boolean => text.length > 0 && base64Text.test(text)
+
+/** The `sign` header value for a body. */
+export const sign = (body: BodyBytes, privateKey: PrivateKey): string =>
+  rsaSign("sha256", bytesOf(body), privateKey).toString("base64")
+
+/**
+ * Whether `signature` is a valid signature of the body under `publicKey`.
+ * Never throws: a missing, malformed or foreign signature answers false.
+ */
+export const verify = (body: BodyBytes, signature: string | undefined | null, publicKey: PublicKey): boolean => {
+  if (typeof signature !== "string") return false
+  const text = signature.trim()
+  if (!isStandardBase64(text)) return false
+  try {
+    return rsaVerify("sha256", bytesOf(body), publicKey, Buffer.from(text, "base64"))
+  } catch {
+    return false
+  }
+}

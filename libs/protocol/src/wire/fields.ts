@@ -1,0 +1,165 @@
+/**
+ * Field shapes shared by several operations. Lengths are the spec's String(n)
+ * (payment-service-interface.md, "Common types"); amounts use the kernel's
+ * exact Money codecs.
+ */
+import { AmountFromWire, BoundedString, type Fils, isSha256Hex, RequiredString } from "@mizan/kernel"
+import { Schema, SchemaTransformation } from "effect"
+import type { SensitiveFieldRule } from "../field-encryption.ts"
+
+/** The merchant's reference of an order, refund or transfer: String(64). */
+export const MerchantOrderNo = RequiredString(64)
+
+/**
+ * The service's order number. The spec bounds it at 64 where it gives a length
+ * (refund's originOrderNo, refundOrder.orderNo); the service issues shorter
+ * ones, so 64 never refuses a number it issued.
+ */
+export const OrderNo = RequiredString(64)
+
+export const NotifyUrl = BoundedString(200)
+
+/** A String the spec gives no length for. The gateway's body size limit bounds it. */
+export const Text = Schema.String
+
+/** A required String the spec gives no length for: at least one character that is not white space. */
+export const RequiredText = Schema.String.check(
+  Schema.makeFilter((s: string) => s.trim().length > 0, { message: "must not be empty" }),
+)
+
+/** `sharingIdentitySeqId`: "serial number 1, 2, 3 and so on". */
+export const SeqId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be a whole number from 1" }))
+
+/** The last 4 digits of a card: the only part of a card number that may leave the edge. */
+export const Last4 = Schema.String.check(
+  Schema.makeFilter((s: string) => /^[0-9]{4}$/.test(s), { message: "must be the last 4 digits of the card" }),
+)
+
+/** Who a wallet transfer or a sharing item names: "PHONE_NO or MEMBER_ID". */
+export const IdentityType = Schema.Literals(["PHONE_NO", "MEMBER_ID"]).annotate({
+  message: 'must be "PHONE_NO" or "MEMBER_ID"',
+})
+
+/**
+ * "Exactly one of `a` or `b`; both together are not allowed" (get order,
+ * revoke, cancel, get refund; "one of two" for the refund's origin order).
+ * The message names the field to add or remove.
+ */
+export const exactlyOneOf = <A extends string, B extends string>(a: A, b: B) =>
+  Schema.makeFilter((input: { readonly [K in A | B]?: unknown }) => {
+    const hasA = input[a] !== undefined
+    const hasB = input[b] !== undefined
+    if (hasA && hasB) return { path: [b], issue: `must be absent when ${a} is given (send exactly one of the two)` }
+    if (!hasA && !hasB) return { path: [a], issue: `is required when ${b} is absent` }
+    return undefined
+  })
+
+// Decimals other than AED amounts: quantities and exchange rates.
+
+/** Decimal text as the wire wrote it, checked: "3.6725", "2.50". */
+export const DecimalText = Schema.String.pipe(Schema.brand("DecimalText"))
+export type DecimalText = typeof DecimalText.Type
+
+/** A double holds 15 significant decimal digits exactly, so such a decimal survives a JSON number round trip. */
+const exactDigitsMax = 15
+
+/**
+ * A non-negative decimal with at most `integerDigitsMax` digits before the
+ * point and `fractionDigitsMax` after, no exponent. Decoded to its text, so
+ * nothing is rounded; encoded back to a JSON number, which is exact because
+ * the total number of digits stays within what a double holds.
+ */
+export const DecimalFromWire = (integerDigitsMax: number, fractionDigitsMax: number) => {
+  if (integerDigitsMax + fractionDigitsMax > exactDigitsMax)
+    throw new RangeError(`a decimal of ${integerDigitsMax}+${fractionDigitsMax} digits cannot round-trip a JSON number`)
+  const pattern = new RegExp(`^(?:0|[1-9][0-9]{0,${integerDigitsMax - 1}})(?:\\.[0-9]{1,${fractionDigitsMax}})?$`)
+  const message = `must be a decimal with at most ${integerDigitsMax} digits before the point and ${fractionDigitsMax} after, not negative, with no exponent`
+  const textOf = (input: number | string): string => (typeof input === "number" ? String(input) : input)
+  return Schema.Union([Schema.Number, Schema.String])
+    .check(Schema.makeFilter((input) => pattern.test(textOf(input)), { message }))
+    .pipe(
+      Schema.decodeTo(
+        DecimalText,
+        SchemaTransformation.transform<string, number | string>({
+          decode: textOf,
+          encode: (text): number => Number(text),
+        }),
+      ),
+    )
+}
+
+/** The rate of a payout: fundoutAmount / orderAmount; "rounded to two decimals", yet the sample carries more. */
+export const RateFromWire = DecimalFromWire(5, 10)
+
+/** `goodsDetail.quantity`: "Decimal, 12 digits before and 2 after the point". */
+export const QuantityFromWire = DecimalFromWire(12, 2)
+
+/** A currency a payout is received in: "AED", "USD" (max 16, as the bank transfer order says). */
+export const CurrencyCode = RequiredString(16)
+
+/**
+ * Money in the currency a payout is received in (`fundoutAmount`): the Money
+ * shape, but not only AED, so it cannot be fils. Decoded to hundredths of the
+ * currency's unit, exactly as the Money rule reads (12 digits, 2 decimals).
+ */
+export const ForeignMoneyFromWire = Schema.Struct({ amount: AmountFromWire, currency: CurrencyCode }).pipe(
+  Schema.decodeTo(
+    Schema.Struct({ amountMinor: Schema.Int, currency: CurrencyCode }),
+    SchemaTransformation.transform({
+      decode: (money) => ({ amountMinor: money.amount as number, currency: money.currency }),
+      encode: (money) => ({ amount: money.amountMinor as Fils, currency: money.currency }),
+    }),
+  ),
+)
+export type ForeignMoney = typeof ForeignMoneyFromWire.Type
+
+// Sensitive fields (payment-service-interface.md, Authentication 6).
+
+/** UTF-8 takes at most 3 bytes per UTF-16 code unit. */
+const utf8BytesPerCharMax = 3
+/** Service keys this protocol expects: 2048, 3072 and 4096 bits. */
+const serviceKeyBytes = [256, 384, 512] as const
+const pkcs1PaddingBytes = 11
+
+/** One block of a 2048-bit key in Base64: the shortest ciphertext there is. */
+export const ciphertextCharsMin = 4 * Math.ceil(serviceKeyBytes[0] / 3)
+
+/** The longest Base64 ciphertext a clear value of `clearMaxChars` can produce under any supported key. */
+export const ciphertextCharsMax = (clearMaxChars: number): number =>
+  Math.max(
+    ...serviceKeyBytes.map((keyBytes) => {
+      const blocks = Math.max(1, Math.ceil((clearMaxChars * utf8BytesPerCharMax) / (keyBytes - pkcs1PaddingBytes)))
+      return 4 * Math.ceil((blocks * keyBytes) / 3)
+    }),
+  )
+
+/** A sensitive request field: its rule (for the gateway's decryption) and its wire schema. */
+export interface SensitiveField extends SensitiveFieldRule {
+  readonly schema: Schema.Codec<string>
+}
+
+/**
+ * A field "sent encrypted" (optionally as its SHA-256 hex instead). The wire
+ * schema checks only its form, since the spec's String(n) bounds the clear
+ * value; the gateway decrypts it with `digestOfSensitive` or
+ * `revealSensitive` and this field's rule, which checks the clear length.
+ */
+export const sensitiveField = (clearMaxChars: number, accepts: "encrypted" | "encrypted-or-digest"): SensitiveField => {
+  const digestAccepted = accepts === "encrypted-or-digest"
+  const charsMax = ciphertextCharsMax(clearMaxChars)
+  const message = digestAccepted
+    ? "must be encrypted with the service's public key (Base64) or be the lower-case hex SHA-256 of the value"
+    : "must be encrypted with the service's public key (Base64)"
+  const schema = Schema.String.check(
+    Schema.makeFilter((value: string) => {
+      if (digestAccepted && isSha256Hex(value)) return undefined
+      const compact = value.replace(/\s+/g, "")
+      // Base64 of at least one block of the smallest key: a clear value cannot pass for it.
+      // Whether the blocks are whole is decryption's to say.
+      if (compact.length < ciphertextCharsMin || !/^[A-Za-z0-9+/=]+$/.test(compact)) return message
+      if (compact.length > charsMax) return `is longer than any encrypted value of at most ${clearMaxChars} characters`
+      return undefined
+    }),
+  )
+  return { clearMaxChars, digestAccepted, schema }
+}

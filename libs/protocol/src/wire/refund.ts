@@ -1,0 +1,114 @@
+/**
+ * Refund and get refund (payment-service-interface.md, "Refund order",
+ * "4. Refund order"; get refund's index follows the service's published
+ * documentation: exactly one of refundMerchantOrderNo or orderNo).
+ */
+import { BoundedString, MoneyFromWire, PositiveMoneyFromWire } from "@mizan/kernel"
+import { Schema, SchemaTransformation } from "effect"
+import { exactlyOneOf, MerchantOrderNo, NotifyUrl, OrderNo, SeqId, sensitiveField, Text } from "./fields.ts"
+
+export const refundSensitive = {
+  sharingIdentity: sensitiveField(200, "encrypted-or-digest"),
+} as const
+
+export const RefundSharingParam = Schema.Struct({
+  sharingIdentitySeqId: SeqId,
+  sharingIdentityType: Schema.Literals(["PHONE_NO", "MEMBER_ID", "ALTWALLET_ID"]).annotate({
+    message: 'must be "PHONE_NO", "MEMBER_ID" or "ALTWALLET_ID"',
+  }),
+  sharingIdentity: refundSensitive.sharingIdentity.schema,
+  sharingMemo: BoundedString(128),
+  sharingAmount: MoneyFromWire,
+  withholdAndRemitFee: Schema.optionalKey(Schema.Boolean),
+})
+
+const refundFields = {
+  originMerchantOrderNo: Schema.optionalKey(MerchantOrderNo),
+  originOrderNo: Schema.optionalKey(OrderNo),
+  amount: PositiveMoneyFromWire,
+  refundSharingAmount: Schema.optionalKey(Schema.Boolean),
+  sharingParamList: Schema.optionalKey(Schema.Array(RefundSharingParam)),
+  notifyUrl: Schema.optionalKey(NotifyUrl),
+  operatorName: Schema.optionalKey(BoundedString(200)),
+  reason: Schema.optionalKey(BoundedString(64)),
+  deviceId: Schema.optionalKey(BoundedString(200)),
+  secondaryMerchantId: Schema.optionalKey(BoundedString(200)),
+  reserved: Schema.optionalKey(BoundedString(200)),
+}
+
+/**
+ * The refund request as it travels. The table names the refund's own number
+ * `refundMerchantOrderNo` while the spec's sample names it `merchantOrderNo`:
+ * either is accepted (lenient reading), exactly one of them.
+ */
+const RefundRequestWire = Schema.Struct({
+  refundMerchantOrderNo: Schema.optionalKey(MerchantOrderNo),
+  merchantOrderNo: Schema.optionalKey(MerchantOrderNo),
+  ...refundFields,
+}).check(
+  exactlyOneOf("refundMerchantOrderNo", "merchantOrderNo"),
+  // "Only one of the two origin fields may be used."
+  exactlyOneOf("originMerchantOrderNo", "originOrderNo"),
+)
+
+/** The refund request decoded: the refund's number is always `refundMerchantOrderNo`. */
+export const RefundRequest = RefundRequestWire.pipe(
+  Schema.decodeTo(
+    Schema.toType(Schema.Struct({ refundMerchantOrderNo: MerchantOrderNo, ...refundFields })),
+    SchemaTransformation.transform({
+      decode: ({ refundMerchantOrderNo, merchantOrderNo, ...rest }) => ({
+        ...rest,
+        // exactlyOneOf above guarantees one of the two.
+        refundMerchantOrderNo: (refundMerchantOrderNo ?? merchantOrderNo) as string,
+      }),
+      encode: (request) => request,
+    }),
+  ),
+)
+
+export const GetRefundRequest = Schema.Struct({
+  refundMerchantOrderNo: Schema.optionalKey(MerchantOrderNo),
+  orderNo: Schema.optionalKey(OrderNo),
+}).check(exactlyOneOf("refundMerchantOrderNo", "orderNo"))
+
+export const RefundOrderStatus = Schema.Literals(["CREATED", "REFUNDED_SETTLED", "SUCCESS", "FAILURE"])
+
+export const RefundSharingInfo = Schema.Struct({
+  sharingIdentitySeqId: SeqId,
+  sharingMid: Text,
+  sharingMemo: Text,
+  sharingAmount: MoneyFromWire,
+  sharingSettledAmount: MoneyFromWire,
+})
+
+export const RefundOrder = Schema.Struct({
+  refundMerchantOrderNo: MerchantOrderNo,
+  orderNo: OrderNo,
+  originMerchantOrderNo: MerchantOrderNo,
+  status: RefundOrderStatus,
+  amount: MoneyFromWire,
+  feeRefunded: Schema.optionalKey(MoneyFromWire),
+  sharingInfoList: Schema.optionalKey(Schema.Array(RefundSharingInfo)),
+  notifyUrl: Schema.optionalKey(NotifyUrl),
+  reason: Schema.optionalKey(BoundedString(64)),
+  secondaryMerchantId: Schema.optionalKey(BoundedString(200)),
+  deviceId: Schema.optionalKey(BoundedString(200)),
+  failCode: Schema.optionalKey(Text),
+  failDes: Schema.optionalKey(Text),
+  /** "Documented as the service's identification number of the order." */
+  reserved: Text,
+})
+export type RefundOrder = typeof RefundOrder.Type
+
+export const RefundSummary = Schema.Struct({
+  acquireAmount: MoneyFromWire,
+  remainRefundAmount: MoneyFromWire,
+})
+
+export const RefundResponse = Schema.Struct({ refundOrder: RefundOrder, refundSummary: RefundSummary })
+
+/** Get refund: the spec shows no body; the service's documentation returns the refund and, beside it, the summary. */
+export const GetRefundResponse = Schema.Struct({
+  refundOrder: RefundOrder,
+  refundSummary: Schema.optionalKey(RefundSummary),
+})

@@ -1,0 +1,18 @@
+/** The virtual account top-up that the deposit notification carries (payment-service-interface.md, "Event: virtual account top-up"). */
+import { BoundedString, MoneyFromWire, Timestamp } from "@mizan/kernel"
+import { Schema } from "effect"
+
+export const VamDepositOrder = Schema.Struct({
+  transactionTime: Timestamp,
+  orderNo: BoundedString(32),
+  amount: MoneyFromWire,
+  // "SUCCESS or FAILED; a sample comment also lists PENDING."
+  status: Schema.Literals(["SUCCESS", "FAILED", "PENDING"]),
+  referenceNo: Schema.optionalKey(BoundedString(200)),
+  remitterInfo: Schema.optionalKey(BoundedString(200)),
+  senderBankCode: Schema.optionalKey(BoundedString(200)),
+  depositDetails: Schema.optionalKey(BoundedString(200)),
+  // The merchant's own collection account, not a payer's: the spec returns it as it is.
+  collectIBAN: Schema.optionalKey(BoundedString(200)),
+})
+export type VamDepositOrder = typeof VamDepositOrder.Type
