@@ -1,0 +1,180 @@
+import { feeFor, type Rejection, reject } from "@mizan/kernel"
+import { Equal, Result } from "effect"
+import {
+  BankCardTransferRequest,
+  BankCardTransferTerms,
+  type Command,
+  type PlaceBankCardTransfer,
+  type RecordCardPayoutOutcome,
+  type RecordPayoutRefund,
+} from "./commands.ts"
+import type { Event } from "./events.ts"
+import { expiryProblem } from "./expiry.ts"
+import { checkRequest, sameRequest } from "./shared.ts"
+import { type BankCardTransferOrder, bankCardTransferProduct, type State } from "./state.ts"
+
+type Decision = Result.Result<ReadonlyArray<Event>, Rejection>
+
+/** A card number is 12 to 19 digits (spec: Limits). */
+export const cardNumberDigitsMin = 12
+export const cardNumberDigitsMax = 19
+
+export const decide = (command: Command, state: State): Decision => {
+  switch (command._tag) {
+    case "PlaceBankCardTransfer":
+      return place(command, state)
+    case "RecordCardPayoutOutcome":
+      return recordOutcome(command, state)
+    case "RecordPayoutRefund":
+      return recordRefund(command, state)
+  }
+}
+
+const invalid = (detail: string): Decision => Result.fail(reject("INVALID_PARAMETER", detail))
+
+/**
+ * The spec's answers to an order number that exists already, by status:
+ * 62028 ORDER_SUCCESS, 62029 ORDER_CREATED, 62002 ORDER_FAILURE (a bank's
+ * decline is a failed order too).
+ */
+const existingOrder = (order: BankCardTransferOrder): Rejection => {
+  const no = `merchantOrderNo ${order.merchantOrderNo} is order ${order.orderNo}`
+  switch (order.status) {
+    case "SUCCESS":
+      return reject("ORDER_SUCCESS", `${no}, which has succeeded`)
+    case "CREATED":
+      return reject("ORDER_CREATED", `${no}, which is created and in progress`)
+    case "FAILURE":
+    case "BANK_FAIL":
+      return reject("ORDER_FAILURE", `${no}, which has failed`)
+  }
+}
+
+/** The holder's names by accountHolderType; a CORPORATE name must be a plausible legal name. */
+const holderProblem = ({ request, companyNameShape }: PlaceBankCardTransfer): string | undefined => {
+  const { firstName, lastName, middleName, companyName } = request
+  if (request.accountHolderType === "INDIVIDUAL") {
+    if (firstName === undefined || lastName === undefined)
+      return "bizContent.firstName and bizContent.lastName are required when accountHolderType is INDIVIDUAL"
+    if (companyName !== undefined) return "bizContent.companyName is only for accountHolderType CORPORATE"
+    return undefined
+  }
+  if (companyName === undefined) return "bizContent.companyName is required when accountHolderType is CORPORATE"
+  if (firstName !== undefined || lastName !== undefined || middleName !== undefined)
+    return "bizContent.firstName, lastName and middleName are only for accountHolderType INDIVIDUAL"
+  if (companyNameShape === undefined) return "the companyName's shape was not measured"
+  if (companyNameShape !== "PLAUSIBLE")
+    return `bizContent.companyName must be a valid legal name, not ${companyNameShape.toLowerCase().replaceAll("_", " ")}`
+  return undefined
+}
+
+/**
+ * Placing: which answer wins, in this order.
+ *
+ * 1. The merchantOrderNo exists with different parameters: 62016
+ *    MERCHANT_ORDER_NO_EXIST, whatever the order's status.
+ * 2. It exists with identical parameters: the order's status answers,
+ *    62028 / 62029 / 62002, and nothing new is decided. The spec lists these
+ *    codes for this operation, and they are the only place it could use
+ *    them; the merchant reads the order with "get bank card transfer order".
+ * 3. The product is not enabled: 62026 PRODUCT_IS_NOT_APPLIED.
+ * 4. A field breaks a rule: 400 INVALID_PARAMETER naming it.
+ */
+const place = (command: PlaceBankCardTransfer, state: State): Decision => {
+  const { request, cardNumber, now } = command
+  const terms: BankCardTransferTerms = { ...request, cardNumber: cardNumber.digest }
+  if (state.status !== "NONE")
+    return Result.fail(
+      sameRequest(BankCardTransferTerms.fields, terms, state)
+        ? existingOrder(state)
+        : reject(
+            "MERCHANT_ORDER_NO_EXIST",
+            `merchantOrderNo ${request.merchantOrderNo} is already a bank card transfer with different parameters`,
+          ),
+    )
+  if (!command.enabledProducts.includes(bankCardTransferProduct))
+    return Result.fail(reject("PRODUCT_IS_NOT_APPLIED", "bank card transfers are not enabled for this merchant"))
+  const schemaProblem = checkRequest(BankCardTransferRequest, request)
+  if (schemaProblem !== undefined) return Result.fail(schemaProblem)
+  const holder = holderProblem(command)
+  if (holder !== undefined) return invalid(holder)
+  if (
+    !cardNumber.isNumericOnly ||
+    cardNumber.digitCount < cardNumberDigitsMin ||
+    cardNumber.digitCount > cardNumberDigitsMax
+  )
+    return invalid(
+      `bizContent.cardNumber must be ${cardNumberDigitsMin} to ${cardNumberDigitsMax} digits, numeric only`,
+    )
+  const expiry = expiryProblem(request.expiryYear, request.expiryMonth, now)
+  if (expiry !== undefined) return invalid(expiry)
+  return Result.succeed([
+    {
+      _tag: "BankCardTransferPlaced",
+      merchantId: command.merchantId,
+      orderNo: command.orderNo,
+      requestTime: command.requestTime,
+      createdTime: now,
+      product: bankCardTransferProduct,
+      ...terms,
+      cardLast4: cardNumber.last4,
+      payerFeeAmount: feeFor(command.feePlan, request.amount),
+      feePlan: command.feePlan,
+      payerFeeMemberId: command.payerFeeMemberId,
+      paidTime: now,
+    },
+  ])
+}
+
+/** The outcome recorded on a terminal order, to tell a repeat from a contradiction. */
+const recordedOutcome = (order: BankCardTransferOrder) => {
+  switch (order.status) {
+    case "CREATED":
+      return undefined
+    case "SUCCESS":
+      return { _tag: "Paid", bankReference: order.bankReference }
+    case "BANK_FAIL":
+      return { _tag: "BankDeclined", failDes: order.failDes }
+    case "FAILURE":
+      return { _tag: "Failed", failDes: order.failDes }
+  }
+}
+
+/** The order of this merchant, or 62004: the stream id carries the merchant, so a mismatch is a wiring mistake. */
+const orderOf = (state: State, merchantId: string): BankCardTransferOrder | undefined =>
+  state.status === "NONE" || state.merchantId !== merchantId ? undefined : state
+
+const noSuchOrder = (): Decision =>
+  Result.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "this merchant has no such bank card transfer"))
+
+/** The bank's outcome ends a CREATED order; the same outcome again changes nothing; a terminal status is final. */
+const recordOutcome = ({ merchantId, outcome, now }: RecordCardPayoutOutcome, current: State): Decision => {
+  const state = orderOf(current, merchantId)
+  if (state === undefined) return noSuchOrder()
+  if (state.status === "CREATED")
+    switch (outcome._tag) {
+      case "Paid":
+        return Result.succeed([{ _tag: "BankCardTransferSucceeded", bankReference: outcome.bankReference, at: now }])
+      case "BankDeclined":
+        return Result.succeed([{ _tag: "BankCardTransferDeclined", failDes: outcome.failDes, at: now }])
+      case "Failed":
+        return Result.succeed([{ _tag: "BankCardTransferFailed", failDes: outcome.failDes, at: now }])
+    }
+  return Equal.equals(outcome, recordedOutcome(state)) ? Result.succeed([]) : Result.fail(existingOrder(state))
+}
+
+/** Only a failed payout is refunded, once. */
+const recordRefund = ({ merchantId, now }: RecordPayoutRefund, current: State): Decision => {
+  const state = orderOf(current, merchantId)
+  if (state === undefined) return noSuchOrder()
+  switch (state.status) {
+    case "CREATED":
+    case "SUCCESS":
+      return Result.fail(existingOrder(state))
+    case "FAILURE":
+    case "BANK_FAIL":
+      return state.refundedTime === undefined
+        ? Result.succeed([{ _tag: "BankCardTransferRefunded", refundedTime: now }])
+        : Result.succeed([])
+  }
+}

@@ -1,0 +1,52 @@
+import { FeePlan, Fils, RequiredString, Timestamp } from "@mizan/kernel"
+import { Schema } from "effect"
+import { CurrencyAmount } from "../payout/currency.ts"
+import { Rate } from "../payout/rate.ts"
+import { MerchantId, OrderNo, Product } from "../shared/fields.ts"
+import { BankTransferTerms } from "./commands.ts"
+
+/** The order as placed (CREATED), its rate and fee fixed: the quote the bank will pay out. */
+export const BankTransferPlaced = Schema.TaggedStruct("BankTransferPlaced", {
+  merchantId: MerchantId,
+  orderNo: OrderNo,
+  requestTime: Timestamp,
+  createdTime: Timestamp,
+  product: Product,
+  ...BankTransferTerms.fields,
+  /** The fee of the payout network, on top of the amount (paymentInfo.payerFeeAmount). */
+  payerFeeAmount: Fils,
+  /** The plan the fee was computed with, so the audit can recompute it. */
+  feePlan: FeePlan,
+  fundoutAmount: CurrencyAmount,
+  rate: Rate,
+})
+export type BankTransferPlaced = typeof BankTransferPlaced.Type
+
+export const BankTransferSucceeded = Schema.TaggedStruct("BankTransferSucceeded", {
+  bankReference: RequiredString(128),
+  arrivalTime: Timestamp,
+  at: Timestamp,
+})
+export type BankTransferSucceeded = typeof BankTransferSucceeded.Type
+
+export const BankTransferFailed = Schema.TaggedStruct("BankTransferFailed", {
+  failDes: RequiredString(200),
+  at: Timestamp,
+})
+export type BankTransferFailed = typeof BankTransferFailed.Type
+
+export const Event = Schema.Union([BankTransferPlaced, BankTransferSucceeded, BankTransferFailed])
+export type Event = typeof Event.Type
+
+export const eventVersions = {
+  BankTransferPlaced: { current: 1 },
+  BankTransferSucceeded: { current: 1 },
+  BankTransferFailed: { current: 1 },
+} as const
+
+/**
+ * The status changes the notifier announces (spec: Event "bank transfer
+ * order status change": CREATED to SUCCESS or FAILURE, when the order has
+ * a notifyUrl), with the order as `transferToBankOrder`.
+ */
+export const announcedEvents: ReadonlyArray<Event["_tag"]> = ["BankTransferSucceeded", "BankTransferFailed"]

@@ -1,0 +1,21 @@
+/**
+ * The bank transfer order, with the wire names of `transferToBankOrder`
+ * (paymentInfo = payerFeeAmount, arrivalTime). A SUCCESS carries the bank's
+ * reference and arrival time, a FAILURE its reason.
+ */
+import type { Timestamp } from "@mizan/kernel"
+import type { BankTransferPlaced } from "./events.ts"
+
+type PlacedFields = Omit<BankTransferPlaced, "_tag">
+
+export type BankTransferOrder =
+  | (PlacedFields & { readonly status: "CREATED" })
+  | (PlacedFields & { readonly status: "SUCCESS"; readonly bankReference: string; readonly arrivalTime: Timestamp })
+  | (PlacedFields & { readonly status: "FAILURE"; readonly failDes: string })
+
+export type State = { readonly status: "NONE" } | BankTransferOrder
+
+export const initialState: State = { status: "NONE" }
+
+/** The order's product: the service's internal classification. */
+export const bankTransferProduct = "TRANSFER_TO_BANK"

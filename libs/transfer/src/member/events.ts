@@ -1,0 +1,28 @@
+import { Fils, PositiveFils, Sha256Hex, Timestamp } from "@mizan/kernel"
+import { Schema } from "effect"
+import { OrderNo } from "../shared/fields.ts"
+
+export const MemberAccountOpened = Schema.TaggedStruct("MemberAccountOpened", {
+  memberIdDigest: Sha256Hex,
+  phoneNoDigest: Sha256Hex,
+  fullName: Sha256Hex,
+  openingBalanceFils: Fils,
+  at: Timestamp,
+})
+export type MemberAccountOpened = typeof MemberAccountOpened.Type
+
+export const MemberAccountCredited = Schema.TaggedStruct("MemberAccountCredited", {
+  reference: OrderNo,
+  amount: PositiveFils,
+  balanceAfterFils: Fils,
+  at: Timestamp,
+})
+export type MemberAccountCredited = typeof MemberAccountCredited.Type
+
+export const Event = Schema.Union([MemberAccountOpened, MemberAccountCredited])
+export type Event = typeof Event.Type
+
+export const eventVersions = {
+  MemberAccountOpened: { current: 1 },
+  MemberAccountCredited: { current: 1 },
+} as const

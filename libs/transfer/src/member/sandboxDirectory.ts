@@ -1,0 +1,81 @@
+import { EventStore, handleCommand, loadAggregate } from "@mizan/eventsourcing"
+import { type Fils, type Sha256Hex, timestamp } from "@mizan/kernel"
+import { Clock, Effect, Layer } from "effect"
+import type { Beneficiary, BeneficiaryIdentityType } from "../wallet/commands.ts"
+import { MemberCreditRefused, MemberDirectory, MemberDirectoryUnavailable } from "../wallet/MemberDirectory.ts"
+import { aggregate, streamId } from "./aggregate.ts"
+
+/** A sandbox member, from configuration: the digests the gateway computed, and an opening balance. */
+export interface SandboxMember {
+  readonly memberIdDigest: Sha256Hex
+  readonly phoneNoDigest: Sha256Hex
+  readonly fullName: Sha256Hex
+  readonly openingBalanceFils: Fils
+}
+
+const unavailable = (error: { readonly message: string }) => new MemberDirectoryUnavailable({ detail: error.message })
+
+/**
+ * The sandbox member directory: members from configuration, balances kept
+ * as events on one member-account stream each, so they survive a restart on
+ * a durable store. Building the layer opens every configured account (a
+ * repeat opens nothing). A credit is a command on the member's stream: the
+ * store's expected-version check makes the balance limit hold under
+ * concurrent transfers.
+ */
+export const layerSandboxMemberDirectory = (
+  members: ReadonlyArray<SandboxMember>,
+): Layer.Layer<MemberDirectory, MemberDirectoryUnavailable, EventStore> =>
+  Layer.effect(
+    MemberDirectory,
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const withStore = Effect.provideService(EventStore, store)
+      const openedAt = yield* Clock.currentTimeMillis
+      for (const member of members)
+        yield* handleCommand(aggregate, streamId(member.memberIdDigest), {
+          _tag: "OpenMemberAccount",
+          ...member,
+          now: timestamp(openedAt),
+        }).pipe(withStore, Effect.mapError(unavailable))
+      const byIdentity: Record<BeneficiaryIdentityType, ReadonlyMap<string, SandboxMember>> = {
+        PHONE_NO: new Map(members.map((m) => [m.phoneNoDigest, m])),
+        MEMBER_ID: new Map(members.map((m) => [m.memberIdDigest, m])),
+      }
+      return MemberDirectory.of({
+        find: (identityType, identity) => {
+          const member = byIdentity[identityType].get(identity)
+          if (member === undefined) return Effect.succeed<Beneficiary>({ _tag: "MemberNotFound" })
+          return loadAggregate(aggregate, streamId(member.memberIdDigest)).pipe(
+            withStore,
+            Effect.mapError(unavailable),
+            Effect.map(
+              ({ state }): Beneficiary =>
+                state.status === "OPEN"
+                  ? { _tag: "MemberFound", fullName: state.fullName, balanceFils: state.balanceFils }
+                  : { _tag: "MemberNotFound" },
+            ),
+          )
+        },
+        credit: ({ identityType, identity, amount, reference, balanceMaxFils, now }) => {
+          const member = byIdentity[identityType].get(identity)
+          if (member === undefined) return Effect.fail(new MemberCreditRefused({ failCode: "BENEFICIARY_NOT_FOUND" }))
+          return handleCommand(aggregate, streamId(member.memberIdDigest), {
+            _tag: "CreditMemberAccount",
+            reference,
+            amount,
+            balanceMaxFils,
+            now,
+          }).pipe(
+            withStore,
+            Effect.asVoid,
+            Effect.mapError((error) =>
+              error._tag === "MemberAccountRefusal" && error.reason === "BALANCE_LIMIT_EXCEEDED"
+                ? new MemberCreditRefused({ failCode: "BENEFICIARY_BALANCE_LIMIT_EXCEEDED" })
+                : unavailable(error),
+            ),
+          )
+        },
+      })
+    }),
+  )

@@ -1,0 +1,63 @@
+import { type EventStore, handleCommand, type StoreError, type VersionConflict } from "@mizan/eventsourcing"
+import type { Rejection } from "@mizan/kernel"
+import { Effect } from "effect"
+import { aggregate, streamId } from "./aggregate.ts"
+import type { CreditOutcome, PlaceWalletTransfer } from "./commands.ts"
+import { beneficiaryBalanceMaxFils } from "./limits.ts"
+import { MemberDirectory, type MemberDirectoryUnavailable } from "./MemberDirectory.ts"
+import type { WalletTransferOrder } from "./state.ts"
+
+export type WalletTransferInput = Omit<PlaceWalletTransfer, "_tag" | "beneficiary">
+
+/**
+ * The wallet transfer operation, end to end:
+ *
+ * 1. look the beneficiary up in the member directory;
+ * 2. place the order: it fails at once on a broken rule, or stays CREATED;
+ * 3. a CREATED order asks the directory to credit the member (idempotent by
+ *    the order's orderNo, refused atomically beyond AED 20,000);
+ * 4. the credit's outcome settles the order: SUCCESS, or FAILURE.
+ *
+ * A crash or an unavailable directory between 2 and 4 leaves the order
+ * CREATED; the merchant's retry of the same request runs 3 and 4 again,
+ * and the credit's reference keeps it from being booked twice.
+ */
+export const transferToWallet = (
+  input: WalletTransferInput,
+): Effect.Effect<
+  WalletTransferOrder,
+  Rejection | MemberDirectoryUnavailable | StoreError | VersionConflict,
+  EventStore | MemberDirectory
+> =>
+  Effect.gen(function* () {
+    const directory = yield* MemberDirectory
+    const { request } = input
+    const id = streamId(input.merchantId, request.merchantOrderNo)
+    const beneficiary = yield* directory.find(request.beneficiaryIdentityType, request.beneficiaryIdentity)
+    const placed = yield* handleCommand(aggregate, id, { _tag: "PlaceWalletTransfer", ...input, beneficiary })
+    const order = placed.state
+    if (order.status === "NONE") return yield* Effect.die(new Error(`${id}: placing decided no order`))
+    if (order.status !== "CREATED") return order
+    const outcome: CreditOutcome = yield* directory
+      .credit({
+        identityType: order.beneficiaryIdentityType,
+        identity: order.beneficiaryIdentity,
+        amount: order.amount,
+        reference: order.orderNo,
+        balanceMaxFils: beneficiaryBalanceMaxFils,
+        now: input.now,
+      })
+      .pipe(
+        Effect.as<CreditOutcome>({ _tag: "Credited" }),
+        Effect.catchTag("MemberCreditRefused", (refused) =>
+          Effect.succeed<CreditOutcome>({ _tag: "NotCredited", failCode: refused.failCode }),
+        ),
+      )
+    const settled = yield* handleCommand(aggregate, id, {
+      _tag: "SettleWalletTransfer",
+      merchantId: input.merchantId,
+      now: input.now,
+      outcome,
+    })
+    return settled.state.status === "NONE" ? order : settled.state
+  })
