@@ -1,0 +1,98 @@
+/**
+ * The delivery loop: whenever an attempt is due (on Effect's `Clock`, so a
+ * test clock or the sandbox clock can move it) and the bounds allow, start
+ * it in its own fiber; record every attempt and its outcome as events before
+ * the notification may go again. An attempt interrupted by a crash is not
+ * recorded, so it is made again after the restart: the one attempt in flight
+ * at a crash may reach the merchant twice (at least once), nothing else does.
+ */
+import { type EventStore, handleCommand, loadAggregate, type StoreError } from "@mizan/eventsourcing"
+import type { Timestamp } from "@mizan/kernel"
+import { type AttemptOutcome, type NotificationCommand, notificationAggregate } from "@mizan/notification"
+import { Clock, Effect, FiberSet, type Latch } from "effect"
+import { notificationBody } from "./body.ts"
+import type { NotifierSettings } from "./options.ts"
+import type { PendingNotifications, Tracked } from "./pending.ts"
+import { type Agents, postNotification } from "./post.ts"
+import { checkNotifyUrl, resolveWithSystem } from "./urlPolicy.ts"
+
+export interface DeliveryContext {
+  readonly settings: NotifierSettings
+  readonly pending: PendingNotifications
+  readonly agents: Agents
+  /** Opened to make the loop look again: a notification arrived, or an attempt ended. */
+  readonly wakeUp: Latch.Latch
+}
+
+export const makeDelivery = (context: DeliveryContext) => {
+  const { settings, pending, agents, wakeUp } = context
+  const resolveHost = settings.resolveHost ?? resolveWithSystem
+  const limits = { deliveryTimeoutMs: settings.deliveryTimeoutMs, answerBytesMax: settings.answerBytesMax }
+
+  /** What one attempt comes to: the URL is checked first, and a refused one is never fetched. */
+  const attempt = Effect.fnUntraced(function* (tracked: Tracked, at: Timestamp) {
+    const { notification } = tracked.state
+    // The resolver gets the same real-time allowance as the POST itself.
+    const verdict = yield* checkNotifyUrl(
+      notification.notifyUrl,
+      settings.mode,
+      resolveHost,
+      settings.deliveryTimeoutMs,
+    )
+    switch (verdict._tag) {
+      case "Refused":
+        return { _tag: "RefuseUrl", at, reason: { _tag: "UrlRefused", detail: verdict.detail } } as const
+      case "Unresolved":
+        return { _tag: "RecordAttempt", at, outcome: { _tag: "ConnectionFailed", code: verdict.code } } as const
+      case "Allowed": {
+        const body = notificationBody(notification, at)
+        const outcome: AttemptOutcome = yield* postNotification(verdict, body, settings.sign(body), limits, agents)
+        return { _tag: "RecordAttempt", at, outcome } as const
+      }
+    }
+  })
+
+  const deliver = Effect.fnUntraced(function* (tracked: Tracked) {
+    const at = (yield* Clock.currentTimeMillis) as Timestamp
+    const command: NotificationCommand = yield* attempt(tracked, at)
+    // Another writer got there first (a second notifier on the same store, a
+    // clock that stepped back): take the store's word for the state.
+    const recorded = yield* handleCommand(notificationAggregate, tracked.streamId, command).pipe(
+      Effect.catchTags({
+        NotificationRefused: () => loadAggregate(notificationAggregate, tracked.streamId),
+        VersionConflict: () => loadAggregate(notificationAggregate, tracked.streamId),
+      }),
+    )
+    pending.finish(tracked, recorded.state, recorded.streamVersion)
+    wakeUp.openUnsafe()
+    const { state } = recorded
+    if (state.status === "GivenUp")
+      yield* Effect.logWarning("notification given up").pipe(
+        Effect.annotateLogs({
+          notifyId: state.notification.notifyId,
+          merchantId: state.notification.merchantId,
+          reason: state.reason._tag === "UrlRefused" ? state.reason.detail : "attempts exhausted",
+        }),
+      )
+  })
+
+  /** Runs until interrupted; fails only when the store does. */
+  const loop: Effect.Effect<never, StoreError, EventStore> = Effect.gen(function* () {
+    const deliveries = yield* FiberSet.make<void, StoreError>()
+    const schedule = Effect.gen(function* () {
+      while (true) {
+        yield* wakeUp.close
+        const now = yield* Clock.currentTimeMillis
+        for (let next = pending.takeDue(now); next !== undefined; next = pending.takeDue(now))
+          yield* FiberSet.run(deliveries, deliver(next))
+        const dueAt = pending.nextDueAt()
+        if (dueAt === undefined) yield* wakeUp.await
+        else if (dueAt > now) yield* Effect.raceFirst(wakeUp.await, Effect.sleep(dueAt - now))
+        else yield* Effect.yieldNow
+      }
+    })
+    return yield* Effect.raceFirst(schedule, FiberSet.join(deliveries).pipe(Effect.andThen(Effect.never)))
+  }).pipe(Effect.scoped)
+
+  return { loop }
+}

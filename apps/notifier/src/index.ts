@@ -1,0 +1,15 @@
+export { notificationBody } from "./body.ts"
+export { runNotifier } from "./notifier.ts"
+export { notifyIdFor } from "./notifyId.ts"
+export { readNotification, requestedByLengthMax, resendNotification } from "./operator.ts"
+export { type NotifierOptions, notifierDefaults } from "./options.ts"
+export { Announcement, type NotificationSource } from "./source.ts"
+export {
+  addressRefusal,
+  checkNotifyUrl,
+  type NotifierMode,
+  notifyUrlLengthMax,
+  type ResolvedAddress,
+  type ResolveHost,
+  type UrlVerdict,
+} from "./urlPolicy.ts"

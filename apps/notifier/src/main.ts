@@ -1,0 +1,106 @@
+/**
+ * The notifier as a process of its own, against the SQLite store the
+ * gateway writes (`npm start` runs it inside the gateway instead):
+ *
+ *   node apps/notifier/src/main.ts run
+ *   node apps/notifier/src/main.ts show NOTIFY_ID
+ *   node apps/notifier/src/main.ts resend NOTIFY_ID --by OPERATOR
+ *
+ * Environment:
+ *   MIZAN_SQLITE_PATH                the store file (default data/mizan.db)
+ *   MIZAN_NOTIFIER_MODE              production (default) or sandbox (loopback notifyUrls allowed)
+ *   MIZAN_SERVICE_PRIVATE_KEY_FILE   the service's PKCS#8 PEM key (default data/service-private.pem); `run` only
+ *   MIZAN_NOTIFICATION_SOURCE        a module exporting `notificationSource` (the gateway's); `run` only
+ */
+import { readFileSync } from "node:fs"
+import { resolve } from "node:path"
+import { pathToFileURL } from "node:url"
+import type { EventStore } from "@mizan/eventsourcing"
+import { type PrivateKey, parsePrivateKey, sign } from "@mizan/protocol"
+import { layerSqlite } from "@mizan/store-sqlite"
+import { Cause, Effect, Exit, Fiber } from "effect"
+import { runNotifier } from "./notifier.ts"
+import { readNotification, resendNotification } from "./operator.ts"
+import type { NotificationSource } from "./source.ts"
+import type { NotifierMode } from "./urlPolicy.ts"
+
+const usage = `usage:
+  node apps/notifier/src/main.ts run
+  node apps/notifier/src/main.ts show NOTIFY_ID
+  node apps/notifier/src/main.ts resend NOTIFY_ID --by OPERATOR`
+
+const fail = (message: string): never => {
+  console.error(message)
+  process.exit(2)
+}
+
+/** What went wrong, in a sentence: a refusal's message, not a stack. */
+const reasonOf = (cause: Cause.Cause<unknown>): string => {
+  const error = Cause.squash(cause)
+  return error instanceof Error ? error.message : String(error)
+}
+
+const storePath = resolve(process.env.MIZAN_SQLITE_PATH ?? "data/mizan.db")
+
+const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>) => Effect.provide(program, layerSqlite(storePath))
+
+/** The state as text: bigints (the source position) are written as decimal strings. */
+const show = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2)
+
+const loadSource = async (specifier: string | undefined): Promise<NotificationSource> => {
+  if (specifier === undefined)
+    return fail("MIZAN_NOTIFICATION_SOURCE must name a module that exports `notificationSource` (the gateway's)")
+  const module: { readonly notificationSource?: NotificationSource } = await import(
+    specifier.startsWith(".") || specifier.startsWith("/") ? pathToFileURL(resolve(specifier)).href : specifier
+  )
+  if (typeof module.notificationSource?.describe !== "function")
+    return fail(`${specifier} does not export a notificationSource with describe(event)`)
+  return module.notificationSource
+}
+
+const modeOf = (text: string | undefined): NotifierMode =>
+  text === undefined || text === "production" ? "production" : text === "sandbox" ? "sandbox" : fail(usage)
+
+const [command, notifyId, ...rest] = process.argv.slice(2)
+
+switch (command) {
+  case "run": {
+    const keyFile = process.env.MIZAN_SERVICE_PRIVATE_KEY_FILE ?? "data/service-private.pem"
+    let privateKey: PrivateKey
+    try {
+      privateKey = parsePrivateKey(readFileSync(keyFile, "utf8"))
+    } catch (error) {
+      fail(`cannot read the service's private key ${keyFile}: ${error instanceof Error ? error.message : error}`)
+      break
+    }
+    const source = await loadSource(process.env.MIZAN_NOTIFICATION_SOURCE)
+    const notifier = Effect.runFork(
+      onStore(
+        runNotifier({ source, mode: modeOf(process.env.MIZAN_NOTIFIER_MODE), sign: (body) => sign(body, privateKey) }),
+      ),
+    )
+    const stop = () => void Effect.runFork(Fiber.interrupt(notifier))
+    process.once("SIGINT", stop)
+    process.once("SIGTERM", stop)
+    const exit = await Effect.runPromise(Fiber.await(notifier))
+    if (Exit.isFailure(exit) && !Exit.hasInterrupts(exit)) fail(`notifier stopped: ${reasonOf(exit.cause)}`)
+    break
+  }
+  case "show": {
+    if (notifyId === undefined) fail(usage)
+    console.log(show(await Effect.runPromise(onStore(readNotification(notifyId as string)))))
+    break
+  }
+  case "resend": {
+    const byIndex = rest.indexOf("--by")
+    const by = byIndex >= 0 ? rest[byIndex + 1] : undefined
+    if (notifyId === undefined || by === undefined) fail(usage)
+    const exit = await Effect.runPromiseExit(onStore(resendNotification(notifyId as string, by as string)))
+    if (Exit.isFailure(exit)) fail(`not resent: ${reasonOf(exit.cause)}`)
+    console.log(`notification ${notifyId} will be sent again; the running notifier picks it up from the store`)
+    break
+  }
+  default:
+    fail(usage)
+}

@@ -1,0 +1,40 @@
+import type { EventStore, StoreError, VersionConflict } from "@mizan/eventsourcing"
+import { Effect, Latch } from "effect"
+import { makeDelivery } from "./delivery.ts"
+import { makeIntake } from "./intake.ts"
+import { type NotifierOptions, notifierSettings } from "./options.ts"
+import { PendingNotifications } from "./pending.ts"
+import { makeAgents } from "./post.ts"
+
+/**
+ * Runs the notifier until interrupted: rebuilds the pending notifications
+ * from the store, then follows the global log and delivers what is due. The
+ * gateway runs it inside its own process (`Effect.forkScoped(runNotifier(...))`);
+ * `main.ts` runs it as a process of its own. It fails only when the store
+ * does: everything it knows is in the store, so running it again resumes.
+ */
+export const runNotifier = (options: NotifierOptions): Effect.Effect<never, StoreError | VersionConflict, EventStore> =>
+  Effect.gen(function* () {
+    const settings = notifierSettings(options)
+    const agents = yield* Effect.acquireRelease(
+      Effect.sync(() => makeAgents(settings.deliveriesInFlightPerEndpointMax, settings.deliveriesInFlightMax)),
+      (agents) => Effect.sync(agents.destroy),
+    )
+    const pending = new PendingNotifications(settings)
+    const wakeUp = yield* Latch.make(false)
+    const intake = makeIntake({
+      source: settings.source,
+      pending,
+      wake: () => wakeUp.openUnsafe(),
+      pageSizeEvents: settings.pageSizeEvents,
+      checkpointName: settings.checkpointName,
+    })
+    const delivery = makeDelivery({ settings, pending, agents, wakeUp })
+    // Deliveries start only once every pending notification is known, so
+    // that no later status change of an order overtakes an earlier one.
+    const caughtUpTo = yield* intake.catchUp
+    yield* Effect.logInfo("notifier started").pipe(
+      Effect.annotateLogs({ pending: pending.size, position: String(caughtUpTo) }),
+    )
+    return yield* Effect.raceFirst(intake.follow(caughtUpTo).pipe(Effect.andThen(Effect.never)), delivery.loop)
+  }).pipe(Effect.scoped)

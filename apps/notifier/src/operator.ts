@@ -1,0 +1,38 @@
+/**
+ * What an operator does with notifications: read one, and send a delivered
+ * or given-up one again. A resend is an event in the notification's stream;
+ * the running notifier (in this process or another) reads it from the log
+ * and delivers the new round on the same schedule, with the same notify_id.
+ */
+import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
+import type { Timestamp } from "@mizan/kernel"
+import { NotificationRefused, notificationAggregate, notificationStreamId, type State } from "@mizan/notification"
+import { Clock, Effect } from "effect"
+
+/** An operator's name, as the Resent event records it. */
+export const requestedByLengthMax = 100
+
+/** The notification's state, `Unscheduled` when there is none with this notify_id. */
+export const readNotification = (notifyId: string) =>
+  Effect.map(loadAggregate(notificationAggregate, notificationStreamId(notifyId)), ({ state }): State => state)
+
+/** Opens a new round of attempts for a delivered or given-up notification, due at once. */
+export const resendNotification = Effect.fn("Notifier.resend")(function* (notifyId: string, requestedBy: string) {
+  const by = requestedBy.trim()
+  if (by.length === 0 || by.length > requestedByLengthMax)
+    return yield* new NotificationRefused({
+      notifyId,
+      detail: `the operator's name must be 1 to ${requestedByLengthMax} characters`,
+    })
+  const at = (yield* Clock.currentTimeMillis) as Timestamp
+  const handled = yield* handleCommand(notificationAggregate, notificationStreamId(notifyId), {
+    _tag: "Resend",
+    at,
+    requestedBy: by,
+  }).pipe(
+    Effect.mapError((error) =>
+      error._tag === "NotificationRefused" ? new NotificationRefused({ notifyId, detail: error.detail }) : error,
+    ),
+  )
+  return handled.state
+})

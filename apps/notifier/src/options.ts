@@ -1,0 +1,54 @@
+import type { NotificationSource } from "./source.ts"
+import type { NotifierMode, ResolveHost } from "./urlPolicy.ts"
+
+export interface NotifierOptions {
+  /** Which recorded events announce a status change (the gateway's knowledge). */
+  readonly source: NotificationSource
+  /** The `sign` header for a body: SHA256withRSA over the raw bytes with the service's private key, Base64. */
+  readonly sign: (body: Uint8Array) => string
+  /** Production refuses every non-public notifyUrl address; a sandbox may call loopback. */
+  readonly mode: NotifierMode
+  /** How long one attempt may take, in real time, before it counts as failed. */
+  readonly deliveryTimeoutMs?: number
+  /** Attempts in flight at once, over every endpoint. */
+  readonly deliveriesInFlightMax?: number
+  /** Attempts in flight at once to one endpoint (URL origin): below the total, so one dead endpoint never takes every slot. */
+  readonly deliveriesInFlightPerEndpointMax?: number
+  /** The longest merchant answer read; an acknowledgement is a few bytes. */
+  readonly answerBytesMax?: number
+  /** Events per read of the global log. */
+  readonly pageSizeEvents?: number
+  /** The name under which the notifier keeps its checkpoints in the store. */
+  readonly checkpointName?: string
+  /** Resolves notifyUrl host names; the system resolver by default. */
+  readonly resolveHost?: ResolveHost
+}
+
+export const notifierDefaults = {
+  // The spec says a reply that times out is a failure, not how long to wait;
+  // ten seconds is what merchant SDK samples allow a handler.
+  deliveryTimeoutMs: 10_000,
+  deliveriesInFlightMax: 64,
+  deliveriesInFlightPerEndpointMax: 8,
+  answerBytesMax: 1_024,
+  pageSizeEvents: 500,
+  checkpointName: "notifier",
+} as const
+
+export type NotifierSettings = Required<Omit<NotifierOptions, "resolveHost">> & Pick<NotifierOptions, "resolveHost">
+
+/** The options with their defaults; a bound that is not a positive whole number is a programming error. */
+export const notifierSettings = (options: NotifierOptions): NotifierSettings => {
+  const settings = { ...notifierDefaults, ...options }
+  const bounds = {
+    deliveryTimeoutMs: settings.deliveryTimeoutMs,
+    deliveriesInFlightMax: settings.deliveriesInFlightMax,
+    deliveriesInFlightPerEndpointMax: settings.deliveriesInFlightPerEndpointMax,
+    answerBytesMax: settings.answerBytesMax,
+    pageSizeEvents: settings.pageSizeEvents,
+  }
+  for (const [name, value] of Object.entries(bounds))
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new RangeError(`${name} must be a positive whole number: ${value}`)
+  return settings
+}

@@ -1,0 +1,224 @@
+import { formatCompactUtc, type Timestamp } from "@mizan/kernel"
+import { Effect } from "effect"
+import { afterEach, describe, expect, it } from "vitest"
+import { notifyIdFor } from "../src/index.ts"
+import {
+  type Answer,
+  ack,
+  announce,
+  attemptsOf,
+  eventually,
+  type Merchant,
+  notificationEvents,
+  runTest,
+  sandboxOptions,
+  startMerchant,
+  startNotifier,
+} from "./harness.ts"
+
+let merchant: Merchant | undefined
+afterEach(async () => {
+  await merchant?.close()
+  merchant = undefined
+})
+
+describe("delivery", () => {
+  it("POSTs a signed JSON notification carrying the order under its key, and records it delivered", async () => {
+    const endpoint = await startMerchant(() => ack)
+    merchant = endpoint
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions())
+        const event = yield* announce("acquiring-M1-ORD-1", endpoint.url(), { status: "PAID_SUCCESS" })
+        const notifyId = notifyIdFor(event.id)
+        yield* eventually(
+          Effect.map(notificationEvents(notifyId), (events) => events.some((e) => e._tag === "NotificationAttempted")),
+          "the attempt is recorded",
+        )
+        expect(endpoint.received).toHaveLength(1)
+        const [received] = endpoint.received
+        expect(received?.verified).toBe(true)
+        expect(received?.headers["content-type"]).toBe("application/json")
+        expect(Object.keys(received?.body ?? {})).toEqual([
+          "notify_id",
+          "notify_timestamp",
+          "notify_time",
+          "_input_charset",
+          "acquireOrder",
+        ])
+        expect(received?.body).toMatchObject({
+          notify_id: notifyId,
+          _input_charset: "UTF-8",
+          acquireOrder: { merchantOrderNo: "acquiring-M1-ORD-1", status: "PAID_SUCCESS" },
+        })
+        expect(received?.body.notify_time).toBe(formatCompactUtc(received?.body.notify_timestamp as Timestamp))
+        const attempts = yield* attemptsOf(notifyId)
+        expect(attempts).toMatchObject([{ attempt: 1, outcome: { _tag: "Delivered", statusCode: 200 } }])
+        expect(attempts[0]?.at).toBe(received?.body.notify_timestamp)
+      }),
+    )
+  })
+})
+
+describe("announcements", () => {
+  it("schedules nothing for a malformed announcement, and goes on with the next", async () => {
+    const endpoint = await startMerchant(() => ack)
+    merchant = endpoint
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions())
+        const malformed = yield* announce("acquiring-X-1", endpoint.url(), {}, "")
+        const next = yield* announce("acquiring-M1-2", endpoint.url())
+        yield* eventually(
+          Effect.map(attemptsOf(notifyIdFor(next.id)), (a) => a.length === 1),
+          "the next is delivered",
+        )
+        expect(yield* notificationEvents(notifyIdFor(malformed.id))).toEqual([])
+        expect(endpoint.received.map((r) => r.notifyId)).toEqual([notifyIdFor(next.id)])
+      }),
+    )
+  })
+})
+
+/** Answers by path, so one endpoint can play many merchants. */
+const answersByPath = (answers: Record<string, Answer>) => (received: { path: string }) =>
+  answers[received.path] ?? { status: 404, body: "" }
+
+describe("acknowledgement", () => {
+  const acknowledgements: Record<string, Answer> = {
+    "/json-upper": { body: '{"response":"SUCCESS"}' },
+    "/json-lower": { body: '{"response":"success"}' },
+    "/json-odd": { body: '{"response":"sUcCeSs"}' },
+    "/text-upper": { body: "SUCCESS" },
+    "/text-lower": { body: "success" },
+    "/text-odd-with-newline": { body: "SuccesS\n" },
+    "/created": { status: 201, body: "SUCCESS" },
+  }
+  const failures: Record<string, [Answer, object]> = {
+    "/server-error-saying-success": [
+      { status: 500, body: "SUCCESS" },
+      { _tag: "HttpStatus", statusCode: 500 },
+    ],
+    "/redirect": [
+      { status: 302, body: "" },
+      { _tag: "HttpStatus", statusCode: 302 },
+    ],
+    "/fail-word": [{ body: "FAIL" }, { _tag: "BadAnswer", statusCode: 200 }],
+    "/json-fail": [{ body: '{"response":"FAIL"}' }, { _tag: "BadAnswer", statusCode: 200 }],
+    "/other-field": [{ body: '{"result":"SUCCESS"}' }, { _tag: "BadAnswer", statusCode: 200 }],
+    "/more-than-the-word": [{ body: "SUCCESS!" }, { _tag: "BadAnswer", statusCode: 200 }],
+    "/empty": [{ body: "" }, { _tag: "BadAnswer", statusCode: 200 }],
+    "/too-long": [{ body: "SUCCESS".padEnd(5_000, " ") }, { _tag: "BadAnswer", statusCode: 200 }],
+  }
+
+  it("counts SUCCESS as plain text or as the response field, in any letter case, with a 2xx status, as delivered", async () => {
+    const endpoint = await startMerchant(answersByPath(acknowledgements))
+    merchant = endpoint
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions())
+        const ids = new Map<string, string>()
+        for (const path of Object.keys(acknowledgements))
+          ids.set(path, notifyIdFor((yield* announce(`acquiring-M1${path}`, endpoint.url(path))).id))
+        for (const [path, notifyId] of ids) {
+          yield* eventually(
+            Effect.map(attemptsOf(notifyId), (a) => a.length === 1),
+            `${path} attempted`,
+          )
+          expect((yield* attemptsOf(notifyId))[0]?.outcome, path).toMatchObject({ _tag: "Delivered" })
+        }
+        expect(endpoint.received.every((r) => r.verified)).toBe(true)
+      }),
+    )
+  })
+
+  it("counts anything else as a failed attempt, saying why", async () => {
+    const endpoint = await startMerchant(
+      answersByPath(Object.fromEntries(Object.entries(failures).map(([path, [answer]]) => [path, answer]))),
+    )
+    merchant = endpoint
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions())
+        const ids = new Map<string, string>()
+        for (const path of Object.keys(failures))
+          ids.set(path, notifyIdFor((yield* announce(`acquiring-M1${path}`, endpoint.url(path))).id))
+        for (const [path, notifyId] of ids) {
+          yield* eventually(
+            Effect.map(attemptsOf(notifyId), (a) => a.length === 1),
+            `${path} attempted`,
+          )
+          expect((yield* attemptsOf(notifyId))[0]?.outcome, path).toEqual(failures[path]?.[1])
+        }
+      }),
+    )
+  })
+})
+
+describe("failed connections", () => {
+  it("records an answer that does not come within deliveryTimeoutMs as a timeout", async () => {
+    const endpoint = await startMerchant(() => "hang")
+    merchant = endpoint
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions({ deliveryTimeoutMs: 300 }))
+        const started = Date.now()
+        const notifyId = notifyIdFor((yield* announce("acquiring-M1-T", endpoint.url())).id)
+        yield* eventually(
+          Effect.map(attemptsOf(notifyId), (a) => a.length === 1),
+          "the attempt times out",
+        )
+        expect(Date.now() - started).toBeGreaterThanOrEqual(300)
+        expect((yield* attemptsOf(notifyId))[0]?.outcome).toEqual({ _tag: "Timeout", afterMs: 300 })
+      }),
+    )
+  })
+
+  it("records a refused connection as a failed attempt with its error code", async () => {
+    const closed = await startMerchant(() => ack)
+    const deadUrl = closed.url()
+    await closed.close()
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions())
+        const notifyId = notifyIdFor((yield* announce("acquiring-M1-C", deadUrl)).id)
+        yield* eventually(
+          Effect.map(attemptsOf(notifyId), (a) => a.length === 1),
+          "the attempt fails",
+        )
+        expect((yield* attemptsOf(notifyId))[0]?.outcome).toEqual({ _tag: "ConnectionFailed", code: "ECONNREFUSED" })
+      }),
+    )
+  })
+})
+
+describe("concurrency", () => {
+  it("delivers to a live merchant while a dead endpoint holds its own attempts until they time out", async () => {
+    const dead = await startMerchant(() => "hang")
+    const live = await startMerchant(() => ack)
+    try {
+      await runTest(
+        Effect.gen(function* () {
+          yield* startNotifier(
+            sandboxOptions({ deliveryTimeoutMs: 3_000, deliveriesInFlightMax: 4, deliveriesInFlightPerEndpointMax: 2 }),
+          )
+          const started = Date.now()
+          const deadIds: Array<string> = []
+          for (let i = 0; i < 6; i++) deadIds.push(notifyIdFor((yield* announce(`acquiring-M2-${i}`, dead.url())).id))
+          const liveId = notifyIdFor((yield* announce("acquiring-M3-1", live.url(), {}, "M3")).id)
+          yield* eventually(
+            Effect.map(attemptsOf(liveId), (a) => a.length === 1),
+            "the live merchant is notified",
+            2_000,
+          )
+          expect(Date.now() - started).toBeLessThan(2_000)
+          expect(dead.received).toHaveLength(2)
+          for (const id of deadIds) expect(yield* attemptsOf(id)).toEqual([])
+        }),
+      )
+    } finally {
+      await dead.close()
+      await live.close()
+    }
+  })
+})

@@ -1,0 +1,191 @@
+/**
+ * The retry schedule, per-order ordering, restarts and resends, on a test
+ * clock: the merchant endpoint is real, time is not.
+ */
+import { minuteMs } from "@mizan/kernel"
+import { Effect, Fiber } from "effect"
+import { TestClock } from "effect/testing"
+import { afterEach, describe, expect, it } from "vitest"
+import { notifyIdFor, readNotification, resendNotification } from "../src/index.ts"
+import {
+  ack,
+  announce,
+  attemptsOf,
+  eventually,
+  type Merchant,
+  notificationEvents,
+  realSleep,
+  runTest,
+  sandboxOptions,
+  startMerchant,
+  startNotifier,
+  testClockStartMs,
+} from "./harness.ts"
+
+let merchant: Merchant | undefined
+afterEach(async () => {
+  await merchant?.close()
+  merchant = undefined
+})
+
+const failure = { status: 503, body: "busy" } as const
+const atMinute = (minute: number) => testClockStartMs + minute * minuteMs
+const minuteOf = (at: number) => (at - testClockStartMs) / minuteMs
+const scheduleMinutes = [0, 2, 12, 22, 82, 202, 562, 1462]
+
+const attemptCount = (notifyId: string, count: number) =>
+  eventually(
+    Effect.map(attemptsOf(notifyId), (attempts) => attempts.length >= count),
+    `${notifyId} has ${count} attempts`,
+  )
+
+/**
+ * Drives a round that always fails through its eight attempts: a minute
+ * before each retry is due nothing is sent; at the minute, it is.
+ */
+const driveFailingRound = (notifyId: string, endpoint: Merchant, roundStartMinute = 0) =>
+  Effect.gen(function* () {
+    const attemptsBefore = (yield* attemptsOf(notifyId)).length
+    const sentBefore = endpoint.received.length
+    yield* attemptCount(notifyId, attemptsBefore + 1)
+    for (let k = 1; k < scheduleMinutes.length; k++) {
+      const dueMinute = roundStartMinute + scheduleMinutes[k]!
+      yield* TestClock.setTime(atMinute(dueMinute - 1))
+      yield* realSleep(20)
+      expect(endpoint.received.length - sentBefore, `nothing is sent before minute ${dueMinute}`).toBe(k)
+      yield* TestClock.setTime(atMinute(dueMinute))
+      yield* attemptCount(notifyId, attemptsBefore + k + 1)
+    }
+  })
+
+describe("retry schedule", () => {
+  it("attempts at exactly +0, +2, +12, +22, +82, +202, +562 and +1462 minutes, then gives up", async () => {
+    const endpoint = await startMerchant(() => failure)
+    merchant = endpoint
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions())
+        const notifyId = notifyIdFor((yield* announce("acquiring-M1-ORD-7", endpoint.url())).id)
+        yield* driveFailingRound(notifyId, endpoint)
+        const events = yield* notificationEvents(notifyId)
+        const attempts = events.filter((e) => e._tag === "NotificationAttempted")
+        expect(attempts.map((a) => minuteOf(a.at))).toEqual(scheduleMinutes)
+        expect(attempts.every((a) => a.outcome._tag === "HttpStatus" && a.outcome.statusCode === 503)).toBe(true)
+        expect(events.at(-1)).toMatchObject({ _tag: "NotificationGivenUp", reason: { _tag: "AttemptsExhausted" } })
+        expect(endpoint.received.map((r) => minuteOf(r.body.notify_timestamp as number))).toEqual(scheduleMinutes)
+        expect(new Set(endpoint.received.map((r) => r.notifyId))).toEqual(new Set([notifyId]))
+        yield* TestClock.setTime(atMinute(5_000))
+        yield* realSleep(30)
+        expect(endpoint.received).toHaveLength(8)
+      }),
+      "test",
+    )
+  })
+})
+
+describe("per-order ordering", () => {
+  it("sends an order's status changes in order, a later one waiting until the earlier is delivered", async () => {
+    // The first attempt of the order's first notification fails; the others are acknowledged at once.
+    const endpoint = await startMerchant((received, seenBefore) =>
+      (received.body.acquireOrder as { status: string }).status === "CREATED" && seenBefore === 0 ? failure : ack,
+    )
+    merchant = endpoint
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions())
+        const first = yield* announce("acquiring-M1-A", endpoint.url(), { status: "CREATED" })
+        const second = yield* announce("acquiring-M1-A", endpoint.url(), { status: "PAID_SUCCESS" })
+        const third = yield* announce("acquiring-M1-A", endpoint.url(), { status: "SETTLED" })
+        const other = yield* announce("acquiring-M1-B", endpoint.url(), { status: "PAID_SUCCESS" })
+        const [a1, a2, a3, b] = [first, second, third, other].map((event) => notifyIdFor(event.id)) as [
+          string,
+          string,
+          string,
+          string,
+        ]
+        yield* attemptCount(a1, 1)
+        yield* attemptCount(b, 1)
+        yield* realSleep(50)
+        expect(endpoint.received.map((r) => r.notifyId)).toEqual([a1, b])
+        yield* TestClock.setTime(atMinute(2))
+        yield* attemptCount(a3, 1)
+        expect(endpoint.received.map((r) => r.notifyId)).toEqual([a1, b, a1, a2, a3])
+        const secondAttempts = yield* attemptsOf(a2)
+        expect(secondAttempts.map((a) => [minuteOf(a.at), a.outcome._tag])).toEqual([[2, "Delivered"]])
+      }),
+      "test",
+    )
+  })
+})
+
+describe("restart", () => {
+  it("resumes the schedule where it was: the retry of a failed attempt is still due 2 minutes after it", async () => {
+    const endpoint = await startMerchant(() => failure)
+    merchant = endpoint
+    await runTest(
+      Effect.gen(function* () {
+        const first = yield* startNotifier(sandboxOptions())
+        const notifyId = notifyIdFor((yield* announce("acquiring-M1-R", endpoint.url())).id)
+        yield* attemptCount(notifyId, 1)
+        yield* Fiber.interrupt(first)
+        yield* TestClock.setTime(atMinute(1))
+        yield* startNotifier(sandboxOptions())
+        yield* realSleep(50)
+        expect(endpoint.received).toHaveLength(1)
+        yield* TestClock.setTime(atMinute(2))
+        yield* attemptCount(notifyId, 2)
+        expect((yield* attemptsOf(notifyId)).map((a) => minuteOf(a.at))).toEqual([0, 2])
+      }),
+      "test",
+    )
+  })
+})
+
+describe("operator resend", () => {
+  it("sends a given-up notification again, with the same notify_id, in a new round", async () => {
+    let merchantUp = false
+    const endpoint = await startMerchant(() => (merchantUp ? ack : failure))
+    merchant = endpoint
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions())
+        const notifyId = notifyIdFor((yield* announce("acquiring-M1-G", endpoint.url())).id)
+        yield* driveFailingRound(notifyId, endpoint)
+        expect(yield* readNotification(notifyId)).toMatchObject({ status: "GivenUp" })
+        merchantUp = true
+        yield* TestClock.setTime(atMinute(2_000))
+        const resent = yield* resendNotification(notifyId, "ops@mizan")
+        expect(resent).toMatchObject({ status: "Pending", round: 2 })
+        yield* attemptCount(notifyId, 9)
+        expect(yield* readNotification(notifyId)).toMatchObject({ status: "Delivered", round: 2, attemptsTotal: 9 })
+        expect(endpoint.received).toHaveLength(9)
+        expect(endpoint.received.at(-1)).toMatchObject({ notifyId, verified: true })
+        expect(minuteOf(endpoint.received.at(-1)?.body.notify_timestamp as number)).toBe(2_000)
+      }),
+      "test",
+    )
+  })
+
+  it("refuses to resend a notification still being delivered, or one that does not exist", async () => {
+    const endpoint = await startMerchant(() => failure)
+    merchant = endpoint
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions())
+        const notifyId = notifyIdFor((yield* announce("acquiring-M1-P", endpoint.url())).id)
+        yield* attemptCount(notifyId, 1)
+        const stillPending = yield* Effect.flip(resendNotification(notifyId, "ops@mizan"))
+        expect(stillPending).toMatchObject({
+          _tag: "NotificationRefused",
+          notifyId,
+          detail: "is still being delivered",
+        })
+        const unknown = yield* Effect.flip(resendNotification("0".repeat(32), "ops@mizan"))
+        expect(unknown).toMatchObject({ _tag: "NotificationRefused", detail: "is not scheduled" })
+        const nameless = yield* Effect.flip(resendNotification(notifyId, "  "))
+        expect(nameless).toMatchObject({ _tag: "NotificationRefused" })
+      }),
+      "test",
+    )
+  })
+})

@@ -1,0 +1,181 @@
+import { Effect } from "effect"
+import { afterEach, describe, expect, it } from "vitest"
+import { addressRefusal, checkNotifyUrl, notifyIdFor, type ResolveHost, readNotification } from "../src/index.ts"
+import {
+  ack,
+  announce,
+  eventually,
+  type Merchant,
+  notificationEvents,
+  realSleep,
+  runTest,
+  sandboxOptions,
+  startMerchant,
+  startNotifier,
+} from "./harness.ts"
+
+/** A resolver with fixed answers, so that no test asks the real DNS. */
+const fakeDns: ResolveHost = async (host) => {
+  const answers: Record<string, ReadonlyArray<string>> = {
+    localhost: ["127.0.0.1", "::1"],
+    "intranet.merchant.test": ["10.20.30.40"],
+    "mixed.merchant.test": ["93.184.216.34", "192.168.1.5"],
+    "metadata.merchant.test": ["169.254.169.254"],
+    "public.merchant.test": ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"],
+  }
+  const addresses = answers[host]
+  if (addresses === undefined) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" })
+  return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))
+}
+
+describe("notifyUrl addresses", () => {
+  it.each([
+    ["127.0.0.1", "loopback"],
+    ["127.8.9.10", "loopback"],
+    ["::1", "loopback"],
+    ["::ffff:127.0.0.1", "loopback"],
+    ["10.0.0.1", "private"],
+    ["172.16.5.4", "private"],
+    ["172.31.255.255", "private"],
+    ["192.168.0.1", "private"],
+    ["fd12:3456::1", "private"],
+    ["::ffff:10.1.1.1", "private"],
+    ["169.254.169.254", "link-local"],
+    ["fe80::1", "link-local"],
+    ["0.0.0.0", "unspecified"],
+    ["::", "unspecified"],
+    ["100.64.0.1", "shared (carrier-grade NAT)"],
+    ["224.0.0.1", "multicast"],
+    ["255.255.255.255", "reserved"],
+  ])("refuses %s in production as a %s address", (address, kind) => {
+    expect(addressRefusal(address, "production")).toBe(`${address} is a ${kind} address`)
+  })
+
+  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "2606:2800:220:1:248:1893:25c8:1946"])(
+    "allows the public address %s",
+    (address) => {
+      expect(addressRefusal(address, "production")).toBeUndefined()
+      expect(addressRefusal(address, "sandbox")).toBeUndefined()
+    },
+  )
+
+  it("allows loopback in sandbox mode, and nothing else that is not public", () => {
+    expect(addressRefusal("127.0.0.1", "sandbox")).toBeUndefined()
+    expect(addressRefusal("::1", "sandbox")).toBeUndefined()
+    expect(addressRefusal("10.0.0.1", "sandbox")).toBe("10.0.0.1 is a private address")
+    expect(addressRefusal("169.254.169.254", "sandbox")).toBe("169.254.169.254 is a link-local address")
+  })
+})
+
+describe("notifyUrl check", () => {
+  const check = (url: string, mode: "production" | "sandbox" = "production") =>
+    Effect.runPromise(checkNotifyUrl(url, mode, fakeDns, 1_000))
+
+  it("allows a public host and keeps every address it resolved to, to connect to only those", async () => {
+    expect(await check("https://public.merchant.test/notify")).toMatchObject({
+      _tag: "Allowed",
+      addresses: [
+        { address: "93.184.216.34", family: 4 },
+        { address: "2606:2800:220:1:248:1893:25c8:1946", family: 6 },
+      ],
+    })
+  })
+
+  it("refuses a host when any one of its addresses is not public", async () => {
+    expect(await check("https://mixed.merchant.test/notify")).toEqual({
+      _tag: "Refused",
+      detail: "mixed.merchant.test resolves to 192.168.1.5, a private address",
+    })
+  })
+
+  it("refuses other schemes, more than 200 characters, and what is not a URL, without resolving", async () => {
+    expect(await check("ftp://public.merchant.test/n")).toEqual({
+      _tag: "Refused",
+      detail: "notifyUrl must use http or https",
+    })
+    expect(await check(`https://public.merchant.test/${"a".repeat(200)}`)).toEqual({
+      _tag: "Refused",
+      detail: "notifyUrl is longer than 200 characters",
+    })
+    expect(await check("merchant notify endpoint")).toEqual({ _tag: "Refused", detail: "notifyUrl is not a URL" })
+  })
+
+  it("treats a host that does not resolve now as a failed attempt, not a refusal", async () => {
+    expect(await check("https://gone.merchant.test/n")).toEqual({ _tag: "Unresolved", code: "ENOTFOUND" })
+  })
+
+  it("stops waiting for a resolver that does not answer within the deadline", async () => {
+    const silentDns: ResolveHost = () => new Promise(() => {})
+    const verdict = await Effect.runPromise(checkNotifyUrl("https://slow.merchant.test/n", "production", silentDns, 50))
+    expect(verdict).toEqual({ _tag: "Unresolved", code: "ETIMEOUT" })
+  })
+})
+
+let merchant: Merchant | undefined
+afterEach(async () => {
+  await merchant?.close()
+  merchant = undefined
+})
+
+describe("unresolved host names", () => {
+  it("records a host that does not resolve as a failed attempt, and keeps the notification pending", async () => {
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions({ mode: "production", resolveHost: fakeDns }))
+        const notifyId = notifyIdFor((yield* announce("acquiring-M1-U", "https://gone.merchant.test/n")).id)
+        yield* eventually(
+          Effect.map(notificationEvents(notifyId), (events) => events.length === 2),
+          "the attempt is recorded",
+        )
+        const events = yield* notificationEvents(notifyId)
+        expect(events[1]).toMatchObject({
+          _tag: "NotificationAttempted",
+          outcome: { _tag: "ConnectionFailed", code: "ENOTFOUND" },
+        })
+        expect(yield* readNotification(notifyId)).toMatchObject({ status: "Pending" })
+      }),
+    )
+  })
+})
+
+describe("server-side request forgery in production mode", () => {
+  it("gives up every notification to a non-public address, saying why, and never calls it", async () => {
+    const endpoint = await startMerchant(() => ack)
+    merchant = endpoint
+    const port = endpoint.port
+    const refusedUrls = [
+      `http://127.0.0.1:${port}/n`,
+      `http://localhost:${port}/n`,
+      `http://[::1]:${port}/n`,
+      `http://[::ffff:127.0.0.1]:${port}/n`,
+      `http://2130706433:${port}/n`,
+      `http://0.0.0.0:${port}/n`,
+      "http://10.1.2.3/n",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://metadata.merchant.test/",
+      "https://intranet.merchant.test/n",
+      "https://mixed.merchant.test/n",
+      "ftp://public.merchant.test/n",
+      `https://public.merchant.test/${"a".repeat(200)}`,
+    ]
+    await runTest(
+      Effect.gen(function* () {
+        yield* startNotifier(sandboxOptions({ mode: "production", resolveHost: fakeDns }))
+        const ids: Array<string> = []
+        for (const [i, url] of refusedUrls.entries())
+          ids.push(notifyIdFor((yield* announce(`acquiring-M1-S${i}`, url)).id))
+        for (const [i, notifyId] of ids.entries()) {
+          yield* eventually(
+            Effect.map(notificationEvents(notifyId), (events) => events.at(-1)?._tag === "NotificationGivenUp"),
+            `${refusedUrls[i]} is refused`,
+          )
+          const events = yield* notificationEvents(notifyId)
+          expect(events.map((e) => e._tag)).toEqual(["NotificationScheduled", "NotificationGivenUp"])
+          expect(events[1]).toMatchObject({ reason: { _tag: "UrlRefused", detail: expect.any(String) } })
+        }
+        yield* realSleep(30)
+        expect(endpoint.received).toEqual([])
+      }),
+    )
+  })
+})

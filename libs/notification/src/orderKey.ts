@@ -1,0 +1,16 @@
+import { Schema } from "effect"
+
+/**
+ * The key under which a notification carries its order object
+ * (wire-conventions.md, Notifications): one per kind of order the service
+ * announces.
+ */
+export const OrderKey = Schema.Literals([
+  "acquireOrder",
+  "refundOrder",
+  "transferOrder",
+  "transferToBankOrder",
+  "transferBankCardOrder",
+  "vamDepositOrder",
+])
+export type OrderKey = typeof OrderKey.Type

@@ -1,0 +1,61 @@
+import type { Timestamp } from "@mizan/kernel"
+import type { NotificationDetails } from "./events.ts"
+import type { AttemptOutcome, GiveUpReason } from "./outcome.ts"
+
+export interface Attempt {
+  readonly round: number
+  /** 1 for the first attempt of its round. */
+  readonly attempt: number
+  readonly at: Timestamp
+  readonly outcome: AttemptOutcome
+}
+
+/** What every scheduled notification knows, whatever its status. */
+interface Scheduled {
+  readonly notification: NotificationDetails
+  readonly scheduledAt: Timestamp
+  /** 1 for the first round; each operator resend opens the next. */
+  readonly round: number
+  readonly roundStartedAt: Timestamp
+  /** Who asked for this round, when an operator did. */
+  readonly roundRequestedBy: string | undefined
+  readonly attemptsInRound: number
+  /** Attempts over every round, for operators. */
+  readonly attemptsTotal: number
+  readonly lastAttempt: Attempt | undefined
+}
+
+export interface Unscheduled {
+  readonly status: "Unscheduled"
+}
+
+/** Waiting for its next attempt. */
+export interface Pending extends Scheduled {
+  readonly status: "Pending"
+  readonly nextAttemptAt: Timestamp
+}
+
+/** The merchant acknowledged it. Only an operator's resend opens it again. */
+export interface Delivered extends Scheduled {
+  readonly status: "Delivered"
+  readonly deliveredAt: Timestamp
+}
+
+/** Every attempt of the round failed, or the notifyUrl was refused. Only an operator's resend opens it again. */
+export interface GivenUp extends Scheduled {
+  readonly status: "GivenUp"
+  readonly givenUpAt: Timestamp
+  readonly reason: GiveUpReason
+}
+
+export type State = Unscheduled | Pending | Delivered | GivenUp
+
+export const initialState: State = { status: "Unscheduled" }
+
+/** When the next attempt is due, or undefined when none is (not scheduled, delivered or given up). */
+export const nextAttemptAt = (state: State): Timestamp | undefined =>
+  state.status === "Pending" ? state.nextAttemptAt : undefined
+
+/** Delivered or given up: nothing more happens until an operator resends it. */
+export const isClosed = (state: State): state is Delivered | GivenUp =>
+  state.status === "Delivered" || state.status === "GivenUp"

@@ -1,0 +1,158 @@
+import { test } from "@fast-check/vitest"
+import { fold } from "@mizan/eventsourcing"
+import { minuteMs } from "@mizan/kernel"
+import { Result } from "effect"
+import fc from "fast-check"
+import { describe, expect } from "vitest"
+import {
+  type AttemptOutcome,
+  attemptsPerRoundMax,
+  invariants,
+  isClosed,
+  type NotificationCommand,
+  type NotificationEvent,
+  nextAttemptAt,
+  notificationAggregate,
+  retryScheduleMinutes,
+  type State,
+} from "../src/index.ts"
+import { atMinute, schedule } from "./notifications.ts"
+
+const { decide } = notificationAggregate
+const numRuns = 200
+
+const failure = fc.constantFrom<AttemptOutcome>(
+  { _tag: "HttpStatus", statusCode: 500 },
+  { _tag: "BadAnswer", statusCode: 200 },
+  { _tag: "Timeout", afterMs: 10_000 },
+  { _tag: "ConnectionFailed", code: "ECONNREFUSED" },
+)
+
+/** One step of a history: some minutes pass, then a command arrives (attempts most often). */
+const step = fc.record({
+  waitMinutes: fc.oneof(fc.constantFrom(0, 1, 2, 10, 60, 120, 360, 900), fc.integer({ min: 0, max: 2_000 })),
+  command: fc.oneof(
+    { weight: 1, arbitrary: fc.constant({ _tag: "Schedule" } as const) },
+    { weight: 8, arbitrary: failure.map((outcome) => ({ _tag: "RecordAttempt", outcome }) as const) },
+    {
+      weight: 2,
+      arbitrary: fc.constant({ _tag: "RecordAttempt", outcome: { _tag: "Delivered", statusCode: 200 } } as const),
+    },
+    { weight: 1, arbitrary: fc.constant({ _tag: "RefuseUrl" } as const) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom("ops@mizan", "oncall@mizan").map((by) => ({ _tag: "Resend", by }) as const),
+    },
+  ),
+})
+type Step = typeof step extends fc.Arbitrary<infer S> ? S : never
+
+const commandAt = (minute: number, s: Step["command"]): NotificationCommand => {
+  const at = atMinute(minute)
+  switch (s._tag) {
+    case "Schedule":
+      return { ...(schedule(minute) as Extract<NotificationCommand, { _tag: "Schedule" }>), at }
+    case "RecordAttempt":
+      return { _tag: "RecordAttempt", at, outcome: s.outcome }
+    case "RefuseUrl":
+      return { _tag: "RefuseUrl", at, reason: { _tag: "UrlRefused", detail: "10.1.2.3 is a private address" } }
+    case "Resend":
+      return { _tag: "Resend", at, requestedBy: s.by }
+  }
+}
+
+/**
+ * Runs a random history from a scheduled notification, calling `check` with
+ * each command, the state it met and what it decided.
+ */
+const runHistory = (
+  steps: ReadonlyArray<Step>,
+  check: (
+    command: NotificationCommand,
+    before: State,
+    decided: Result.Result<ReadonlyArray<NotificationEvent>, unknown>,
+  ) => void,
+): State => {
+  let minute = 0
+  let state = fold(notificationAggregate, Result.getOrThrow(decide(schedule(0), notificationAggregate.initialState)))
+  for (const { waitMinutes, command: shape } of steps) {
+    minute += waitMinutes
+    const command = commandAt(minute, shape)
+    const decided = decide(command, state)
+    check(command, state, decided)
+    if (Result.isSuccess(decided)) state = fold(notificationAggregate, decided.success, state)
+  }
+  return state
+}
+
+const histories = fc.array(step, { minLength: 1, maxLength: 60 })
+
+describe("notification properties", () => {
+  test.prop([histories], { numRuns })("every state of every history keeps the invariants", (steps) => {
+    runHistory(steps, (command, before, decided) => {
+      if (Result.isFailure(decided)) return
+      const after = fold(notificationAggregate, decided.success, before)
+      expect(invariants(after), `after ${command._tag}`).toEqual([])
+    })
+  })
+
+  test.prop([histories], { numRuns })("never more than 8 attempts in a round", (steps) => {
+    const perRound = new Map<number, number>()
+    runHistory(steps, (_command, _before, decided) => {
+      if (Result.isFailure(decided)) return
+      for (const event of decided.success)
+        if (event._tag === "NotificationAttempted") perRound.set(event.round, (perRound.get(event.round) ?? 0) + 1)
+    })
+    for (const count of perRound.values()) expect(count).toBeLessThanOrEqual(attemptsPerRoundMax)
+  })
+
+  test.prop([histories], { numRuns })("no attempt is accepted before it is due", (steps) => {
+    runHistory(steps, (command, before, decided) => {
+      if (command._tag !== "RecordAttempt" || Result.isFailure(decided) || decided.success.length === 0) return
+      const dueAt = nextAttemptAt(before)
+      expect(dueAt).toBeDefined()
+      expect(command.at).toBeGreaterThanOrEqual(dueAt as number)
+    })
+  })
+
+  test.prop([histories], { numRuns })("nothing happens after Delivered or GivenUp except a resend", (steps) => {
+    runHistory(steps, (command, before, decided) => {
+      if (!isClosed(before) || command._tag === "Resend") return
+      if (Result.isSuccess(decided)) expect(decided.success).toEqual([])
+    })
+  })
+
+  test.prop([histories], { numRuns })("a command repeated at once decides nothing", (steps) => {
+    runHistory(steps, (command, before, decided) => {
+      if (Result.isFailure(decided)) return
+      const after = fold(notificationAggregate, decided.success, before)
+      expect(decide(command, after)).toEqual(Result.succeed([]))
+    })
+  })
+
+  test.prop([fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 8, maxLength: 8 })], { numRuns })(
+    "a failing round follows the schedule to the minute, measured from each attempt, then gives up",
+    (latenessMinutes) => {
+      let state = fold(
+        notificationAggregate,
+        Result.getOrThrow(decide(schedule(0), notificationAggregate.initialState)),
+      )
+      const attemptMinutes: Array<number> = []
+      for (const lateness of latenessMinutes) {
+        const dueMinute = ((nextAttemptAt(state) as number) - atMinute(0)) / minuteMs
+        const expectedDue =
+          attemptMinutes.length === 0
+            ? 0
+            : (attemptMinutes.at(-1) as number) + (retryScheduleMinutes[attemptMinutes.length - 1] as number)
+        expect(dueMinute).toBe(expectedDue)
+        attemptMinutes.push(dueMinute + lateness)
+        const decided = decide(
+          { _tag: "RecordAttempt", at: atMinute(dueMinute + lateness), outcome: { _tag: "Timeout", afterMs: 10_000 } },
+          state,
+        )
+        state = fold(notificationAggregate, Result.getOrThrow(decided), state)
+      }
+      expect(state).toMatchObject({ status: "GivenUp", reason: { _tag: "AttemptsExhausted" } })
+    },
+  )
+})
