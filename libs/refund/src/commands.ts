@@ -1,0 +1,78 @@
+/**
+ * Commands of the refund order. The refund order is created from what the
+ * acquiring order reserved (@mizan/acquiring `refundDetails`): the amount and
+ * its allocation over the accounts were decided there, where the refundable
+ * balance lives; this aggregate records them and follows the refund's
+ * lifecycle. Field names follow the spec's `refundOrder`, money suffixed Fils.
+ */
+import { BoundedString, Fils, PositiveFils, RequiredString, Timestamp } from "@mizan/kernel"
+import { Schema } from "effect"
+
+export const MerchantId = RequiredString(12)
+export const MerchantOrderNo = RequiredString(64)
+export const OrderNo = RequiredString(64)
+
+/** Whether the merchant asked for the refund, or a revoke started it. */
+export const RefundCause = Schema.Literals(["REQUEST", "REVOKE"])
+export type RefundCause = typeof RefundCause.Type
+
+/** refundOrder.sharingInfoList: what one sharing member gives back. */
+export const RefundSharingInfo = Schema.Struct({
+  sharingIdentitySeqId: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be 1 or more" })),
+  sharingMemo: Schema.String,
+  /** As requested (a refund's explicit list), or as allocated (a proportional refund). */
+  sharingAmountFils: Fils,
+  /** What this member actually gives back. */
+  sharingSettledAmountFils: Fils,
+})
+export type RefundSharingInfo = typeof RefundSharingInfo.Type
+
+/**
+ * What a refund order is: its origin, amount, allocation and the merchant's
+ * notes. Parts: payeeRefundFils + feeRefundedFils + sum of
+ * sharingSettledAmountFils = amountFils.
+ */
+export const RefundDetails = Schema.Struct({
+  cause: RefundCause,
+  originMerchantOrderNo: MerchantOrderNo,
+  /** The service's number of the acquiring order. */
+  originOrderNo: OrderNo,
+  refundMerchantOrderNo: MerchantOrderNo,
+  amountFils: PositiveFils,
+  payeeRefundFils: Fils,
+  /** The spec's feeRefunded: the part of the transaction fee given back. */
+  feeRefundedFils: Fils,
+  sharingInfoList: Schema.Array(RefundSharingInfo),
+  notifyUrl: Schema.optionalKey(BoundedString(200)),
+  operatorName: Schema.optionalKey(BoundedString(200)),
+  reason: Schema.optionalKey(BoundedString(64)),
+  deviceId: Schema.optionalKey(BoundedString(200)),
+  secondaryMerchantId: Schema.optionalKey(BoundedString(200)),
+  reserved: Schema.optionalKey(BoundedString(200)),
+})
+export type RefundDetails = typeof RefundDetails.Type
+
+const addressed = { merchantId: MerchantId, now: Timestamp }
+
+/** Create the refund order. `orderNo` is the reservation's refundOrderNo; a repeat keeps the first. */
+export const CreateRefund = Schema.TaggedStruct("CreateRefund", {
+  ...addressed,
+  orderNo: OrderNo,
+  details: RefundDetails,
+})
+
+/** The amount was deducted from the merchant account (REFUNDED_SETTLED). */
+export const SettleRefund = Schema.TaggedStruct("SettleRefund", addressed)
+
+/** The refund reached the payer's account, or the bank is processing it (SUCCESS). */
+export const CompleteRefund = Schema.TaggedStruct("CompleteRefund", addressed)
+
+export const FailRefund = Schema.TaggedStruct("FailRefund", {
+  ...addressed,
+  failCode: RequiredString(64),
+  failDes: BoundedString(256),
+})
+
+export const Command = Schema.Union([CreateRefund, SettleRefund, CompleteRefund, FailRefund])
+export type Command = typeof Command.Type
+export type CreateRefund = typeof CreateRefund.Type
