@@ -3,6 +3,7 @@ import type { EventCodec } from "./codec.ts"
 import type { Decider } from "./decider.ts"
 import { EventStore } from "./EventStore.ts"
 import { type EventMetadata, type RecordedEvent, StoreError, type VersionConflict } from "./events.ts"
+import { CommandLocks } from "./locks.ts"
 
 /** A decider with the codec that writes and reads its events. */
 export interface Aggregate<Command, Event, State, Error> extends Decider<Command, Event, State, Error> {
@@ -52,8 +53,9 @@ export const loadAggregate = <Command, Event, State, Error>(
 
 /**
  * The command handler: read the stream, fold, decide, append with the
- * expected version. When another writer appended first, decide again on the
- * new state, at most `versionConflictRetriesMax` times. A command that decides
+ * expected version. Commands on one stream take turns within this process
+ * (`CommandLocks`); when another process appended first, decide again on
+ * the new state, at most `versionConflictRetriesMax` times. A command that decides
  * nothing (a repeat) appends nothing and answers the current state.
  */
 export const handleCommand = <Command, Event, State, Error>(
@@ -64,6 +66,7 @@ export const handleCommand = <Command, Event, State, Error>(
 ): Effect.Effect<Handled<Event, State>, Error | StoreError | VersionConflict, EventStore> =>
   Effect.gen(function* () {
     const store = yield* EventStore
+    const locks = yield* CommandLocks
     const attempt = Effect.gen(function* () {
       const { state, streamVersion } = yield* loadAggregate(aggregate, streamId)
       const decided = aggregate.decide(command, state)
@@ -87,7 +90,7 @@ export const handleCommand = <Command, Event, State, Error>(
       const newState = events.reduce(aggregate.evolve, state)
       return { state: newState, streamVersion: appended.streamVersion, events, records: appended.records }
     })
-    return yield* attempt.pipe(
+    return yield* locks.withLock(streamId, attempt).pipe(
       Effect.retry({
         times: versionConflictRetriesMax,
         while: (error) => (error as { _tag?: string })._tag === "VersionConflict",

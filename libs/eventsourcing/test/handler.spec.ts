@@ -2,7 +2,15 @@ import { test } from "@fast-check/vitest"
 import { Effect, Exit, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { EventStore, handleCommand, layerMemory, loadAggregate } from "../src/index.ts"
+import {
+  CommandLocks,
+  EventStore,
+  handleCommand,
+  layerMemory,
+  loadAggregate,
+  makeMemoryEventStore,
+  StreamLocks,
+} from "../src/index.ts"
 import { deciderSpec } from "../src/testing/index.ts"
 import { budget } from "./budget.ts"
 
@@ -101,6 +109,64 @@ describe("command handler", () => {
         }),
       ),
   )
+})
+
+describe("stream locks", () => {
+  it("lets every one of many concurrent commands on one stream through in turn, then forgets the lock", () =>
+    run(
+      Effect.gen(function* () {
+        const locks = new StreamLocks()
+        yield* handleCommand(budget, "b", { _tag: "Fund", amount: 1_000 })
+        const exits = yield* Effect.all(
+          Array.from({ length: 64 }, (_, i) =>
+            Effect.exit(
+              handleCommand(budget, "b", { _tag: "Spend", amount: 10, reference: `r${i}` }).pipe(
+                Effect.provideService(CommandLocks, locks),
+              ),
+            ),
+          ),
+          { concurrency: "unbounded" },
+        )
+        expect(exits.filter(Exit.isSuccess)).toHaveLength(64)
+        expect(locks.size).toBe(0)
+      }),
+    ))
+
+  it("decides again when another process (another lock table) appended first, and still never overspends", () =>
+    Effect.runPromise(
+      Effect.gen(function* () {
+        // Reads yield to other fibers, so writers really interleave between their read and their append.
+        const inner = makeMemoryEventStore()
+        let conflicts = 0
+        const racy = EventStore.of({
+          ...inner,
+          readStream: (streamId, options) => Effect.tap(inner.readStream(streamId, options), () => Effect.yieldNow),
+          append: (streamId, events, expected) =>
+            inner
+              .append(streamId, events, expected)
+              .pipe(
+                Effect.tapError((e) => Effect.sync(() => (e._tag === "VersionConflict" ? conflicts++ : undefined))),
+              ),
+        })
+        yield* Effect.gen(function* () {
+          yield* handleCommand(budget, "b", { _tag: "Fund", amount: 50 })
+          // Each writer with its own lock table stands for a process of its own: only the store's version check guards.
+          const exits = yield* Effect.all(
+            Array.from({ length: 8 }, (_, i) =>
+              Effect.exit(
+                handleCommand(budget, "b", { _tag: "Spend", amount: 10, reference: `p${i}` }).pipe(
+                  Effect.provideService(CommandLocks, new StreamLocks()),
+                ),
+              ),
+            ),
+            { concurrency: "unbounded" },
+          )
+          expect(exits.filter(Exit.isSuccess)).toHaveLength(5)
+          expect((yield* loadAggregate(budget, "b")).state.balance).toBe(0)
+        }).pipe(Effect.provideService(EventStore, racy))
+        expect(conflicts).toBeGreaterThan(0)
+      }),
+    ))
 })
 
 describe("given/when/then", () => {
