@@ -1,0 +1,51 @@
+/**
+ * The acquiring side of the notifier's source: payment orders
+ * (`acquireOrder`) and refunds (`refundOrder`) whose request carried a
+ * notifyUrl are announced at each status change, with the order as the
+ * query operation shows it as of that change.
+ */
+import { acquiringOrder, isOrder } from "@mizan/acquiring"
+import type { RecordedEvent } from "@mizan/eventsourcing"
+import type { Announcement } from "@mizan/notifier"
+import { encodeWire, operations } from "@mizan/protocol"
+import { refundOrder } from "@mizan/refund"
+import { Effect, Option } from "effect"
+import { toWireAcquireOrder, toWireRefundOrder } from "../wire/acquiring.ts"
+import { stateAt } from "./stateAt.ts"
+
+/** The acquiring events that change what a merchant would see in `status` or `revoked`. */
+const acquiringStatusChanges = new Set(["OrderPaid", "OrderSettled", "OrderClosed", "OrderRevoked"])
+/** The refund events that change its status. */
+const refundStatusChanges = new Set(["RefundSettled", "RefundSucceeded", "RefundFailed"])
+
+const acquireOrderWire = operations["/acquire2/getOrder"].response
+const refundOrderWire = operations["/acquire2/refund/getOrder"].response
+
+export const describeAcquiringEvent = (event: RecordedEvent) =>
+  Effect.gen(function* () {
+    if (event.streamId.startsWith("acquiring-") && acquiringStatusChanges.has(event.type)) {
+      const order = yield* stateAt(acquiringOrder, event.streamId, event.streamVersion)
+      if (!isOrder(order) || order.request.notifyUrl === undefined) return Option.none<Announcement>()
+      const wire = encodeWire(acquireOrderWire, { acquireOrder: toWireAcquireOrder(order) }, "acquireOrder")
+      return Option.some<Announcement>({
+        merchantId: order.merchantId,
+        notifyUrl: order.request.notifyUrl,
+        orderKey: "acquireOrder",
+        order: wire.acquireOrder as Announcement["order"],
+        orderingKey: event.streamId,
+      })
+    }
+    if (event.streamId.startsWith("refund-") && refundStatusChanges.has(event.type)) {
+      const refund = yield* stateAt(refundOrder, event.streamId, event.streamVersion)
+      if (refund.status === "ABSENT" || refund.details.notifyUrl === undefined) return Option.none<Announcement>()
+      const wire = encodeWire(refundOrderWire, { refundOrder: toWireRefundOrder(refund) }, "refundOrder")
+      return Option.some<Announcement>({
+        merchantId: refund.merchantId,
+        notifyUrl: refund.details.notifyUrl,
+        orderKey: "refundOrder",
+        order: wire.refundOrder as Announcement["order"],
+        orderingKey: event.streamId,
+      })
+    }
+    return Option.none<Announcement>()
+  })

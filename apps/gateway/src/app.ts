@@ -1,0 +1,167 @@
+/**
+ * The gateway's composition: configuration in, one layer out that serves the
+ * merchant API (and, in sandbox mode, the sandbox) over HTTP on the chosen
+ * store, with the notifier running in the same process (`npm start`).
+ */
+import { createServer } from "node:http"
+import { resolve } from "node:path"
+import { NodeHttpServer } from "@effect/platform-node"
+import type { EventStore, StoreError } from "@mizan/eventsourcing"
+import { fils, parseFils } from "@mizan/kernel"
+import { sha256Hex } from "@mizan/protocol"
+import { CardPayoutBank, CardPayoutBankUnavailable } from "@mizan/card-transfer"
+import {
+  BankTransfer,
+  HolderNameLookup,
+  HolderNameLookupUnavailable,
+  layerHolderNameDirectory,
+  layerPayoutAbilities,
+  layerRateTable,
+  MemberAccount,
+  type PayoutAbility,
+  rate,
+  WalletTransfer,
+} from "@mizan/transfer"
+import { Effect, Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { layerSandboxClock, SandboxClock } from "./clock.ts"
+import {
+  bodyLimitBytesDefault,
+  ConfigError,
+  type GatewayConfig,
+  rateLimitDefault,
+  requestTimeWindowMinutesDefault,
+} from "./config.ts"
+import { Gateway } from "./gateway.ts"
+import { loadServiceKeys } from "./keys.ts"
+import { loadMerchant } from "./merchants.ts"
+import { RateLimiter } from "./rateLimit.ts"
+import { layerStore, storeSettingDefault } from "./store.ts"
+
+export interface GatewayOptions {
+  readonly config: GatewayConfig
+  /** Relative paths of the configuration (store file, key files) are resolved from here. */
+  readonly baseDir: string
+  /** Replaces the configured store (tests use the memory store). */
+  readonly storeLayer?: Layer.Layer<EventStore, StoreError>
+  /** The sandbox's clock; made fresh when absent. Ignored in production. */
+  readonly sandboxClock?: SandboxClock
+}
+
+export const serviceKeyFilesDefault = {
+  privateKeyFile: "service-private.pem",
+  publicKeyFile: "service-public.pem",
+} as const
+
+const layerGateway = (options: GatewayOptions): Layer.Layer<Gateway, ConfigError> =>
+  Layer.effect(
+    Gateway,
+    Effect.try({
+      try: () => {
+        const { config, baseDir } = options
+        const files = config.serviceKeys ?? serviceKeyFilesDefault
+        const keys = loadServiceKeys(
+          {
+            privateKeyFile: resolve(baseDir, files.privateKeyFile),
+            publicKeyFile: resolve(baseDir, files.publicKeyFile),
+          },
+          config.mode,
+        )
+        const merchants = new Map(config.merchants.map((m) => [m.partnerId, loadMerchant(m, baseDir)]))
+        const port = config.port ?? 8080
+        return Gateway.of({
+          mode: config.mode,
+          servicePrivateKey: keys.privateKey,
+          servicePublicKey: keys.publicKey,
+          merchantOf: (partnerId) => merchants.get(partnerId),
+          rateLimiter: new RateLimiter(
+            (partnerId) => merchants.get(partnerId)?.config.rateLimit ?? config.defaultRateLimit ?? rateLimitDefault,
+          ),
+          requestTimeWindowMs: (config.requestTimeWindowMinutes ?? requestTimeWindowMinutesDefault) * 60_000,
+          bodyLimitBytes: config.bodyLimitBytes ?? bodyLimitBytesDefault,
+          publicBaseUrl: config.publicBaseUrl ?? `http://${config.host ?? "127.0.0.1"}:${port}`,
+        })
+      },
+      catch: (error) =>
+        error instanceof ConfigError ? error : new ConfigError(String((error as Error).message ?? error)),
+    }),
+  )
+
+const layerPayoutTerms = (config: GatewayConfig) => {
+  const abilities: Record<string, ReadonlyArray<PayoutAbility>> = Object.fromEntries(
+    config.merchants.map((m) => [
+      m.partnerId,
+      (m.payoutAbilities ?? []).map((a) => ({ ...a, feePlan: a.feePlan ?? { basisPoints: 0, fixedFils: fils(0) } })),
+    ]),
+  )
+  const rates = Object.fromEntries((config.rates ?? []).map((r) => [r.fundoutCurrencyCode, rate(r.rate)]))
+  return Layer.mergeAll(layerPayoutAbilities(abilities), layerRateTable(rates))
+}
+
+const openingBalanceFils = (text: string) => {
+  const amount = parseFils(text)
+  if (amount === undefined) throw new ConfigError(`sandbox member opening balance "${text}" is not a decimal amount`)
+  return amount
+}
+
+/**
+ * The outside world's stand-ins. In the sandbox: members and holder names
+ * from configuration. In production the member directory, holder-name
+ * lookup and banks are integrations this project does not ship: their ports
+ * answer "unavailable" (62103 for the IBAN query; transfers stay CREATED).
+ */
+const layerOutsideWorld = (config: GatewayConfig) => {
+  if (config.mode === "sandbox") {
+    const members = (config.sandbox?.members ?? []).map((m) => ({
+      memberIdDigest: sha256Hex(m.memberId),
+      phoneNoDigest: sha256Hex(m.phoneNo),
+      fullName: sha256Hex(m.fullName),
+      openingBalanceFils: openingBalanceFils(m.openingBalance),
+    }))
+    return Layer.mergeAll(
+      MemberAccount.layerSandboxMemberDirectory(members),
+      layerHolderNameDirectory(config.sandbox?.ibanHolders ?? {}),
+      // The sandbox's banks take every payout; its outcome comes from the sandbox API.
+      Layer.succeed(BankTransfer.PayoutBank, { submitBankTransfer: () => Effect.void }),
+      Layer.succeed(CardPayoutBank, { submitCardPayout: () => Effect.void }),
+    )
+  }
+  const notConnected = (what: string) => ({ detail: `no ${what} is connected to this gateway` })
+  return Layer.mergeAll(
+    Layer.succeed(HolderNameLookup, {
+      registeredHolderName: () => Effect.fail(new HolderNameLookupUnavailable(notConnected("holder-name directory"))),
+    }),
+    Layer.succeed(WalletTransfer.MemberDirectory, {
+      find: () => Effect.fail(new WalletTransfer.MemberDirectoryUnavailable(notConnected("member directory"))),
+      credit: () => Effect.fail(new WalletTransfer.MemberDirectoryUnavailable(notConnected("member directory"))),
+    }),
+    Layer.succeed(BankTransfer.PayoutBank, {
+      submitBankTransfer: () => Effect.fail(new BankTransfer.BankUnavailable(notConnected("bank"))),
+    }),
+    Layer.succeed(CardPayoutBank, {
+      submitCardPayout: () => Effect.fail(new CardPayoutBankUnavailable(notConnected("card payout bank"))),
+    }),
+  )
+}
+
+/** Everything the handlers need, built once. */
+export const layerGatewayServices = (options: GatewayOptions) => {
+  const store = options.storeLayer ?? layerStore(options.config.store ?? storeSettingDefault, options.baseDir)
+  const clock =
+    options.config.mode === "sandbox" ? layerSandboxClock(options.sandboxClock ?? new SandboxClock()) : Layer.empty
+  return Layer.mergeAll(layerGateway(options), layerPayoutTerms(options.config)).pipe(
+    Layer.provideMerge(layerOutsideWorld(options.config).pipe(Layer.provideMerge(store))),
+    Layer.provideMerge(clock),
+  )
+}
+
+export interface Listen {
+  readonly port: number
+  readonly host: string
+}
+
+/** The HTTP server of the gateway on `listen`, with the routes given. */
+export const layerHttp = <E, R>(routes: Layer.Layer<never, E, R | HttpRouter.HttpRouter>, listen: Listen) =>
+  HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, listen)),
+  )

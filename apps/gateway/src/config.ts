@@ -1,0 +1,126 @@
+/**
+ * The gateway's configuration file (JSON; `MIZAN_CONFIG`, default
+ * `data/config.json`). Documented field by field in apps/gateway/README.md.
+ * Everything a decision needs from configuration (fee plans, payout
+ * abilities, rates) is read here once and handed to the domain on commands.
+ */
+import { FeePlan, issueMessage } from "@mizan/kernel"
+import { Result, Schema } from "effect"
+
+const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0, { message: "must be a whole number above 0" }))
+
+export const RateLimitConfig = Schema.Struct({
+  requestsPerSecond: Schema.Number.check(Schema.isGreaterThan(0, { message: "must be above 0" })),
+  burstRequests: PositiveInt,
+})
+
+export const FeesConfig = Schema.Struct({
+  /** Charged to the payee on each paid acquiring order. */
+  acquiring: Schema.optionalKey(FeePlan),
+  /** Charged to the payer of a wallet transfer. */
+  walletTransfer: Schema.optionalKey(FeePlan),
+  bankCardTransfer: Schema.optionalKey(FeePlan),
+})
+
+/** A payout method (the spec's payout ability item) with the fee plan of its network. */
+export const PayoutAbilityConfig = Schema.Struct({
+  countryCode: Schema.String,
+  fundoutCurrencyCode: Schema.String,
+  networkCode: Schema.String,
+  name: Schema.String,
+  beneficiaryType: Schema.String,
+  feePlan: Schema.optionalKey(FeePlan),
+})
+
+export const MerchantConfig = Schema.Struct({
+  /** The Partner-Id header: at most 12 characters. */
+  partnerId: Schema.String.check(Schema.isBetweenLength(1, 12, { message: "must be 1 to 12 characters" })),
+  name: Schema.optionalKey(Schema.String),
+  /** The merchant's RSA public key, as SPKI PEM text or a file path relative to the config file. */
+  publicKeyPem: Schema.optionalKey(Schema.String),
+  publicKeyFile: Schema.optionalKey(Schema.String),
+  /** Operation paths (`/acquire2/placeOrder`) this merchant may call; `*` grants all. */
+  grants: Schema.Array(Schema.String),
+  rateLimit: Schema.optionalKey(RateLimitConfig),
+  fees: Schema.optionalKey(FeesConfig),
+  payoutAbilities: Schema.optionalKey(Schema.Array(PayoutAbilityConfig)),
+  /** Products enabled for the merchant, e.g. BANK_CARD_TRANSFER (62026 PRODUCT_IS_NOT_APPLIED otherwise). */
+  products: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** Where virtual-account top-ups are announced. */
+  vamNotifyUrl: Schema.optionalKey(Schema.String),
+  /** The fee-paying member id reported on bank card transfers. */
+  memberId: Schema.optionalKey(Schema.String),
+})
+export type MerchantConfig = typeof MerchantConfig.Type
+
+export const RateConfig = Schema.Struct({
+  fundoutCurrencyCode: Schema.String,
+  /** AED to the receiving currency, as exact decimal text ("0.2722"). */
+  rate: Schema.String.check(
+    Schema.isPattern(/^[0-9]{1,9}(\.[0-9]{1,12})?$/, { message: 'must be decimal text like "3.6725"' }),
+  ),
+})
+
+/** A wallet member of the sandbox, in clear here (configuration); only digests reach the store. */
+export const SandboxMemberConfig = Schema.Struct({
+  memberId: Schema.String,
+  phoneNo: Schema.String,
+  fullName: Schema.String,
+  /** Opening balance, decimal AED text ("1500.00"). */
+  openingBalance: Schema.String,
+})
+
+export const SandboxConfig = Schema.Struct({
+  members: Schema.optionalKey(Schema.Array(SandboxMemberConfig)),
+  /** Holder names by IBAN (electronic format), for the IBAN holder-name query. */
+  ibanHolders: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+})
+
+export const GatewayConfig = Schema.Struct({
+  /** `sandbox` turns on the sandbox API, the pay page's test outcomes and the test clock. */
+  mode: Schema.Literals(["sandbox", "production"]),
+  host: Schema.optionalKey(Schema.String),
+  port: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 }))),
+  /** The address merchants and payers reach this gateway at; links in responses start with it. */
+  publicBaseUrl: Schema.optionalKey(Schema.String),
+  /** `sqlite:PATH` (default `sqlite:mizan.db` beside this file), `postgres://...` or `kurrentdb://...`. */
+  store: Schema.optionalKey(Schema.String),
+  /** The service's key pair, PEM files; generated on first start in sandbox mode. */
+  serviceKeys: Schema.optionalKey(Schema.Struct({ privateKeyFile: Schema.String, publicKeyFile: Schema.String })),
+  requestTimeWindowMinutes: Schema.optionalKey(PositiveInt),
+  bodyLimitBytes: Schema.optionalKey(PositiveInt),
+  defaultRateLimit: Schema.optionalKey(RateLimitConfig),
+  merchants: Schema.Array(MerchantConfig),
+  rates: Schema.optionalKey(Schema.Array(RateConfig)),
+  /** The sandbox's stand-ins for the outside world. */
+  sandbox: Schema.optionalKey(SandboxConfig),
+})
+export type GatewayConfig = typeof GatewayConfig.Type
+
+/** Limits the spec gives (Limits: requestTime within 15 minutes either way). */
+export const requestTimeWindowMinutesDefault = 15
+/** Envelopes are small; a megabyte is far above any operation's largest legal body. */
+export const bodyLimitBytesDefault = 1_048_576
+export const rateLimitDefault = { requestsPerSecond: 50, burstRequests: 100 } as const
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError"
+}
+
+/** Decodes a configuration, with errors that name the field. */
+export const decodeConfig = (json: unknown): GatewayConfig => {
+  const result = Schema.decodeUnknownResult(GatewayConfig)(json)
+  if (Result.isFailure(result)) throw new ConfigError(`configuration: ${issueMessage(result.failure.issue)}`)
+  const config = result.success
+  const seen = new Set<string>()
+  for (const merchant of config.merchants) {
+    if (seen.has(merchant.partnerId))
+      throw new ConfigError(`configuration: merchant ${merchant.partnerId} is listed twice`)
+    seen.add(merchant.partnerId)
+    if ((merchant.publicKeyPem === undefined) === (merchant.publicKeyFile === undefined))
+      throw new ConfigError(
+        `configuration: merchant ${merchant.partnerId} needs exactly one of publicKeyPem or publicKeyFile`,
+      )
+  }
+  return config
+}

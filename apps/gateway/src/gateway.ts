@@ -1,0 +1,35 @@
+/**
+ * The gateway's own service: what every request needs and that is built
+ * once at start-up (Effect 4's habit: acquire in the layer, not per call):
+ * the service's keys, the merchants by Partner-Id, the rate limiter and the
+ * settings of the pipeline.
+ */
+import type { FeePlan } from "@mizan/kernel"
+import type { PrivateKey, PublicKey } from "@mizan/protocol"
+import { Context } from "effect"
+import type { MerchantConfig } from "./config.ts"
+import type { RateLimiter } from "./rateLimit.ts"
+
+export interface Merchant {
+  readonly partnerId: string
+  readonly publicKey: PublicKey
+  readonly config: MerchantConfig
+  /** Whether the merchant may call the operation (403 UNAUTHORIZED otherwise). */
+  readonly mayCall: (path: string) => boolean
+  readonly acquiringFees: FeePlan
+}
+
+export class Gateway extends Context.Service<
+  Gateway,
+  {
+    readonly mode: "sandbox" | "production"
+    readonly servicePrivateKey: PrivateKey
+    readonly servicePublicKey: PublicKey
+    readonly merchantOf: (partnerId: string) => Merchant | undefined
+    readonly rateLimiter: RateLimiter
+    readonly requestTimeWindowMs: number
+    readonly bodyLimitBytes: number
+    /** Where payers and merchants reach this gateway: links in responses start with it. */
+    readonly publicBaseUrl: string
+  }
+>()("@mizan/gateway/Gateway") {}

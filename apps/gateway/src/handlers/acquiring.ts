@@ -1,0 +1,180 @@
+/**
+ * The acquiring operations (spec: 1 create order, 2 get order and payer,
+ * 5 revoke; cancel from the wire conventions). The domain decides; these
+ * handlers turn the wire into commands, run the flows of orders.ts and map
+ * the state back.
+ */
+import type { OrderRequest, Order } from "@mizan/acquiring"
+import { acquiringStreamId } from "@mizan/acquiring"
+import { reject, type Sha256Hex } from "@mizan/kernel"
+import type { DecodedRequestOf } from "@mizan/protocol"
+import { Effect } from "effect"
+import { Gateway } from "../gateway.ts"
+import { indexOrderNo, newOrderNo } from "../orderIndex.ts"
+import { acquiringStreamOf, createRefundFromReservation, currentOrder, onOrder } from "../orders.ts"
+import type { Call, Handlers } from "../pipeline.ts"
+import { payPagePath, payTokenFor } from "../payToken.ts"
+import { digestField } from "../sensitive.ts"
+import { toWireAcquireOrder } from "../wire/acquiring.ts"
+import type { HandlerServices } from "./services.ts"
+
+type CreateOrderRequest = DecodedRequestOf<"/acquire2/placeOrder">
+type AccessoryContentWire = NonNullable<CreateOrderRequest["accessoryContent"]>
+
+const definedOnly = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+
+const accessoryContentOf = (content: AccessoryContentWire): NonNullable<OrderRequest["accessoryContent"]> => {
+  const { amountDetail, goodsDetail, terminalDetail } = content
+  return definedOnly({
+    amountDetail:
+      amountDetail &&
+      definedOnly({
+        discountableAmountFils: amountDetail.discountableAmount,
+        amountFils: amountDetail.amount,
+        vatAmountFils: amountDetail.vatAmount,
+        tipAmountFils: amountDetail.tipAmount,
+      }),
+    goodsDetail: goodsDetail && definedOnly({ ...goodsDetail, price: undefined, priceFils: goodsDetail.price }),
+    terminalDetail,
+  }) as unknown as NonNullable<OrderRequest["accessoryContent"]>
+}
+
+/** The wire's create order as the domain's OrderRequest: amounts in fils, identities as digests. */
+const orderRequestOf = (request: CreateOrderRequest) =>
+  Effect.gen(function* () {
+    const eid =
+      request.paySceneParams?.eid === undefined
+        ? undefined
+        : yield* digestField("/acquire2/placeOrder", "paySceneParams.eid", request.paySceneParams.eid)
+    const sharingParamList =
+      request.sharingParamList === undefined
+        ? undefined
+        : yield* Effect.forEach(request.sharingParamList, (item, i) =>
+            Effect.map(
+              digestField(
+                "/acquire2/placeOrder",
+                "sharingParamList[].sharingIdentity",
+                item.sharingIdentity,
+                `sharingParamList[${i}].sharingIdentity`,
+              ),
+              (sharingIdentity: Sha256Hex) =>
+                definedOnly({
+                  sharingIdentitySeqId: item.sharingIdentitySeqId,
+                  sharingIdentityType: item.sharingIdentityType,
+                  sharingIdentity,
+                  sharingMemo: item.sharingMemo,
+                  sharingAmountFils: item.sharingAmount,
+                  withholdAndRemitFee: item.withholdAndRemitFee,
+                }),
+            ),
+          )
+    const {
+      totalAmount,
+      currency: _currency,
+      paySceneParams,
+      accessoryContent,
+      sharingParamList: _list,
+      ...rest
+    } = request
+    return definedOnly({
+      ...rest,
+      totalAmountFils: totalAmount,
+      paySceneParams: paySceneParams && definedOnly({ ...paySceneParams, eid }),
+      sharingParamList,
+      accessoryContent: accessoryContent && accessoryContentOf(accessoryContent),
+    }) as OrderRequest
+  })
+
+/**
+ * interactionParams, "returned only when the order status is CREATED and
+ * depends on the scene": a link to the hosted pay page for browser scenes,
+ * an app deep link for app scenes, a 3-D Secure form for DIRECTPAY.
+ */
+const interactionParamsOf = (order: Order, publicBaseUrl: string, token: string) => {
+  if (order.status !== "CREATED") return undefined
+  const tokenUrl = `${publicBaseUrl}${payPagePath(token)}`
+  switch (order.request.paySceneCode) {
+    case "INAPP":
+    case "EWALLET":
+    case "PAYANDSIGN":
+      return { tokenUrl, deepLink: `mizan://pay?token=${encodeURIComponent(token)}` }
+    case "DIRECTPAY":
+      return {
+        threeDSecureDom: `<form id="threeDSecure" method="POST" action="${tokenUrl}/3ds"><input type="hidden" name="token" value="${token}"/></form><script>document.getElementById("threeDSecure").submit()</script>`,
+      }
+    default:
+      return { tokenUrl }
+  }
+}
+
+const answerOrder = (order: Order) => ({ acquireOrder: toWireAcquireOrder(order) })
+
+const orderOf = (call: Call, name: { merchantOrderNo?: string; orderNo?: string }) =>
+  Effect.flatMap(acquiringStreamOf(call.merchant.partnerId, name), (streamId) =>
+    Effect.map(currentOrder(call.merchant.partnerId, streamId, call.now), (order) => ({ order, streamId })),
+  )
+
+export const acquiringHandlers: Pick<
+  Handlers<HandlerServices>,
+  | "/acquire2/placeOrder"
+  | "/acquire2/getOrder"
+  | "/acquire2/getOrderPayer"
+  | "/acquire2/revokeOrder"
+  | "/acquire2/cancelOrder"
+> = {
+  "/acquire2/placeOrder": (call, request) =>
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      const merchantId = call.merchant.partnerId
+      const streamId = acquiringStreamId(merchantId, request.merchantOrderNo)
+      const order = yield* onOrder(streamId, {
+        _tag: "CreateOrder",
+        merchantId,
+        now: call.now,
+        orderNo: newOrderNo(call.now, "acquiring"),
+        requestTime: call.requestTime,
+        request: yield* orderRequestOf(request),
+      })
+      yield* indexOrderNo(merchantId, order.orderNo, "acquiring", streamId)
+      const token = payTokenFor({ merchantId, merchantOrderNo: request.merchantOrderNo }, gateway.servicePrivateKey)
+      const interactionParams = interactionParamsOf(order, gateway.publicBaseUrl, token)
+      return interactionParams === undefined ? answerOrder(order) : { ...answerOrder(order), interactionParams }
+    }),
+
+  "/acquire2/getOrder": (call, request) => Effect.map(orderOf(call, request), ({ order }) => answerOrder(order)),
+
+  "/acquire2/getOrderPayer": (call, request) =>
+    Effect.flatMap(orderOf(call, request), ({ order }) =>
+      order.status === "CREATED" || order.payment === undefined
+        ? Effect.fail(reject("ORDER_NOT_PAID", "the order has no payer: it was not paid"))
+        : Effect.succeed({ payer: order.payment.payer }),
+    ),
+
+  "/acquire2/revokeOrder": (call, request) =>
+    Effect.gen(function* () {
+      const merchantId = call.merchant.partnerId
+      const streamId = yield* acquiringStreamOf(merchantId, request)
+      const order = yield* onOrder(streamId, {
+        _tag: "RevokeOrder",
+        merchantId,
+        now: call.now,
+        refundOrderNo: newOrderNo(call.now, "refund"),
+      })
+      // A paid order's revoke reserved a full refund: the refund order follows from it.
+      if (order.refunds.some((r) => r.cause === "REVOKE"))
+        yield* createRefundFromReservation(order, streamId, order.request.merchantOrderNo, "REVOKE", call.now)
+      return answerOrder(order)
+    }),
+
+  "/acquire2/cancelOrder": (call, request) =>
+    Effect.gen(function* () {
+      const streamId = yield* acquiringStreamOf(call.merchant.partnerId, request)
+      const order = yield* onOrder(streamId, {
+        _tag: "CancelOrder",
+        merchantId: call.merchant.partnerId,
+        now: call.now,
+      })
+      return answerOrder(order)
+    }),
+}

@@ -1,0 +1,96 @@
+/** The refund operations (spec: 4 refund; get refund from the wire conventions). */
+import { acquiringStreamId, type RefundRequest } from "@mizan/acquiring"
+import type { Sha256Hex } from "@mizan/kernel"
+import type { DecodedRequestOf } from "@mizan/protocol"
+import { Effect } from "effect"
+import { newOrderNo } from "../orderIndex.ts"
+import {
+  acquiringStreamOf,
+  createRefundFromReservation,
+  currentOrder,
+  currentRefund,
+  onOrder,
+  refundStreamOf,
+} from "../orders.ts"
+import type { Handlers } from "../pipeline.ts"
+import { digestField } from "../sensitive.ts"
+import { toWireRefundOrder, toWireRefundSummary } from "../wire/acquiring.ts"
+import type { HandlerServices } from "./services.ts"
+
+const definedOnly = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+
+const refundRequestOf = (request: DecodedRequestOf<"/acquire2/refund/placeOrder">) =>
+  Effect.gen(function* () {
+    const { originMerchantOrderNo: _m, originOrderNo: _o, amount, sharingParamList, ...rest } = request
+    const list =
+      sharingParamList === undefined
+        ? undefined
+        : yield* Effect.forEach(sharingParamList, (item, i) =>
+            Effect.map(
+              digestField(
+                "/acquire2/refund/placeOrder",
+                "sharingParamList[].sharingIdentity",
+                item.sharingIdentity,
+                `sharingParamList[${i}].sharingIdentity`,
+              ),
+              (sharingIdentity: Sha256Hex) =>
+                definedOnly({
+                  sharingIdentitySeqId: item.sharingIdentitySeqId,
+                  sharingIdentityType: item.sharingIdentityType,
+                  sharingIdentity,
+                  sharingMemo: item.sharingMemo,
+                  sharingAmountFils: item.sharingAmount,
+                  withholdAndRemitFee: item.withholdAndRemitFee,
+                }),
+            ),
+          )
+    return definedOnly({ ...rest, amountFils: amount, sharingParamList: list }) as RefundRequest
+  })
+
+export const refundHandlers: Pick<
+  Handlers<HandlerServices>,
+  "/acquire2/refund/placeOrder" | "/acquire2/refund/getOrder"
+> = {
+  /**
+   * Reserve against the acquiring order (the refundable balance lives on its
+   * stream), then create the refund order from the reservation.
+   */
+  "/acquire2/refund/placeOrder": (call, request) =>
+    Effect.gen(function* () {
+      const merchantId = call.merchant.partnerId
+      const acquiringStream = yield* acquiringStreamOf(merchantId, {
+        ...(request.originMerchantOrderNo === undefined ? {} : { merchantOrderNo: request.originMerchantOrderNo }),
+        ...(request.originOrderNo === undefined ? {} : { orderNo: request.originOrderNo }),
+      })
+      // An order past its expiry is closed first, so a refund on it reads its true status.
+      yield* currentOrder(merchantId, acquiringStream, call.now)
+      const order = yield* onOrder(acquiringStream, {
+        _tag: "ReserveRefund",
+        merchantId,
+        now: call.now,
+        refundOrderNo: newOrderNo(call.now, "refund"),
+        request: yield* refundRequestOf(request),
+      })
+      const refund = yield* createRefundFromReservation(
+        order,
+        acquiringStream,
+        request.refundMerchantOrderNo,
+        "REQUEST",
+        call.now,
+      )
+      return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }
+    }),
+
+  "/acquire2/refund/getOrder": (call, request) =>
+    Effect.gen(function* () {
+      const merchantId = call.merchant.partnerId
+      const refund = yield* currentRefund(yield* refundStreamOf(merchantId, request))
+      const order = yield* currentOrder(
+        merchantId,
+        acquiringStreamId(merchantId, refund.details.originMerchantOrderNo),
+        call.now,
+      )
+      return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }
+    }),
+}

@@ -1,0 +1,64 @@
+/**
+ * `npm start`: the service on the embedded store, configured by
+ * `MIZAN_CONFIG` (default `data/config.json`). With no configuration file a
+ * sandbox one is written first, so a fresh clone starts at once; add a
+ * merchant with `npm run merchant -- add M100001` (see the README).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { dirname, resolve } from "node:path"
+import { NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { ConfigError, decodeConfig, type GatewayConfig } from "./config.ts"
+import { layerService } from "./service.ts"
+
+export const configPathDefault = "data/config.json"
+
+/** The sandbox a fresh clone starts with: no merchants yet, two wallet members, an IBAN holder, a USD rate. */
+export const sandboxConfigDefault: GatewayConfig = {
+  mode: "sandbox",
+  host: "127.0.0.1",
+  port: 8080,
+  merchants: [],
+  rates: [{ fundoutCurrencyCode: "USD", rate: "0.2722" }],
+  sandbox: {
+    members: [
+      { memberId: "MEMBER-1", phoneNo: "971500000001", fullName: "Amal Saeed", openingBalance: "1000.00" },
+      { memberId: "MEMBER-2", phoneNo: "971500000002", fullName: "Omar Khan", openingBalance: "19990.00" },
+    ],
+    ibanHolders: { AE070331234567890123456: "Amal Saeed" },
+  },
+}
+
+export const readConfigFile = (path: string): GatewayConfig => {
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true })
+    writeFileSync(path, `${JSON.stringify(sandboxConfigDefault, null, 2)}\n`)
+    console.log(`wrote a sandbox configuration to ${path}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"))
+  } catch (error) {
+    throw new ConfigError(`${path} is not valid JSON: ${(error as Error).message}`)
+  }
+  return decodeConfig(json)
+}
+
+if (import.meta.main) {
+  const configPath = resolve(process.env.MIZAN_CONFIG ?? configPathDefault)
+  const config = readConfigFile(configPath)
+  const listen = {
+    port: Number(process.env.PORT ?? config.port ?? 8080),
+    host: process.env.HOST ?? config.host ?? "127.0.0.1",
+  }
+  const started = Effect.sync(() =>
+    console.log(
+      `Mizan gateway (${config.mode}) on http://${listen.host}:${listen.port}, ${config.merchants.length} merchant(s), config ${configPath}`,
+    ),
+  )
+  NodeRuntime.runMain(
+    Layer.launch(
+      Layer.mergeAll(layerService({ config, baseDir: dirname(configPath), listen }), Layer.effectDiscard(started)),
+    ),
+  )
+}

@@ -1,0 +1,163 @@
+/**
+ * The acquiring and refund flows the gateway runs, shared by the merchant
+ * API, the sandbox API and the pay page. Each is a sequence of idempotent
+ * commands that always runs to the end (libs/refund/README.md, "The flows
+ * the gateway runs"), so a crash between two appends is healed by the
+ * request's own retry.
+ */
+import {
+  acquiringOrder,
+  acquiringStreamId,
+  type Command as AcquiringCommand,
+  isOrder,
+  type Order,
+  refundDetails,
+  requestedRefund,
+} from "@mizan/acquiring"
+import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
+import { type Rejection, reject, type Timestamp } from "@mizan/kernel"
+import {
+  type Command as RefundCommand,
+  type RefundCause,
+  type RefundOrder,
+  refundOrder,
+  refundStreamId,
+} from "@mizan/refund"
+import { Effect } from "effect"
+import { findByOrderNo, indexOrderNo } from "./orderIndex.ts"
+
+/** How a request names an order: exactly one of the two (the wire schema checks it). */
+export interface OrderName {
+  readonly merchantOrderNo?: string
+  readonly orderNo?: string
+}
+
+/**
+ * The stream of a merchant's acquiring order named either way: 62035
+ * ORDER_NO_NOT_EXIST when an orderNo names nothing of this merchant's. A
+ * merchantOrderNo always names a stream; whether it holds an order, the
+ * command decides (62004).
+ */
+export const acquiringStreamOf = (merchantId: string, name: OrderName) =>
+  Effect.gen(function* () {
+    if (name.merchantOrderNo !== undefined) return acquiringStreamId(merchantId, name.merchantOrderNo)
+    const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "acquiring")
+    if (streamId === undefined)
+      return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
+    return streamId
+  })
+
+/** Runs a command on an acquiring order and answers the order after it. */
+export const onOrder = (streamId: string, command: AcquiringCommand) =>
+  Effect.flatMap(handleCommand(acquiringOrder, streamId, command), ({ state }) =>
+    isOrder(state)
+      ? Effect.succeed(state)
+      : Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")),
+  )
+
+/**
+ * The order as it is now. An order past its expiredTime is closed by this
+ * read if the expiry sweep has not closed it yet: it reads as FAILURE,
+ * never as a CREATED order that can no longer be paid.
+ */
+export const currentOrder = (merchantId: string, streamId: string, now: Timestamp) =>
+  onOrder(streamId, { _tag: "ExpireOrder", merchantId, now })
+
+/** Runs a command on a refund order and answers the refund after it. */
+export const onRefund = (streamId: string, command: RefundCommand) =>
+  Effect.flatMap(handleCommand(refundOrder, streamId, command), ({ state }) =>
+    state.status === "ABSENT"
+      ? Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no refund exists with this refundMerchantOrderNo"))
+      : Effect.succeed(state as RefundOrder),
+  )
+
+/**
+ * Creates the refund order a reservation on the acquiring order stands for,
+ * and indexes its orderNo. Idempotent: on a repeat both steps decide
+ * nothing. A reused refund number of another order answers 62017, after the
+ * reservation just made is released again.
+ */
+export const createRefundFromReservation = (
+  order: Order,
+  acquiringStream: string,
+  refundMerchantOrderNo: string,
+  cause: RefundCause,
+  now: Timestamp,
+) =>
+  Effect.gen(function* () {
+    const reservation =
+      cause === "REVOKE"
+        ? order.refunds.find((r) => r.cause === "REVOKE")
+        : requestedRefund(order, refundMerchantOrderNo)
+    if (reservation === undefined) return yield* Effect.die(new Error(`no ${cause} reservation on ${acquiringStream}`))
+    const refundStream = refundStreamId(order.merchantId, refundMerchantOrderNo, cause)
+    const refund = yield* onRefund(refundStream, {
+      _tag: "CreateRefund",
+      merchantId: order.merchantId,
+      now,
+      orderNo: reservation.refundOrderNo,
+      details: refundDetails(order, reservation),
+    }).pipe(
+      Effect.tapError((rejection: Rejection | unknown) =>
+        (rejection as Rejection)._tag === "Rejection" &&
+        (rejection as Rejection).code === "REFUND_MERCHANT_ORDER_NO_EXIST"
+          ? onOrder(acquiringStream, {
+              _tag: "ReleaseRefund",
+              merchantId: order.merchantId,
+              now,
+              refundOrderNo: reservation.refundOrderNo,
+              reason: "the refund number belongs to a refund of another order",
+            })
+          : Effect.void,
+      ),
+    )
+    yield* indexOrderNo(order.merchantId, refund.orderNo, "refund", refundStream)
+    return refund
+  })
+
+/** The refund stream of a merchant's refund named either way (62004 / 62035 when it names nothing). */
+export const refundStreamOf = (merchantId: string, name: { refundMerchantOrderNo?: string; orderNo?: string }) =>
+  Effect.gen(function* () {
+    if (name.refundMerchantOrderNo !== undefined) return refundStreamId(merchantId, name.refundMerchantOrderNo)
+    const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "refund")
+    if (streamId === undefined)
+      return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no refund exists with orderNo ${name.orderNo ?? ""}`))
+    return streamId
+  })
+
+/** A refund order as it is now (62004 when the stream holds none). */
+export const currentRefund = (streamId: string) =>
+  Effect.flatMap(loadAggregate(refundOrder, streamId), ({ state }) =>
+    state.status === "ABSENT"
+      ? Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no refund exists with this refundMerchantOrderNo"))
+      : Effect.succeed(state as RefundOrder),
+  )
+
+/**
+ * The end of a refund (the sandbox or a bank reports it): the refund order
+ * first, then the reservation on the acquiring order confirmed or released.
+ */
+export const endRefund = (
+  refundStream: string,
+  outcome:
+    | { readonly _tag: "SettleRefund" | "CompleteRefund" }
+    | { readonly _tag: "FailRefund"; failCode: string; failDes: string },
+  now: Timestamp,
+) =>
+  Effect.gen(function* () {
+    const existing = yield* currentRefund(refundStream)
+    const merchantId = existing.merchantId
+    const refund = yield* onRefund(refundStream, { ...outcome, merchantId, now } as RefundCommand)
+    const acquiringStream = acquiringStreamId(merchantId, refund.details.originMerchantOrderNo)
+    if (refund.status === "SUCCESS")
+      yield* onOrder(acquiringStream, { _tag: "ConfirmRefund", merchantId, now, refundOrderNo: refund.orderNo })
+    if (refund.status === "FAILURE")
+      yield* onOrder(acquiringStream, {
+        _tag: "ReleaseRefund",
+        merchantId,
+        now,
+        refundOrderNo: refund.orderNo,
+        reason: refund.failure.failDes,
+      })
+    return refund
+  })

@@ -1,0 +1,266 @@
+/**
+ * One pipeline for every operation (DESIGN.md, Apps): Partner-Id, the
+ * signature over the raw bytes, JSON, requestTime window, grant, rate limit,
+ * bizContent, the handler, then the response encoded and signed over its
+ * own raw bytes. No operation touches the envelope itself.
+ *
+ * Business and protocol errors answer HTTP 200 with the code in `head`,
+ * signed (wire-conventions.md, Transport). An unexpected failure answers
+ * 500 SYSTEM_ERROR with a traceCode that finds it in the log, and never
+ * says what went wrong inside.
+ */
+import { randomBytes } from "node:crypto"
+import type { StoreError, VersionConflict } from "@mizan/eventsourcing"
+import { type CodeName, issueMessage, type Rejection, type Timestamp } from "@mizan/kernel"
+import {
+  type DecodedRequestOf,
+  encodeWire,
+  failureResponse,
+  headerNames,
+  type HeadersLike,
+  type OperationPath,
+  operations,
+  partnerIdMaxChars,
+  parseJson,
+  RequestEnvelope,
+  type ResponseBodyOf,
+  type ResponseEnvelope,
+  readHeader,
+  signatureErrorResponse,
+  sign,
+  stringifyJson,
+  successResponse,
+  verify,
+} from "@mizan/protocol"
+import { Cause, Clock, Effect, Result, Schema } from "effect"
+import { Gateway, type Merchant } from "./gateway.ts"
+
+export interface ApiRequest {
+  /** The path after the host, e.g. `/sgs/api/acquire2/placeOrder`. */
+  readonly path: string
+  readonly headers: HeadersLike
+  readonly body: Uint8Array
+}
+
+export interface ApiResponse {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/** What a handler knows of the call it serves. */
+export interface Call {
+  readonly merchant: Merchant
+  readonly requestTime: Timestamp
+  /** The service's time when the request arrived; every command carries it as `now`. */
+  readonly now: Timestamp
+  readonly traceCode: string
+}
+
+export type HandlerError = Rejection | StoreError | VersionConflict
+
+export type Handler<P extends OperationPath, R> = (
+  call: Call,
+  request: DecodedRequestOf<P>,
+) => Effect.Effect<ResponseBodyOf<P>, HandlerError, R>
+
+/** The merchant API's handlers: one per path of the protocol's operation catalogue. */
+export type Handlers<R> = { readonly [P in OperationPath]: Handler<P, R> }
+
+/** A wire schema with no services: decodes the wire form, encodes back to it. */
+// biome-ignore lint/suspicious/noExplicitAny: an operation table holds operations of many types
+type AnyWireSchema = Schema.Codec<any, any, never, never>
+
+/** One row of an operation table: a path's bizContent schema, response schema and handler. */
+export interface ApiOperation<R> {
+  readonly request: AnyWireSchema
+  readonly response: AnyWireSchema
+  // biome-ignore lint/suspicious/noExplicitAny: typed where the row is built (see `operation`)
+  readonly handle: (call: Call, request: any) => Effect.Effect<unknown, HandlerError, R>
+  /** Whether the merchant needs a grant for it (the sandbox's helpers need none). */
+  readonly granted: boolean
+}
+
+/** An operation table under a base path: the merchant API (`/sgs/api`), the sandbox API (`/sgs/sandbox`). */
+export interface Api<R> {
+  readonly basePath: string
+  readonly operations: Readonly<Record<string, ApiOperation<R>>>
+}
+
+/** A typed row of an operation table. */
+export const operation = <Request extends AnyWireSchema, Response extends AnyWireSchema, R>(
+  request: Request,
+  response: Response,
+  handle: (call: Call, request: Request["Type"]) => Effect.Effect<Response["Type"], HandlerError, R>,
+  granted = true,
+): ApiOperation<R> => ({ request, response, handle, granted })
+
+/** The merchant API: the protocol's operation catalogue joined with the gateway's handlers. */
+export const merchantApi = <R>(handlers: Handlers<R>): Api<R> => ({
+  basePath: "/sgs/api",
+  operations: Object.fromEntries(
+    (Object.keys(operations) as Array<OperationPath>).map((path) => [
+      path,
+      operation(operations[path].request as AnyWireSchema, operations[path].response as AnyWireSchema, handlers[path]),
+    ]),
+  ),
+})
+
+/** Report every broken field at once, so a merchant fixes a request in one round trip. */
+const allErrors = { errors: "all" } as const
+
+/**
+ * Clients built on serialisers that write absent fields as `null` (Jackson's
+ * default) mean "absent": a null-valued key is dropped before decoding, so
+ * an optional field may be null and a required one still reads as missing.
+ */
+export const withoutNullFields = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutNullFields)
+  if (typeof value !== "object" || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, field]) => field !== null)
+      .map(([key, field]) => [key, withoutNullFields(field)]),
+  )
+}
+
+const decodeBizContent = (schema: AnyWireSchema, bizContent: unknown): Result.Result<unknown, string> => {
+  const decoded = Schema.decodeUnknownResult(schema, allErrors)(withoutNullFields(bizContent))
+  if (Result.isSuccess(decoded)) return Result.succeed(decoded.success)
+  return Result.fail(
+    bizContent === undefined || bizContent === null
+      ? "bizContent is required"
+      : issueMessage(decoded.failure.issue, ["bizContent"]),
+  )
+}
+
+/** A short id for `head.traceCode` and the log line that explains a failure. */
+const newTraceCode = (): string => randomBytes(8).toString("hex")
+
+/** A refusal that ends the pipeline early, with the head it answers. */
+class Refused {
+  readonly envelope: ResponseEnvelope
+  constructor(envelope: ResponseEnvelope) {
+    this.envelope = envelope
+  }
+}
+
+const refuse = (code: Exclude<CodeName, "SUCCESS">, msg?: string) =>
+  Effect.fail(new Refused(failureResponse(code, msg)))
+
+const checkRequestTime = (requestTime: Timestamp, nowMs: number, windowMs: number) => {
+  if (requestTime < nowMs - windowMs)
+    return refuse(
+      "REQUESTTIME_TOO_EARLY",
+      `requestTime is more than ${windowMs / 60_000} minutes before the service's time`,
+    )
+  if (requestTime > nowMs + windowMs)
+    return refuse(
+      "REQUESTTIME_TOO_LATER",
+      `requestTime is more than ${windowMs / 60_000} minutes after the service's time`,
+    )
+  return Effect.void
+}
+
+const authenticate = (request: ApiRequest) =>
+  Effect.gen(function* () {
+    const gateway = yield* Gateway
+    const partnerId = readHeader(request.headers, headerNames.partnerId)?.trim()
+    if (partnerId === undefined || partnerId === "")
+      return yield* refuse("INVALID_PARAMETER", "header Partner-Id is required")
+    if (partnerId.length > partnerIdMaxChars)
+      return yield* refuse("INVALID_PARAMETER", `header Partner-Id must be at most ${partnerIdMaxChars} characters`)
+    const merchant = gateway.merchantOf(partnerId)
+    if (merchant === undefined)
+      return yield* refuse("UNAUTHORIZED", `Partner-Id ${partnerId} is not a registered merchant`)
+    const signature = readHeader(request.headers, headerNames.sign)
+    if (!verify(request.body, signature, merchant.publicKey))
+      return yield* Effect.fail(
+        new Refused(
+          signature === undefined || signature.trim() === ""
+            ? signatureErrorResponse("header sign is required: sign the raw body with the merchant's private key")
+            : signatureErrorResponse(),
+        ),
+      )
+    return merchant
+  })
+
+const dispatch = <R>(path: string, row: ApiOperation<R>, request: ApiRequest, traceCode: string) =>
+  Effect.gen(function* () {
+    const gateway = yield* Gateway
+    const merchant = yield* authenticate(request)
+    const parsed = parseJson(request.body)
+    if (Result.isFailure(parsed)) return yield* refuse("INVALID_PARAMETER", parsed.failure.message)
+    const envelope = Schema.decodeUnknownResult(RequestEnvelope)(parsed.success)
+    if (Result.isFailure(envelope)) return yield* refuse("INVALID_PARAMETER", issueMessage(envelope.failure.issue))
+    const now = (yield* Clock.currentTimeMillis) as Timestamp
+    // The window guards against replays, so it is measured against real time: a sandbox whose
+    // test clock was moved forward still takes the merchant's own requestTime.
+    yield* checkRequestTime(envelope.success.requestTime, Date.now(), gateway.requestTimeWindowMs)
+    if (row.granted && !merchant.mayCall(path))
+      return yield* refuse("UNAUTHORIZED", `${path} is not granted to ${merchant.partnerId}`)
+    if (!gateway.rateLimiter.tryTake(merchant.partnerId, now))
+      return yield* refuse("RATE_LIMIT_REJECT", "too many requests: slow down and retry")
+    const bizContent = decodeBizContent(row.request, envelope.success.bizContent)
+    if (Result.isFailure(bizContent)) return yield* refuse("INVALID_PARAMETER", bizContent.failure)
+    const call: Call = { merchant, requestTime: envelope.success.requestTime, now, traceCode }
+    const body = yield* row
+      .handle(call, bizContent.success)
+      .pipe(
+        Effect.catchTag("Rejection", (rejection) =>
+          Effect.fail(new Refused(failureResponse(rejection.code as Exclude<CodeName, "SUCCESS">, rejection.detail))),
+        ),
+      )
+    return successResponse(encodeWire(row.response, body, "body"))
+  })
+
+/** Signs and frames an envelope; every response that carries a body is signed. */
+export const respond = (
+  envelope: ResponseEnvelope,
+  privateKey: Gateway["Service"]["servicePrivateKey"],
+  status = 200,
+) => {
+  const body = stringifyJson(envelope)
+  return {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", sign: sign(body, privateKey) },
+    body,
+  } satisfies ApiResponse
+}
+
+const withTraceCode = (envelope: ResponseEnvelope, traceCode: string): ResponseEnvelope => ({
+  ...envelope,
+  head: { ...envelope.head, traceCode },
+})
+
+/** Runs one merchant API request through the pipeline. Never fails: every outcome is a signed response. */
+export const handleApiRequest = <R>(api: Api<R>, request: ApiRequest) =>
+  Effect.gen(function* () {
+    const gateway = yield* Gateway
+    const traceCode = newTraceCode()
+    const operationPath = request.path.startsWith(`${api.basePath}/`)
+      ? request.path.slice(api.basePath.length)
+      : undefined
+    const row = operationPath === undefined ? undefined : api.operations[operationPath]
+    if (operationPath === undefined || row === undefined)
+      return respond(
+        withTraceCode(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), traceCode),
+        gateway.servicePrivateKey,
+      )
+    const envelope = yield* dispatch(operationPath, row, request, traceCode).pipe(
+      Effect.catch((failure) => {
+        if (failure instanceof Refused) return Effect.succeed(failure.envelope)
+        return Effect.as(
+          Effect.logError(`${traceCode} ${operationPath} failed`, failure),
+          failureResponse("SYSTEM_ERROR", "system error: retry later, quoting the traceCode"),
+        )
+      }),
+      Effect.catchCause((cause) =>
+        Effect.as(
+          Effect.logError(`${traceCode} ${operationPath} defect`, Cause.pretty(cause)),
+          failureResponse("SYSTEM_ERROR", "system error: retry later, quoting the traceCode"),
+        ),
+      ),
+    )
+    return respond(withTraceCode(envelope, traceCode), gateway.servicePrivateKey)
+  })

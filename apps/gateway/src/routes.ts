@@ -1,0 +1,13 @@
+/** Every route the gateway serves, by mode. */
+import { Layer } from "effect"
+import { handlers } from "./handlers/index.ts"
+import { merchantApi } from "./pipeline.ts"
+import { sandboxApi } from "./sandbox/index.ts"
+import { apiRoutes, healthRoute } from "./server.ts"
+
+export const gatewayRoutes = (mode: "sandbox" | "production") =>
+  Layer.mergeAll(
+    apiRoutes(merchantApi(handlers)),
+    healthRoute,
+    mode === "sandbox" ? apiRoutes(sandboxApi) : Layer.empty,
+  )

@@ -1,0 +1,159 @@
+/**
+ * Sandbox helpers for payments and refunds: pay or fail an order, settle
+ * it, settle, complete or fail a refund, as a payer, a channel or a bank
+ * would. Each answers the order (or refund) as the query operation does.
+ */
+import { BoundedString, PositiveMoneyFromWire, RequiredString } from "@mizan/kernel"
+import {
+  AcquireOrderResponse,
+  CardInfo,
+  exactlyOneOf,
+  GetRefundResponse,
+  MerchantOrderNo,
+  OrderNo,
+} from "@mizan/protocol"
+import { acquiringStreamId } from "@mizan/acquiring"
+import { Effect, Schema } from "effect"
+import type { HandlerServices } from "../handlers/services.ts"
+import { acquiringStreamOf, currentOrder, endRefund, onOrder, refundStreamOf } from "../orders.ts"
+import { failPayment, payOrder } from "../payments.ts"
+import { type ApiOperation, type Call, operation } from "../pipeline.ts"
+import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary } from "../wire/acquiring.ts"
+
+const orderName = {
+  merchantOrderNo: Schema.optionalKey(MerchantOrderNo),
+  orderNo: Schema.optionalKey(OrderNo),
+}
+const OrderNamed = Schema.Struct(orderName).check(exactlyOneOf("merchantOrderNo", "orderNo"))
+
+const PayOrderRequest = Schema.Struct({
+  ...orderName,
+  /** Below totalAmount when a discount applied; the full amount by default. */
+  paidAmount: Schema.optionalKey(PositiveMoneyFromWire),
+  payChannel: Schema.optionalKey(RequiredString(32)),
+  payerMid: Schema.optionalKey(RequiredString(64)),
+  cardInfo: Schema.optionalKey(CardInfo),
+}).check(exactlyOneOf("merchantOrderNo", "orderNo"))
+
+const FailPaymentRequest = Schema.Struct({
+  ...orderName,
+  payerMid: Schema.optionalKey(RequiredString(64)),
+  failCode: Schema.optionalKey(RequiredString(64)),
+  failDes: Schema.optionalKey(BoundedString(256)),
+}).check(exactlyOneOf("merchantOrderNo", "orderNo"))
+
+const refundName = {
+  refundMerchantOrderNo: Schema.optionalKey(MerchantOrderNo),
+  orderNo: Schema.optionalKey(OrderNo),
+}
+const RefundNamed = Schema.Struct(refundName).check(exactlyOneOf("refundMerchantOrderNo", "orderNo"))
+const FailRefundRequest = Schema.Struct({
+  ...refundName,
+  failCode: Schema.optionalKey(RequiredString(64)),
+  failDes: Schema.optionalKey(BoundedString(256)),
+}).check(exactlyOneOf("refundMerchantOrderNo", "orderNo"))
+
+/** The merchantOrderNo behind either name, read off the order (62004 / 62035 when there is none). */
+const merchantOrderNoOf = (call: Call, name: { merchantOrderNo?: string; orderNo?: string }) =>
+  Effect.gen(function* () {
+    const streamId = yield* acquiringStreamOf(call.merchant.partnerId, name)
+    const order = yield* currentOrder(call.merchant.partnerId, streamId, call.now)
+    return order.request.merchantOrderNo
+  })
+
+const refundAnswer = (call: Call, refund: Parameters<typeof toWireRefundOrder>[0]) =>
+  Effect.map(
+    currentOrder(
+      call.merchant.partnerId,
+      acquiringStreamId(call.merchant.partnerId, refund.details.originMerchantOrderNo),
+      call.now,
+    ),
+    (order) => ({ refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }),
+  )
+
+export const acquiringSandboxOperations: Readonly<Record<string, ApiOperation<HandlerServices>>> = {
+  "/payOrder": operation(
+    PayOrderRequest,
+    AcquireOrderResponse,
+    (call, request) =>
+      Effect.gen(function* () {
+        const merchantOrderNo = yield* merchantOrderNoOf(call, request)
+        const order = yield* payOrder(call.merchant, merchantOrderNo, call.now, {
+          ...(request.paidAmount === undefined ? {} : { paidAmountFils: request.paidAmount }),
+          ...(request.payChannel === undefined ? {} : { payChannel: request.payChannel }),
+          ...(request.payerMid === undefined ? {} : { payer: { payerMid: request.payerMid } }),
+          ...(request.cardInfo === undefined ? {} : { cardInfo: request.cardInfo }),
+        })
+        return { acquireOrder: toWireAcquireOrder(order) }
+      }),
+    false,
+  ),
+  "/failPayment": operation(
+    FailPaymentRequest,
+    AcquireOrderResponse,
+    (call, request) =>
+      Effect.gen(function* () {
+        const merchantOrderNo = yield* merchantOrderNoOf(call, request)
+        const order = yield* failPayment(call.merchant, merchantOrderNo, call.now, {
+          ...(request.payerMid === undefined ? {} : { payerMid: request.payerMid }),
+          ...(request.failCode === undefined ? {} : { failCode: request.failCode }),
+          ...(request.failDes === undefined ? {} : { failDes: request.failDes }),
+        })
+        return { acquireOrder: toWireAcquireOrder(order) }
+      }),
+    false,
+  ),
+  "/settleOrder": operation(
+    OrderNamed,
+    AcquireOrderResponse,
+    (call, request) =>
+      Effect.gen(function* () {
+        const streamId = yield* acquiringStreamOf(call.merchant.partnerId, request)
+        const order = yield* onOrder(streamId, {
+          _tag: "SettleOrder",
+          merchantId: call.merchant.partnerId,
+          now: call.now,
+        })
+        return { acquireOrder: toWireAcquireOrder(order) }
+      }),
+    false,
+  ),
+  "/settleRefund": operation(
+    RefundNamed,
+    GetRefundResponse,
+    (call, request) =>
+      Effect.flatMap(refundStreamOf(call.merchant.partnerId, request), (stream) =>
+        Effect.flatMap(endRefund(stream, { _tag: "SettleRefund" }, call.now), (refund) => refundAnswer(call, refund)),
+      ),
+    false,
+  ),
+  "/completeRefund": operation(
+    RefundNamed,
+    GetRefundResponse,
+    (call, request) =>
+      Effect.flatMap(refundStreamOf(call.merchant.partnerId, request), (stream) =>
+        Effect.flatMap(endRefund(stream, { _tag: "CompleteRefund" }, call.now), (refund) => refundAnswer(call, refund)),
+      ),
+    false,
+  ),
+  "/failRefund": operation(
+    FailRefundRequest,
+    GetRefundResponse,
+    (call, request) =>
+      Effect.flatMap(refundStreamOf(call.merchant.partnerId, request), (stream) =>
+        Effect.flatMap(
+          endRefund(
+            stream,
+            {
+              _tag: "FailRefund",
+              failCode: request.failCode ?? "REFUND_FAILED",
+              failDes: request.failDes ?? "the bank returned the refund",
+            },
+            call.now,
+          ),
+          (refund) => refundAnswer(call, refund),
+        ),
+      ),
+    false,
+  ),
+}

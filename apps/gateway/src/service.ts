@@ -1,0 +1,45 @@
+/**
+ * The whole service in one process (`npm start`): the gateway's HTTP
+ * server, the notifier delivering what the log announces, and the expiry
+ * sweep, all on one store. At scale each can run as its own process against
+ * PostgreSQL or KurrentDB (the notifier's own main, apps/notifier).
+ */
+import { type NotifierOptions, runNotifier } from "@mizan/notifier"
+import { sign } from "@mizan/protocol"
+import { Effect, Layer } from "effect"
+import { type GatewayOptions, layerGatewayServices, layerHttp, type Listen } from "./app.ts"
+import { notificationSource } from "./announce/index.ts"
+import { runExpirySweeper } from "./expiry.ts"
+import { Gateway } from "./gateway.ts"
+import { gatewayRoutes } from "./routes.ts"
+
+export interface ServiceOptions extends GatewayOptions {
+  readonly listen: Listen
+  /** Notifier settings beyond the defaults (tests shorten timeouts). */
+  readonly notifier?: Partial<Omit<NotifierOptions, "source" | "sign" | "mode">>
+}
+
+/** Runs the notifier and the expiry sweep for as long as the layer lives. */
+const layerBackground = (options: ServiceOptions) =>
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const gateway = yield* Gateway
+      yield* Effect.forkScoped(
+        runNotifier({
+          ...options.notifier,
+          source: notificationSource(gateway),
+          sign: (body) => sign(body, gateway.servicePrivateKey),
+          mode: gateway.mode,
+        }).pipe(Effect.tapCause((cause) => Effect.logError("the notifier stopped", cause))),
+      )
+      yield* Effect.forkScoped(runExpirySweeper)
+    }),
+  )
+
+/** The service's layer: HTTP server and background work over shared services. */
+export const layerService = (options: ServiceOptions) => {
+  const services = layerGatewayServices(options)
+  return Layer.mergeAll(layerHttp(gatewayRoutes(options.config.mode), options.listen), layerBackground(options)).pipe(
+    Layer.provideMerge(services),
+  )
+}

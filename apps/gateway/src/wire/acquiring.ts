@@ -1,0 +1,131 @@
+/**
+ * Domain state to the wire objects of the acquiring API (`acquireOrder`,
+ * `payer`, `refundOrder`, `refundSummary`), as the protocol's response
+ * schemas hold them (amounts in fils). The same shapes go into
+ * notifications, since a notification carries the order as the query
+ * operation returns it.
+ */
+import { type Order, refundSummary, sharingInfoList } from "@mizan/acquiring"
+import type { AccessoryContent } from "@mizan/acquiring"
+import type { RefundOrder as DomainRefundOrder } from "@mizan/refund"
+import type { ResponseBodyOf } from "@mizan/protocol"
+
+export type WireAcquireOrder = ResponseBodyOf<"/acquire2/getOrder">["acquireOrder"]
+export type WireRefundOrder = ResponseBodyOf<"/acquire2/refund/placeOrder">["refundOrder"]
+export type WireRefundSummary = ResponseBodyOf<"/acquire2/refund/placeOrder">["refundSummary"]
+type WireAccessoryContent = NonNullable<WireAcquireOrder["accessoryContent"]>
+
+/** The spec's `product`: "internal classification" of the payment scene. */
+export const acquiringProduct = "MERCHANT_ACQUIRING"
+
+/** Keeps the keys whose value is defined (the wire's optional keys are absent, never undefined). */
+const defined = <T extends object>(value: T): T =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+
+const accessoryContentOf = (content: AccessoryContent): WireAccessoryContent => {
+  const { amountDetail, goodsDetail, terminalDetail } = content
+  return defined({
+    amountDetail:
+      amountDetail &&
+      defined({
+        discountableAmount: amountDetail.discountableAmountFils,
+        amount: amountDetail.amountFils,
+        vatAmount: amountDetail.vatAmountFils,
+        tipAmount: amountDetail.tipAmountFils,
+      }),
+    goodsDetail: goodsDetail && defined({ ...goodsDetail, priceFils: undefined, price: goodsDetail.priceFils }),
+    terminalDetail,
+  }) as unknown as WireAccessoryContent
+}
+
+export const toWireAcquireOrder = (order: Order): WireAcquireOrder => {
+  const request = order.request
+  const payment = order.status === "CREATED" ? undefined : order.payment
+  const failure = order.status === "FAILURE" ? order.failure : undefined
+  return defined({
+    requestTime: order.requestTime,
+    merchantOrderNo: request.merchantOrderNo,
+    orderNo: order.orderNo,
+    status: order.status,
+    paymentInfo:
+      payment &&
+      defined({
+        paidAmount: payment.paidAmountFils,
+        paidTime: payment.paidTime,
+        payerMid: payment.payer.payerMid,
+        payerFeeAmount: payment.payerFeeFils,
+        payeeFeeAmount: payment.settlement.payeeFeeAmountFils,
+        payChannel: payment.payChannel,
+        settlementAmount: payment.settlement.settlementAmountFils,
+        // "Returned only for scene DIRECTPAY": the domain keeps it only then.
+        cardInfo: payment.cardInfo,
+      }),
+    product: acquiringProduct,
+    totalAmount: request.totalAmountFils,
+    payeeMid: order.payeeMid,
+    expiredTime: order.expiredTime,
+    notifyUrl: request.notifyUrl,
+    sharingInfoList:
+      request.sharingParamList === undefined
+        ? undefined
+        : sharingInfoList(order).map((item) =>
+            defined({
+              sharingIdentitySeqId: item.sharingIdentitySeqId,
+              // No member directory is connected for sharing identities: the member id is not known.
+              sharingMid: "",
+              sharingMemo: item.sharingMemo,
+              sharingAmount: item.sharingAmountFils,
+              sharingSettledFeeAmount: item.sharingSettledFeeAmountFils,
+              sharingSettledAmount: item.sharingSettledAmountFils,
+              withholdAndRemitFee: item.withholdAndRemitFee,
+            }),
+          ),
+    promotionInfoList: request.promotionInfoList,
+    subject: request.subject,
+    accessoryContent: request.accessoryContent && accessoryContentOf(request.accessoryContent),
+    paySceneCode: request.paySceneCode,
+    paySceneParams: order.paySceneParams,
+    deviceId: request.deviceId,
+    secondaryMerchantId: request.secondaryMerchantId,
+    failCode: failure?.failCode,
+    failDes: failure?.failDes,
+    revoked: order.revoked ? "true" : "false",
+    reserved: request.reserved,
+  }) as WireAcquireOrder
+}
+
+export const toWireRefundSummary = (order: Order): WireRefundSummary => {
+  const summary = refundSummary(order)
+  return { acquireAmount: summary.acquireAmountFils, remainRefundAmount: summary.remainRefundAmountFils }
+}
+
+export const toWireRefundOrder = (refund: DomainRefundOrder): WireRefundOrder => {
+  const details = refund.details
+  const failure = refund.status === "FAILURE" ? refund.failure : undefined
+  return defined({
+    refundMerchantOrderNo: details.refundMerchantOrderNo,
+    orderNo: refund.orderNo,
+    originMerchantOrderNo: details.originMerchantOrderNo,
+    status: refund.status,
+    amount: details.amountFils,
+    feeRefunded: details.feeRefundedFils,
+    sharingInfoList:
+      details.sharingInfoList.length === 0
+        ? undefined
+        : details.sharingInfoList.map((item) => ({
+            sharingIdentitySeqId: item.sharingIdentitySeqId,
+            sharingMid: "",
+            sharingMemo: item.sharingMemo,
+            sharingAmount: item.sharingAmountFils,
+            sharingSettledAmount: item.sharingSettledAmountFils,
+          })),
+    notifyUrl: details.notifyUrl,
+    reason: details.reason,
+    secondaryMerchantId: details.secondaryMerchantId,
+    deviceId: details.deviceId,
+    failCode: failure?.failCode,
+    failDes: failure?.failDes,
+    // "Documented as the service's identification number of the order."
+    reserved: refund.orderNo,
+  }) as WireRefundOrder
+}

@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ok, refused, sandbox } from "./calls.ts"
+import { startGateway, type TestGateway } from "./harness.ts"
+
+let gateway: TestGateway
+beforeAll(async () => {
+  gateway = await startGateway()
+})
+afterAll(() => gateway.close())
+
+let serial = 0
+const newNumber = (prefix: string) => `${prefix}-${Date.now()}-${++serial}`
+
+const createOrder = (merchantOrderNo: string, overrides: Record<string, unknown> = {}) =>
+  ok(gateway.merchant(), "/acquire2/placeOrder", {
+    merchantOrderNo,
+    subject: "Coffee beans",
+    totalAmount: { amount: 100, currency: "AED" },
+    paySceneCode: "PAYPAGE",
+    notifyUrl: "http://127.0.0.1:9/notify",
+    ...overrides,
+  } as never)
+
+describe("create order", () => {
+  it("creates a CREATED order with a pay page link, expiring 2 hours after requestTime by default", async () => {
+    const no = newNumber("o")
+    const body = await createOrder(no)
+    expect(body.acquireOrder).toMatchObject({
+      merchantOrderNo: no,
+      status: "CREATED",
+      totalAmount: 10_000,
+      subject: "Coffee beans",
+      revoked: "false",
+      payeeMid: "M1",
+    })
+    expect(body.acquireOrder.expiredTime - body.acquireOrder.requestTime).toBe(2 * 3_600_000)
+    expect(body.interactionParams?.tokenUrl).toMatch(/\/pay\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
+    expect(body.acquireOrder.orderNo).toMatch(/^\d{14}1\d{11}$/)
+  })
+
+  it("answers a repeat with the same order and its first orderNo, and 62016 for other parameters while CREATED", async () => {
+    const no = newNumber("o")
+    const first = await createOrder(no)
+    const again = await createOrder(no)
+    expect(again.acquireOrder.orderNo).toBe(first.acquireOrder.orderNo)
+    expect(
+      await refused(gateway.merchant(), "/acquire2/placeOrder", {
+        merchantOrderNo: no,
+        subject: "Coffee beans",
+        totalAmount: { amount: 200, currency: "AED" },
+        paySceneCode: "PAYPAGE",
+      } as never),
+    ).toMatchObject({ code: "62016" })
+  })
+
+  it("answers 62001, 62003 and 62002 for a used number of a paid, settled or failed order", async () => {
+    const paid = newNumber("o")
+    await createOrder(paid)
+    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: paid })
+    expect(
+      (
+        await refused(gateway.merchant(), "/acquire2/placeOrder", {
+          merchantOrderNo: paid,
+          subject: "x",
+          totalAmount: { amount: 1, currency: "AED" },
+          paySceneCode: "PAYPAGE",
+        } as never)
+      ).code,
+    ).toBe("62001")
+    await sandbox(gateway.baseUrl, gateway.merchant(), "settleOrder", { merchantOrderNo: paid })
+    expect(
+      (
+        await refused(gateway.merchant(), "/acquire2/placeOrder", {
+          merchantOrderNo: paid,
+          subject: "x",
+          totalAmount: { amount: 1, currency: "AED" },
+          paySceneCode: "PAYPAGE",
+        } as never)
+      ).code,
+    ).toBe("62003")
+    const cancelled = newNumber("o")
+    await createOrder(cancelled)
+    await ok(gateway.merchant(), "/acquire2/cancelOrder", { merchantOrderNo: cancelled })
+    expect(
+      (
+        await refused(gateway.merchant(), "/acquire2/placeOrder", {
+          merchantOrderNo: cancelled,
+          subject: "x",
+          totalAmount: { amount: 1, currency: "AED" },
+          paySceneCode: "PAYPAGE",
+        } as never)
+      ).code,
+    ).toBe("62002")
+  })
+
+  it("answers 62008, 62009 and 62012 for expiry before the request, beyond 48 hours, and an unknown scene", async () => {
+    const requestTime = Date.now()
+    expect(
+      (
+        await refused(gateway.merchant(), "/acquire2/placeOrder", {
+          merchantOrderNo: newNumber("o"),
+          subject: "x",
+          totalAmount: { amount: 1, currency: "AED" },
+          paySceneCode: "PAYPAGE",
+          expiredTime: requestTime - 1000,
+        } as never)
+      ).code,
+    ).toBe("62008")
+    expect(
+      (
+        await refused(gateway.merchant(), "/acquire2/placeOrder", {
+          merchantOrderNo: newNumber("o"),
+          subject: "x",
+          totalAmount: { amount: 1, currency: "AED" },
+          paySceneCode: "PAYPAGE",
+          expiredTime: requestTime + 49 * 3_600_000,
+        } as never)
+      ).code,
+    ).toBe("62009")
+    expect(
+      (
+        await refused(gateway.merchant(), "/acquire2/placeOrder", {
+          merchantOrderNo: newNumber("o"),
+          subject: "x",
+          totalAmount: { amount: 1, currency: "AED" },
+          paySceneCode: "TELEPATHY",
+        } as never)
+      ).code,
+    ).toBe("62012")
+  })
+
+  it("takes what real clients send: 0.10, escaped slashes, keys in any order, empty accessoryContent parts, unknown fields", async () => {
+    const no = newNumber("o")
+    const body = await createOrder(no, {
+      totalAmount: { currency: "AED", amount: "0.10" },
+      notifyUrl: "https://merchant.example/notify",
+      accessoryContent: { amountDetail: {}, goodsDetail: {}, terminalDetail: {} },
+      somethingNew: { a: 1 },
+    })
+    expect(body.acquireOrder.totalAmount).toBe(10)
+    expect(body.acquireOrder.accessoryContent).toEqual({ amountDetail: {}, goodsDetail: {}, terminalDetail: {} })
+    expect(JSON.stringify(body)).not.toContain("somethingNew")
+  })
+
+  it("keeps sharing identities only as digests and answers each item's settled amounts after payment", async () => {
+    const no = newNumber("o")
+    const client = gateway.merchant()
+    await createOrder(no, {
+      sharingParamList: [
+        {
+          sharingIdentitySeqId: 1,
+          sharingIdentityType: "PHONE_NO",
+          sharingIdentity: client.encryptField("971500000009"),
+          sharingMemo: "partner",
+          sharingAmount: { amount: 30, currency: "AED" },
+        },
+      ],
+    })
+    const paid = await sandbox(gateway.baseUrl, client, "payOrder", { merchantOrderNo: no })
+    expect(paid.head.code).toBe("0")
+    const order = (await ok(client, "/acquire2/getOrder", { merchantOrderNo: no })).acquireOrder
+    expect(order.status).toBe("PAID_SUCCESS")
+    const item = order.sharingInfoList?.[0]
+    expect(item?.sharingAmount).toBe(3_000)
+    const payment = order.paymentInfo
+    // 1.5% + 0.50 of 100.00 is 2.00, all of it borne by the payee here.
+    expect(payment?.payeeFeeAmount).toBe(200)
+    expect((payment?.settlementAmount ?? 0) + (item?.sharingSettledAmount ?? 0) + (payment?.payeeFeeAmount ?? 0)).toBe(
+      10_000,
+    )
+    const stored = JSON.stringify((await gateway.allEvents()).map((e) => e.data))
+    expect(stored).not.toContain("971500000009")
+  })
+})
+
+describe("get order and payer", () => {
+  it("finds an order by merchantOrderNo or by orderNo, and answers 62004 / 62035 when there is none", async () => {
+    const no = newNumber("o")
+    const created = await createOrder(no)
+    const byNumber = await ok(gateway.merchant(), "/acquire2/getOrder", { orderNo: created.acquireOrder.orderNo })
+    expect(byNumber.acquireOrder.merchantOrderNo).toBe(no)
+    expect((await refused(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: "missing" })).code).toBe("62004")
+    expect(
+      (await refused(gateway.merchant(), "/acquire2/getOrder", { orderNo: "00000000000000100000000000" })).code,
+    ).toBe("62035")
+    expect(
+      (
+        await refused(gateway.merchant(), "/acquire2/getOrder", {
+          merchantOrderNo: no,
+          orderNo: created.acquireOrder.orderNo,
+        })
+      ).code,
+    ).toBe("400")
+  })
+
+  it("never lets one merchant see or touch another's order", async () => {
+    const no = newNumber("o")
+    const created = await createOrder(no)
+    const other = gateway.merchant("M2")
+    expect((await refused(other, "/acquire2/getOrder", { merchantOrderNo: no })).code).toBe("62004")
+    expect((await refused(other, "/acquire2/getOrder", { orderNo: created.acquireOrder.orderNo })).code).toBe("62035")
+    expect((await refused(other, "/acquire2/cancelOrder", { merchantOrderNo: no })).code).toBe("62004")
+    expect(
+      (
+        await refused(other, "/acquire2/refund/placeOrder", {
+          refundMerchantOrderNo: newNumber("r"),
+          originMerchantOrderNo: no,
+          amount: { amount: 1, currency: "AED" },
+        } as never)
+      ).code,
+    ).toBe("62004")
+    expect((await ok(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: no })).acquireOrder.status).toBe(
+      "CREATED",
+    )
+  })
+
+  it("answers the payer of a paid order, and 62015 before it is paid", async () => {
+    const no = newNumber("o")
+    await createOrder(no)
+    expect((await refused(gateway.merchant(), "/acquire2/getOrderPayer", { merchantOrderNo: no })).code).toBe("62015")
+    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: no, payerMid: "PAYER42" })
+    const { payer } = await ok(gateway.merchant(), "/acquire2/getOrderPayer", { merchantOrderNo: no })
+    expect(payer).toMatchObject({ payerMid: "PAYER42", mobileNumberMask: expect.stringContaining("*") })
+  })
+})
+
+describe("expiry, cancel and revoke", () => {
+  it("reads an order past its expiredTime as FAILURE, and closes it without being asked", async () => {
+    const read = newNumber("o")
+    const swept = newNumber("o")
+    await createOrder(read, { expiredTime: Date.now() + 60_000 })
+    await createOrder(swept, { expiredTime: Date.now() + 60_000 })
+    gateway.clock.advance(2 * 60_000)
+    expect((await ok(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: read })).acquireOrder).toMatchObject({
+      status: "FAILURE",
+      failCode: "ORDER_EXPIRED",
+    })
+    const paid = await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: read })
+    expect(paid.head.code).toBe("62002")
+    // The sweep runs every second of service time: give it a moment of real time.
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    const events = (await gateway.allEvents()).filter((e) => e.streamId === `acquiring-2-M1-${swept}`)
+    expect(events.map((e) => e.type)).toEqual(["OrderCreated", "OrderClosed"])
+  })
+
+  it("cancels an unpaid order, and answers 62001 for a paid one", async () => {
+    const no = newNumber("o")
+    await createOrder(no)
+    expect((await ok(gateway.merchant(), "/acquire2/cancelOrder", { merchantOrderNo: no })).acquireOrder).toMatchObject(
+      { status: "FAILURE", failCode: "ORDER_CANCELLED" },
+    )
+    const paid = newNumber("o")
+    await createOrder(paid)
+    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: paid })
+    expect((await refused(gateway.merchant(), "/acquire2/cancelOrder", { merchantOrderNo: paid })).code).toBe("62001")
+  })
+
+  it("revokes a paid order into FAILURE with revoked true and a full refund order; revoking twice changes nothing", async () => {
+    const no = newNumber("o")
+    await createOrder(no)
+    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: no })
+    const revoked = await ok(gateway.merchant(), "/acquire2/revokeOrder", { merchantOrderNo: no })
+    expect(revoked.acquireOrder).toMatchObject({ status: "FAILURE", revoked: "true" })
+    const again = await ok(gateway.merchant(), "/acquire2/revokeOrder", { merchantOrderNo: no })
+    expect(again).toEqual(revoked)
+    expect(
+      (
+        await refused(gateway.merchant(), "/acquire2/refund/placeOrder", {
+          refundMerchantOrderNo: newNumber("r"),
+          originMerchantOrderNo: no,
+          amount: { amount: 1, currency: "AED" },
+        } as never)
+      ).code,
+    ).toBe("62040")
+  })
+
+  it("answers 62041 when revoking an order that has a refund", async () => {
+    const no = newNumber("o")
+    await createOrder(no)
+    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: no })
+    await ok(gateway.merchant(), "/acquire2/refund/placeOrder", {
+      refundMerchantOrderNo: newNumber("r"),
+      originMerchantOrderNo: no,
+      amount: { amount: 10, currency: "AED" },
+    } as never)
+    expect((await refused(gateway.merchant(), "/acquire2/revokeOrder", { merchantOrderNo: no })).code).toBe("62041")
+  })
+})

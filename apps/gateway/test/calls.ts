@@ -1,0 +1,39 @@
+/** Calls through the merchant client, as promises, for readable tests. */
+import type { MerchantClient, OperationPath, RequestOf, ResponseBodyOf } from "@mizan/merchant-client"
+import { Effect } from "effect"
+
+/** The decoded body of a successful call; throws with head.code and msg otherwise. */
+export const ok = <P extends OperationPath>(client: MerchantClient, path: P, bizContent?: RequestOf<P>) =>
+  Effect.runPromise(
+    (client.call as (path: P, biz?: RequestOf<P>) => Effect.Effect<ResponseBodyOf<P>, { message: string }>)(
+      path,
+      bizContent,
+    ),
+  )
+
+/** The refusal of a call: `{ code, msg }`; throws when the call succeeds. */
+export const refused = async <P extends OperationPath>(client: MerchantClient, path: P, bizContent?: RequestOf<P>) => {
+  const exit = await Effect.runPromise(
+    Effect.flip((client.call as (path: P, biz?: RequestOf<P>) => Effect.Effect<unknown, unknown>)(path, bizContent)),
+  )
+  const failure = exit as { _tag: string; code?: string; msg?: string; applyStatus?: string }
+  if (failure._tag !== "ServiceRefused") throw new Error(`expected a refusal, got ${failure._tag}: ${String(exit)}`)
+  return { code: failure.code ?? "", msg: failure.msg ?? "", applyStatus: failure.applyStatus ?? "" }
+}
+
+/** A sandbox helper call: `/sgs/sandbox/<name>` through the same signed envelope. */
+export const sandbox = async (baseUrl: string, client: MerchantClient, name: string, bizContent: unknown) => {
+  const { sign } = await import("@mizan/protocol")
+  const { merchantKeys } = await import("./harness.ts")
+  const body = JSON.stringify({ requestTime: Date.now(), bizContent })
+  const response = await fetch(`${baseUrl}/sgs/sandbox/${name}`, {
+    method: "POST",
+    body,
+    headers: {
+      "content-type": "application/json",
+      "Partner-Id": client.partnerId,
+      sign: sign(body, merchantKeys(client.partnerId).privateKey),
+    },
+  })
+  return (await response.json()) as { head: { code: string; msg?: string }; body?: Record<string, never> }
+}

@@ -1,0 +1,137 @@
+/**
+ * Starts a real gateway on 127.0.0.1 (a random port) for a test file, with
+ * real RSA-2048 keys, and hands out merchant clients (libs/merchant-client)
+ * that talk to it over HTTP exactly as a merchant's system would.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { EventStore, layerMemory, logStart, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
+import { type MerchantClient, makeMerchantClient } from "@mizan/merchant-client"
+import { type GeneratedKeyPair, generateKeyPair } from "@mizan/protocol"
+import { Effect, type Layer, ManagedRuntime } from "effect"
+import { HttpServer } from "effect/http"
+import { SandboxClock } from "../src/clock.ts"
+import type { GatewayConfig, MerchantConfig } from "../src/config.ts"
+import type { HandlerServices } from "../src/handlers/index.ts"
+import { layerService, type ServiceOptions } from "../src/service.ts"
+
+// RSA key generation takes ~100 ms; one pair per merchant per test process is plenty.
+const keyCache = new Map<string, GeneratedKeyPair>()
+export const merchantKeys = (partnerId: string): GeneratedKeyPair => {
+  const cached = keyCache.get(partnerId) ?? generateKeyPair()
+  keyCache.set(partnerId, cached)
+  return cached
+}
+
+/** A merchant of the test configuration: every grant, a 1.5% + 0.50 acquiring fee, LOCAL and SWIFT payouts. */
+export const testMerchant = (partnerId: string, overrides: Partial<MerchantConfig> = {}): MerchantConfig => ({
+  partnerId,
+  publicKeyPem: merchantKeys(partnerId).publicKeyPem,
+  grants: ["*"],
+  rateLimit: { requestsPerSecond: 1000, burstRequests: 1000 },
+  fees: {
+    acquiring: { basisPoints: 150, fixedFils: 50 as never },
+    walletTransfer: { basisPoints: 0, fixedFils: 100 as never },
+    bankCardTransfer: { basisPoints: 100, fixedFils: 0 as never },
+  },
+  payoutAbilities: [
+    { countryCode: "UAE", fundoutCurrencyCode: "AED", networkCode: "LOCAL", name: "UAEFTS", beneficiaryType: "IBAN" },
+    {
+      countryCode: "US",
+      fundoutCurrencyCode: "USD",
+      networkCode: "SWIFT",
+      name: "SWIFT",
+      beneficiaryType: "IBAN",
+      feePlan: { basisPoints: 0, fixedFils: 2500 as never },
+    },
+  ],
+  products: ["BANK_CARD_TRANSFER"],
+  memberId: `${partnerId}-MID`,
+  ...overrides,
+})
+
+export const testConfig = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({
+  mode: "sandbox",
+  merchants: [testMerchant("M1"), testMerchant("M2")],
+  rates: [{ fundoutCurrencyCode: "USD", rate: "0.2722" }],
+  sandbox: {
+    members: [
+      { memberId: "MEMBER-1", phoneNo: "971500000001", fullName: "Amal Saeed", openingBalance: "1000.00" },
+      { memberId: "MEMBER-2", phoneNo: "971500000002", fullName: "Omar Khan", openingBalance: "19990.00" },
+    ],
+    ibanHolders: { AE070331234567890123456: "Amal Saeed" },
+  },
+  ...overrides,
+})
+
+export interface TestGateway {
+  readonly baseUrl: string
+  readonly servicePublicKeyPem: string
+  readonly clock: SandboxClock
+  /** A merchant client for a configured merchant (M1 unless named). */
+  readonly merchant: (partnerId?: string) => MerchantClient
+  /** Every event the gateway's store holds, in global order. */
+  readonly allEvents: () => Promise<ReadonlyArray<RecordedEvent>>
+  /** Runs an effect against the gateway's own services (its store, say), for assertions. */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, HandlerServices>) => Promise<A>
+  readonly close: () => Promise<void>
+}
+
+export interface StartOptions {
+  readonly config?: GatewayConfig
+  readonly storeLayer?: Layer.Layer<EventStore, StoreError>
+  readonly notifier?: ServiceOptions["notifier"]
+}
+
+export const startGateway = async (options: StartOptions = {}): Promise<TestGateway> => {
+  const dataDir = mkdtempSync(join(tmpdir(), "mizan-gateway-"))
+  const config = options.config ?? testConfig()
+  const clock = new SandboxClock()
+  const runtime = ManagedRuntime.make(
+    layerService({
+      config,
+      baseDir: dataDir,
+      storeLayer: options.storeLayer ?? layerMemory,
+      sandboxClock: clock,
+      listen: { port: 0, host: "127.0.0.1" },
+      ...(options.notifier === undefined ? {} : { notifier: options.notifier }),
+    }),
+  )
+  const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
+  if (address._tag === "UnixPathAddress") throw new Error("the test gateway did not listen on TCP")
+  const baseUrl = `http://127.0.0.1:${address.port}`
+  const servicePublicKeyPem = readFileSync(join(dataDir, "service-public.pem"), "utf8")
+  return {
+    baseUrl,
+    servicePublicKeyPem,
+    clock,
+    merchant: (partnerId = "M1") =>
+      makeMerchantClient({
+        baseUrl,
+        partnerId,
+        merchantPrivateKeyPem: merchantKeys(partnerId).privateKeyPem,
+        servicePublicKeyPem,
+      }),
+    run: (effect) => runtime.runPromise(effect),
+    allEvents: () =>
+      runtime.runPromise(
+        Effect.gen(function* () {
+          const store = yield* EventStore
+          const events: Array<RecordedEvent> = []
+          let after = logStart
+          while (true) {
+            const page = yield* store.readAll({ after, maxCount: 1_000 })
+            events.push(...page)
+            const last = page.at(-1)
+            if (last === undefined) return events
+            after = last.globalPosition
+          }
+        }),
+      ),
+    close: async () => {
+      await runtime.dispose()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,204 @@
+import { parsePublicKey, verify } from "@mizan/protocol"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { merchantKeys, startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
+import { postRaw, postSigned } from "./raw.ts"
+
+let gateway: TestGateway
+const orderPath = "/sgs/api/acquire2/getOrder"
+
+beforeAll(async () => {
+  gateway = await startGateway({
+    config: testConfig({
+      bodyLimitBytes: 4096,
+      merchants: [
+        testMerchant("M1"),
+        testMerchant("LIMITED", { grants: ["/acquire2/getOrder"] }),
+        testMerchant("SLOW", { rateLimit: { requestsPerSecond: 0.001, burstRequests: 2 } }),
+      ],
+    }),
+  })
+})
+afterAll(() => gateway.close())
+
+const key = (partnerId: string) => merchantKeys(partnerId).privateKey
+const envelope = (bizContent: unknown, requestTime = Date.now()) => JSON.stringify({ requestTime, bizContent })
+
+describe("the envelope pipeline", () => {
+  it("signs every answer over its raw bytes with the service key, business errors included", async () => {
+    const answer = await postSigned(
+      `${gateway.baseUrl}${orderPath}`,
+      envelope({ merchantOrderNo: "none" }),
+      "M1",
+      key("M1"),
+    )
+    expect(answer.status).toBe(200)
+    expect(answer.json.head).toMatchObject({ applyStatus: "FAIL", code: "62004" })
+    expect(answer.json.head.traceCode).toMatch(/^[0-9a-f]{16}$/)
+    expect(answer.json.body).toBeUndefined()
+    expect(verify(answer.text, answer.sign, parsePublicKey(gateway.servicePublicKeyPem))).toBe(true)
+  })
+
+  it("answers applyStatus ERROR when the signature is wrong or missing", async () => {
+    const body = envelope({ merchantOrderNo: "x" })
+    const forged = await postSigned(`${gateway.baseUrl}${orderPath}`, body, "M1", key("LIMITED"))
+    expect(forged.json.head).toMatchObject({ applyStatus: "ERROR", code: "403" })
+    const unsigned = await postRaw(`${gateway.baseUrl}${orderPath}`, body, { "Partner-Id": "M1" })
+    expect(unsigned.json.head.applyStatus).toBe("ERROR")
+    expect(unsigned.json.head.msg).toContain("header sign is required")
+    // A signature over other bytes (the same JSON re-serialised) does not verify either.
+    const reordered = await postRaw(`${gateway.baseUrl}${orderPath}`, body.replace("requestTime", "requestTime "), {
+      "Partner-Id": "M1",
+      sign: (await import("@mizan/protocol")).sign(body, key("M1")),
+    })
+    expect(reordered.json.head.applyStatus).toBe("ERROR")
+  })
+
+  it("reads headers in any letter case", async () => {
+    const body = envelope({ merchantOrderNo: "none" })
+    const answer = await postRaw(`${gateway.baseUrl}${orderPath}`, body, {
+      "partner-id": "M1",
+      SIGN: (await import("@mizan/protocol")).sign(body, key("M1")),
+    })
+    expect(answer.json.head.code).toBe("62004")
+  })
+
+  it("refuses a missing, overlong or unknown Partner-Id", async () => {
+    const body = envelope({ merchantOrderNo: "x" })
+    const missing = await postRaw(`${gateway.baseUrl}${orderPath}`, body, {})
+    expect(missing.json.head).toMatchObject({ applyStatus: "FAIL", code: "400", msg: "header Partner-Id is required" })
+    const long = await postRaw(`${gateway.baseUrl}${orderPath}`, body, { "Partner-Id": "M123456789012" })
+    expect(long.json.head.msg).toBe("header Partner-Id must be at most 12 characters")
+    const unknown = await postSigned(`${gateway.baseUrl}${orderPath}`, body, "NOBODY", key("M1"))
+    expect(unknown.json.head).toMatchObject({ code: "403", msg: "Partner-Id NOBODY is not a registered merchant" })
+  })
+
+  it("refuses a requestTime more than 15 minutes away, either way, even when replayed with a valid signature", async () => {
+    const now = Date.now()
+    const stale = await postSigned(
+      `${gateway.baseUrl}${orderPath}`,
+      envelope({ merchantOrderNo: "x" }, now - 16 * 60_000),
+      "M1",
+      key("M1"),
+    )
+    expect(stale.json.head).toMatchObject({ code: "400", msg: expect.stringContaining("before") })
+    expect(stale.json.head.msg).toContain("minutes")
+    const early = await postSigned(
+      `${gateway.baseUrl}${orderPath}`,
+      envelope({ merchantOrderNo: "x" }, now + 16 * 60_000),
+      "M1",
+      key("M1"),
+    )
+    expect(early.json.head.msg).toContain("after")
+    const fresh = await postSigned(
+      `${gateway.baseUrl}${orderPath}`,
+      envelope({ merchantOrderNo: "x" }, now - 14 * 60_000),
+      "M1",
+      key("M1"),
+    )
+    expect(fresh.json.head.code).toBe("62004")
+  })
+
+  it("answers REQUESTTIME_TOO_EARLY and REQUESTTIME_TOO_LATER by name", async () => {
+    const now = Date.now()
+    const past = await postSigned(`${gateway.baseUrl}${orderPath}`, envelope({}, now - 3_600_000), "M1", key("M1"))
+    expect(past.json.head.msg).toMatch(/requestTime is more than 15 minutes before/)
+    const future = await postSigned(`${gateway.baseUrl}${orderPath}`, envelope({}, now + 3_600_000), "M1", key("M1"))
+    expect(future.json.head.msg).toMatch(/requestTime is more than 15 minutes after/)
+  })
+
+  it("refuses malformed JSON and a missing requestTime with 400, naming what is wrong", async () => {
+    const broken = await postSigned(`${gateway.baseUrl}${orderPath}`, "{not json", "M1", key("M1"))
+    expect(broken.status).toBe(200)
+    expect(broken.json.head).toMatchObject({ code: "400", msg: expect.stringContaining("not valid JSON") })
+    const noTime = await postSigned(
+      `${gateway.baseUrl}${orderPath}`,
+      JSON.stringify({ bizContent: {} }),
+      "M1",
+      key("M1"),
+    )
+    expect(noTime.json.head.msg).toBe("requestTime is required")
+  })
+
+  it("answers 403 UNAUTHORIZED for an operation not granted to the merchant", async () => {
+    const answer = await postSigned(
+      `${gateway.baseUrl}/sgs/api/acquire2/cancelOrder`,
+      envelope({ merchantOrderNo: "x" }),
+      "LIMITED",
+      key("LIMITED"),
+    )
+    expect(answer.json.head).toMatchObject({ applyStatus: "FAIL", code: "403" })
+    const granted = await postSigned(
+      `${gateway.baseUrl}${orderPath}`,
+      envelope({ merchantOrderNo: "x" }),
+      "LIMITED",
+      key("LIMITED"),
+    )
+    expect(granted.json.head.code).toBe("62004")
+  })
+
+  it("answers 402 RATE_LIMIT_REJECT once a merchant is over its rate", async () => {
+    const codes: Array<string> = []
+    for (let i = 0; i < 4; i++)
+      codes.push(
+        (await postSigned(`${gateway.baseUrl}${orderPath}`, envelope({ merchantOrderNo: "x" }), "SLOW", key("SLOW")))
+          .json.head.code,
+      )
+    expect(codes).toEqual(["62004", "62004", "402", "402"])
+  })
+
+  it("answers 404 SERVICE_NOT_AVAILABLE for a path that is no operation", async () => {
+    const answer = await postSigned(`${gateway.baseUrl}/sgs/api/acquire2/nothing`, envelope({}), "M1", key("M1"))
+    expect(answer.json.head).toMatchObject({ code: "404", msg: "no operation at /sgs/api/acquire2/nothing" })
+  })
+
+  it("refuses a body over the size limit with 413 and a signed envelope", async () => {
+    const answer = await postSigned(
+      `${gateway.baseUrl}${orderPath}`,
+      envelope({ merchantOrderNo: "x".repeat(5000) }),
+      "M1",
+      key("M1"),
+    )
+    expect(answer.status).toBe(413)
+    expect(answer.json.head.msg).toBe("body is larger than 4096 bytes")
+    expect(verify(answer.text, answer.sign, parsePublicKey(gateway.servicePublicKeyPem))).toBe(true)
+  })
+
+  it("names every broken bizContent field in one answer", async () => {
+    const answer = await postSigned(
+      `${gateway.baseUrl}/sgs/api/acquire2/placeOrder`,
+      envelope({
+        merchantOrderNo: "o-1",
+        subject: "a subject that is too long",
+        totalAmount: { amount: 1, currency: "AED" },
+      }),
+      "M1",
+      key("M1"),
+    )
+    expect(answer.json.head.code).toBe("400")
+    expect(answer.json.head.msg).toContain("bizContent.subject must be at most 12 characters")
+    expect(answer.json.head.msg, answer.json.head.msg).toContain("bizContent.paySceneCode is required")
+  })
+
+  it("refuses an inexact amount naming the field, and keeps head.msg within its 200 characters", async () => {
+    const answer = await postSigned(
+      `${gateway.baseUrl}/sgs/api/acquire2/placeOrder`,
+      '{"requestTime":' +
+        Date.now() +
+        ',"bizContent":{"merchantOrderNo":"o-2","subject":"x","paySceneCode":"PAYPAGE","totalAmount":{"amount":1.005,"currency":"AED"}}}',
+      "M1",
+      key("M1"),
+    )
+    expect(answer.json.head.msg).toMatch(/^bizContent\.totalAmount\.amount must be a decimal amount/)
+    expect(answer.json.head.msg?.length).toBeLessThanOrEqual(200)
+  })
+
+  it("treats null fields as absent, as serialisers that write nulls mean", async () => {
+    const answer = await postSigned(
+      `${gateway.baseUrl}${orderPath}`,
+      envelope({ merchantOrderNo: "none", orderNo: null }),
+      "M1",
+      key("M1"),
+    )
+    expect(answer.json.head.code).toBe("62004")
+  })
+})
