@@ -1,0 +1,1 @@
+export { type KurrentDbStoreOptions, layerKurrentDb, makeKurrentDbEventStore } from "./KurrentDbEventStore.ts"

@@ -1,0 +1,8 @@
+export { appendBatchEventsMax } from "./globalPosition.ts"
+export { type Migration, migrations, schemaVersion } from "./migrations.ts"
+export {
+  appendChannel,
+  layerPostgres,
+  makePostgresEventStore,
+  type PostgresStoreOptions,
+} from "./PostgresEventStore.ts"

@@ -1,0 +1,114 @@
+/**
+ * Versioned schema migrations. Each is applied once, in order, in the same
+ * transaction as its row in `schema_migrations`, under a transaction-scoped
+ * advisory lock: processes that start together queue on the lock, and the
+ * second finds the work done. A database migrated by newer code refuses to
+ * open with a NewerSchema error rather than be written in a shape this code
+ * does not know.
+ */
+import { StoreError } from "@mizan/eventsourcing"
+import { Effect } from "effect"
+import type pg from "pg"
+import { storeErrorFrom, streamVersionConstraint } from "./errors.ts"
+import type { Tables } from "./tables.ts"
+
+export interface Migration {
+  readonly version: number
+  readonly description: string
+  readonly sql: (tables: Tables) => string
+}
+
+export const migrations: ReadonlyArray<Migration> = [
+  {
+    version: 1,
+    description: "streams, events and checkpoints",
+    sql: (t) => `
+      -- One row per stream: its version is the compare-and-set an append claims.
+      CREATE TABLE ${t.streams} (
+        stream_id      text    PRIMARY KEY,
+        stream_version integer NOT NULL CHECK (stream_version > 0)
+      );
+      -- The global log. global_position encodes the appending transaction (see globalPosition.ts).
+      -- data is json, not jsonb: it is stored and returned exactly as written.
+      CREATE TABLE ${t.events} (
+        global_position bigint  PRIMARY KEY,
+        stream_id       text    NOT NULL,
+        stream_version  integer NOT NULL,
+        event_id        text    NOT NULL,
+        event_type      text    NOT NULL,
+        schema_version  integer NOT NULL,
+        data            json    NOT NULL,
+        correlation_id  text,
+        causation_id    text,
+        recorded_at_ms  bigint  NOT NULL,
+        CONSTRAINT ${streamVersionConstraint} UNIQUE (stream_id, stream_version)
+      );
+      CREATE TABLE ${t.checkpoints} (
+        name            text   PRIMARY KEY,
+        global_position bigint NOT NULL
+      );
+    `,
+  },
+]
+
+/** The schema version this code writes. */
+export const schemaVersion = migrations.at(-1)?.version ?? 0
+
+const migrationLockSql = "SELECT pg_advisory_xact_lock(hashtext('mizan.migrations'), hashtext($1))"
+
+const inTransaction = async <A>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<A>): Promise<A> => {
+  const client = await pool.connect()
+  try {
+    await client.query("BEGIN")
+    const result = await body(client)
+    await client.query("COMMIT")
+    return result
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined)
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
+/** Brings the store's schema up to `schemaVersion`; answers the version it found. */
+export const migrate = (pool: pg.Pool, tables: Tables): Effect.Effect<number, StoreError> =>
+  Effect.tryPromise({
+    try: () =>
+      inTransaction(pool, async (client) => {
+        await client.query(migrationLockSql, [tables.schema])
+        // DDL only when there is something to do: a user who may only read and write the tables opens an up-to-date schema.
+        const { rows: present } = await client.query<{ present: boolean }>(
+          "SELECT to_regclass($1) IS NOT NULL AS present",
+          [tables.migrations],
+        )
+        if (present[0]?.present !== true) {
+          await client.query(`CREATE SCHEMA IF NOT EXISTS "${tables.schema}"`)
+          await client.query(`
+            CREATE TABLE ${tables.migrations} (
+              version     integer     PRIMARY KEY,
+              description text        NOT NULL,
+              applied_at  timestamptz NOT NULL DEFAULT now()
+            )`)
+        }
+        const { rows } = await client.query<{ version: number }>(
+          `SELECT coalesce(max(version), 0) AS version FROM ${tables.migrations}`,
+        )
+        const found = rows[0]?.version ?? 0
+        if (found > schemaVersion)
+          throw new StoreError({
+            reason: "NewerSchema",
+            detail: `schema "${tables.schema}" is at version ${found}; this code knows versions up to ${schemaVersion}`,
+          })
+        for (const migration of migrations) {
+          if (migration.version <= found) continue
+          await client.query(migration.sql(tables))
+          await client.query(`INSERT INTO ${tables.migrations} (version, description) VALUES ($1, $2)`, [
+            migration.version,
+            migration.description,
+          ])
+        }
+        return found
+      }),
+    catch: storeErrorFrom(`migrating schema "${tables.schema}"`),
+  })

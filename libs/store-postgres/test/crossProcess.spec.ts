@@ -1,0 +1,78 @@
+import { spawn } from "node:child_process"
+import { join } from "node:path"
+import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { layerPostgres } from "../src/index.ts"
+import { spendingLimit } from "./limit.ts"
+import { freshSchema, postgresUrl } from "./support.ts"
+
+const spenderScript = join(import.meta.dirname, "crossProcess", "spender.ts")
+const spenderTimeoutMs = 40_000
+
+/** Runs spender.ts in its own Node process (vitest's own Node 24, which runs .ts directly). */
+const spendInAnotherProcess = (env: Record<string, string>): Promise<ReadonlyArray<string>> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [spenderScript], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: spenderTimeoutMs,
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk) => (stdout += chunk))
+    child.stderr.on("data", (chunk) => (stderr += chunk))
+    child.on("error", reject)
+    child.on("close", (code, signal) =>
+      code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`spender ${code ?? signal}: ${stderr}`)),
+    )
+  })
+
+/** Amounts between 20 and 65 fils, different for each worker. */
+const amountsFor = (worker: number, count: number) =>
+  Array.from({ length: count }, (_, i) => 20 + ((i * 7 + worker * 13) % 46))
+
+describe("two processes on one database", () => {
+  it("never overspend a balance, whatever the interleaving of their commands", { timeout: 60_000 }, async () => {
+    const schema = freshSchema()
+    const stream = "limit-1"
+    const fundedFils = 1_000
+    const layer = layerPostgres(postgresUrl(), { schema })
+    await Effect.runPromise(
+      Effect.provide(handleCommand(spendingLimit, stream, { _tag: "Fund", amountFils: fundedFils }), layer),
+    )
+
+    const workers = [1, 2]
+    const amounts = workers.map((worker) => amountsFor(worker, 30))
+    const startAtMs = Date.now() + 2_000
+    const outcomes = await Promise.all(
+      workers.map((worker, i) =>
+        spendInAnotherProcess({
+          POSTGRES_URL: postgresUrl(),
+          SCHEMA: schema,
+          STREAM: stream,
+          WORKER: `w${worker}`,
+          SPEND_AMOUNTS_FILS: JSON.stringify(amounts[i]),
+          START_AT_MS: String(startAtMs),
+        }),
+      ),
+    )
+
+    const acceptedFils = outcomes.flatMap((outcome, w) =>
+      outcome.flatMap((result, i) => (result === "Accepted" ? [amounts[w]![i]!] : [])),
+    )
+    const spentFils = acceptedFils.reduce((a, b) => a + b, 0)
+    const { state, streamVersion } = await Effect.runPromise(
+      Effect.provide(loadAggregate(spendingLimit, stream), layer),
+    )
+    for (const result of outcomes.flat()) expect(["Accepted", "LimitExceeded", "VersionConflict"]).toContain(result)
+    // Both processes got spends through, and the limit was reached.
+    for (const outcome of outcomes) expect(outcome).toContain("Accepted")
+    expect(outcomes.flat()).toContain("LimitExceeded")
+    // Every accepted spend is recorded once, and nothing else is.
+    expect(spentFils).toBeLessThanOrEqual(fundedFils)
+    expect(state.balanceFils).toBe(fundedFils - spentFils)
+    expect(state.references.size).toBe(acceptedFils.length)
+    expect(streamVersion).toBe(1 + acceptedFils.length)
+  })
+})

@@ -1,0 +1,110 @@
+import { randomBytes } from "node:crypto"
+import { Effect, Exit, type Scope } from "effect"
+import { describe, expect, it } from "vitest"
+import { makePostgresEventStore, migrations, schemaVersion } from "../src/index.ts"
+import { freshSchema, openStore, postgresUrl, rawClient, sql } from "./support.ts"
+
+const appliedVersions = (schema: string) =>
+  Effect.gen(function* () {
+    const client = yield* rawClient
+    const rows = yield* sql<{ version: number }>(
+      client,
+      `SELECT version FROM "${schema}".schema_migrations ORDER BY version`,
+    )
+    return rows.map((row) => row.version)
+  })
+
+const everyVersion = migrations.map((m) => m.version)
+
+const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))
+
+describe("schema migrations", () => {
+  it("numbers its migrations 1..n without gaps", () => {
+    expect(everyVersion).toEqual(everyVersion.map((_, i) => i + 1))
+    expect(schemaVersion).toBe(everyVersion.length)
+  })
+
+  it("creates a fresh schema at the latest version, each migration recorded once", () =>
+    run(
+      Effect.gen(function* () {
+        const schema = freshSchema()
+        yield* openStore(schema)
+        expect(yield* appliedVersions(schema)).toEqual(everyVersion)
+      }),
+    ))
+
+  it("applies nothing twice when opened again, and keeps what was written", () =>
+    run(
+      Effect.gen(function* () {
+        const schema = freshSchema()
+        const first = yield* openStore(schema)
+        yield* first.append("s", [{ type: "A", schemaVersion: 1, data: {} }], "no_stream")
+        const second = yield* openStore(schema)
+        expect(yield* appliedVersions(schema)).toEqual(everyVersion)
+        expect((yield* second.readStream("s")).length).toBe(1)
+      }),
+    ))
+
+  it("lets stores that open together on an empty schema, each with its own pool as separate processes have, all open it and migrate it once", () =>
+    run(
+      Effect.gen(function* () {
+        const schema = freshSchema()
+        const opened = yield* Effect.all(
+          Array.from({ length: 6 }, () => Effect.exit(openStore(schema))),
+          { concurrency: "unbounded" },
+        )
+        expect(opened.filter(Exit.isFailure)).toEqual([])
+        expect(yield* appliedVersions(schema)).toEqual(everyVersion)
+      }),
+    ))
+
+  it("refuses to open a schema migrated by newer code with a NewerSchema error", () =>
+    run(
+      Effect.gen(function* () {
+        const schema = freshSchema()
+        yield* openStore(schema)
+        const client = yield* rawClient
+        yield* sql(
+          client,
+          `INSERT INTO "${schema}".schema_migrations (version, description) VALUES ($1, 'from the future')`,
+          [schemaVersion + 1],
+        )
+        const error = yield* Effect.flip(openStore(schema))
+        expect(error).toMatchObject({ _tag: "StoreError", reason: "NewerSchema" })
+        expect(error.message).toContain(`at version ${schemaVersion + 1}`)
+        expect(yield* appliedVersions(schema)).toEqual([...everyVersion, schemaVersion + 1])
+      }),
+    ))
+
+  it("opens an up-to-date schema as a user who may only use its tables, and creates nothing", () =>
+    run(
+      Effect.gen(function* () {
+        const schema = freshSchema()
+        yield* openStore(schema)
+        const client = yield* rawClient
+        const role = `app_${schema}`
+        const password = randomBytes(9).toString("hex")
+        yield* sql(client, `CREATE ROLE ${role} LOGIN PASSWORD '${password}'`)
+        yield* sql(client, `GRANT USAGE ON SCHEMA "${schema}" TO ${role}`)
+        yield* sql(client, `GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA "${schema}" TO ${role}`)
+        const url = new URL(postgresUrl())
+        url.username = role
+        url.password = password
+
+        const store = yield* makePostgresEventStore(url.toString(), { schema })
+        const { records } = yield* store.append("s", [{ type: "A", schemaVersion: 1, data: {} }], "no_stream")
+        expect(yield* store.readStream("s")).toEqual(records)
+        // The same user cannot create a schema: the open above did no DDL.
+        const refused = yield* Effect.flip(makePostgresEventStore(url.toString(), { schema: freshSchema() }))
+        expect(refused.message).toContain("permission denied")
+      }),
+    ))
+
+  it("refuses a schema name that would need quoting", () =>
+    run(
+      Effect.gen(function* () {
+        const error = yield* Effect.flip(openStore('x"; DROP TABLE y; --'))
+        expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
+      }),
+    ))
+})

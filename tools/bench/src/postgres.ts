@@ -1,0 +1,213 @@
+/**
+ * `npm run bench -- postgres`: the PostgreSQL event store beside Emmett's
+ * (`@event-driven-io/emmett-postgresql`, a widely used TypeScript event
+ * store) on the same embedded server, in the same run (issue 8). Goal: at
+ * least as fast as Emmett on appends (one writer, and 16 at once) and on
+ * reading the whole log.
+ *
+ * Both stores get the same events, written to their own tables in one
+ * database, at the server's default durability (fsync and synchronous
+ * commit on). Each append carries one event at the stream's expected
+ * version: a command handler's append.
+ */
+import { dumbo, endAllPools } from "@event-driven-io/dumbo"
+import { getPostgreSQLEventStore, readMessagesBatch } from "@event-driven-io/emmett-postgresql"
+import { type GlobalPosition, logStart, type NewEvent } from "@mizan/eventsourcing"
+import { makePostgresEventStore } from "@mizan/store-postgres"
+import { startEmbeddedPostgres } from "@mizan/store-postgres/testing"
+import { Effect, Exit, Scope } from "effect"
+import { type Comparison, compare, describeMachine, formatTable, goalsMet, type Workload } from "./harness.ts"
+
+const appendsSequential = 300
+const writersConcurrent = 16
+const appendsPerWriter = 50
+const streamsPerWriter = 10
+const eventsInLog = 20_000
+const eventsPerLogAppend = 10
+const pageSizeEvents = 1_000
+const poolSizeConnections = 10
+/**
+ * Appends wait for fsync, whose latency on a shared machine swings several
+ * fold within seconds: many short runs, alternating with the baseline's,
+ * and their median.
+ */
+const counts = { warmupRuns: 1, measuredRuns: 9 }
+
+/** A payment event of about 300 bytes of JSON, the size of Mizan's domain events. */
+const paymentData = (n: number) => ({
+  merchantId: "M000000042",
+  merchantOrderNo: `order-${n}`,
+  orderNo: `2026112100000${n}`,
+  amountFils: 12_345 + n,
+  currency: "AED",
+  payMethod: "CARD",
+  cardNoDigest: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+  cardLast4: "4242",
+  notifyUrl: "https://merchant.example/notify",
+  paidAt: 1_763_769_600_000 + n,
+})
+
+const mizanEvent = (n: number): NewEvent => ({ type: "PaymentSucceeded", schemaVersion: 1, data: paymentData(n) })
+const emmettEvent = (n: number) => ({ type: "PaymentSucceeded", data: paymentData(n) })
+
+/** Each run writes streams no run wrote before: `run-<n>-...`. */
+let runNumber = 0
+const nextRun = () => ++runNumber
+
+/** The shape both stores are driven through: one append at a known version, and a page of the log. */
+interface Driver {
+  readonly name: string
+  /** Appends one event to `streamId`, which holds `version` events. */
+  readonly appendOne: (streamId: string, version: number, n: number) => Promise<void>
+  /** Appends `count` events to a new stream (to fill the log for reading). */
+  readonly appendNew: (streamId: string, count: number, n: number) => Promise<void>
+  /** Reads the whole log in pages; answers how many events it read. */
+  readonly readWholeLog: () => Promise<number>
+  readonly close: () => Promise<void>
+}
+
+const mizanDriver = async (connectionString: string): Promise<Driver> => {
+  const scope = await Effect.runPromise(Scope.make())
+  const store = await Effect.runPromise(
+    Scope.provide(scope)(makePostgresEventStore(connectionString, { poolSizeConnections })),
+  )
+  return {
+    name: "mizan",
+    appendOne: async (streamId, version, n) => {
+      await Effect.runPromise(store.append(streamId, [mizanEvent(n)], version === 0 ? "no_stream" : version))
+    },
+    appendNew: async (streamId, count, n) => {
+      const events = Array.from({ length: count }, (_, i) => mizanEvent(n + i))
+      await Effect.runPromise(store.append(streamId, events, "no_stream"))
+    },
+    readWholeLog: () =>
+      Effect.runPromise(
+        Effect.gen(function* () {
+          let after: GlobalPosition = logStart
+          let read = 0
+          while (true) {
+            const page = yield* store.readAll({ after, maxCount: pageSizeEvents })
+            const last = page.at(-1)
+            if (last === undefined) return read
+            read += page.length
+            after = last.globalPosition
+          }
+        }),
+      ),
+    close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
+  }
+}
+
+const emmettDriver = async (connectionString: string): Promise<Driver> => {
+  const pool = dumbo({ connectionString, max: poolSizeConnections })
+  const store = getPostgreSQLEventStore(connectionString, { connectionOptions: { dumbo: pool } })
+  await store.schema.migrate()
+  return {
+    name: "emmett",
+    appendOne: async (streamId, version, n) => {
+      await store.appendToStream(streamId, [emmettEvent(n)], { expectedStreamVersion: BigInt(version) })
+    },
+    appendNew: async (streamId, count, n) => {
+      const events = Array.from({ length: count }, (_, i) => emmettEvent(n + i))
+      await store.appendToStream(streamId, events, { expectedStreamVersion: 0n })
+    },
+    // Emmett's own log reader (what its consumers page with), from the start of the log.
+    readWholeLog: async () => {
+      let after = 0n
+      let read = 0
+      while (true) {
+        const { messages } = await readMessagesBatch(pool.execute, { after, batchSize: pageSizeEvents })
+        const last = messages.at(-1)
+        if (last === undefined) return read
+        read += messages.length
+        after = last.metadata.globalPosition
+      }
+    },
+    close: () => store.close(),
+  }
+}
+
+/** One writer, one event per append, each at the version its stream is at. */
+const sequentialAppends = (driver: Driver): Workload<string> => ({
+  name: `${driver.name}: ${appendsSequential} single appends, 1 writer`,
+  operationsPerRun: appendsSequential,
+  setup: () => `run-${nextRun()}`,
+  run: async (prefix) => {
+    const streams = 50
+    for (let i = 0; i < appendsSequential; i++)
+      await driver.appendOne(`${prefix}-${i % streams}`, Math.floor(i / streams), i)
+  },
+})
+
+/** Writers that each append, one event at a time, to streams of their own. */
+const concurrentAppends = (driver: Driver): Workload<string> => ({
+  name: `${driver.name}: ${writersConcurrent} writers x ${appendsPerWriter} single appends`,
+  operationsPerRun: writersConcurrent * appendsPerWriter,
+  setup: () => `run-${nextRun()}`,
+  run: (prefix) =>
+    Promise.all(
+      Array.from({ length: writersConcurrent }, async (_, w) => {
+        for (let i = 0; i < appendsPerWriter; i++)
+          await driver.appendOne(`${prefix}-w${w}-${i % streamsPerWriter}`, Math.floor(i / streamsPerWriter), i)
+      }),
+    ),
+})
+
+const readAll = (driver: Driver, expected: number): Workload<undefined> => ({
+  name: `${driver.name}: read the whole log (${expected.toLocaleString("en-US")} events, pages of ${pageSizeEvents})`,
+  operationsPerRun: expected,
+  run: async () => {
+    const read = await driver.readWholeLog()
+    if (read !== expected) throw new Error(`${driver.name} read ${read} events, expected ${expected}`)
+  },
+})
+
+/** Fills a fresh database with `eventsInLog` events through `driver`; answers the log's size. */
+const fillLog = async (driver: Driver): Promise<number> => {
+  for (let n = 0; n < eventsInLog; n += eventsPerLogAppend) await driver.appendNew(`log-${n}`, eventsPerLogAppend, n)
+  return driver.readWholeLog()
+}
+
+const main = async () => {
+  const startedMs = performance.now()
+  // The server's default durability: what a production database runs with.
+  const server = await startEmbeddedPostgres({ settings: { max_connections: "100" } })
+  console.log(`embedded PostgreSQL started in ${Math.round(performance.now() - startedMs)} ms`)
+  try {
+    // The append workloads share one database; the read workload reads a database of its own per store.
+    const appendUrl = await server.createDatabase("appends")
+    const mizan = await mizanDriver(appendUrl)
+    const emmett = await emmettDriver(appendUrl)
+    const comparisons: Array<Comparison> = []
+    const options = { unit: "events", goalRatio: 1, counts }
+    comparisons.push(await compare(sequentialAppends(mizan), sequentialAppends(emmett), options))
+    comparisons.push(await compare(concurrentAppends(mizan), concurrentAppends(emmett), options))
+    await mizan.close()
+    await emmett.close()
+
+    const mizanLog = await mizanDriver(await server.createDatabase("mizan_log"))
+    const emmettLog = await emmettDriver(await server.createDatabase("emmett_log"))
+    const [mizanEvents, emmettEvents] = [await fillLog(mizanLog), await fillLog(emmettLog)]
+    comparisons.push(await compare(readAll(mizanLog, mizanEvents), readAll(emmettLog, emmettEvents), options))
+    await mizanLog.close()
+    await emmettLog.close()
+
+    console.log(formatTable(comparisons))
+    // The spread says how much of a ratio is the machine's noise.
+    const spread = (rates: ReadonlyArray<number>) =>
+      `${Math.round(Math.min(...rates)).toLocaleString("en-US")}..${Math.round(Math.max(...rates)).toLocaleString("en-US")}`
+    for (const { measured, baseline } of comparisons)
+      console.log(
+        `runs of ${measured.name}: ${spread(measured.runsOperationsPerSecond)}/s; ${baseline.name.split(":")[0]}: ${spread(baseline.runsOperationsPerSecond)}/s`,
+      )
+    console.log(`\nmachine: ${describeMachine()}`)
+    console.log(goalsMet(comparisons) ? "every goal met" : "a goal was MISSED")
+  } finally {
+    // After both Emmett stores are closed, a pool in dumbo's registry still holds idle connections, and
+    // a server that stops under them crashes the process with an unhandled 'error' event.
+    await endAllPools()
+    await server.stop()
+  }
+}
+
+await main()
