@@ -1,0 +1,57 @@
+/** The service as separate processes (`main.ts`), for the crash and multi-process tests. */
+import { type ChildProcess, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { join } from "node:path"
+import { type MerchantClient, makeMerchantClient } from "@mizan/merchant-client"
+import { Effect } from "effect"
+import { merchantKeys } from "./harness.ts"
+
+const mainScript = join(import.meta.dirname, "..", "src", "main.ts")
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+/** Starts `main.ts` on a configuration file and waits until it answers on `port`. */
+export const startService = async (configPath: string, port: number): Promise<ChildProcess> => {
+  const child = spawn(process.execPath, [mainScript], {
+    env: { ...process.env, MIZAN_CONFIG: configPath, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  })
+  const deadline = Date.now() + 20_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`)
+    const up = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (up) return child
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  child.kill("SIGKILL")
+  throw new Error("the service did not start")
+}
+
+export const stopService = async (child: ChildProcess): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once("exit", resolve))
+  child.kill("SIGKILL")
+  await exited
+}
+
+/** A merchant client of a service whose key files live in `dataDir`. */
+export const clientOf = (dataDir: string, port: number, partnerId = "M1"): MerchantClient =>
+  makeMerchantClient({
+    baseUrl: `http://127.0.0.1:${port}`,
+    partnerId,
+    merchantPrivateKeyPem: merchantKeys(partnerId).privateKeyPem,
+    servicePublicKeyPem: readFileSync(join(dataDir, "service-public.pem"), "utf8"),
+    requestTimeoutMs: 5_000,
+  })
+
+export const call = <A>(effect: Effect.Effect<A, unknown>) => Effect.runPromise(effect)
