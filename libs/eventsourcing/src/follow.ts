@@ -11,16 +11,30 @@ export const followPageSizeEventsDefault = 1_000
  */
 export class AppendSignal {
   private waiters: Array<() => void> = []
+  private notified = 0
+
+  /** How many times it was notified: a follower notes it before a read, so a notify during the read is not missed. */
+  get generation(): number {
+    return this.notified
+  }
 
   notify(): void {
+    this.notified += 1
     const waiters = this.waiters
     this.waiters = []
     for (const wake of waiters) wake()
   }
 
-  /** Resolves at the next notify, or after `waitMs`, whichever comes first. */
-  wait(waitMs: number): Effect.Effect<void> {
+  /**
+   * Resolves at the next notify, or after `waitMs`, whichever comes first;
+   * at once when a notify came since `seenGeneration`.
+   */
+  wait(waitMs: number, seenGeneration?: number): Effect.Effect<void> {
     return Effect.callback<void>((resume) => {
+      if (seenGeneration !== undefined && seenGeneration !== this.notified) {
+        resume(Effect.void)
+        return
+      }
       const wake = () => {
         clearTimeout(timer)
         resume(Effect.void)
@@ -51,10 +65,13 @@ export const followByReading =
   (after: GlobalPosition, options?: FollowOptions): Stream.Stream<RecordedEvent, StoreError> => {
     const maxCount = options?.pageSizeEvents ?? followPageSizeEventsDefault
     return Stream.paginate(after, (position) =>
-      Effect.flatMap(readAll({ after: position, maxCount }), (page) => {
-        const last = page.at(-1)
-        if (last !== undefined) return Effect.succeed([page, Option.some(last.globalPosition)] as const)
-        return Effect.as(signal.wait(pollIntervalMs), [page, Option.some(position)] as const)
+      Effect.suspend(() => {
+        const seen = signal.generation
+        return Effect.flatMap(readAll({ after: position, maxCount }), (page) => {
+          const last = page.at(-1)
+          if (last !== undefined) return Effect.succeed([page, Option.some(last.globalPosition)] as const)
+          return Effect.as(signal.wait(pollIntervalMs, seen), [page, Option.some(position)] as const)
+        })
       }),
     )
   }

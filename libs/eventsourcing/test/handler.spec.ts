@@ -3,6 +3,7 @@ import { Effect, Exit, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
+  AppendSignal,
   CommandLocks,
   EventStore,
   handleCommand,
@@ -195,5 +196,24 @@ describe("given/when/then", () => {
   it("fails when the decider does something else", () => {
     expect(() => spec.given([]).when({ _tag: "Spend", amount: 1, reference: "a" }).thenEmits([])).toThrow(/refused/)
     expect(() => spec.given([]).when({ _tag: "Fund", amount: 1 }).thenRejects({})).toThrow(/expected a refusal/)
+  })
+})
+
+describe("AppendSignal", () => {
+  it("does not wait when a notify came after the generation the follower saw", async () => {
+    const signal = new AppendSignal()
+    const seen = signal.generation
+    signal.notify()
+    const started = Date.now()
+    await Effect.runPromise(signal.wait(5_000, seen))
+    expect(Date.now() - started).toBeLessThan(1_000)
+  })
+  it("waits for the next notify otherwise", async () => {
+    const signal = new AppendSignal()
+    setTimeout(() => signal.notify(), 50)
+    const started = Date.now()
+    await Effect.runPromise(signal.wait(5_000, signal.generation))
+    expect(Date.now() - started).toBeGreaterThanOrEqual(40)
+    expect(Date.now() - started).toBeLessThan(1_000)
   })
 })
