@@ -1,0 +1,251 @@
+/**
+ * Group commit: appends that arrive while the writer is busy (or within the
+ * same turn of the event loop) queue up, and the one writer commits them
+ * together in a single transaction, so that one sync of the log to disk
+ * acknowledges many appends. Durability stays per append: nobody hears
+ * "appended" before the transaction holding their events has committed.
+ *
+ * Each append is still checked against its own expected version, in queue
+ * order, inside the write transaction (so appends to one stream in one batch
+ * see each other), and an append that fails (a version conflict, a
+ * duplicate event id) is undone alone, under its own savepoint, while the
+ * rest of the batch commits. The unique index on (stream_id, stream_version)
+ * is the second guard behind the check.
+ *
+ * There is one connection and node:sqlite is synchronous, so a batch runs
+ * from BEGIN to COMMIT without yielding: no read on this connection ever
+ * sees a transaction half done, and positions are handed out in commit
+ * order, which keeps the global log gap-free for every reader (README.md).
+ */
+import type { DatabaseSync, StatementSync } from "node:sqlite"
+import {
+  type AppendResult,
+  type ExpectedVersion,
+  type RecordedEvent,
+  StoreError,
+  VersionConflict,
+  versionMatches,
+} from "@mizan/eventsourcing"
+import { Effect } from "effect"
+import { type EncodedEvent, recordOfEncoded } from "./rows.ts"
+import { breaksUniqueConstraint, storeErrorFrom } from "./sqliteErrors.ts"
+import { makeStreamVersions } from "./streamVersions.ts"
+
+export type AppendOutcome = Effect.Effect<AppendResult, VersionConflict | StoreError>
+
+export interface PendingAppend {
+  readonly streamId: string
+  readonly expected: ExpectedVersion
+  readonly events: ReadonlyArray<EncodedEvent>
+  readonly recordedAt: number
+  /** Hands the append its outcome; called once, after its transaction ended. */
+  readonly settle: (outcome: AppendOutcome) => void
+  /** Set when the caller was interrupted before the append was written: it is then skipped. */
+  cancelled: boolean
+}
+
+export interface GroupCommitStats {
+  /** Write transactions committed. */
+  readonly transactions: number
+  /** Appends acknowledged as written. */
+  readonly appends: number
+  /** The most appends one transaction held. */
+  readonly largestBatchAppends: number
+}
+
+export interface GroupCommitWriter {
+  readonly submit: (append: PendingAppend) => void
+  /** Commits whatever is queued now (used before the connection closes). */
+  readonly flush: () => void
+  readonly stats: () => GroupCommitStats
+}
+
+interface WriterStatements {
+  readonly begin: StatementSync
+  readonly commit: StatementSync
+  readonly rollback: StatementSync
+  readonly savepoint: StatementSync
+  readonly release: StatementSync
+  readonly rollbackToSavepoint: StatementSync
+  readonly insert: StatementSync
+}
+
+const prepareWriterStatements = (db: DatabaseSync): WriterStatements => ({
+  // IMMEDIATE takes the write lock at BEGIN, so the versions read below cannot change before COMMIT.
+  begin: db.prepare("BEGIN IMMEDIATE"),
+  commit: db.prepare("COMMIT"),
+  rollback: db.prepare("ROLLBACK"),
+  savepoint: db.prepare("SAVEPOINT append_"),
+  release: db.prepare("RELEASE append_"),
+  rollbackToSavepoint: db.prepare("ROLLBACK TO append_"),
+  insert: db.prepare(
+    "INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  ),
+})
+
+export interface GroupCommitOptions {
+  /** The most events one transaction holds; a longer queue is committed in several transactions, in order. */
+  readonly appendBatchMaxEvents: number
+  /** How many streams' versions the writer remembers between transactions. */
+  readonly streamVersionCacheMaxStreams: number
+  /** For error messages: which file this writer writes. */
+  readonly path: string
+  /** Called after every commit (wakes the followers). */
+  readonly onCommit: () => void
+}
+
+interface WrittenBatch {
+  /** One per append of the batch, in its order. */
+  readonly outcomes: ReadonlyArray<AppendOutcome>
+  /** The streams' versions as the batch leaves them. */
+  readonly versions: ReadonlyMap<string, number>
+  /** How many of its appends were written. */
+  readonly written: number
+}
+
+export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOptions): GroupCommitWriter => {
+  const statements = prepareWriterStatements(db)
+  const streamVersions = makeStreamVersions(db, options.streamVersionCacheMaxStreams)
+  let queue: Array<PendingAppend> = []
+  let flushScheduled = false
+  let transactions = 0
+  let appends = 0
+  let largestBatchAppends = 0
+
+  /** Inserts one append's events after its stream's `version`; throws what SQLite threw. */
+  const insertAppend = (append: PendingAppend, version: number): AppendResult => {
+    const records: Array<RecordedEvent> = []
+    for (const [i, event] of append.events.entries()) {
+      const streamVersion = version + i + 1
+      const { lastInsertRowid } = statements.insert.run(
+        event.id,
+        append.streamId,
+        streamVersion,
+        event.type,
+        event.schemaVersion,
+        event.dataJson,
+        event.metadataJson,
+        append.recordedAt,
+      )
+      records.push(recordOfEncoded(event, append.streamId, streamVersion, BigInt(lastInsertRowid), append.recordedAt))
+    }
+    return { streamVersion: version + append.events.length, records }
+  }
+
+  /** Why SQLite refused one append's insert, in the port's words. */
+  const insertFailure = (error: unknown, append: PendingAppend): VersionConflict | StoreError => {
+    if (breaksUniqueConstraint(error, "events.stream_id, events.stream_version")) {
+      // The second guard held where the version check should have: trust no remembered version any more.
+      streamVersions.forget()
+      return new VersionConflict({
+        streamId: append.streamId,
+        expected: append.expected,
+        actual: streamVersions.committedVersion(append.streamId),
+      })
+    }
+    if (breaksUniqueConstraint(error, "events.event_id"))
+      return new StoreError({
+        reason: "InvalidRequest",
+        detail: `an event id of this append to ${append.streamId} is already recorded; event ids are unique`,
+      })
+    return storeErrorFrom(error, `appending to ${append.streamId} in ${options.path}`)
+  }
+
+  /**
+   * Checks and inserts each append of `batch` in the open transaction.
+   * Throws only when the transaction itself is lost.
+   */
+  const writeBatch = (batch: ReadonlyArray<PendingAppend>): WrittenBatch => {
+    const outcomes: Array<AppendOutcome> = []
+    // Versions as this transaction leaves them, so that appends to one stream in one batch see each other.
+    const versions = new Map<string, number>()
+    let written = 0
+    for (const append of batch) {
+      const version = versions.get(append.streamId) ?? streamVersions.committedVersion(append.streamId)
+      if (!versionMatches(append.expected, version)) {
+        outcomes.push(
+          Effect.fail(new VersionConflict({ streamId: append.streamId, expected: append.expected, actual: version })),
+        )
+        continue
+      }
+      // One INSERT is atomic on its own (a failed statement is undone alone), so only a longer append needs a savepoint.
+      const savepoint = append.events.length > 1
+      if (savepoint) statements.savepoint.run()
+      try {
+        const result = insertAppend(append, version)
+        if (savepoint) statements.release.run()
+        versions.set(append.streamId, result.streamVersion)
+        outcomes.push(Effect.succeed(result))
+        written++
+      } catch (error) {
+        // A full disk or an I/O error can end the whole transaction; then nothing of the batch stands.
+        if (!db.isTransaction) throw error
+        if (savepoint) {
+          statements.rollbackToSavepoint.run()
+          statements.release.run()
+        }
+        outcomes.push(Effect.fail(insertFailure(error, append)))
+      }
+    }
+    return { outcomes, versions, written }
+  }
+
+  /** Runs one transaction over `batch`, then settles every append in it. */
+  const commitBatch = (batch: ReadonlyArray<PendingAppend>): void => {
+    let result: WrittenBatch
+    try {
+      statements.begin.run()
+      streamVersions.beginTransaction()
+      result = writeBatch(batch)
+      statements.commit.run()
+    } catch (error) {
+      if (db.isOpen && db.isTransaction) statements.rollback.run()
+      streamVersions.forget()
+      const failure = Effect.fail(storeErrorFrom(error, `appending to ${options.path}`))
+      for (const append of batch) append.settle(failure)
+      return
+    }
+    streamVersions.committed(result.versions)
+    transactions++
+    appends += result.written
+    largestBatchAppends = Math.max(largestBatchAppends, batch.length)
+    options.onCommit()
+    for (const [i, append] of batch.entries()) append.settle(result.outcomes[i]!)
+  }
+
+  /** Takes appends off the queue until the batch holds `appendBatchMaxEvents` events (and at least one append). */
+  const takeBatch = (): Array<PendingAppend> => {
+    let events = 0
+    let count = 0
+    while (
+      count < queue.length &&
+      (count === 0 || events + queue[count]!.events.length <= options.appendBatchMaxEvents)
+    ) {
+      events += queue[count]!.events.length
+      count++
+    }
+    const batch = queue.slice(0, count)
+    queue = queue.slice(count)
+    return batch.filter((append) => !append.cancelled)
+  }
+
+  const flush = () => {
+    flushScheduled = false
+    while (queue.length > 0) {
+      const batch = takeBatch()
+      if (batch.length > 0) commitBatch(batch)
+    }
+  }
+
+  return {
+    submit: (append) => {
+      queue.push(append)
+      if (flushScheduled) return
+      flushScheduled = true
+      // After the current turn of the event loop, so that every append submitted in it joins the batch.
+      setImmediate(flush)
+    },
+    flush,
+    stats: () => ({ transactions, appends, largestBatchAppends }),
+  }
+}

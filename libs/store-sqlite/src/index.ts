@@ -1,0 +1,11 @@
+export { type Synchronous, walCheckpointPages } from "./connection.ts"
+export type { GroupCommitStats } from "./groupCommit.ts"
+export { schemaVersionCurrent } from "./schema.ts"
+export {
+  layerSqlite,
+  makeSqliteEventStore,
+  readPageMaxEvents,
+  type SqliteEventStore,
+  type SqliteStoreOptions,
+  sqliteStoreDefaults,
+} from "./store.ts"

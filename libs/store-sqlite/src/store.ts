@@ -1,0 +1,200 @@
+/**
+ * The embedded event store: one SQLite file through Node's built-in
+ * node:sqlite, no server and no native addon (DESIGN.md, Layout).
+ */
+import type { DatabaseSync } from "node:sqlite"
+import {
+  type AppendResult,
+  AppendSignal,
+  checkAppendRequest,
+  EventStore,
+  type EventStoreShape,
+  followByReading,
+  logStart,
+  StoreError,
+  type VersionConflict,
+} from "@mizan/eventsourcing"
+import { Effect, Layer, type Scope } from "effect"
+import { openDatabase, type Synchronous } from "./connection.ts"
+import { type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
+import { type EventRow, encodeEvents, eventColumns, recordOfRow } from "./rows.ts"
+import { storeErrorFrom } from "./sqliteErrors.ts"
+
+export interface SqliteStoreOptions {
+  /** "full" (the default) survives a power loss too; "normal" only a process kill (README.md, Durability). */
+  readonly synchronous?: Synchronous
+  /** How long a write waits for another process's write lock before failing with Locked. The wait blocks the event loop. */
+  readonly busyTimeoutMs?: number
+  /** How often a follower looks for events appended by another process (this process's appends wake it at once). */
+  readonly followPollIntervalMs?: number
+  /** The most events one group-commit transaction holds. */
+  readonly appendBatchMaxEvents?: number
+  /** How many streams' versions the writer remembers between transactions (src/streamVersions.ts). */
+  readonly streamVersionCacheMaxStreams?: number
+}
+
+export const sqliteStoreDefaults = {
+  synchronous: "full",
+  busyTimeoutMs: 2_000,
+  followPollIntervalMs: 500,
+  appendBatchMaxEvents: 4_096,
+  streamVersionCacheMaxStreams: 10_000,
+} as const satisfies Required<SqliteStoreOptions>
+
+/** One page of `readAll` holds at most this many events, whatever the caller asks: a page is built in memory. */
+export const readPageMaxEvents = 10_000
+
+/** The SQLite store: the port, plus counters that show group commit at work. */
+export interface SqliteEventStore extends EventStoreShape {
+  readonly stats: () => GroupCommitStats
+}
+
+/** The statements of everything but appends (those are the writer's). */
+interface Queries {
+  readonly readAll: (after: bigint, maxCount: number) => ReadonlyArray<EventRow>
+  readonly readStream: (streamId: string, fromVersion: number, maxCount: number) => ReadonlyArray<EventRow>
+  readonly readCheckpoint: (name: string) => bigint | undefined
+  readonly storeCheckpoint: (name: string, position: bigint) => void
+}
+
+const prepareQueries = (db: DatabaseSync): Queries => {
+  const readAll = db.prepare(
+    `SELECT ${eventColumns} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`,
+  )
+  const readStream = db.prepare(
+    `SELECT ${eventColumns} FROM events WHERE stream_id = ? AND stream_version >= ? ORDER BY stream_version LIMIT ?`,
+  )
+  readAll.setReturnArrays(true)
+  readStream.setReturnArrays(true)
+  const readCheckpoint = db.prepare("SELECT position FROM checkpoints WHERE name = ?")
+  readCheckpoint.setReadBigInts(true)
+  const storeCheckpoint = db.prepare(
+    "INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+  )
+  return {
+    readAll: (after, maxCount) => readAll.all(after, maxCount) as unknown as ReadonlyArray<EventRow>,
+    readStream: (streamId, fromVersion, maxCount) =>
+      readStream.all(streamId, fromVersion, maxCount) as unknown as ReadonlyArray<EventRow>,
+    readCheckpoint: (name) => (readCheckpoint.get(name) as { position: bigint } | undefined)?.position,
+    storeCheckpoint: (name, position) => void storeCheckpoint.run(name, position),
+  }
+}
+
+const invalidRequest = (detail: string) => Effect.fail(new StoreError({ reason: "InvalidRequest", detail }))
+
+const isCount = (n: number) => Number.isSafeInteger(n) && n > 0
+
+/**
+ * Opens the event store in the SQLite file at `path` (created when absent),
+ * bringing its schema up to date. The database closes with the scope, after
+ * the appends already queued are committed.
+ */
+export const makeSqliteEventStore = (
+  path: string,
+  options: SqliteStoreOptions = {},
+): Effect.Effect<SqliteEventStore, StoreError, Scope.Scope> => {
+  const settings = { ...sqliteStoreDefaults, ...options }
+  return Effect.map(
+    Effect.acquireRelease(
+      Effect.try({
+        try: () => storeOnDatabase(openDatabase(path, settings), path, settings),
+        catch: (error) => storeErrorFrom(error, `opening the event store at ${path}`),
+      }),
+      (opened) => Effect.sync(opened.close),
+    ),
+    (opened) => opened.store,
+  )
+}
+
+interface OpenedStore {
+  readonly store: SqliteEventStore
+  /** Commits the queued appends, then closes the file. */
+  readonly close: () => void
+}
+
+const storeOnDatabase = (db: DatabaseSync, path: string, settings: Required<SqliteStoreOptions>): OpenedStore => {
+  const signal = new AppendSignal()
+  const writer = makeGroupCommitWriter(db, {
+    appendBatchMaxEvents: settings.appendBatchMaxEvents,
+    streamVersionCacheMaxStreams: settings.streamVersionCacheMaxStreams,
+    path,
+    onCommit: () => signal.notify(),
+  })
+  const queries = prepareQueries(db)
+
+  /** Runs a read or a small write; a JSON text that no longer parses is a damaged file. */
+  const attempt = <A>(doing: string, body: () => A): Effect.Effect<A, StoreError> =>
+    Effect.try({
+      try: body,
+      catch: (error) =>
+        error instanceof SyntaxError
+          ? new StoreError({ reason: "Corrupt", detail: `${doing}: a stored event's JSON is damaged`, cause: error })
+          : storeErrorFrom(error, `${doing} in ${path}`),
+    })
+
+  const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
+    isCount(maxCount)
+      ? attempt("reading the log", () => queries.readAll(after, Math.min(maxCount, readPageMaxEvents)).map(recordOfRow))
+      : invalidRequest(`a page holds at least one event, not ${maxCount}`)
+
+  const append: EventStoreShape["append"] = (streamId, events, expected) =>
+    Effect.flatMap(checkAppendRequest(streamId, events.length, expected), () =>
+      Effect.clockWith((clock) =>
+        Effect.callback<AppendResult, VersionConflict | StoreError>((resume) => {
+          if (!db.isOpen) {
+            resume(storeClosed(path))
+            return
+          }
+          const encoded = encodeEvents(events)
+          if (encoded instanceof StoreError) {
+            resume(Effect.fail(encoded))
+            return
+          }
+          const pending: PendingAppend = {
+            streamId,
+            expected,
+            events: encoded,
+            recordedAt: clock.currentTimeMillisUnsafe(),
+            settle: resume,
+            cancelled: false,
+          }
+          writer.submit(pending)
+          // An interrupted caller's append is skipped if its batch has not been written yet.
+          return Effect.sync(() => {
+            pending.cancelled = true
+          })
+        }),
+      ),
+    )
+
+  const store: SqliteEventStore = {
+    append,
+    readStream: (streamId, options) => {
+      const fromVersion = Math.max(options?.fromVersion ?? 1, 1)
+      const maxCount = options?.maxCount ?? -1 // SQLite reads a negative LIMIT as no limit.
+      if (options?.maxCount !== undefined && !isCount(maxCount))
+        return invalidRequest(`a read holds at least one event, not ${maxCount}`)
+      return attempt(`reading ${streamId}`, () => queries.readStream(streamId, fromVersion, maxCount).map(recordOfRow))
+    },
+    readAll,
+    follow: followByReading(readAll, signal, settings.followPollIntervalMs),
+    readCheckpoint: (name) => attempt(`reading checkpoint ${name}`, () => queries.readCheckpoint(name) ?? logStart),
+    storeCheckpoint: (name, position) =>
+      attempt(`storing checkpoint ${name}`, () => queries.storeCheckpoint(name, position)),
+    stats: writer.stats,
+  }
+  return {
+    store,
+    close: () => {
+      writer.flush()
+      db.close()
+    },
+  }
+}
+
+const storeClosed = (path: string) =>
+  Effect.fail(new StoreError({ reason: "Unavailable", detail: `the event store at ${path} is closed` }))
+
+/** The EventStore service on the SQLite file at `path`; the file closes when the layer's scope does. */
+export const layerSqlite = (path: string, options?: SqliteStoreOptions): Layer.Layer<EventStore, StoreError> =>
+  Layer.effect(EventStore, makeSqliteEventStore(path, options))

@@ -1,0 +1,98 @@
+import { spawn } from "node:child_process"
+import { createInterface } from "node:readline"
+import { logStart, type RecordedEvent } from "@mizan/eventsourcing"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { makeSqliteEventStore, type Synchronous } from "../src/index.ts"
+import { tempDatabasePath } from "./support/stores.ts"
+
+const appender = new URL("./support/killableAppender.ts", import.meta.url).pathname
+/** Kill the child once it has acknowledged this many appends: enough that it is mid-stream, with batches in flight. */
+const acknowledgementsBeforeKill = 300
+const childLifetimeMaxMs = 30_000
+
+interface Acknowledged {
+  readonly streamId: string
+  readonly streamVersion: number
+  readonly events: ReadonlyArray<{ readonly globalPosition: bigint; readonly id: string }>
+}
+
+const parseAcknowledgement = (line: string): Acknowledged => {
+  const [streamId, streamVersion, ...events] = line.split(" ")
+  return {
+    streamId: streamId!,
+    streamVersion: Number(streamVersion),
+    events: events.map((event) => {
+      const [position, id] = event.split(":")
+      return { globalPosition: BigInt(position!), id: id! }
+    }),
+  }
+}
+
+/** Runs the appender on `path`, SIGKILLs it after `acknowledgementsBeforeKill` acknowledgements, answers what it acknowledged. */
+const appendUntilKilled = (path: string, synchronous: Synchronous): Promise<Array<Acknowledged>> =>
+  new Promise((resolve, reject) => {
+    // process.execPath is the Node 24 running vitest, which runs the .ts child directly.
+    const child = spawn(process.execPath, [appender, path, synchronous], { stdio: ["ignore", "pipe", "pipe"] })
+    const acknowledged: Array<Acknowledged> = []
+    let stderr = ""
+    // A child that never gets going must not outlive the test.
+    const giveUp = setTimeout(() => child.kill("SIGKILL"), childLifetimeMaxMs)
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk
+    })
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      acknowledged.push(parseAcknowledgement(line))
+      if (acknowledged.length === acknowledgementsBeforeKill) child.kill("SIGKILL")
+    })
+    child.on("exit", (_code, signal) => {
+      clearTimeout(giveUp)
+      if (signal === "SIGKILL" && acknowledged.length >= acknowledgementsBeforeKill) resolve(acknowledged)
+      else reject(new Error(`the appender stopped after ${acknowledged.length} acknowledgements: ${stderr}`))
+    })
+  })
+
+const readWholeLog = (path: string) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const store = yield* makeSqliteEventStore(path)
+      return yield* store.readAll({ after: logStart, maxCount: 100_000 })
+    }),
+  )
+
+describe("an append acknowledged to the caller survives a process kill", () => {
+  it.each(["full", "normal"] as const)(
+    "keeps every acknowledged event, at its acknowledged position and version, when the writer is SIGKILLed (synchronous %s)",
+    { timeout: 60_000 },
+    (synchronous) =>
+      Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const path = yield* tempDatabasePath
+            const acknowledged = yield* Effect.promise(() => appendUntilKilled(path, synchronous))
+            const log = yield* readWholeLog(path)
+            const byId = new Map<string, RecordedEvent>(log.map((e) => [e.id, e]))
+
+            expect(acknowledged.length).toBeGreaterThanOrEqual(acknowledgementsBeforeKill)
+            for (const ack of acknowledged) {
+              ack.events.forEach((event, i) => {
+                const recorded = byId.get(event.id)
+                expect(recorded, `acknowledged event ${event.id} is missing`).toBeDefined()
+                expect(recorded).toMatchObject({
+                  streamId: ack.streamId,
+                  streamVersion: ack.streamVersion - ack.events.length + i + 1,
+                  globalPosition: event.globalPosition,
+                })
+              })
+            }
+            // The log after the kill is whole: positions 1..n without a gap, every stream 1..v without a gap.
+            expect(log.map((e) => e.globalPosition)).toEqual(log.map((_, i) => BigInt(i + 1)))
+            for (const streamId of new Set(log.map((e) => e.streamId))) {
+              const versions = log.filter((e) => e.streamId === streamId).map((e) => e.streamVersion)
+              expect(versions).toEqual(versions.map((_, i) => i + 1))
+            }
+          }),
+        ),
+      ),
+  )
+})

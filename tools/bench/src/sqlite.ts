@@ -1,0 +1,291 @@
+/**
+ * `npm run bench -- sqlite`: the SQLite event store beside raw node:sqlite on
+ * the same machine, in the same run (issue 2, tools/bench). Goals: appends
+ * from 64 concurrent writers at least 50% of a raw single-transaction batch
+ * insert of the same rows; read-all at least 70% of a raw keyset-paged select.
+ *
+ * Both sides start from the same JavaScript events and write the same table:
+ * the raw side's file is created by the store (so it has the store's schema,
+ * indexes and pragmas) and then written by hand-written SQL that does what
+ * any program must do per row: give the event an id, encode its data as
+ * JSON, insert it.
+ */
+import { randomUUIDv7 } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { DatabaseSync, type StatementSync } from "node:sqlite"
+import { type GlobalPosition, logStart, type NewEvent } from "@mizan/eventsourcing"
+import { makeSqliteEventStore, type SqliteEventStore, type Synchronous, walCheckpointPages } from "@mizan/store-sqlite"
+import { Effect, Exit, Scope } from "effect"
+import {
+  type Comparison,
+  compare,
+  describeMachine,
+  formatTable,
+  goalsMet,
+  type RunCounts,
+  type Workload,
+} from "./harness.ts"
+
+const appendsSequential = 1_000
+const writersConcurrent = 64
+const appendsPerWriter = 100
+const eventsConcurrent = writersConcurrent * appendsPerWriter
+const eventsInLog = 50_000
+const streamsInLog = 1_000
+const pageSizeEvents = 1_000
+/** The disk of a shared virtual machine swings by 2x within seconds; medians of many alternating runs steady the ratios. */
+const counts: RunCounts = { warmupRuns: 2, measuredRuns: 9 }
+
+/** A payment event of about 300 bytes of JSON, the size of Mizan's domain events. */
+const paymentEvent = (n: number): NewEvent => ({
+  type: "PaymentSucceeded",
+  schemaVersion: 1,
+  data: {
+    merchantId: "M000000042",
+    merchantOrderNo: `order-${n}`,
+    orderNo: `2026112100000${n}`,
+    amountFils: 12_345 + n,
+    currency: "AED",
+    payMethod: "CARD",
+    cardNoDigest: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    cardLast4: "4242",
+    notifyUrl: "https://merchant.example/notify",
+    paidAt: 1_763_769_600_000 + n,
+  },
+})
+
+const eventsOfStream = (count: number) => Array.from({ length: count }, (_, i) => paymentEvent(i))
+
+/** The expected version of a stream's next append, as the command handler gives it. */
+const expectedAfter = (appended: number) => (appended === 0 ? "no_stream" : appended)
+
+// --- files -----------------------------------------------------------------
+
+interface TempFile {
+  readonly dir: string
+  readonly path: string
+}
+
+const tempFile = (): TempFile => {
+  const dir = mkdtempSync(join(tmpdir(), "mizan-bench-"))
+  return { dir, path: join(dir, "events.db") }
+}
+
+const removeFile = (file: TempFile) => rmSync(file.dir, { recursive: true, force: true })
+
+interface OpenStore extends TempFile {
+  readonly store: SqliteEventStore
+  readonly scope: Scope.Closeable
+}
+
+const openStore = async (synchronous: Synchronous, file: TempFile = tempFile()): Promise<OpenStore> => {
+  const scope = await Effect.runPromise(Scope.make())
+  const store = await Effect.runPromise(Scope.provide(scope)(makeSqliteEventStore(file.path, { synchronous })))
+  return { ...file, store, scope }
+}
+
+const closeStore = async (open: OpenStore) => {
+  await Effect.runPromise(Scope.close(open.scope, Exit.void))
+  removeFile(open)
+}
+
+interface OpenRaw extends TempFile {
+  readonly db: DatabaseSync
+  readonly insert: StatementSync
+}
+
+/** A raw connection to a new file that the store created (its schema and pragmas), at the same durability. */
+const openRaw = async (synchronous: Synchronous): Promise<OpenRaw> => {
+  const file = tempFile()
+  const creator = await openStore(synchronous, file)
+  await Effect.runPromise(Scope.close(creator.scope, Exit.void))
+  const db = new DatabaseSync(file.path)
+  db.exec(`PRAGMA synchronous = ${synchronous}; PRAGMA wal_autocheckpoint = ${walCheckpointPages}`)
+  const insert = db.prepare(
+    "INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?)",
+  )
+  return { ...file, db, insert }
+}
+
+const closeRaw = (raw: OpenRaw) => {
+  raw.db.close()
+  removeFile(raw)
+}
+
+const insertRaw = (raw: OpenRaw, streamId: string, version: number, event: NewEvent) =>
+  raw.insert.run(
+    randomUUIDv7(),
+    streamId,
+    version,
+    event.type,
+    event.schemaVersion,
+    JSON.stringify(event.data),
+    Date.now(),
+  )
+
+// --- appends ---------------------------------------------------------------
+
+const sequentialAppends = (synchronous: Synchronous): Workload<OpenStore> => ({
+  name: `store (${synchronous}): sequential appends of 1 event`,
+  operationsPerRun: appendsSequential,
+  setup: () => openStore(synchronous),
+  run: ({ store }) =>
+    Effect.runPromise(
+      Effect.forEach(eventsOfStream(appendsSequential), (event, i) =>
+        store.append("sequential", [event], expectedAfter(i)),
+      ),
+    ),
+  teardown: closeStore,
+})
+
+const rawTransactionPerRow = (synchronous: Synchronous): Workload<OpenRaw> => ({
+  name: `raw (${synchronous}): one INSERT per transaction`,
+  operationsPerRun: appendsSequential,
+  setup: () => openRaw(synchronous),
+  run: (raw) => {
+    for (const [i, event] of eventsOfStream(appendsSequential).entries()) {
+      raw.db.exec("BEGIN IMMEDIATE")
+      insertRaw(raw, "sequential", i + 1, event)
+      raw.db.exec("COMMIT")
+    }
+  },
+  teardown: closeRaw,
+})
+
+const concurrentAppends = (synchronous: Synchronous): Workload<OpenStore> => ({
+  name: `store (${synchronous}): ${writersConcurrent} concurrent writers, appends of 1 event`,
+  operationsPerRun: eventsConcurrent,
+  setup: () => openStore(synchronous),
+  run: ({ store }) =>
+    Effect.runPromise(
+      Effect.forEach(
+        Array.from({ length: writersConcurrent }, (_, w) => w),
+        // Each writer appends to its own stream at the exact version, as the command handler does.
+        (w) =>
+          Effect.forEach(eventsOfStream(appendsPerWriter), (event, i) =>
+            store.append(`writer-${w}`, [event], expectedAfter(i)),
+          ),
+        { concurrency: "unbounded", discard: true },
+      ),
+    ),
+  teardown: closeStore,
+})
+
+/** Raw inserts of the concurrent workload's rows, in the order group commit writes them, `rowsPerTransaction` at a time. */
+const rawInTransactionsOf = (
+  synchronous: Synchronous,
+  rowsPerTransaction: number,
+  name: string,
+): Workload<OpenRaw> => ({
+  name: `raw (${synchronous}): ${name}`,
+  operationsPerRun: eventsConcurrent,
+  setup: () => openRaw(synchronous),
+  run: (raw) => {
+    const events = eventsOfStream(appendsPerWriter)
+    for (let row = 0; row < eventsConcurrent; row++) {
+      if (row % rowsPerTransaction === 0) raw.db.exec("BEGIN IMMEDIATE")
+      const version = Math.floor(row / writersConcurrent)
+      insertRaw(raw, `writer-${row % writersConcurrent}`, version + 1, events[version]!)
+      if (row % rowsPerTransaction === rowsPerTransaction - 1 || row === eventsConcurrent - 1) raw.db.exec("COMMIT")
+    }
+  },
+  teardown: closeRaw,
+})
+
+const rawSingleTransaction = (synchronous: Synchronous) =>
+  rawInTransactionsOf(synchronous, eventsConcurrent, "every row in one transaction")
+
+// --- read-all --------------------------------------------------------------
+
+/** A file holding `eventsInLog` events over `streamsInLog` streams, written once for every read run. */
+const populatedLog = async (): Promise<TempFile> => {
+  const raw = await openRaw("normal")
+  raw.db.exec("BEGIN IMMEDIATE")
+  for (let n = 0; n < eventsInLog; n++)
+    insertRaw(raw, `stream-${n % streamsInLog}`, Math.floor(n / streamsInLog) + 1, paymentEvent(n))
+  raw.db.exec("COMMIT")
+  raw.db.close()
+  return raw
+}
+
+const storeReadAll = (open: OpenStore): Workload => ({
+  name: `store: readAll in pages of ${pageSizeEvents}`,
+  operationsPerRun: eventsInLog,
+  run: () =>
+    Effect.runPromise(
+      Effect.gen(function* () {
+        let after: GlobalPosition = logStart
+        let read = 0
+        while (true) {
+          const page = yield* open.store.readAll({ after, maxCount: pageSizeEvents })
+          const last = page.at(-1)
+          if (last === undefined) break
+          read += page.length
+          after = last.globalPosition
+        }
+        if (read !== eventsInLog) throw new Error(`read ${read} events, expected ${eventsInLog}`)
+      }),
+    ),
+})
+
+/** The same columns, pages and order as the store's readAll, rows as node:sqlite returns them (objects by default). */
+const rawKeysetSelect = (db: DatabaseSync, returnArrays: boolean): Workload => ({
+  name: `raw: keyset-paged SELECT, pages of ${pageSizeEvents}${returnArrays ? ", rows as arrays" : ""}`,
+  operationsPerRun: eventsInLog,
+  run: () => {
+    const select = db.prepare(
+      "SELECT global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?",
+    )
+    select.setReturnArrays(returnArrays)
+    let after: unknown = -1
+    let read = 0
+    while (true) {
+      const page: ReadonlyArray<unknown> = select.all(after as number, pageSizeEvents)
+      const last = page.at(-1)
+      if (last === undefined) break
+      read += page.length
+      after = Array.isArray(last) ? last[0] : (last as { readonly global_position: number }).global_position
+    }
+    if (read !== eventsInLog) throw new Error(`read ${read} rows, expected ${eventsInLog}`)
+  },
+})
+
+// --- the run ---------------------------------------------------------------
+
+const startedMs = performance.now()
+console.log(`SQLite event store benchmark on ${describeMachine()}\n`)
+const appendUnit = { unit: "events", counts }
+const comparisons: Array<Comparison> = [
+  await compare(sequentialAppends("full"), rawTransactionPerRow("full"), appendUnit),
+  await compare(concurrentAppends("full"), rawSingleTransaction("full"), { ...appendUnit, goalRatio: 0.5 }),
+  // What group commit can reach at all: raw SQL committing the same rows 64 at a time, one sync of the log each.
+  await compare(
+    rawInTransactionsOf("full", writersConcurrent, `${writersConcurrent} rows per transaction (the ceiling)`),
+    rawSingleTransaction("full"),
+    appendUnit,
+  ),
+  await compare(concurrentAppends("normal"), rawSingleTransaction("normal"), { ...appendUnit, goalRatio: 0.5 }),
+  await compare(
+    rawInTransactionsOf("normal", writersConcurrent, `${writersConcurrent} rows per transaction (the ceiling)`),
+    rawSingleTransaction("normal"),
+    appendUnit,
+  ),
+]
+
+const log = await populatedLog()
+const reader = await openStore("full", log)
+const rawReader = new DatabaseSync(log.path, { readOnly: true })
+comparisons.push(
+  await compare(storeReadAll(reader), rawKeysetSelect(rawReader, false), { unit: "events", counts, goalRatio: 0.7 }),
+  await compare(storeReadAll(reader), rawKeysetSelect(rawReader, true), { unit: "events", counts }),
+)
+rawReader.close()
+await closeStore(reader)
+
+console.log(formatTable(comparisons))
+console.log(
+  `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up runs, the two sides' runs alternating.`,
+)
+console.log(goalsMet(comparisons) ? "Every goal met." : "Some goals MISSED: see tools/bench/README.md for why.")
