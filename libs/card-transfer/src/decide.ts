@@ -1,4 +1,4 @@
-import { feeFor, type Rejection, reject } from "@mizan/kernel"
+import { checkRequest, feeFor, type Rejection, reject, sameRequest } from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import {
   BankCardTransferRequest,
@@ -10,7 +10,6 @@ import {
 } from "./commands.ts"
 import type { Event } from "./events.ts"
 import { expiryProblem } from "./expiry.ts"
-import { checkRequest, sameRequest } from "./shared.ts"
 import { type BankCardTransferOrder, bankCardTransferProduct, type State } from "./state.ts"
 
 type Decision = Result.Result<ReadonlyArray<Event>, Rejection>

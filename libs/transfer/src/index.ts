@@ -5,6 +5,8 @@
  * namespace with the same names: aggregate, streamId, Command, Event,
  * State, initialState, decide, evolve, invariants.
  */
+
+export { streamIdOf } from "@mizan/kernel"
 export * as BankTransfer from "./bank/index.ts"
 export * as VamDeposit from "./deposit/index.ts"
 export * from "./iban/HolderNameLookup.ts"
@@ -19,5 +21,4 @@ export * from "./payout/quote.ts"
 export * from "./payout/RateSource.ts"
 export * from "./payout/rate.ts"
 export * from "./shared/fields.ts"
-export * from "./shared/streamId.ts"
 export * as WalletTransfer from "./wallet/index.ts"

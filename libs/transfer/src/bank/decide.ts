@@ -1,10 +1,8 @@
-import { type Rejection, reject } from "@mizan/kernel"
+import { checkRequest, type Rejection, reject, sameRequest } from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import { holderNameAndAddressFit, holderNameAndAddressTooLong } from "../iban/queryIbanHolderName.ts"
 import { findAbility } from "../payout/abilities.ts"
 import { quoteFundout } from "../payout/quote.ts"
-import { checkRequest } from "../shared/checkRequest.ts"
-import { sameRequest } from "../shared/sameRequest.ts"
 import {
   BankTransferRequest,
   BankTransferTerms,

@@ -1,6 +1,6 @@
 import { type Aggregate, makeEventCodec } from "@mizan/eventsourcing"
 import type { Rejection } from "@mizan/kernel"
-import { streamIdOf } from "../shared/streamId.ts"
+import { streamIdOf } from "@mizan/kernel"
 import type { Command } from "./commands.ts"
 import { decide } from "./decide.ts"
 import { Event, eventVersions } from "./events.ts"

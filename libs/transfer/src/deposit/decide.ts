@@ -1,7 +1,5 @@
-import { type Rejection, reject } from "@mizan/kernel"
+import { checkRequest, type Rejection, reject, sameRequest } from "@mizan/kernel"
 import { Result } from "effect"
-import { checkRequest } from "../shared/checkRequest.ts"
-import { sameRequest } from "../shared/sameRequest.ts"
 import { type Command, VamDepositReport } from "./commands.ts"
 import type { Event } from "./events.ts"
 import { isFinal, type State } from "./state.ts"

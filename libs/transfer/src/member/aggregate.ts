@@ -1,5 +1,5 @@
 import { type Aggregate, makeEventCodec } from "@mizan/eventsourcing"
-import { streamIdOf } from "../shared/streamId.ts"
+import { streamIdOf } from "@mizan/kernel"
 import type { Command } from "./commands.ts"
 import { decide } from "./decide.ts"
 import { Event, eventVersions } from "./events.ts"

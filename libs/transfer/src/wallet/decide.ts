@@ -1,7 +1,5 @@
-import { feeFor, type Rejection, reject } from "@mizan/kernel"
+import { checkRequest, feeFor, type Rejection, reject, sameRequest } from "@mizan/kernel"
 import { Result } from "effect"
-import { checkRequest } from "../shared/checkRequest.ts"
-import { sameRequest } from "../shared/sameRequest.ts"
 import { type Command, type PlaceWalletTransfer, type SettleWalletTransfer, WalletTransferRequest } from "./commands.ts"
 import type { Event, WalletTransferFailed } from "./events.ts"
 import { type WalletFailCode, walletFailDescription } from "./failures.ts"
