@@ -44,7 +44,7 @@ export const MerchantConfig = Schema.Struct({
   rateLimit: Schema.optionalKey(RateLimitConfig),
   fees: Schema.optionalKey(FeesConfig),
   payoutAbilities: Schema.optionalKey(Schema.Array(PayoutAbilityConfig)),
-  /** Products enabled for the merchant, e.g. BANK_CARD_TRANSFER (62026 PRODUCT_IS_NOT_APPLIED otherwise). */
+  /** Products enabled for the merchant: TRANSFER_TO_BANK_CARD for bank card payouts (62026 PRODUCT_IS_NOT_APPLIED otherwise). */
   products: Schema.optionalKey(Schema.Array(Schema.String)),
   /** Where virtual-account top-ups are announced. */
   vamNotifyUrl: Schema.optionalKey(Schema.String),

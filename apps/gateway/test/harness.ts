@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import { EventStore, layerMemory, logStart, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
 import { type MerchantClient, makeMerchantClient } from "@mizan/merchant-client"
 import { type GeneratedKeyPair, generateKeyPair } from "@mizan/protocol"
@@ -46,7 +46,7 @@ export const testMerchant = (partnerId: string, overrides: Partial<MerchantConfi
       feePlan: { basisPoints: 0, fixedFils: 2500 as never },
     },
   ],
-  products: ["BANK_CARD_TRANSFER"],
+  products: ["TRANSFER_TO_BANK_CARD"],
   memberId: `${partnerId}-MID`,
   ...overrides,
 })
@@ -101,7 +101,10 @@ export const startGateway = async (options: StartOptions = {}): Promise<TestGate
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
   if (address._tag === "UnixPathAddress") throw new Error("the test gateway did not listen on TCP")
   const baseUrl = `http://127.0.0.1:${address.port}`
-  const servicePublicKeyPem = readFileSync(join(dataDir, "service-public.pem"), "utf8")
+  const servicePublicKeyPem = readFileSync(
+    resolve(dataDir, config.serviceKeys?.publicKeyFile ?? "service-public.pem"),
+    "utf8",
+  )
   return {
     baseUrl,
     servicePublicKeyPem,

@@ -1,0 +1,97 @@
+/**
+ * Reading and moving transfer orders, shared by the merchant API's transfer
+ * handlers and the sandbox's transfer helpers: naming an order (by the
+ * merchant's number or the service's), loading it, running a command on it,
+ * and handing a CREATED payout to its bank.
+ */
+import { type BankCardTransfer, type CardNumber, CardPayoutBank, type ClearCardHolder } from "@mizan/card-transfer"
+import { type Aggregate, handleCommand, loadAggregate } from "@mizan/eventsourcing"
+import { reject } from "@mizan/kernel"
+import { BankTransfer } from "@mizan/transfer"
+import { Effect } from "effect"
+import { findByOrderNo, type OrderKind } from "./orderIndex.ts"
+import type { OrderName } from "./orders.ts"
+import { revealField } from "./sensitive.ts"
+
+/** Decrypts an optional encrypted field of an operation; absent stays absent (400 naming it when it does not decrypt). */
+export const revealOptional = (path: Parameters<typeof revealField>[0], field: string, value: string | undefined) =>
+  value === undefined ? Effect.succeed(undefined) : revealField(path, field, value)
+
+/** Every transfer aggregate's state is "NONE" until its order is placed. */
+type PlacedOf<State> = Exclude<State, { readonly status: "NONE" }>
+
+const isPlaced = <State extends { readonly status: string }>(state: State): state is PlacedOf<State> =>
+  state.status !== "NONE"
+
+/** 62004: the merchant has no order under this merchantOrderNo (another merchant's orders read as absent). */
+const noSuchOrder = () => reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")
+
+/**
+ * The stream of a merchant's transfer order, named either way: 62035
+ * ORDER_NO_NOT_EXIST when an orderNo names nothing of this kind of this
+ * merchant's. A merchantOrderNo always names a stream; whether it holds an
+ * order, loading or the command decides (62004).
+ */
+export const transferStreamOf = (
+  merchantId: string,
+  name: OrderName,
+  kind: OrderKind,
+  streamIdOf: (merchantId: string, merchantOrderNo: string) => string,
+) =>
+  Effect.gen(function* () {
+    if (name.merchantOrderNo !== undefined) return streamIdOf(merchantId, name.merchantOrderNo)
+    const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", kind)
+    if (streamId === undefined)
+      return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
+    return streamId
+  })
+
+/** The order on a stream as it is now, or 62004. */
+export const placedOrder = <Command, Event, State extends { readonly status: string }, Error>(
+  aggregate: Aggregate<Command, Event, State, Error>,
+  streamId: string,
+) =>
+  Effect.flatMap(loadAggregate(aggregate, streamId), ({ state }) =>
+    isPlaced(state) ? Effect.succeed(state) : Effect.fail(noSuchOrder()),
+  )
+
+/** Runs a command on a transfer order and answers the order after it. */
+export const onTransfer = <Command, Event, State extends { readonly status: string }, Error>(
+  aggregate: Aggregate<Command, Event, State, Error>,
+  streamId: string,
+  command: Command,
+) =>
+  Effect.flatMap(handleCommand(aggregate, streamId, command), ({ state }) =>
+    isPlaced(state) ? Effect.succeed(state) : Effect.fail(noSuchOrder()),
+  )
+
+/**
+ * Hands a CREATED bank transfer to the bank with the beneficiary's clear
+ * values (the only place they go). The bank takes a repeat by orderNo, so a
+ * retried request submits again safely. When the bank is unavailable the
+ * order stays CREATED and the merchant still gets it: the log says so,
+ * naming the order and never the beneficiary.
+ */
+export const submitBankTransfer = (
+  order: BankTransfer.BankTransferOrder,
+  beneficiary: BankTransfer.ClearBeneficiary,
+  traceCode: string,
+) =>
+  Effect.flatMap(BankTransfer.PayoutBank, (bank) => bank.submitBankTransfer(order, beneficiary)).pipe(
+    Effect.catchTag("BankUnavailable", (unavailable) =>
+      Effect.logWarning(`${traceCode} bank transfer ${order.orderNo} stays CREATED: ${unavailable.detail}`),
+    ),
+  )
+
+/** The same for a bank card payout: the clear card number and names go to the card bank and nowhere else. */
+export const submitCardPayout = (
+  order: BankCardTransfer.BankCardTransferOrder,
+  cardNumber: CardNumber,
+  holder: ClearCardHolder,
+  traceCode: string,
+) =>
+  Effect.flatMap(CardPayoutBank, (bank) => bank.submitCardPayout(order, cardNumber, holder)).pipe(
+    Effect.catchTag("CardPayoutBankUnavailable", (unavailable) =>
+      Effect.logWarning(`${traceCode} bank card transfer ${order.orderNo} stays CREATED: ${unavailable.detail}`),
+    ),
+  )

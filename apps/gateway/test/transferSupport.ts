@@ -1,0 +1,84 @@
+/**
+ * What the transfer tests share: numbering, sandbox calls that must succeed
+ * or must be refused, a production-mode gateway (no outside world
+ * connected), and reading the store for what it must never hold.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { EventStore } from "@mizan/eventsourcing"
+import type { MerchantClient } from "@mizan/merchant-client"
+import { generateKeyPair } from "@mizan/protocol"
+import { Effect } from "effect"
+import { expect } from "vitest"
+import { sandbox } from "./calls.ts"
+import { startGateway, type TestGateway, testConfig } from "./harness.ts"
+
+let serial = 0
+/** A merchantOrderNo no other test uses. */
+export const newNumber = (prefix: string) => `${prefix}-${Date.now()}-${++serial}`
+
+/** An orderNo like the service's (time, kind digit, 11 digits), for orders a test places through the domain itself. */
+export const handMadeOrderNo = (kindDigit: string) => `${Date.now()}${kindDigit}${String(++serial).padStart(11, "0")}`
+
+/** A sandbox helper's answer body; fails the test with head.code and msg when it is refused. */
+export const sandboxOk = async <Body>(
+  gateway: TestGateway,
+  client: MerchantClient,
+  name: string,
+  bizContent: unknown,
+) => {
+  const answer = await sandbox(gateway.baseUrl, client, name, bizContent)
+  expect(answer.head, `sandbox ${name}: ${answer.head.msg}`).toMatchObject({ code: "0" })
+  return answer.body as unknown as Body
+}
+
+/** A sandbox helper's refusal head. */
+export const sandboxRefused = async (
+  gateway: TestGateway,
+  client: MerchantClient,
+  name: string,
+  bizContent: unknown,
+) => {
+  const answer = await sandbox(gateway.baseUrl, client, name, bizContent)
+  expect(answer.head.code, `sandbox ${name} succeeded`).not.toBe("0")
+  return answer.head
+}
+
+/** The number of events on one stream. */
+export const streamLength = (gateway: TestGateway, streamId: string) =>
+  gateway.run(
+    Effect.map(
+      Effect.flatMap(EventStore, (store) => store.readStream(streamId)),
+      (events) => events.length,
+    ),
+  )
+
+/** Every recorded event as the text a store would keep, to search for what must never be there. */
+export const storedText = async (gateway: TestGateway) =>
+  JSON.stringify(await gateway.allEvents(), (_key, value) => (typeof value === "bigint" ? value.toString() : value))
+
+/**
+ * A gateway in production mode: no sandbox API, and no member directory,
+ * holder-name directory or bank connected (their ports answer
+ * "unavailable"). Production never makes service keys, so they are made
+ * here first.
+ */
+export const startProductionGateway = async () => {
+  const keysDir = mkdtempSync(join(tmpdir(), "mizan-production-keys-"))
+  const pair = generateKeyPair()
+  const privateKeyFile = join(keysDir, "service-private.pem")
+  const publicKeyFile = join(keysDir, "service-public.pem")
+  writeFileSync(privateKeyFile, pair.privateKeyPem, { mode: 0o600 })
+  writeFileSync(publicKeyFile, pair.publicKeyPem)
+  const gateway = await startGateway({
+    config: { ...testConfig(), mode: "production", serviceKeys: { privateKeyFile, publicKeyFile } },
+  })
+  return {
+    ...gateway,
+    close: async () => {
+      await gateway.close()
+      rmSync(keysDir, { recursive: true, force: true })
+    },
+  } satisfies TestGateway
+}
