@@ -4,7 +4,7 @@
  * handlers turn the wire into commands, run the flows of orders.ts and map
  * the state back.
  */
-import type { OrderRequest, Order } from "@mizan/acquiring"
+import type { Order, OrderRequest } from "@mizan/acquiring"
 import { acquiringStreamId } from "@mizan/acquiring"
 import { reject, type Sha256Hex } from "@mizan/kernel"
 import type { DecodedRequestOf } from "@mizan/protocol"
@@ -12,8 +12,8 @@ import { Effect } from "effect"
 import { Gateway } from "../gateway.ts"
 import { indexOrderNo, newOrderNo } from "../orderIndex.ts"
 import { acquiringStreamOf, createRefundFromReservation, currentOrder, onOrder } from "../orders.ts"
-import type { Call, Handlers } from "../pipeline.ts"
 import { payPagePath, payTokenFor } from "../payToken.ts"
+import type { Call, Handlers } from "../pipeline.ts"
 import { digestField } from "../sensitive.ts"
 import { toWireAcquireOrder } from "../wire/acquiring.ts"
 import type { HandlerServices } from "./services.ts"

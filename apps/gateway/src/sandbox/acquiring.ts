@@ -3,6 +3,8 @@
  * it, settle, complete or fail a refund, as a payer, a channel or a bank
  * would. Each answers the order (or refund) as the query operation does.
  */
+
+import { acquiringStreamId } from "@mizan/acquiring"
 import { BoundedString, PositiveMoneyFromWire, RequiredString } from "@mizan/kernel"
 import {
   AcquireOrderResponse,
@@ -12,7 +14,6 @@ import {
   MerchantOrderNo,
   OrderNo,
 } from "@mizan/protocol"
-import { acquiringStreamId } from "@mizan/acquiring"
 import { Effect, Schema } from "effect"
 import type { HandlerServices } from "../handlers/services.ts"
 import { acquiringStreamOf, currentOrder, endRefund, onOrder, refundStreamOf } from "../orders.ts"

@@ -5,10 +5,11 @@
  * notifications, since a notification carries the order as the query
  * operation returns it.
  */
-import { type Order, refundSummary, sharingInfoList } from "@mizan/acquiring"
+
 import type { AccessoryContent } from "@mizan/acquiring"
-import type { RefundOrder as DomainRefundOrder } from "@mizan/refund"
+import { type Order, refundSummary, sharingInfoList } from "@mizan/acquiring"
 import type { ResponseBodyOf } from "@mizan/protocol"
+import type { RefundOrder as DomainRefundOrder } from "@mizan/refund"
 
 export type WireAcquireOrder = ResponseBodyOf<"/acquire2/getOrder">["acquireOrder"]
 export type WireRefundOrder = ResponseBodyOf<"/acquire2/refund/placeOrder">["refundOrder"]
