@@ -7,8 +7,8 @@
 import { type NotifierOptions, runNotifier } from "@mizan/notifier"
 import { sign } from "@mizan/protocol"
 import { Effect, Layer } from "effect"
-import { type GatewayOptions, layerGatewayServices, layerHttp, type Listen } from "./app.ts"
 import { notificationSource } from "./announce/index.ts"
+import { type GatewayOptions, type Listen, layerGatewayServices, layerHttp } from "./app.ts"
 import { runExpirySweeper } from "./expiry.ts"
 import { Gateway } from "./gateway.ts"
 import { gatewayRoutes } from "./routes.ts"
@@ -27,7 +27,7 @@ const layerBackground = (options: ServiceOptions) =>
       yield* Effect.forkScoped(
         runNotifier({
           ...options.notifier,
-          source: notificationSource(gateway),
+          source: notificationSource,
           sign: (body) => sign(body, gateway.servicePrivateKey),
           mode: gateway.mode,
         }).pipe(Effect.tapCause((cause) => Effect.logError("the notifier stopped", cause))),

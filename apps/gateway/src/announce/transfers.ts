@@ -14,7 +14,6 @@ import type { Announcement } from "@mizan/notifier"
 import { encodeWire, type NotificationOrderKey, type NotificationOrders, notificationOrders } from "@mizan/protocol"
 import { BankTransfer, VamDeposit, WalletTransfer } from "@mizan/transfer"
 import { Effect, Option } from "effect"
-import type { Gateway } from "../gateway.ts"
 import {
   toWireBankCardOrder,
   toWireTransferOrder,
@@ -80,7 +79,7 @@ const announcedKinds: ReadonlyArray<AnnouncedKind> = [
 /** The announcement a recorded event makes, if it is a transfer's status change and the order has a notifyUrl. */
 export const describeTransferEvent = (
   event: RecordedEvent,
-): Effect.Effect<Option.Option<Announcement>, StoreError, EventStore | Gateway> => {
+): Effect.Effect<Option.Option<Announcement>, StoreError, EventStore> => {
   const kind = announcedKinds.find((candidate) => candidate.announces(event.type))
   return kind === undefined ? Effect.succeed(Option.none()) : kind.describe(event)
 }
