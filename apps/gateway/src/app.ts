@@ -6,10 +6,10 @@
 import { createServer } from "node:http"
 import { resolve } from "node:path"
 import { NodeHttpServer } from "@effect/platform-node"
+import { CardPayoutBank, CardPayoutBankUnavailable } from "@mizan/card-transfer"
 import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { fils, parseFils } from "@mizan/kernel"
 import { sha256Hex } from "@mizan/protocol"
-import { CardPayoutBank, CardPayoutBankUnavailable } from "@mizan/card-transfer"
 import {
   BankTransfer,
   HolderNameLookup,

@@ -9,8 +9,9 @@
  * one pass over the history, in pages, keeping only a stream id and a time
  * per open order.
  */
-import { EventStore, handleCommand, logStart, type RecordedEvent } from "@mizan/eventsourcing"
+
 import { acquiringOrder } from "@mizan/acquiring"
+import { EventStore, handleCommand, logStart, type RecordedEvent } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
 import { Clock, Effect, Stream } from "effect"
 

@@ -58,7 +58,11 @@ if (import.meta.main) {
   )
   NodeRuntime.runMain(
     Layer.launch(
-      Layer.mergeAll(layerService({ config, baseDir: dirname(configPath), listen }), Layer.effectDiscard(started)),
+      Layer.mergeAll(
+        // Links in responses (tokenUrl) point where the service really listens, unless publicBaseUrl says otherwise.
+        layerService({ config: { ...config, ...listen }, baseDir: dirname(configPath), listen }),
+        Layer.effectDiscard(started),
+      ),
     ),
   )
 }

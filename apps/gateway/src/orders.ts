@@ -6,9 +6,9 @@
  * request's own retry.
  */
 import {
+  type Command as AcquiringCommand,
   acquiringOrder,
   acquiringStreamId,
-  type Command as AcquiringCommand,
   isOrder,
   type Order,
   refundDetails,
@@ -17,8 +17,8 @@ import {
 import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import { type Rejection, reject, type Timestamp } from "@mizan/kernel"
 import {
-  type Command as RefundCommand,
   type RefundCause,
+  type Command as RefundCommand,
   type RefundOrder,
   refundOrder,
   refundStreamId,

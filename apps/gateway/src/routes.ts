@@ -1,6 +1,8 @@
 /** Every route the gateway serves, by mode. */
 import { Layer } from "effect"
 import { handlers } from "./handlers/index.ts"
+import { openApiRoute } from "./openapi.ts"
+import { payPageRoutes } from "./payPage/index.ts"
 import { merchantApi } from "./pipeline.ts"
 import { sandboxApi } from "./sandbox/index.ts"
 import { apiRoutes, healthRoute } from "./server.ts"
@@ -10,4 +12,6 @@ export const gatewayRoutes = (mode: "sandbox" | "production") =>
     apiRoutes(merchantApi(handlers)),
     healthRoute,
     mode === "sandbox" ? apiRoutes(sandboxApi) : Layer.empty,
+    payPageRoutes(mode),
+    openApiRoute(mode === "sandbox" ? [merchantApi(handlers), sandboxApi] : [merchantApi(handlers)]),
   )

@@ -1,0 +1,163 @@
+/**
+ * The newcomer's tools as a newcomer runs them: child processes on Node 24
+ * (vitest's own `process.execPath`), against a gateway started here on the
+ * configuration the tools wrote. From an empty folder to a paid order.
+ */
+import { execFile } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { layerMemory } from "@mizan/eventsourcing"
+import { Effect, ManagedRuntime } from "effect"
+import { HttpServer } from "effect/http"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { readConfigFile } from "../src/main.ts"
+import { layerService } from "../src/service.ts"
+
+const cliDir = resolve(import.meta.dirname, "../src/cli")
+
+interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs a tool to its end. Asynchronously: the gateway it talks to runs in this process. */
+const run = (tool: "merchant" | "send", args: ReadonlyArray<string>, cwd: string): Promise<Run> =>
+  new Promise((done) => {
+    const { MIZAN_CONFIG: _, ...env } = process.env
+    execFile(process.execPath, [join(cliDir, `${tool}.ts`), ...args], { cwd, env }, (error, stdout, stderr) =>
+      done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
+    )
+  })
+
+let folder: string
+let configPath: string
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), "mizan-cli-"))
+  configPath = join(folder, "data", "config.json")
+})
+afterAll(() => rmSync(folder, { recursive: true, force: true }))
+
+const merchant = (...args: ReadonlyArray<string>) => run("merchant", [...args, "--config", configPath], folder)
+
+describe("merchant add and list", () => {
+  it("makes a key pair (private key 0600) and registers the merchant with every grant, fees and payout methods", async () => {
+    const added = await merchant("add", "M100001", "--name", "Corner Cafe")
+    expect(added.stderr).toBe("")
+    expect(added.code).toBe(0)
+    expect(added.stdout).toContain("wrote a sandbox configuration")
+    expect(added.stdout).toContain("npm start")
+    const privateKeyFile = join(folder, "data", "merchants", "M100001", "private.pem")
+    expect(statSync(privateKeyFile).mode & 0o777).toBe(0o600)
+    expect(readFileSync(privateKeyFile, "utf8")).toContain("BEGIN PRIVATE KEY")
+    const config = JSON.parse(readFileSync(configPath, "utf8"))
+    expect(config.mode).toBe("sandbox")
+    expect(config.merchants).toEqual([
+      expect.objectContaining({
+        partnerId: "M100001",
+        name: "Corner Cafe",
+        publicKeyFile: "merchants/M100001/public.pem",
+        grants: ["*"],
+        fees: expect.objectContaining({ acquiring: { basisPoints: 150, fixedFils: 0 } }),
+        payoutAbilities: [
+          expect.objectContaining({ networkCode: "LOCAL", fundoutCurrencyCode: "AED" }),
+          expect.objectContaining({ networkCode: "SWIFT", fundoutCurrencyCode: "USD" }),
+        ],
+      }),
+    ])
+  })
+
+  it("refuses a partner id that is already registered, and one over 12 characters, changing nothing", async () => {
+    const before = readFileSync(configPath, "utf8")
+    const duplicate = await merchant("add", "M100001")
+    expect(duplicate.code).toBe(1)
+    expect(duplicate.stderr).toContain("merchant M100001 is already registered")
+    const tooLong = await merchant("add", "M1234567890123")
+    expect(tooLong.code).toBe(1)
+    expect(tooLong.stderr).toContain("is 14 characters long: the Partner-Id header takes at most 12")
+    expect(existsSync(join(folder, "data", "merchants", "M1234567890123"))).toBe(false)
+    expect(readFileSync(configPath, "utf8")).toBe(before)
+  })
+
+  it("lists the registered merchants", async () => {
+    const listed = await merchant("list")
+    expect(listed.code).toBe(0)
+    expect(listed.stdout).toMatch(/^M100001\s+all operations\s+.*merchants\/M100001\/public\.pem\s+Corner Cafe$/m)
+  })
+})
+
+/** The gateway as `npm start` runs it on that configuration (on the memory store, on a free port). */
+const startGateway = () =>
+  ManagedRuntime.make(
+    layerService({
+      config: readConfigFile(configPath),
+      baseDir: dirname(configPath),
+      storeLayer: layerMemory,
+      listen: { port: 0, host: "127.0.0.1" },
+    }),
+  )
+
+describe("send, against a gateway on the configuration the tools wrote", () => {
+  let runtime: ReturnType<typeof startGateway>
+  let baseUrl: string
+  beforeAll(async () => {
+    runtime = startGateway()
+    const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
+    if (address._tag === "UnixPathAddress") throw new Error("the gateway listens on TCP")
+    baseUrl = `http://127.0.0.1:${address.port}`
+  })
+  afterAll(() => runtime.dispose())
+
+  const send = (...args: ReadonlyArray<string>) =>
+    run("send", [...args, "--config", configPath, "--base-url", baseUrl], folder)
+
+  interface Printed {
+    readonly head: { readonly code: string }
+    readonly body: {
+      readonly acquireOrder: { readonly status: string }
+      readonly interactionParams: { readonly tokenUrl: string }
+    }
+  }
+  const answerOf = (result: Run) => JSON.parse(result.stdout) as Printed
+
+  it("creates an order, pays it through the sandbox and reads it back as PAID_SUCCESS", async () => {
+    const created = await send(
+      "M100001",
+      "/acquire2/placeOrder",
+      '{"merchantOrderNo":"ORDER-1","subject":"Coffee","totalAmount":{"amount":25,"currency":"AED"},"paySceneCode":"PAYPAGE"}',
+    )
+    expect(created.stderr).toBe("")
+    expect(answerOf(created).body.acquireOrder).toMatchObject({ status: "CREATED", totalAmount: { amount: 25 } })
+    expect(answerOf(created).body.interactionParams.tokenUrl).toMatch(/\/pay\//)
+
+    // As the repository's README writes it: the flag first, the helper with a slash.
+    const paid = await send("M100001", "--sandbox", "/payOrder", '{"merchantOrderNo":"ORDER-1"}')
+    expect(paid.code).toBe(0)
+    expect(answerOf(paid).body.acquireOrder.status).toBe("PAID_SUCCESS")
+
+    const read = await send("M100001", "acquire2/getOrder", '{"merchantOrderNo":"ORDER-1"}')
+    expect(read.code).toBe(0)
+    expect(answerOf(read)).toMatchObject({
+      head: { applyStatus: "SUCCESS", code: "0" },
+      body: { acquireOrder: { merchantOrderNo: "ORDER-1", status: "PAID_SUCCESS" } },
+    })
+  })
+
+  it("exits 1 on a refusal, printing the answer and the code with its message", async () => {
+    const refused = await send(
+      "M100001",
+      "/acquire2/refund/placeOrder",
+      '{"refundMerchantOrderNo":"R-1","originMerchantOrderNo":"ORDER-1","amount":{"amount":30,"currency":"AED"}}',
+    )
+    expect(refused.code).toBe(1)
+    expect(answerOf(refused).head.code).toBe("62006")
+    expect(refused.stderr).toMatch(/refused: FAIL 62006 .*refundable/)
+  })
+
+  it("exits 2 with what to do for a merchant that has no key pair", async () => {
+    const unknown = await send("M999", "/acquire2/getOrder", '{"merchantOrderNo":"ORDER-1"}')
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain("npm run merchant -- add M999")
+  })
+})

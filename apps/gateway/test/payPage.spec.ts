@@ -1,0 +1,303 @@
+/**
+ * The hosted pay page over real HTTP: what a payer sees for each state of
+ * an order, the sandbox's outcomes, the 3-D Secure challenge, and that
+ * nothing a merchant sends is ever markup.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { test as propertyTest } from "@fast-check/vitest"
+import { generateKeyPair } from "@mizan/protocol"
+import { Effect } from "effect"
+import fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Gateway } from "../src/gateway.ts"
+import { escapeHtml, html } from "../src/payPage/html.ts"
+import { formatAed } from "../src/payPage/views.ts"
+import { payTokenFor } from "../src/payToken.ts"
+import { ok } from "./calls.ts"
+import { startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
+
+let gateway: TestGateway
+beforeAll(async () => {
+  gateway = await startGateway({
+    config: testConfig({ merchants: [testMerchant("M1", { name: "Beans & <Co>" }), testMerchant("M2")] }),
+  })
+})
+afterAll(() => gateway.close())
+
+let serial = 0
+const newNumber = () => `pp-${Date.now()}-${++serial}`
+
+const createOrder = async (overrides: Record<string, unknown> = {}) => {
+  const merchantOrderNo = newNumber()
+  const body = await ok(gateway.merchant(), "/acquire2/placeOrder", {
+    merchantOrderNo,
+    subject: "Coffee beans",
+    totalAmount: { amount: 1234.5, currency: "AED" },
+    paySceneCode: "PAYPAGE",
+    ...overrides,
+  } as never)
+  return { merchantOrderNo, body }
+}
+
+/**
+ * The path of a link the gateway made. Its publicBaseUrl names port 8080;
+ * the test gateway listens on a random port, so links are followed there.
+ */
+const pathOf = (url: string): string => new URL(url).pathname
+
+const openPage = async (path: string, init: RequestInit = {}) => {
+  const response = await fetch(`${gateway.baseUrl}${path}`, { redirect: "manual", ...init })
+  return { status: response.status, headers: response.headers, text: await response.text() }
+}
+
+const createPayPageOrder = async (overrides: Record<string, unknown> = {}) => {
+  const { merchantOrderNo, body } = await createOrder(overrides)
+  const tokenUrl = body.interactionParams?.tokenUrl
+  if (tokenUrl === undefined) throw new Error("a PAYPAGE order has a tokenUrl")
+  return { merchantOrderNo, path: pathOf(tokenUrl) }
+}
+
+const statusOf = async (merchantOrderNo: string) =>
+  (await ok(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo })).acquireOrder
+
+const post = (path: string) => openPage(path, { method: "POST" })
+
+describe("the order's page", () => {
+  it("shows the merchant, the subject, the amount in AED with two decimals and the status, with both sandbox outcomes", async () => {
+    const { path } = await createPayPageOrder()
+    const page = await openPage(path)
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    expect(page.text).toContain("<dd>Beans &amp; &lt;Co&gt;</dd>")
+    expect(page.text).toContain("<dd>Coffee beans</dd>")
+    expect(page.text).toContain("AED 1,234.50")
+    expect(page.text).toContain("<dd>Awaiting payment</dd>")
+    expect(page.text).toContain(`<form method="post" action="${path}/pay">`)
+    expect(page.text).toContain(`<form method="post" action="${path}/fail">`)
+  })
+
+  it("loads nothing from elsewhere and keeps its link out of Referer headers and caches", async () => {
+    const { path } = await createPayPageOrder()
+    const page = await openPage(path)
+    expect(page.headers.get("content-security-policy")).toMatch(/default-src 'none'/)
+    expect(page.headers.get("content-security-policy")).toMatch(/style-src 'sha256-[A-Za-z0-9+/]+=*'/)
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer")
+    expect(page.headers.get("cache-control")).toBe("no-store")
+    expect(page.text).not.toMatch(/<(script|link|img)\b|\bsrc=/)
+  })
+
+  it("shows a subject with <script> as text, never as markup", async () => {
+    const { path } = await createPayPageOrder({ subject: "<script>x" })
+    const page = await openPage(path)
+    expect(page.text).toContain("<dd>&lt;script&gt;x</dd>")
+    expect(page.text).not.toContain("<script>")
+  })
+
+  it("answers 404 for an unknown, tampered or forged token", async () => {
+    const { path } = await createPayPageOrder()
+    const [payload = "", mac = ""] = path.slice("/pay/".length).split(".")
+    const otherPayload = Buffer.from(JSON.stringify(["M2", "someone-elses"])).toString("base64url")
+    const unknownOrder = await gateway.run(
+      Effect.gen(function* () {
+        const { servicePrivateKey } = yield* Gateway
+        return payTokenFor({ merchantId: "M1", merchantOrderNo: "never-created" }, servicePrivateKey)
+      }),
+    )
+    for (const token of ["nonsense", `${payload}.${mac.slice(1)}x`, `${otherPayload}.${mac}`, unknownOrder]) {
+      const page = await openPage(`/pay/${token}`)
+      expect(page.status, token).toBe(404)
+      expect(page.text).toContain("Payment link not found")
+    }
+    expect((await post(`/pay/${otherPayload}.${mac}/pay`)).status).toBe(404)
+  })
+})
+
+describe("the sandbox's outcomes", () => {
+  it("pays the order, then shows it paid with a way back to the merchant's redirectUrl and no pay button", async () => {
+    const { merchantOrderNo, path } = await createPayPageOrder({
+      paySceneParams: { redirectUrl: "https://merchant.example/done?order=1&x=<y>" },
+    })
+    const paid = await post(`${path}/pay`)
+    expect(paid.status).toBe(303)
+    expect(paid.headers.get("location")).toBe(path)
+    expect((await statusOf(merchantOrderNo)).status).toBe("PAID_SUCCESS")
+    const page = await openPage(path)
+    expect(page.text).toContain("<h1>Payment received</h1>")
+    expect(page.text).toContain("<dd>Paid</dd>")
+    expect(page.text).toContain('<a href="https://merchant.example/done?order=1&amp;x=&lt;y&gt;">')
+    expect(page.text).not.toContain("<form")
+  })
+
+  it("pays once: a second Pay on a paid order changes nothing", async () => {
+    const { merchantOrderNo, path } = await createPayPageOrder()
+    await post(`${path}/pay`)
+    const first = await statusOf(merchantOrderNo)
+    const again = await post(`${path}/pay`)
+    expect(again.status).toBe(303)
+    expect(await statusOf(merchantOrderNo)).toEqual(first)
+  })
+
+  it("fails an attempt and offers another while the order stays open", async () => {
+    const { merchantOrderNo, path } = await createPayPageOrder()
+    expect((await post(`${path}/fail`)).status).toBe(303)
+    expect((await statusOf(merchantOrderNo)).status).toBe("CREATED")
+    const page = await openPage(path)
+    expect(page.text).toContain("Your last payment attempt failed: the payer&#39;s payment was declined")
+    expect(page.text).toContain(`action="${path}/pay"`)
+  })
+
+  it("fails a one-time payment for good and says why, with no button left", async () => {
+    const { merchantOrderNo, path } = await createPayPageOrder({ paySceneParams: { oneTimePayment: "true" } })
+    await post(`${path}/fail`)
+    expect(await statusOf(merchantOrderNo)).toMatchObject({ status: "FAILURE", failCode: "PAYMENT_FAILED" })
+    const page = await openPage(path)
+    expect(page.text).toContain("<h1>Payment failed</h1>")
+    expect(page.text).toContain("Payment failed: the payer&#39;s payment was declined")
+    expect(page.text).not.toContain("<form")
+  })
+
+  it("never links to a redirectUrl that is not a web address", async () => {
+    const { path } = await createPayPageOrder({ paySceneParams: { redirectUrl: "javascript:alert(1)" } })
+    await post(`${path}/pay`)
+    const page = await openPage(path)
+    expect(page.text).toContain("<h1>Payment received</h1>")
+    expect(page.text).not.toContain("javascript:")
+  })
+
+  it("shows an order cancelled by the merchant as cancelled", async () => {
+    const { merchantOrderNo, path } = await createPayPageOrder()
+    await ok(gateway.merchant(), "/acquire2/cancelOrder", { merchantOrderNo })
+    const page = await openPage(path)
+    expect(page.text).toContain("<h1>This order was cancelled</h1>")
+    expect(page.text).not.toContain("<form")
+  })
+})
+
+describe("3-D Secure (DIRECTPAY)", () => {
+  const directPayForm = async () => {
+    const { merchantOrderNo, body } = await createOrder({ paySceneCode: "DIRECTPAY" })
+    const dom = body.interactionParams?.threeDSecureDom ?? ""
+    const action = /action="([^"]+)"/.exec(dom)?.[1]
+    if (action === undefined) throw new Error("threeDSecureDom has a form")
+    return { merchantOrderNo, challengePath: pathOf(action), token: /value="([^"]+)"/.exec(dom)?.[1] ?? "" }
+  }
+
+  it("answers the threeDSecureDom form with a challenge naming the card by its last 4 digits only", async () => {
+    const { challengePath, token } = await directPayForm()
+    const page = await openPage(challengePath, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `token=${encodeURIComponent(token)}`,
+    })
+    expect(page.status).toBe(200)
+    expect(page.text).toContain("<h1>Confirm your payment</h1>")
+    expect(page.text).toContain("<dd>VISA ending in 4242</dd>")
+    expect(page.text).toContain(">Confirm payment</button>")
+  })
+
+  it("pays with the sandbox card when the payer confirms", async () => {
+    const { merchantOrderNo, challengePath } = await directPayForm()
+    const orderPath = challengePath.replace(/\/3ds$/, "")
+    await post(`${orderPath}/pay`)
+    expect((await statusOf(merchantOrderNo)).paymentInfo).toMatchObject({
+      payChannel: "BANKCARD",
+      cardInfo: { last4: "4242" },
+    })
+  })
+
+  it("records a failed verification as a failed 3-D Secure attempt", async () => {
+    const { challengePath } = await directPayForm()
+    const orderPath = challengePath.replace(/\/3ds$/, "")
+    await post(`${orderPath}/fail`)
+    const page = await openPage(orderPath)
+    expect(page.text).toContain("the payer did not pass 3-D Secure verification")
+  })
+})
+
+describe("expiry", () => {
+  it("shows an order past its expiredTime as expired, closed, with no button", async () => {
+    const { merchantOrderNo, path } = await createPayPageOrder({ expiredTime: Date.now() + 60_000 })
+    gateway.clock.advance(2 * 60_000)
+    const page = await openPage(path)
+    expect(page.text).toContain("<h1>This order expired</h1>")
+    expect(page.text).not.toContain("<form")
+    expect(await statusOf(merchantOrderNo)).toMatchObject({ status: "FAILURE", failCode: "ORDER_EXPIRED" })
+    await post(`${path}/pay`)
+    expect((await statusOf(merchantOrderNo)).status).toBe("FAILURE")
+  })
+})
+
+describe("production mode", () => {
+  it("shows the order, says payment channels are not connected, and takes no sandbox outcome", async () => {
+    const keysDir = mkdtempSync(join(tmpdir(), "mizan-paypage-keys-"))
+    const keys = generateKeyPair()
+    writeFileSync(join(keysDir, "private.pem"), keys.privateKeyPem, { mode: 0o600 })
+    writeFileSync(join(keysDir, "public.pem"), keys.publicKeyPem)
+    const production = await startGateway({
+      config: testConfig({
+        mode: "production",
+        serviceKeys: { privateKeyFile: join(keysDir, "private.pem"), publicKeyFile: join(keysDir, "public.pem") },
+      }),
+    })
+    try {
+      const { body } = await Effect.runPromise(
+        Effect.map(
+          production.merchant().call("/acquire2/placeOrder", {
+            merchantOrderNo: newNumber(),
+            subject: "Tea",
+            totalAmount: { amount: 5, currency: "AED" },
+            paySceneCode: "PAYPAGE",
+          } as never),
+          (body) => ({ body }),
+        ),
+      )
+      const path = pathOf(body.interactionParams?.tokenUrl ?? "")
+      const page = await fetch(`${production.baseUrl}${path}`).then((r) => r.text())
+      expect(page).toContain("<dd>Tea</dd>")
+      expect(page).toContain("Payment channels are not connected")
+      expect(page).not.toContain("<form")
+      expect(page).not.toContain("Sandbox")
+      const pay = await fetch(`${production.baseUrl}${path}/pay`, { method: "POST", redirect: "manual" })
+      expect(pay.status).toBe(404)
+    } finally {
+      await production.close()
+      rmSync(keysDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe("escaping", () => {
+  const unescape = (s: string) =>
+    s
+      .replaceAll("&lt;", "<")
+      .replaceAll("&gt;", ">")
+      .replaceAll("&quot;", '"')
+      .replaceAll("&#39;", "'")
+      .replaceAll("&amp;", "&")
+
+  /** Any text, with the characters markup is made of drawn often. */
+  const anyText = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom("<", ">", "&", '"', "'", "&lt;", "<script>"),
+      fc.string({ unit: "binary", maxLength: 1 }),
+    ),
+  })
+
+  propertyTest.prop([anyText], { numRuns: 200 })(
+    "prints any text as text: no tag or quote of its own survives, and the payer reads it unchanged",
+    (text) => {
+      const escaped = escapeHtml(text)
+      expect(escaped).not.toMatch(/[<>"']/)
+      expect(unescape(escaped)).toBe(text)
+      expect(html`<p title="${text}">${text}</p>`.markup).toBe(`<p title="${escaped}">${escaped}</p>`)
+    },
+  )
+
+  it("formats amounts in AED with two decimals and grouped thousands", () => {
+    expect(formatAed(0 as never)).toBe("AED 0.00")
+    expect(formatAed(10 as never)).toBe("AED 0.10")
+    expect(formatAed(123_456_789 as never)).toBe("AED 1,234,567.89")
+  })
+})
