@@ -46,6 +46,11 @@ export const MerchantConfig = Schema.Struct({
   payoutAbilities: Schema.optionalKey(Schema.Array(PayoutAbilityConfig)),
   /** Products enabled for the merchant: TRANSFER_TO_BANK_CARD for bank card payouts (62026 PRODUCT_IS_NOT_APPLIED otherwise). */
   products: Schema.optionalKey(Schema.Array(Schema.String)),
+  /**
+   * The merchant's registered devices (terminals). When listed, a refund naming
+   * another deviceId answers 62036 MERCHANT_DEVICE_NOT_EXIST; when absent, any is taken.
+   */
+  devices: Schema.optionalKey(Schema.Array(Schema.String)),
   /** Where virtual-account top-ups are announced. */
   vamNotifyUrl: Schema.optionalKey(Schema.String),
   /** The fee-paying member id reported on bank card transfers. */

@@ -110,6 +110,12 @@ const interactionParamsOf = (order: Order, publicBaseUrl: string, token: string)
 
 const answerOrder = (order: Order) => ({ acquireOrder: toWireAcquireOrder(order) })
 
+const revokeFailure = (call: Call, error: { readonly message: string }) =>
+  Effect.andThen(
+    Effect.logError(`${call.traceCode} revoke failed`, error.message),
+    Effect.fail(reject("REVOKE_FAILURE", "the revoke could not be completed: retry it, quoting the traceCode")),
+  )
+
 const orderOf = (call: Call, name: { merchantOrderNo?: string; orderNo?: string }) =>
   Effect.flatMap(acquiringStreamOf(call.merchant.partnerId, name), (streamId) =>
     Effect.map(currentOrder(call.merchant.partnerId, streamId, call.now), (order) => ({ order, streamId })),
@@ -151,6 +157,12 @@ export const acquiringHandlers: Pick<
         : Effect.succeed({ payer: order.payment.payer }),
     ),
 
+  /**
+   * Revoke: the order first, then (for a paid order) the refund order its
+   * full refund stands for. A failure of the store on the way answers the
+   * spec's 62039 REVOKE_FAILURE ("internal error") rather than a bare system
+   * error: revoking is idempotent, so the merchant's retry completes it.
+   */
   "/acquire2/revokeOrder": (call, request) =>
     Effect.gen(function* () {
       const merchantId = call.merchant.partnerId
@@ -165,7 +177,12 @@ export const acquiringHandlers: Pick<
       if (order.refunds.some((r) => r.cause === "REVOKE"))
         yield* createRefundFromReservation(order, streamId, order.request.merchantOrderNo, "REVOKE", call.now)
       return answerOrder(order)
-    }),
+    }).pipe(
+      Effect.catchTags({
+        StoreError: (error) => revokeFailure(call, error),
+        VersionConflict: (error) => revokeFailure(call, error),
+      }),
+    ),
 
   "/acquire2/cancelOrder": (call, request) =>
     Effect.gen(function* () {

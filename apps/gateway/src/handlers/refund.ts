@@ -1,6 +1,6 @@
 /** The refund operations (spec: 4 refund; get refund from the wire conventions). */
 import { acquiringStreamId, type RefundRequest } from "@mizan/acquiring"
-import type { Sha256Hex } from "@mizan/kernel"
+import { reject, type Sha256Hex } from "@mizan/kernel"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
 import { newOrderNo } from "../orderIndex.ts"
@@ -59,6 +59,14 @@ export const refundHandlers: Pick<
   "/acquire2/refund/placeOrder": (call, request) =>
     Effect.gen(function* () {
       const merchantId = call.merchant.partnerId
+      const devices = call.merchant.config.devices
+      if (request.deviceId !== undefined && devices !== undefined && !devices.includes(request.deviceId))
+        return yield* Effect.fail(
+          reject(
+            "MERCHANT_DEVICE_NOT_EXIST",
+            `deviceId ${request.deviceId} is not a registered device of this merchant`,
+          ),
+        )
       const acquiringStream = yield* acquiringStreamOf(merchantId, {
         ...(request.originMerchantOrderNo === undefined ? {} : { merchantOrderNo: request.originMerchantOrderNo }),
         ...(request.originOrderNo === undefined ? {} : { orderNo: request.originOrderNo }),
