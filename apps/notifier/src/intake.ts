@@ -64,6 +64,9 @@ interface PendingUpdate {
   readonly anchor: GlobalPosition
 }
 
+/** How often, at most, the intake writes its checkpoints (real time). */
+export const checkpointIntervalMs = 1_000
+
 export const makeIntake = (context: IntakeContext) => {
   const { source, pending, wake, pageSizeEvents, checkpointName } = context
   const intakeCheckpoint = `${checkpointName}.intake`
@@ -139,8 +142,18 @@ export const makeIntake = (context: IntakeContext) => {
     if (last !== undefined) yield* storeCheckpoints(last.globalPosition)
   })
 
-  /** Moves both checkpoints as far as they may go, writing only what changed. */
+  /**
+   * Moves both checkpoints as far as they may go, writing only what changed,
+   * and at most once per `checkpointIntervalMs`: each write is a durable
+   * transaction of its own, and under load pages arrive a few events at a
+   * time. A checkpoint that lags only means a restart reads a little more
+   * of the log again, which intake takes idempotently.
+   */
+  let checkpointStoredAtMs = Number.NEGATIVE_INFINITY
   const storeCheckpoints = Effect.fnUntraced(function* (processedUpTo: GlobalPosition) {
+    const nowMs = Date.now()
+    if (nowMs - checkpointStoredAtMs < checkpointIntervalMs) return
+    checkpointStoredAtMs = nowMs
     const store = yield* EventStore
     if (describedUpTo > storedIntake) {
       yield* store.storeCheckpoint(intakeCheckpoint, describedUpTo)
