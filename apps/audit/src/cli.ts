@@ -1,0 +1,262 @@
+/**
+ * The `mizan-audit` command line (README.md shows every command). Runs one
+ * command against one store and answers the exit status: 0 when all is
+ * well, 1 when the audit found something broken, 2 when it could not run
+ * (a bad argument, a missing or newer store, a damaged export file).
+ */
+import { createWriteStream, existsSync } from "node:fs"
+import { resolve } from "node:path"
+import { parseArgs } from "node:util"
+import type { EventStore, StoreError } from "@mizan/eventsourcing"
+import { Cause, Effect, Exit, Layer } from "effect"
+import { formatCount } from "./format.ts"
+import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
+import { type Cut, isClean, replayLog } from "./replay.ts"
+import { reportJson, reportText } from "./report.ts"
+import {
+  AuditError,
+  auditErrorFromStore,
+  eventCountOf,
+  layerStore,
+  parseStoreSetting,
+  type StoreSetting,
+  storeEnvironmentVariable,
+} from "./stores.ts"
+import { timelineOf } from "./timeline.ts"
+import { chunkWriter, exportLog, importDefaults, importLog, type WriteChunk } from "./transfer.ts"
+import { everyStreamAt, streamAtJson, streamAtText, timelineIsClean, timelineJson, timelineText } from "./views.ts"
+
+export const exitCodes = { ok: 0, broken: 1, failed: 2 } as const
+export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
+
+/** The store the gateway writes by default (apps/gateway): the audit reads the same one unless told otherwise. */
+export const storeSettingDefault = "sqlite:data/mizan.db"
+
+export interface CliIo {
+  readonly stdout: NodeJS.WritableStream & { readonly isTTY?: boolean }
+  readonly stderr: NodeJS.WritableStream
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** Where relative paths start from: the directory the command was started in. */
+  readonly cwd: string
+}
+
+export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres://...] [--json]
+
+  replay                          replay every event, check every invariant, report counts, money and findings
+  show STREAM                     one stream's events, each with the state after it
+  at TIME [--stream STREAM]       the state of every stream (or one) as it was at TIME
+                                  (ISO date-time, UTC unless it says otherwise, or ms since 1970)
+  at --position N [--stream S]    the same, as of global position N
+  export [--out FILE]             the whole log as NDJSON (to stdout without --out)
+  import FILE [--in-flight N]     check an export file, then write it into the store
+
+The store is --store, else $${storeEnvironmentVariable}, else ${storeSettingDefault}.
+Exit status: 0 all is well, 1 something is broken, 2 the audit could not run.
+`
+
+const parse = (argv: ReadonlyArray<string>) =>
+  parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      store: { type: "string" },
+      json: { type: "boolean", default: false },
+      stream: { type: "string" },
+      position: { type: "string" },
+      out: { type: "string" },
+      "in-flight": { type: "string" },
+      help: { type: "boolean", default: false },
+    },
+  })
+
+type Parsed = ReturnType<typeof parse>
+
+const hasZone = /([zZ]|[+-][0-9]{2}:?[0-9]{2})$/
+
+/** TIME as ms since 1970: digits are ms; an ISO date-time without an offset is UTC. */
+export const parseTime = (text: string): number | AuditError => {
+  if (/^[0-9]+$/.test(text)) return Number(text)
+  if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(text))
+    return new AuditError({ detail: `TIME must be an ISO date-time or ms since 1970, not "${text}"` })
+  const ms = Date.parse(text.includes("T") && !hasZone.test(text) ? `${text}Z` : text)
+  return Number.isNaN(ms) ? new AuditError({ detail: `TIME "${text}" is not a date-time` }) : ms
+}
+
+const cutOf = (parsed: Parsed): Cut | AuditError => {
+  const [, time] = parsed.positionals
+  const { position } = parsed.values
+  if (position !== undefined && time !== undefined)
+    return new AuditError({ detail: "give TIME or --position, not both" })
+  if (position !== undefined)
+    return /^[0-9]+$/.test(position)
+      ? { _tag: "Position", position: BigInt(position) }
+      : new AuditError({ detail: `--position must be a whole number, not "${position}"` })
+  if (time === undefined) return new AuditError({ detail: "at needs TIME or --position N" })
+  const atMs = parseTime(time)
+  return atMs instanceof AuditError ? atMs : { _tag: "Time", atMs }
+}
+
+const wholeNumber = (name: string, text: string | undefined, fallback: number): number | AuditError => {
+  if (text === undefined) return fallback
+  return /^[1-9][0-9]*$/.test(text) && Number.isSafeInteger(Number(text))
+    ? Number(text)
+    : new AuditError({ detail: `--${name} must be a whole number above 0, not "${text}"` })
+}
+
+/** What one command does, once its store is open. */
+type Run = Effect.Effect<ExitCode, AuditError | StoreError, EventStore>
+
+interface Command {
+  readonly run: Run
+  /** Import writes into a store it may create; every other command reads an existing one. */
+  readonly storeMustExist: boolean
+}
+
+const ioWrite =
+  (io: CliIo): WriteChunk =>
+  (text) =>
+    chunkWriter(io.stdout, "standard output")(text)
+
+const progressFor = (io: CliIo, label: string, store: StoreSetting, json: boolean): Progress =>
+  !json && wantsProgress(io.stdout, io.env) ? makeProgress(io.stdout, label, eventCountOf(store)) : noProgress
+
+const replayCommand = (io: CliIo, store: StoreSetting, json: boolean): Run =>
+  Effect.gen(function* () {
+    const progress = progressFor(io, "replay", store, json)
+    const startedMs = performance.now()
+    const replayer = yield* replayLog({ onProgress: progress.update }).pipe(
+      Effect.ensuring(Effect.sync(progress.finish)),
+    )
+    const report = replayer.report()
+    const elapsedMs = performance.now() - startedMs
+    yield* ioWrite(io)(json ? `${JSON.stringify(reportJson(report, elapsedMs))}\n` : reportText(report, elapsedMs))
+    return isClean(report) ? exitCodes.ok : exitCodes.broken
+  })
+
+const showCommand = (io: CliIo, streamId: string, json: boolean): Run =>
+  Effect.gen(function* () {
+    const timeline = yield* timelineOf(streamId)
+    if (timeline.steps.length === 0) return yield* new AuditError({ detail: `the store holds no stream ${streamId}` })
+    yield* ioWrite(io)(json ? timelineJson(timeline) : timelineText(timeline))
+    return timelineIsClean(timeline) ? exitCodes.ok : exitCodes.broken
+  })
+
+const atCommand = (io: CliIo, store: StoreSetting, cut: Cut, streamId: string | undefined, json: boolean): Run =>
+  Effect.gen(function* () {
+    if (streamId !== undefined) {
+      const timeline = yield* timelineOf(streamId, cut)
+      yield* ioWrite(io)(json ? streamAtJson(timeline, cut) : streamAtText(timeline, cut))
+      return timelineIsClean(timeline) ? exitCodes.ok : exitCodes.broken
+    }
+    const progress = progressFor(io, "at", store, json)
+    const replayer = yield* replayLog({ cut, onProgress: progress.update }).pipe(
+      Effect.ensuring(Effect.sync(progress.finish)),
+    )
+    yield* everyStreamAt(replayer, cut, json, ioWrite(io))
+    return isClean(replayer.report()) ? exitCodes.ok : exitCodes.broken
+  })
+
+/** A file to write, closed (and flushed) when the export is done or fails. */
+const fileWriter = (path: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => createWriteStream(path)),
+    (out) => Effect.callback<void>((resume) => void out.end(() => resume(Effect.void))),
+  )
+
+const exportCommand = (io: CliIo, store: StoreSetting, out: string | undefined): Run =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      if (out === undefined) {
+        yield* exportLog(ioWrite(io))
+        return exitCodes.ok
+      }
+      const path = resolve(io.cwd, out)
+      const file = yield* fileWriter(path)
+      const progress = progressFor(io, "export", store, false)
+      const events = yield* exportLog(chunkWriter(file, path), { onProgress: progress.update }).pipe(
+        Effect.ensuring(Effect.sync(progress.finish)),
+      )
+      yield* ioWrite(io)(`exported ${formatCount(events)} events to ${path}\n`)
+      return exitCodes.ok
+    }),
+  )
+
+const importCommand = (io: CliIo, store: StoreSetting, file: string, inFlight: number): Run =>
+  Effect.gen(function* () {
+    const path = resolve(io.cwd, file)
+    if (!existsSync(path)) return yield* new AuditError({ detail: `no export file at ${path}` })
+    const progress = progressFor(io, "import", store, false)
+    const summary = yield* importLog(path, { appendsInFlightMax: inFlight, onProgress: progress.update }).pipe(
+      Effect.ensuring(Effect.sync(progress.finish)),
+    )
+    yield* ioWrite(io)(
+      `imported ${formatCount(summary.events)} events of ${formatCount(summary.streams)} streams in ${formatCount(summary.appends)} appends\n`,
+    )
+    return exitCodes.ok
+  })
+
+const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | AuditError => {
+  const [name, argument] = parsed.positionals
+  const { json } = parsed.values
+  const reading = (run: Run): Command => ({ run, storeMustExist: true })
+  switch (name) {
+    case "replay":
+      return reading(replayCommand(io, store, json))
+    case "show":
+      return argument === undefined
+        ? new AuditError({ detail: "show needs a STREAM" })
+        : reading(showCommand(io, argument, json))
+    case "at": {
+      const cut = cutOf(parsed)
+      return cut instanceof AuditError ? cut : reading(atCommand(io, store, cut, parsed.values.stream, json))
+    }
+    case "export":
+      return reading(exportCommand(io, store, parsed.values.out))
+    case "import": {
+      const inFlight = wholeNumber("in-flight", parsed.values["in-flight"], importDefaults.appendsInFlightMax)
+      if (inFlight instanceof AuditError) return inFlight
+      return argument === undefined
+        ? new AuditError({ detail: "import needs the FILE to import" })
+        : { run: importCommand(io, store, argument, inFlight), storeMustExist: false }
+    }
+    default:
+      return new AuditError({ detail: name === undefined ? "no command given" : `unknown command "${name}"` })
+  }
+}
+
+const messageOf = (store: StoreSetting, cause: Cause.Cause<AuditError | StoreError>): string => {
+  const error = Cause.squash(cause)
+  if (error instanceof AuditError) return error.detail
+  if (typeof error === "object" && error !== null && (error as { _tag?: string })._tag === "StoreError")
+    return auditErrorFromStore(store, error as StoreError).detail
+  return Cause.pretty(cause)
+}
+
+/** Runs the command line `argv` (without node and the script) and answers the exit status. */
+export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<ExitCode> => {
+  const fail = (detail: string, withUsage = false): ExitCode => {
+    io.stderr.write(`mizan-audit: ${detail}\n${withUsage ? `\n${usage}` : ""}`)
+    return exitCodes.failed
+  }
+  let parsed: Parsed
+  try {
+    parsed = parse(argv)
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error), true)
+  }
+  if (parsed.values.help) {
+    io.stdout.write(usage)
+    return exitCodes.ok
+  }
+  const store = parseStoreSetting(
+    parsed.values.store ?? io.env[storeEnvironmentVariable] ?? storeSettingDefault,
+    io.cwd,
+  )
+  if (store instanceof AuditError) return fail(store.detail)
+  const command = commandOf(parsed, io, store)
+  if (command instanceof AuditError) return fail(command.detail, true)
+  const program = Effect.provide(command.run, Layer.fresh(layerStore(store, { mustExist: command.storeMustExist })))
+  const exit = await Effect.runPromiseExit(program)
+  return Exit.isSuccess(exit) ? exit.value : fail(messageOf(store, exit.cause))
+}

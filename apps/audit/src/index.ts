@@ -1,0 +1,41 @@
+/**
+ * @mizan/audit: replay every event of a store with every invariant checked,
+ * show a stream's timeline, travel in time, export and import the log.
+ * `src/main.ts` is the command line; this is the same, as functions.
+ */
+export { type CliIo, type ExitCode, exitCodes, parseTime, runCli, storeSettingDefault, usage } from "./cli.ts"
+export { fixedClock } from "./fixedClock.ts"
+export { formatFilsBig, jsonReplacer, toJson } from "./format.ts"
+export { ExportedEvent, endLine, exportLine, parseLine } from "./ndjson.ts"
+export { OrderNumberIssued, orderIndex, orderIndexRules, orderIndexStreamId } from "./orderIndex.ts"
+export {
+  type AuditedAggregate,
+  aggregateOf,
+  type BrokenRule,
+  type MoneyFigureName,
+  type MoneyFigures,
+  moneyFigureNames,
+  registry,
+} from "./registry.ts"
+export {
+  type BrokenInvariant,
+  type Cut,
+  type EventPlace,
+  endsAppend,
+  everything,
+  evolveRule,
+  type Findings,
+  isClean,
+  makeReplayer,
+  type Replayer,
+  type ReplayLogOptions,
+  type ReplayReport,
+  replayLog,
+  type TrackedStream,
+  type UndecodableEvent,
+  type VersionGap,
+} from "./replay.ts"
+export { reportJson, reportText } from "./report.ts"
+export { AuditError, layerStore, parseStoreSetting, type StoreSetting } from "./stores.ts"
+export { type Timeline, type TimelineStep, timelineOf } from "./timeline.ts"
+export { exportLog, type ImportOptions, type ImportSummary, importDefaults, importLog } from "./transfer.ts"

@@ -1,0 +1,84 @@
+/**
+ * The export format: the whole log as NDJSON, one line per recorded event
+ * with every field the store recorded (the port's `RecordedEvent`; the
+ * global position as a decimal string, since it is a bigint), in global
+ * order, then one end line that counts them:
+ *
+ *   {"globalPosition":"1","id":"...","streamId":"acquiring-5-M0001-ORD-1","streamVersion":1,
+ *    "type":"OrderCreated","schemaVersion":1,"data":{...},"metadata":{"recordedAt":1767225600000}}
+ *   ...
+ *   {"end":{"events":1234}}
+ *
+ * The end line is what tells a complete file from one cut short at a line
+ * boundary (a copy that stopped, a full disk): without it, import refuses.
+ */
+import type { RecordedEvent } from "@mizan/eventsourcing"
+import { issueMessage } from "@mizan/kernel"
+import { Result, Schema } from "effect"
+
+const Count = (what: string) =>
+  Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: `${what} must be 1 or more` }))
+
+export const ExportedEvent = Schema.Struct({
+  globalPosition: Schema.String.check(
+    Schema.isPattern(/^(0|[1-9][0-9]*)$/, { message: "must be a position written as decimal digits" }),
+  ),
+  id: Schema.NonEmptyString,
+  streamId: Schema.NonEmptyString,
+  streamVersion: Count("a stream version"),
+  type: Schema.NonEmptyString,
+  schemaVersion: Count("a schema version"),
+  data: Schema.Unknown,
+  metadata: Schema.Struct({
+    recordedAt: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "must be a time in ms since 1970" })),
+    correlationId: Schema.optionalKey(Schema.String),
+    causationId: Schema.optionalKey(Schema.String),
+  }),
+})
+export type ExportedEvent = typeof ExportedEvent.Type
+
+export const ExportEnd = Schema.Struct({
+  end: Schema.Struct({ events: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)) }),
+})
+
+/** One event's line (without its newline). */
+export const exportLine = (record: RecordedEvent): string =>
+  JSON.stringify({
+    globalPosition: record.globalPosition.toString(),
+    id: record.id,
+    streamId: record.streamId,
+    streamVersion: record.streamVersion,
+    type: record.type,
+    schemaVersion: record.schemaVersion,
+    data: record.data,
+    metadata: record.metadata,
+  })
+
+export const endLine = (events: number): string => JSON.stringify({ end: { events } })
+
+export type ParsedLine =
+  | { readonly _tag: "Event"; readonly event: ExportedEvent; readonly globalPosition: bigint }
+  | { readonly _tag: "End"; readonly events: number }
+
+const decodeEvent = Schema.decodeUnknownResult(ExportedEvent)
+const decodeEnd = Schema.decodeUnknownResult(ExportEnd)
+
+/** A line of an export, or why it is not one (a sentence without the line's content: it may be event data). */
+export const parseLine = (text: string): Result.Result<ParsedLine, string> => {
+  if (text.trim() === "") return Result.fail("the line is empty")
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return Result.fail("the line is not JSON (the file is damaged or was cut short)")
+  }
+  if (typeof json === "object" && json !== null && "end" in json)
+    return Result.mapBoth(decodeEnd(json), {
+      onFailure: (error) => `the end line is malformed: ${issueMessage(error.issue)}`,
+      onSuccess: (end): ParsedLine => ({ _tag: "End", events: end.end.events }),
+    })
+  return Result.mapBoth(decodeEvent(json), {
+    onFailure: (error) => `not an exported event: ${issueMessage(error.issue)}`,
+    onSuccess: (event): ParsedLine => ({ _tag: "Event", event, globalPosition: BigInt(event.globalPosition) }),
+  })
+}

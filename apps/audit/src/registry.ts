@@ -1,0 +1,187 @@
+/**
+ * The aggregates the audit knows: how to recognise a stream's aggregate by
+ * its id, and for each aggregate its codec and `evolve` (the domain's own,
+ * so a replay folds exactly as the service did), its `invariants`, a status
+ * to count streams by, and the money figures its state adds to the totals.
+ * Adding an aggregate to the audit is one entry in `registry`.
+ */
+import {
+  invariants as acquiringInvariants,
+  acquiringOrder,
+  feeTotalFils,
+  isOrder as isAcquiringOrder,
+  paymentOf,
+} from "@mizan/acquiring"
+import { BankCardTransfer } from "@mizan/card-transfer"
+import type { Aggregate, EventCodec } from "@mizan/eventsourcing"
+import { isNotificationStream, notificationAggregate, invariants as notificationInvariants } from "@mizan/notification"
+import { invariants as refundInvariants, refundOrder } from "@mizan/refund"
+import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "@mizan/transfer"
+import { orderIndex, orderIndexInvariants, orderIndexStreamPrefix } from "./orderIndex.ts"
+
+/** One broken rule of one state: the rule (a sentence the domain lib names) and what is wrong. */
+export interface BrokenRule {
+  readonly rule: string
+  readonly detail: string
+}
+
+/** The money totals of a replay, in fils. */
+export const moneyFigureNames = ["paid", "refunded", "settled", "paidOut", "fees", "deposited"] as const
+export type MoneyFigureName = (typeof moneyFigureNames)[number]
+export type MoneyFigures = Partial<Readonly<Record<MoneyFigureName, number>>>
+
+/** What the audit needs of one aggregate. `Event` and `State` are erased in the registry (see `audited`). */
+export interface AuditedAggregate<Event = unknown, State = unknown> {
+  /** The aggregate's name in reports. */
+  readonly kind: string
+  /** Whether a stream is one of this aggregate's, by its id. */
+  readonly owns: (streamId: string) => boolean
+  readonly codec: EventCodec<Event>
+  readonly initialState: State
+  readonly evolve: (state: State, event: Event) => State
+  readonly invariants: (state: State) => ReadonlyArray<BrokenRule>
+  /** What streams are counted by. */
+  readonly status: (state: State) => string
+  /** What the state adds to the money totals (none by default). */
+  readonly money: (state: State) => MoneyFigures
+}
+
+interface AuditedSpec<Event, State> {
+  readonly kind: string
+  readonly owns: (streamId: string) => boolean
+  readonly aggregate: Pick<Aggregate<never, Event, State, unknown>, "codec" | "initialState" | "evolve">
+  /** The domain's invariants: `{ rule, detail }` records, or sentences (the transfer libs' shape). */
+  readonly invariants: (state: State) => ReadonlyArray<BrokenRule | string>
+  readonly status: (state: State) => string
+  readonly money?: (state: State) => MoneyFigures
+}
+
+const asBrokenRule = (broken: BrokenRule | string): BrokenRule =>
+  typeof broken === "string" ? { rule: broken, detail: "" } : broken
+
+const noMoney = (): MoneyFigures => ({})
+
+/**
+ * One registry entry. The replay only ever hands an entry's `evolve` the
+ * states it made and the events its own codec decoded, so erasing the types
+ * here is safe.
+ */
+const audited = <Event, State>(spec: AuditedSpec<Event, State>): AuditedAggregate => {
+  const entry: AuditedAggregate<Event, State> = {
+    kind: spec.kind,
+    owns: spec.owns,
+    codec: spec.aggregate.codec,
+    initialState: spec.aggregate.initialState,
+    evolve: spec.aggregate.evolve,
+    invariants: (state) => {
+      const broken = spec.invariants(state)
+      return broken.length === 0 ? [] : broken.map(asBrokenRule)
+    },
+    status: spec.status,
+    money: spec.money ?? noMoney,
+  }
+  return entry as unknown as AuditedAggregate
+}
+
+const prefixed =
+  (prefix: string) =>
+  (streamId: string): boolean =>
+    streamId.startsWith(prefix)
+
+/** A transfer order's contribution: a succeeded payout moves its amount out, and its fee was earned. */
+const payoutMoney = (state: {
+  readonly status: string
+  readonly amount?: number
+  readonly payerFeeAmount?: number
+}): MoneyFigures => (state.status === "SUCCESS" ? { paidOut: state.amount ?? 0, fees: state.payerFeeAmount ?? 0 } : {})
+
+/** The aggregates the audit knows, in the order reports list them. */
+export const registry: ReadonlyArray<AuditedAggregate> = [
+  audited({
+    kind: "acquiring",
+    owns: prefixed("acquiring-"),
+    aggregate: acquiringOrder,
+    invariants: acquiringInvariants,
+    status: (state) => (isAcquiringOrder(state) && state.revoked ? `${state.status} (revoked)` : state.status),
+    // paid: what payers paid (revoked orders included: their refund shows under refunded);
+    // settled: the paid amount of orders settled to the merchant; fees: the whole fee of each split.
+    money: (state) => {
+      if (!isAcquiringOrder(state)) return {}
+      const payment = paymentOf(state)
+      if (payment === undefined) return {}
+      return {
+        paid: payment.paidAmountFils,
+        refunded: state.refundedFils,
+        settled: state.status === "SETTLED" ? payment.paidAmountFils : 0,
+        fees: feeTotalFils(payment.settlement),
+      }
+    },
+  }),
+  // Refunded money is counted once, on the acquiring order that guards the refundable balance.
+  audited({
+    kind: "refund",
+    owns: prefixed("refund-"),
+    aggregate: refundOrder,
+    invariants: refundInvariants,
+    status: (state) => state.status,
+  }),
+  audited({
+    kind: "walletTransfer",
+    owns: prefixed("walletTransfer/"),
+    aggregate: WalletTransfer.aggregate,
+    invariants: WalletTransfer.invariants,
+    status: (state) => state.status,
+    money: payoutMoney,
+  }),
+  audited({
+    kind: "bankTransfer",
+    owns: prefixed("bankTransfer/"),
+    aggregate: BankTransfer.aggregate,
+    invariants: BankTransfer.invariants,
+    status: (state) => state.status,
+    money: payoutMoney,
+  }),
+  audited({
+    kind: "bankCardTransfer",
+    owns: prefixed("bankCardTransfer/"),
+    aggregate: BankCardTransfer.aggregate,
+    invariants: BankCardTransfer.invariants,
+    status: (state) => state.status,
+    money: payoutMoney,
+  }),
+  audited({
+    kind: "vamDeposit",
+    owns: prefixed("vamDeposit/"),
+    aggregate: VamDeposit.aggregate,
+    invariants: VamDeposit.invariants,
+    status: (state) => state.status,
+    money: (state) => (state.status === "SUCCESS" ? { deposited: state.amount } : {}),
+  }),
+  audited({
+    kind: "memberAccount",
+    owns: prefixed("memberAccount/"),
+    aggregate: MemberAccount.aggregate,
+    invariants: MemberAccount.invariants,
+    status: (state) => state.status,
+  }),
+  audited({
+    kind: "notification",
+    owns: isNotificationStream,
+    aggregate: notificationAggregate,
+    invariants: notificationInvariants,
+    status: (state) => state.status,
+  }),
+  audited({
+    kind: "orderIndex",
+    owns: prefixed(orderIndexStreamPrefix),
+    aggregate: orderIndex,
+    invariants: orderIndexInvariants,
+    status: (state) => state.status,
+  }),
+]
+
+/** The aggregate a stream belongs to, or undefined for a stream no entry owns. */
+export const aggregateOf = (
+  streamId: string,
+  entries: ReadonlyArray<AuditedAggregate> = registry,
+): AuditedAggregate | undefined => entries.find((entry) => entry.owns(streamId))

@@ -1,0 +1,123 @@
+/**
+ * Which store the audit reads, from one setting (`--store` or MIZAN_STORE):
+ * `sqlite:PATH` or `postgres://...` (`postgresql://...`; a `schema` query
+ * parameter names the PostgreSQL schema, "mizan" by default). The audit
+ * opens an existing SQLite file only: opening a missing one would create an
+ * empty database and audit nothing.
+ */
+import { existsSync, statSync } from "node:fs"
+import { resolve } from "node:path"
+import { DatabaseSync } from "node:sqlite"
+import { EventStore, type StoreError } from "@mizan/eventsourcing"
+import { makePostgresEventStore } from "@mizan/store-postgres"
+import { makeSqliteEventStore } from "@mizan/store-sqlite"
+import { Data, Effect, Layer } from "effect"
+
+/** Something the audit cannot do, in a sentence for the operator (never with a password or event data). */
+export class AuditError extends Data.TaggedError("AuditError")<{ readonly detail: string }> {
+  override get message(): string {
+    return this.detail
+  }
+}
+
+export type StoreSetting =
+  | { readonly _tag: "Sqlite"; readonly path: string }
+  | { readonly _tag: "Postgres"; readonly url: string; readonly schema?: string }
+
+export const storeEnvironmentVariable = "MIZAN_STORE"
+
+/** The setting with any password hidden, for messages. */
+export const maskSetting = (setting: string): string => setting.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@")
+
+/** Reads a setting; a relative SQLite path is taken from `baseDir`. */
+export const parseStoreSetting = (setting: string, baseDir: string): StoreSetting | AuditError => {
+  if (setting.startsWith("sqlite:")) {
+    const path = setting.slice("sqlite:".length)
+    if (path === "") return new AuditError({ detail: "sqlite: needs a path: --store sqlite:data/mizan.db" })
+    return { _tag: "Sqlite", path: resolve(baseDir, path) }
+  }
+  if (/^postgres(ql)?:\/\//.test(setting)) {
+    let url: URL
+    try {
+      url = new URL(setting)
+    } catch {
+      return new AuditError({ detail: `${maskSetting(setting)} is not a PostgreSQL connection URL` })
+    }
+    const schema = url.searchParams.get("schema") ?? undefined
+    url.searchParams.delete("schema")
+    return { _tag: "Postgres", url: url.toString(), ...(schema === undefined ? {} : { schema }) }
+  }
+  return new AuditError({
+    detail: `store setting "${maskSetting(setting)}" is neither sqlite:PATH nor postgres://...`,
+  })
+}
+
+export const describeStore = (store: StoreSetting): string =>
+  store._tag === "Sqlite" ? `sqlite:${store.path}` : maskSetting(store.url)
+
+/** A StoreError in the operator's words: what the store said, and what to do when there is something to do. */
+export const auditErrorFromStore = (store: StoreSetting, error: StoreError): AuditError => {
+  const where = describeStore(store)
+  switch (error.reason) {
+    case "NewerSchema":
+      return new AuditError({
+        detail: `the store at ${where} was written by a newer version of Mizan than this audit (${error.detail}): run the audit of that version`,
+      })
+    case "Corrupt":
+      return new AuditError({ detail: `the store at ${where} is damaged: ${error.detail}` })
+    case "Locked":
+      return new AuditError({ detail: `the store at ${where} is locked by another process: ${error.detail}` })
+    default:
+      return new AuditError({ detail: `the store at ${where} cannot be used (${error.reason}): ${error.detail}` })
+  }
+}
+
+export interface OpenOptions {
+  /**
+   * Refuse a SQLite file that does not exist yet (every command but import:
+   * an audit of a missing file would create an empty database and report
+   * nothing broken).
+   */
+  readonly mustExist: boolean
+}
+
+/** The EventStore of a setting, open for the layer's lifetime. */
+export const layerStore = (store: StoreSetting, options: OpenOptions): Layer.Layer<EventStore, AuditError> => {
+  const opened = Effect.gen(function* () {
+    if (store._tag === "Postgres")
+      return yield* makePostgresEventStore(store.url, store.schema === undefined ? {} : { schema: store.schema })
+    if (options.mustExist && !existsSync(store.path))
+      return yield* new AuditError({
+        detail: `no store at ${store.path}: the file does not exist (the audit never creates one; check --store)`,
+      })
+    if (existsSync(store.path) && statSync(store.path).isDirectory())
+      return yield* new AuditError({ detail: `${store.path} is a directory, not a store file` })
+    return yield* makeSqliteEventStore(store.path)
+  })
+  return Layer.effect(
+    EventStore,
+    opened.pipe(Effect.catchTag("StoreError", (error) => Effect.fail(auditErrorFromStore(store, error)))),
+  )
+}
+
+/**
+ * How many events the store holds, when that is cheap to know: for the
+ * progress bar's time left. SQLite numbers its log 1..n without gaps (its
+ * README, The global order), so the last position is the count; it is read
+ * on a read-only connection of its own. Other stores answer undefined, and
+ * the bar shows the rate without a time left.
+ */
+export const eventCountOf = (store: StoreSetting): number | undefined => {
+  if (store._tag !== "Sqlite") return undefined
+  try {
+    const db = new DatabaseSync(store.path, { readOnly: true })
+    try {
+      const row = db.prepare("SELECT max(global_position) AS last FROM events").get() as { last: number | null }
+      return row.last ?? 0
+    } finally {
+      db.close()
+    }
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * The command line, run in-process against SQLite files: exit statuses,
+ * reports, timelines, time travel, and the clear errors for a missing
+ * store, a newer schema and damaged export files.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { DatabaseSync } from "node:sqlite"
+import { acquiringOrder } from "@mizan/acquiring"
+import { EventStore } from "@mizan/eventsourcing"
+import { generateHistory } from "@mizan/histories"
+import { timestamp } from "@mizan/kernel"
+import { schemaVersionCurrent } from "@mizan/store-sqlite"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { exitCodes, parseTime } from "../src/index.ts"
+import { cli } from "./support/cli.ts"
+import { tempFolder, withSqliteStore } from "./support/stores.ts"
+
+const folder = tempFolder()
+const historyPath = join(folder.dir, "history.db")
+const exportPath = join(folder.dir, "history.ndjson")
+const sqlite = (path: string) => `sqlite:${path}`
+let exportLines: Array<string>
+
+/** A stream of the history with at least `events` events, and its records. */
+const streamWith = (events: number, prefix = "acquiring-") => {
+  const line = exportLines.find((l) => {
+    const event = JSON.parse(l) as { streamId?: string; streamVersion?: number }
+    return event.streamId?.startsWith(prefix) === true && event.streamVersion === events
+  })
+  const streamId = (JSON.parse(line!) as { streamId: string }).streamId
+  const records = exportLines
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          streamId?: string
+          streamVersion: number
+          globalPosition: string
+          metadata: { recordedAt: number }
+        },
+    )
+    .filter((r) => r.streamId === streamId)
+  return { streamId, records }
+}
+
+beforeAll(async () => {
+  await withSqliteStore(historyPath, generateHistory({ seed: 17, events: 600 }))
+  expect((await cli(["export", "--out", exportPath, "--store", sqlite(historyPath)])).code).toBe(exitCodes.ok)
+  exportLines = readFileSync(exportPath, "utf8").trimEnd().split("\n")
+})
+
+afterAll(() => folder.cleanup())
+
+describe("replay", () => {
+  it("answers 0 and a report that says all is well for a history with nothing broken", async () => {
+    const run = await cli(["replay", "--store", sqlite(historyPath)])
+    expect(run.code).toBe(exitCodes.ok)
+    expect(run.stdout).toMatch(/^Replayed [0-9,]+ events of [0-9,]+ streams/)
+    expect(run.stdout).toContain("OK: every event decoded")
+    expect(run.stdout).toMatch(/paid +[0-9,]+\.[0-9]{2}/)
+  })
+
+  it("writes the report as JSON with --json: money as exact decimals, positions as text", async () => {
+    const run = await cli(["replay", "--json", "--store", sqlite(historyPath)])
+    const report = JSON.parse(run.stdout)
+    expect(report).toMatchObject({ ok: true, events: exportLines.length - 1, firstPosition: "1" })
+    for (const amount of Object.values(report.moneyAed)) expect(amount).toMatch(/^[0-9]+\.[0-9]{2}$/)
+    expect(report.counts.acquiring.streams).toBeGreaterThan(0)
+  })
+
+  it("answers 1 and names the stream, version and rule when a history is damaged", async () => {
+    const damaged = join(folder.dir, "damaged.db")
+    await withSqliteStore(damaged, generateHistory({ seed: 17, events: 600 }))
+    const { streamId } = streamWith(2)
+    const closed = acquiringOrder.codec.encode({
+      _tag: "OrderClosed",
+      failCode: "ORDER_CANCELLED",
+      failDes: "by hand",
+      closedAt: timestamp(1),
+    })
+    await withSqliteStore(
+      damaged,
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        const version = (yield* store.readStream(streamId)).length
+        yield* store.append(streamId, [closed, closed], version)
+      }),
+    )
+    const run = await cli(["replay", "--store", sqlite(damaged)])
+    expect(run.code).toBe(exitCodes.broken)
+    expect(run.stdout).toContain(`${streamId} v`)
+    expect(run.stdout).toContain("only the spec's status transitions happen")
+    expect(run.stdout).toContain("BROKEN")
+  })
+
+  it("refuses a store file that does not exist, with 2, and creates none", async () => {
+    const missing = join(folder.dir, "missing.db")
+    const run = await cli(["replay", "--store", sqlite(missing)])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toContain(`no store at ${missing}`)
+    expect(existsSync(missing)).toBe(false)
+  })
+
+  it("refuses a store written by a newer schema, with 2, saying so", async () => {
+    const newer = join(folder.dir, "newer.db")
+    await withSqliteStore(newer, Effect.void)
+    const db = new DatabaseSync(newer)
+    db.exec(`PRAGMA user_version = ${schemaVersionCurrent + 1}`)
+    db.close()
+    const run = await cli(["replay", "--store", sqlite(newer)])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toContain("written by a newer version of Mizan")
+  })
+
+  it("finds a relative store path from the directory it was started in, and the store from MIZAN_STORE", async () => {
+    expect((await cli(["replay", "--store", "sqlite:history.db"], { cwd: folder.dir })).code).toBe(exitCodes.ok)
+    expect((await cli(["replay"], { cwd: folder.dir, env: { MIZAN_STORE: "sqlite:history.db" } })).code).toBe(
+      exitCodes.ok,
+    )
+  })
+
+  it("answers 2 with the usage for an unknown command or a missing argument", async () => {
+    for (const argv of [["audit"], ["show"], ["at"], ["import"], ["replay", "--bogus"]]) {
+      const run = await cli([...argv, "--store", sqlite(historyPath)])
+      expect(run.code).toBe(exitCodes.failed)
+      expect(run.stderr).toContain("usage: mizan-audit")
+    }
+  })
+})
+
+describe("show", () => {
+  it("prints each event of a stream with its time, type, version and data, and the state after it", async () => {
+    const { streamId, records } = streamWith(3)
+    const text = await cli(["show", streamId, "--store", sqlite(historyPath)])
+    expect(text.code).toBe(exitCodes.ok)
+    expect(text.stdout).toContain(`${streamId} (acquiring, ${records.length} events)`)
+    expect(text.stdout).toContain("  state after (")
+    const json = JSON.parse((await cli(["show", streamId, "--json", "--store", sqlite(historyPath)])).stdout)
+    expect(json.events.map((e: { streamVersion: number }) => e.streamVersion)).toEqual(
+      records.map((r) => r.streamVersion),
+    )
+    expect(json.events[0]).toMatchObject({ type: "OrderCreated", status: "CREATED", state: { status: "CREATED" } })
+  })
+
+  it("answers 2 for a stream the store does not hold", async () => {
+    const run = await cli(["show", "acquiring-1-X-NOPE", "--store", sqlite(historyPath)])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toContain("holds no stream acquiring-1-X-NOPE")
+  })
+})
+
+describe("at", () => {
+  it("gives one stream's state as it was at a time between two of its events", async () => {
+    const { streamId, records } = streamWith(2)
+    const between = records[0]!.metadata.recordedAt
+    const run = await cli(["at", String(between), "--stream", streamId, "--json", "--store", sqlite(historyPath)])
+    expect(JSON.parse(run.stdout)).toMatchObject({ streamId, streamVersion: 1, status: "CREATED" })
+  })
+
+  it("gives every stream as of a global position, with the report of the log up to it", async () => {
+    const run = await cli(["at", "--position", "100", "--json", "--store", sqlite(historyPath)])
+    const at = JSON.parse(run.stdout)
+    expect(at.asOf).toEqual({ position: "100" })
+    expect(at.report).toMatchObject({ events: 100, lastPosition: "100", ok: true })
+    expect(at.streams.length).toBe(at.report.streams)
+  })
+
+  it("reads ISO date-times as UTC unless they say otherwise, and ms since 1970", () => {
+    expect(parseTime("2026-01-02T03:04:05")).toBe(Date.UTC(2026, 0, 2, 3, 4, 5))
+    expect(parseTime("2026-01-02T03:04:05+04:00")).toBe(Date.UTC(2026, 0, 1, 23, 4, 5))
+    expect(parseTime("1767225600000")).toBe(1_767_225_600_000)
+    expect(parseTime("yesterday")).toMatchObject({ _tag: "AuditError" })
+  })
+})
+
+describe("export and import", () => {
+  const damagedCopy = (name: string, change: (lines: Array<string>) => Array<string>) => {
+    const path = join(folder.dir, name)
+    writeFileSync(path, `${change([...exportLines]).join("\n")}\n`)
+    return path
+  }
+
+  const importInto = async (file: string, store: string) => cli(["import", file, "--store", sqlite(store)])
+
+  it("moves a history into a new store exactly: the export of the import is the same file", async () => {
+    const target = join(folder.dir, "copy.db")
+    const run = await importInto(exportPath, target)
+    expect(run.code).toBe(exitCodes.ok)
+    expect(run.stdout).toContain(`imported ${(exportLines.length - 1).toLocaleString("en-US")} events`)
+    const again = await cli(["export", "--store", sqlite(target)])
+    expect(again.stdout).toBe(readFileSync(exportPath, "utf8"))
+  })
+
+  const refusals: ReadonlyArray<readonly [string, (lines: Array<string>) => Array<string>, RegExp]> = [
+    ["cut short at a line boundary", (lines) => lines.slice(0, 40), /^line 40: the file ends without its end line/],
+    [
+      "cut short within a line",
+      (lines) => [...lines.slice(0, 9), lines[9]!.slice(0, 30)],
+      /^line 10: the line is not JSON/,
+    ],
+    [
+      "out of global order",
+      (lines) => [...lines.slice(0, 20), lines[21]!, lines[20]!, ...lines.slice(22)],
+      /^line 22: .* is at position 21, not after the line before \(22\): the file is out of order/,
+    ],
+    [
+      "missing a version of a stream",
+      (lines) => {
+        const at = lines.findIndex((l) => (JSON.parse(l) as { streamVersion?: number }).streamVersion === 2)
+        const rest = lines.filter((_, i) => i !== at)
+        return [...rest.slice(0, -1), JSON.stringify({ end: { events: rest.length - 1 } })]
+      },
+      /does not follow on: the stream is at version 1/,
+    ],
+    [
+      "holding an event that does not decode",
+      (lines) => lines.map((l, i) => (i === 30 ? l.replace(/"type":"[A-Za-z]+"/, '"type":"Nonsense"') : l)),
+      /^line 31: .* does not decode: unknown event type Nonsense/,
+    ],
+    [
+      "counting other events in its end line",
+      (lines) => [...lines.slice(0, -1), JSON.stringify({ end: { events: 3 } })],
+      /the end line counts 3 events, the file holds/,
+    ],
+  ]
+
+  for (const [what, change, message] of refusals)
+    it(`refuses a file ${what}, naming the line, and writes nothing`, async () => {
+      const file = damagedCopy(`${what.replaceAll(" ", "-")}.ndjson`, change)
+      const target = join(folder.dir, `${what.replaceAll(" ", "-")}.db`)
+      const run = await importInto(file, target)
+      expect(run.code).toBe(exitCodes.failed)
+      expect(run.stderr.replace(/^mizan-audit: /, "")).toMatch(message)
+      const replay = JSON.parse((await cli(["replay", "--json", "--store", sqlite(target)])).stdout)
+      expect(replay.events).toBe(0)
+    })
+
+  it("refuses to import a history into a store that already holds its streams", async () => {
+    const target = join(folder.dir, "twice.db")
+    expect((await importInto(exportPath, target)).code).toBe(exitCodes.ok)
+    const run = await importInto(exportPath, target)
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toMatch(/line 1: .* does not follow on/)
+  })
+})

@@ -1,0 +1,303 @@
+/**
+ * The replay on damaged histories: each kind of damage is reported with the
+ * stream, version and global position where it happened, and the rule. The
+ * histories are generated through the real deciders (tools/histories), then
+ * damaged by appending what no decider would decide.
+ */
+import {
+  type Event as AcquiringEvent,
+  acquiringOrder,
+  rules as acquiringRules,
+  isOrder,
+  type Order,
+  paymentOf,
+} from "@mizan/acquiring"
+import {
+  type EventStoreShape,
+  logStart,
+  makeMemoryEventStore,
+  type NewEvent,
+  type RecordedEvent,
+} from "@mizan/eventsourcing"
+import { fils, timestamp } from "@mizan/kernel"
+import { WalletTransfer } from "@mizan/transfer"
+import { Effect } from "effect"
+import { beforeAll, describe, expect, it } from "vitest"
+import { evolveRule, isClean, makeReplayer, orderIndexRules, orderIndexStreamId, replayLog } from "../src/index.ts"
+import { type GeneratedStore, generatedStore } from "./support/histories.ts"
+import { withMemoryStore } from "./support/stores.ts"
+
+const replayOf = (store: EventStoreShape) => withMemoryStore(replayLog(), store)
+
+/** A copy of a generated store, so that each test damages its own. */
+const copyOf = async (source: EventStoreShape): Promise<EventStoreShape> => {
+  const copy = makeMemoryEventStore()
+  await withMemoryStore(
+    Effect.gen(function* () {
+      const page = yield* source.readAll({ after: logStart, maxCount: 1_000_000 })
+      for (const r of page)
+        yield* copy.append(
+          r.streamId,
+          [{ id: r.id, type: r.type, schemaVersion: r.schemaVersion, data: r.data }],
+          r.streamVersion - 1,
+        )
+    }),
+    copy,
+  )
+  return copy
+}
+
+/** Appends events as they are, at the end of the stream; answers their records. */
+const appendRaw = (store: EventStoreShape, streamId: string, events: ReadonlyArray<NewEvent>) =>
+  withMemoryStore(
+    Effect.gen(function* () {
+      const existing = yield* store.readStream(streamId)
+      const appended = yield* store.append(streamId, events, existing.length === 0 ? "no_stream" : existing.length)
+      return appended.records
+    }),
+    store,
+  )
+
+/** Appends acquiring events no decider decided. */
+const appendTo = (store: EventStoreShape, streamId: string, events: ReadonlyArray<AcquiringEvent>) =>
+  appendRaw(store, streamId, events.map(acquiringOrder.codec.encode))
+
+/** The first order of the history (in stream id order) that `pick` accepts, and its stream. */
+const orderWhere = async (store: EventStoreShape, pick: (order: Order) => boolean) => {
+  const replayer = await replayOf(store)
+  for (const tracked of replayer.streams.values())
+    if (tracked.aggregate?.kind === "acquiring" && isOrder(tracked.state as Order) && pick(tracked.state as Order))
+      return { streamId: tracked.streamId, order: tracked.state as Order, version: tracked.version }
+  throw new Error("no such order in the generated history")
+}
+
+const paidAndRefundable = (order: Order) =>
+  (order.status === "PAID_SUCCESS" || order.status === "SETTLED") && !order.revoked && order.refunds.length === 0
+
+let generated: GeneratedStore
+
+beforeAll(async () => {
+  generated = await generatedStore(7, 1_500)
+})
+
+describe("a generated history", () => {
+  it("replays with nothing broken before it is damaged", async () => {
+    const report = (await replayOf(generated.store)).report()
+    expect(isClean(report)).toBe(true)
+    expect(report.events).toBe(generated.history.events)
+  })
+})
+
+describe("a damaged history", () => {
+  it("reports a refund above the paid amount at the stream, version and position of the event that made it", async () => {
+    const store = await copyOf(generated.store)
+    const { streamId, order, version } = await orderWhere(store, paidAndRefundable)
+    const paid = paymentOf(order)!.paidAmountFils
+    const [record] = await appendTo(store, streamId, [
+      {
+        _tag: "RefundReserved",
+        refundOrderNo: "HAND-1",
+        cause: "REQUEST",
+        request: { refundMerchantOrderNo: "HAND-1", amountFils: fils(paid + 1) },
+        allocation: { payeeFils: fils(paid + 1), feeFils: fils(0), sharing: [] },
+        reservedAt: timestamp(order.createdAt + 1),
+      },
+    ])
+    const report = (await replayOf(store)).report()
+    expect(isClean(report)).toBe(false)
+    expect(report.brokenInvariants.listed).toContainEqual(
+      expect.objectContaining({
+        kind: "acquiring",
+        streamId,
+        streamVersion: version + 1,
+        globalPosition: record!.globalPosition,
+        rule: acquiringRules.refundsWithinPaid,
+      }),
+    )
+  })
+
+  it("reports an event that does not fit its order's status as a broken transition", async () => {
+    const store = await copyOf(generated.store)
+    const { streamId, version } = await orderWhere(store, (o) => o.status === "FAILURE" && !o.revoked)
+    const [record] = await appendTo(store, streamId, [{ _tag: "OrderSettled", settledAt: timestamp(1) }])
+    const report = (await replayOf(store)).report()
+    expect(report.brokenInvariants.listed).toEqual([
+      {
+        kind: "acquiring",
+        streamId,
+        streamVersion: version + 1,
+        globalPosition: record!.globalPosition,
+        rule: acquiringRules.transitions,
+        detail: "OrderSettled on a FAILURE order",
+      },
+    ])
+  })
+
+  it("reports a broken rule once, when it breaks, and not again while it stays broken the same way", async () => {
+    const store = await copyOf(generated.store)
+    const { streamId, order } = await orderWhere(store, paidAndRefundable)
+    const paid = paymentOf(order)!.paidAmountFils
+    await appendTo(store, streamId, [
+      {
+        _tag: "RefundReserved",
+        refundOrderNo: "HAND-2",
+        cause: "REQUEST",
+        request: { refundMerchantOrderNo: "HAND-2", amountFils: fils(paid + 5) },
+        allocation: { payeeFils: fils(paid + 5), feeFils: fils(0), sharing: [] },
+        reservedAt: timestamp(order.createdAt + 1),
+      },
+    ])
+    await appendTo(store, streamId, [
+      { _tag: "OrderClosed", failCode: "ORDER_EXPIRED", failDes: "", closedAt: timestamp(2) },
+    ])
+    const rulesReported = (await replayOf(store)).report().brokenInvariants.listed.map((b) => b.rule)
+    expect(rulesReported.filter((r) => r === acquiringRules.refundsWithinPaid)).toHaveLength(1)
+    expect(rulesReported).toContain(acquiringRules.transitions)
+  })
+
+  it("reports an event whose data does not decode, with why, and goes on with the rest", async () => {
+    const store = await copyOf(generated.store)
+    const { streamId, version } = await orderWhere(store, (o) => o.status === "CREATED" || o.status === "FAILURE")
+    await appendRaw(store, streamId, [{ type: "OrderSettled", schemaVersion: 1, data: { settledAt: "yesterday" } }])
+    const report = (await replayOf(store)).report()
+    expect(report.undecodable.listed).toEqual([
+      expect.objectContaining({
+        streamId,
+        streamVersion: version + 1,
+        type: "OrderSettled",
+        reason: expect.stringContaining("settledAt"),
+      }),
+    ])
+    expect(report.events).toBe(generated.history.events + 1)
+  })
+
+  it("reports every event of a stream no aggregate owns as undecodable", async () => {
+    const store = await copyOf(generated.store)
+    const happened = { type: "Happened", schemaVersion: 1, data: {} }
+    await appendRaw(store, "mystery-1", [happened, happened])
+    const report = (await replayOf(store)).report()
+    expect(report.undecodable.listed.map((u) => [u.streamId, u.streamVersion])).toEqual([
+      ["mystery-1", 1],
+      ["mystery-1", 2],
+    ])
+    expect(report.counts.find((c) => c.kind === "unknown")?.streams).toBe(1)
+  })
+
+  it("reports an order number whose index names a stream the log does not hold", async () => {
+    const store = await copyOf(generated.store)
+    const indexId = orderIndexStreamId("M0001", "20260101000000199999999999")
+    await appendRaw(store, indexId, [
+      {
+        type: "OrderNumberIssued",
+        schemaVersion: 1,
+        data: { orderNo: "20260101000000199999999999", kind: "acquiring", streamId: "acquiring-5-M0001-NOWHERE" },
+      },
+    ])
+    const report = (await replayOf(store)).report()
+    expect(report.brokenInvariants.listed).toEqual([
+      expect.objectContaining({
+        kind: "orderIndex",
+        streamId: indexId,
+        streamVersion: 1,
+        rule: orderIndexRules.namesExistingStream,
+      }),
+    ])
+  })
+})
+
+const record = (
+  streamId: string,
+  streamVersion: number,
+  globalPosition: bigint,
+  type: string,
+  data: object,
+): RecordedEvent => ({
+  id: `${streamId}@${streamVersion}`,
+  streamId,
+  type,
+  schemaVersion: 1,
+  data,
+  metadata: { recordedAt: 0 },
+  streamVersion,
+  globalPosition,
+})
+
+describe("the replayer", () => {
+  const walletPlaced = (amountFils: number) =>
+    WalletTransfer.aggregate.codec.encode({
+      _tag: "WalletTransferPlaced",
+      merchantId: "M1",
+      orderNo: "T-1",
+      requestTime: timestamp(0),
+      createdTime: timestamp(0),
+      product: "TRANSFER_TO_WALLET",
+      merchantOrderNo: "W-1",
+      beneficiaryIdentityType: "PHONE_NO",
+      beneficiaryIdentity: "a".repeat(64) as never,
+      amount: fils(amountFils),
+      memo: "salary",
+      payerFeeAmount: fils(0),
+      arrivalTime: timestamp(0),
+    }).data as object
+  const walletFailed = WalletTransfer.aggregate.codec.encode({
+    _tag: "WalletTransferFailed",
+    failCode: "TRANSFER_AMOUNT_LIMIT_EXCEEDED",
+    failDes: WalletTransfer.walletFailDescription.TRANSFER_AMOUNT_LIMIT_EXCEEDED,
+    at: timestamp(0),
+  }).data as object
+  const walletStream = WalletTransfer.streamId("M1", "W-1")
+
+  it("judges an append on the state it leaves: a transfer placed above the limit and failed in one append holds", () => {
+    const replayer = makeReplayer()
+    replayer.apply(record(walletStream, 1, 1n, "WalletTransferPlaced", walletPlaced(2_000_000)))
+    replayer.apply(record(walletStream, 2, 2n, "WalletTransferFailed", walletFailed))
+    expect(replayer.report().brokenInvariants.listed).toEqual([])
+  })
+
+  it("reports the state between two appends: a transfer above the limit left CREATED until a later append", () => {
+    const replayer = makeReplayer()
+    replayer.apply(record(walletStream, 1, 1n, "WalletTransferPlaced", walletPlaced(2_000_000)))
+    replayer.apply(record(walletStream, 2, 3n, "WalletTransferFailed", walletFailed))
+    expect(replayer.report().brokenInvariants.listed).toContainEqual(
+      expect.objectContaining({
+        streamId: walletStream,
+        streamVersion: 1,
+        globalPosition: 1n,
+        rule: "a CREATED transfer is above AED 10,000",
+      }),
+    )
+  })
+
+  it("reports a version gap with the version it expected", () => {
+    const replayer = makeReplayer()
+    replayer.apply(record("vamDeposit/M1/V-1", 1, 1n, "Happened", {}))
+    replayer.apply(record("vamDeposit/M1/V-1", 3, 2n, "Happened", {}))
+    expect(replayer.report().versionGaps).toEqual({
+      total: 1,
+      listed: [{ streamId: "vamDeposit/M1/V-1", streamVersion: 3, globalPosition: 2n, expectedVersion: 2 }],
+    })
+  })
+
+  it("reports an event its aggregate's evolve refuses (a credit to an account never opened)", () => {
+    const replayer = makeReplayer()
+    replayer.apply(
+      record("memberAccount/abc", 1, 1n, "MemberAccountCredited", {
+        reference: "T-1",
+        amount: 100,
+        balanceAfterFils: 100,
+        at: 0,
+      }),
+    )
+    expect(replayer.report().brokenInvariants.listed).toEqual([
+      expect.objectContaining({ streamId: "memberAccount/abc", streamVersion: 1, rule: evolveRule }),
+    ])
+  })
+
+  it("lists at most findingsListedMax findings of a kind and counts them all", () => {
+    const replayer = makeReplayer({ findingsListedMax: 2 })
+    for (let v = 1; v <= 5; v++) replayer.apply(record("mystery", v, BigInt(v), "Happened", {}))
+    const { undecodable } = replayer.report()
+    expect(undecodable.total).toBe(5)
+    expect(undecodable.listed).toHaveLength(2)
+  })
+})

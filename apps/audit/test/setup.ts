@@ -1,0 +1,1 @@
+import "effect/schema/SchemaJITCompiler/enable"

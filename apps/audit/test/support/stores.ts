@@ -1,0 +1,106 @@
+/** Stores for the audit's tests: memory stores with recorded events, and SQLite files in a temporary folder. */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import {
+  EventStore,
+  type EventStoreShape,
+  logStart,
+  makeMemoryEventStore,
+  type NewEvent,
+  type RecordedEvent,
+} from "@mizan/eventsourcing"
+import { makeSqliteEventStore } from "@mizan/store-sqlite"
+import { Effect } from "effect"
+
+export const repositoryRoot = join(import.meta.dirname, "..", "..", "..", "..")
+
+/** A fresh temporary folder, removed by `cleanup`. */
+export const tempFolder = () => {
+  const dir = mkdtempSync(join(tmpdir(), "mizan-audit-"))
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** Runs `body` with a memory store as the EventStore. */
+export const withMemoryStore = <A, E>(body: Effect.Effect<A, E, EventStore>, store = makeMemoryEventStore()) =>
+  Effect.runPromise(Effect.provideService(body, EventStore, store))
+
+/** Runs `body` with the SQLite store at `path` (created when absent), closed afterwards. */
+export const withSqliteStore = <A, E>(path: string, body: Effect.Effect<A, E, EventStore>) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.flatMap(makeSqliteEventStore(path), (store) => Effect.provideService(body, EventStore, store)),
+    ),
+  )
+
+export const readWholeLog = (store: EventStoreShape): Effect.Effect<ReadonlyArray<RecordedEvent>, unknown> =>
+  Effect.gen(function* () {
+    const all: Array<RecordedEvent> = []
+    let after = logStart
+    while (true) {
+      const page = yield* store.readAll({ after, maxCount: 1_000 })
+      if (page.length === 0) return all
+      all.push(...page)
+      after = page[page.length - 1]!.globalPosition
+    }
+  })
+
+/** One recorded event of a domain lib's fixture file, with the stream it belongs to. */
+export interface FixtureEvent {
+  readonly file: string
+  readonly streamId: string
+  readonly event: NewEvent
+}
+
+type FixtureFile =
+  | ReadonlyArray<{
+      readonly streamId: string
+      readonly type: string
+      readonly schemaVersion: number
+      readonly data: unknown
+    }>
+  | {
+      readonly streams: ReadonlyArray<{
+        readonly streamId: string
+        readonly events: ReadonlyArray<{
+          readonly type: string
+          readonly schemaVersion: number
+          readonly data: unknown
+        }>
+      }>
+    }
+
+/**
+ * Every event of every domain lib's replay fixtures (libs/STAR/test/fixtures/STAR.events.json),
+ * in file order. The files come in two shapes: a list of events that name
+ * their stream, or a list of streams with their events.
+ */
+export const domainFixtures = (): ReadonlyArray<FixtureEvent> => {
+  const libs = join(repositoryRoot, "libs")
+  return readdirSync(libs).flatMap((lib) => {
+    const folder = join(libs, lib, "test", "fixtures")
+    let files: Array<string>
+    try {
+      files = readdirSync(folder).filter((f) => f.endsWith(".events.json"))
+    } catch {
+      return []
+    }
+    return files.flatMap((name) => {
+      const file = `libs/${lib}/test/fixtures/${name}`
+      const parsed = JSON.parse(readFileSync(join(folder, name), "utf8")) as FixtureFile
+      const events = Array.isArray(parsed)
+        ? parsed.map(({ streamId, type, schemaVersion, data }) => ({ streamId, type, schemaVersion, data }))
+        : (parsed as Exclude<FixtureFile, ReadonlyArray<unknown>>).streams.flatMap(({ streamId, events }) =>
+            events.map(({ type, schemaVersion, data }) => ({ streamId, type, schemaVersion, data })),
+          )
+      return events.map(({ streamId, ...event }) => ({ file, streamId, event }))
+    })
+  })
+}
+
+/** Appends events one by one, in order, to a store (each as its own append). */
+export const appendEach = (events: ReadonlyArray<{ readonly streamId: string; readonly event: NewEvent }>) =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    for (const { streamId, event } of events) yield* store.append(streamId, [event], "any")
+  })
