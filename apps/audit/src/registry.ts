@@ -165,6 +165,13 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     status: (state) => state.status,
   }),
   audited({
+    kind: "sandboxMemberDirectory",
+    owns: prefixed(MemberAccount.directoryOutageStreamPrefix),
+    aggregate: MemberAccount.directoryOutage,
+    invariants: MemberAccount.directoryOutageInvariants,
+    status: (state) => (state.available ? "AVAILABLE" : "OUTAGE"),
+  }),
+  audited({
     kind: "notification",
     owns: isNotificationStream,
     aggregate: notificationAggregate,

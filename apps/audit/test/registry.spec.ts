@@ -17,6 +17,7 @@ describe("the registry", () => {
     [BankCardTransfer.streamId("M1", "C-1"), "bankCardTransfer"],
     [VamDeposit.streamId("M1", "V-1"), "vamDeposit"],
     [MemberAccount.streamId("a".repeat(64)), "memberAccount"],
+    [MemberAccount.directoryOutageStreamId("M1"), "sandboxMemberDirectory"],
     [notificationStreamId("n-1"), "notification"],
     [orderIndexStreamId("M1", "20260101000000100000000001"), "orderIndex"],
   ]

@@ -7,49 +7,16 @@
  * working, so the order is placed and its CREATED state is what the
  * merchant sees.
  *
- * The switch is event-sourced like everything else: one small stream per
- * merchant, so it holds across restarts and never leaks to another merchant.
+ * The switch is the transfer lib's `MemberAccount.directoryOutage`: one small
+ * stream per merchant, so it holds across restarts, never leaks to another
+ * merchant, and the audit replays it.
  */
-import { type Aggregate, handleCommand, loadAggregate, makeEventCodec } from "@mizan/eventsourcing"
-import { type Rejection, Timestamp } from "@mizan/kernel"
-import { streamIdOf, WalletTransfer } from "@mizan/transfer"
-import { Effect, Result, Schema } from "effect"
+import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
+import type { Timestamp } from "@mizan/kernel"
+import { MemberAccount, WalletTransfer } from "@mizan/transfer"
+import { Effect } from "effect"
 
-const OutageStarted = Schema.TaggedStruct("MemberDirectoryOutageStarted", { at: Timestamp })
-const OutageEnded = Schema.TaggedStruct("MemberDirectoryOutageEnded", { at: Timestamp })
-const OutageEvent = Schema.Union([OutageStarted, OutageEnded])
-type OutageEvent = typeof OutageEvent.Type
-
-interface SetAvailability {
-  readonly available: boolean
-  readonly now: Timestamp
-}
-
-interface OutageState {
-  readonly available: boolean
-}
-
-/** Setting the availability it already has decides nothing, so both operations are idempotent. */
-const outage: Aggregate<SetAvailability, OutageEvent, OutageState, Rejection> = {
-  initialState: { available: true },
-  decide: ({ available, now }, state) =>
-    Result.succeed(
-      available === state.available
-        ? []
-        : [
-            available
-              ? { _tag: "MemberDirectoryOutageEnded", at: now }
-              : { _tag: "MemberDirectoryOutageStarted", at: now },
-          ],
-    ),
-  evolve: (_state, event) => ({ available: event._tag === "MemberDirectoryOutageEnded" }),
-  codec: makeEventCodec(OutageEvent, {
-    MemberDirectoryOutageStarted: { current: 1 },
-    MemberDirectoryOutageEnded: { current: 1 },
-  }),
-}
-
-const outageStreamId = (merchantId: string) => streamIdOf("sandboxMemberDirectory", merchantId)
+const { directoryOutage: outage, directoryOutageStreamId: outageStreamId } = MemberAccount
 
 /** Starts (available false) or ends (true) the merchant's outage; answers whether the directory is available. */
 export const setMemberDirectoryAvailability = (merchantId: string, available: boolean, now: Timestamp) =>

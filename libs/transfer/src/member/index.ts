@@ -1,6 +1,7 @@
 export * from "./aggregate.ts"
 export * from "./commands.ts"
 export * from "./decide.ts"
+export * from "./directoryOutage.ts"
 export * from "./events.ts"
 export * from "./evolve.ts"
 export * from "./invariants.ts"
