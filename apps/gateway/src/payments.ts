@@ -6,9 +6,9 @@
 import { randomUUID } from "node:crypto"
 import { acquiringStreamId, type CardInfo, type PayerRecord } from "@mizan/acquiring"
 import { type Fils, type Timestamp, zeroFils } from "@mizan/kernel"
+import { currentOrder, onOrder } from "@mizan/order-flows"
 import { Effect } from "effect"
 import type { Merchant } from "./gateway.ts"
-import { currentOrder, onOrder } from "./orders.ts"
 
 export interface PaymentDetails {
   readonly payChannel?: string

@@ -7,10 +7,10 @@
 import { type BankCardTransfer, type CardNumber, CardPayoutBank, type ClearCardHolder } from "@mizan/card-transfer"
 import { type Aggregate, handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import { reject } from "@mizan/kernel"
+import type { OrderName } from "@mizan/order-flows"
+import { findByOrderNo, type OrderKind } from "@mizan/order-flows"
 import { BankTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
-import { findByOrderNo, type OrderKind } from "./orderIndex.ts"
-import type { OrderName } from "./orders.ts"
 import { revealField } from "./sensitive.ts"
 
 /** Decrypts an optional encrypted field of an operation; absent stays absent (400 naming it when it does not decrypt). */

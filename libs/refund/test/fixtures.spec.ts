@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest"
 import { type Event, eventCodec, invariants, refundOrder, refundStreamId, type State } from "../src/index.ts"
 
 /**
- * Events recorded once from realistic refund flows (test/flow.ts) and kept as
+ * Events recorded once from realistic refund flows (@mizan/order-flows) and kept as
  * data: never regenerate this file. When an event's shape changes, raise its
  * version and add an upcaster, so these events keep replaying to the same refunds.
  */

@@ -7,11 +7,10 @@
 import type { Order, OrderRequest } from "@mizan/acquiring"
 import { acquiringStreamId } from "@mizan/acquiring"
 import { reject, type Sha256Hex } from "@mizan/kernel"
+import { acquiringStreamOf, currentOrder, indexOrderNo, newOrderNo, onOrder, revokeOrder } from "@mizan/order-flows"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
 import { Gateway } from "../gateway.ts"
-import { indexOrderNo, newOrderNo } from "../orderIndex.ts"
-import { acquiringStreamOf, createRefundFromReservation, currentOrder, onOrder } from "../orders.ts"
 import { payPagePath, payTokenFor } from "../payToken.ts"
 import type { Call, Handlers } from "../pipeline.ts"
 import { digestField } from "../sensitive.ts"
@@ -166,16 +165,8 @@ export const acquiringHandlers: Pick<
   "/acquire2/revokeOrder": (call, request) =>
     Effect.gen(function* () {
       const merchantId = call.merchant.partnerId
-      const streamId = yield* acquiringStreamOf(merchantId, request)
-      const order = yield* onOrder(streamId, {
-        _tag: "RevokeOrder",
-        merchantId,
-        now: call.now,
-        refundOrderNo: newOrderNo(call.now, "refund"),
-      })
-      // A paid order's revoke reserved a full refund: the refund order follows from it.
-      if (order.refunds.some((r) => r.cause === "REVOKE"))
-        yield* createRefundFromReservation(order, streamId, order.request.merchantOrderNo, "REVOKE", call.now)
+      const acquiringStream = yield* acquiringStreamOf(merchantId, request)
+      const order = yield* revokeOrder({ merchantId, acquiringStream, now: call.now })
       return answerOrder(order)
     }).pipe(
       Effect.catchTags({

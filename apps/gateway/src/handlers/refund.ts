@@ -1,17 +1,9 @@
 /** The refund operations (spec: 4 refund; get refund from the wire conventions). */
 import { acquiringStreamId, type RefundRequest } from "@mizan/acquiring"
 import { reject, type Sha256Hex } from "@mizan/kernel"
+import { acquiringStreamOf, currentOrder, currentRefund, refundStreamOf, requestRefund } from "@mizan/order-flows"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
-import { newOrderNo } from "../orderIndex.ts"
-import {
-  acquiringStreamOf,
-  createRefundFromReservation,
-  currentOrder,
-  currentRefund,
-  onOrder,
-  refundStreamOf,
-} from "../orders.ts"
 import type { Handlers } from "../pipeline.ts"
 import { digestField } from "../sensitive.ts"
 import { toWireRefundOrder, toWireRefundSummary } from "../wire/acquiring.ts"
@@ -71,22 +63,12 @@ export const refundHandlers: Pick<
         ...(request.originMerchantOrderNo === undefined ? {} : { merchantOrderNo: request.originMerchantOrderNo }),
         ...(request.originOrderNo === undefined ? {} : { orderNo: request.originOrderNo }),
       })
-      // An order past its expiry is closed first, so a refund on it reads its true status.
-      yield* currentOrder(merchantId, acquiringStream, call.now)
-      const order = yield* onOrder(acquiringStream, {
-        _tag: "ReserveRefund",
+      const { order, refund } = yield* requestRefund({
         merchantId,
-        now: call.now,
-        refundOrderNo: newOrderNo(call.now, "refund"),
-        request: yield* refundRequestOf(request),
-      })
-      const refund = yield* createRefundFromReservation(
-        order,
         acquiringStream,
-        request.refundMerchantOrderNo,
-        "REQUEST",
-        call.now,
-      )
+        request: yield* refundRequestOf(request),
+        now: call.now,
+      })
       return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }
     }),
 

@@ -6,6 +6,7 @@
 
 import { acquiringStreamId } from "@mizan/acquiring"
 import { BoundedString, PositiveMoneyFromWire, RequiredString } from "@mizan/kernel"
+import { acquiringStreamOf, currentOrder, endRefund, onOrder, refundStreamOf } from "@mizan/order-flows"
 import {
   AcquireOrderResponse,
   CardInfo,
@@ -16,7 +17,6 @@ import {
 } from "@mizan/protocol"
 import { Effect, Schema } from "effect"
 import type { HandlerServices } from "../handlers/services.ts"
-import { acquiringStreamOf, currentOrder, endRefund, onOrder, refundStreamOf } from "../orders.ts"
 import { failPayment, payOrder } from "../payments.ts"
 import { type ApiOperation, type Call, operation } from "../pipeline.ts"
 import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary } from "../wire/acquiring.ts"

@@ -23,6 +23,8 @@
  */
 import { BankCardTransfer } from "@mizan/card-transfer"
 import { BoundedString, PositiveMoneyFromWire, RequiredString, reject, Timestamp } from "@mizan/kernel"
+import type { OrderName } from "@mizan/order-flows"
+import { newOrderNo } from "@mizan/order-flows"
 import {
   CardTransferResponse,
   exactlyOneOf,
@@ -36,8 +38,6 @@ import {
 import { BankTransfer, VamDeposit } from "@mizan/transfer"
 import { Effect, Schema } from "effect"
 import type { HandlerServices } from "../handlers/services.ts"
-import { newOrderNo } from "../orderIndex.ts"
-import type { OrderName } from "../orders.ts"
 import { type ApiOperation, type Call, operation } from "../pipeline.ts"
 import { onTransfer, placedOrder, transferStreamOf } from "../transferOrders.ts"
 import { toWireBankCardOrder, toWireTransferToBankOrder, toWireVamDepositOrder } from "../wire/transfers.ts"

@@ -1,6 +1,6 @@
 /**
- * The acquiring and refund flows the gateway runs, shared by the merchant
- * API, the sandbox API and the pay page. Each is a sequence of idempotent
+ * The acquiring and refund flows, shared by the gateway (merchant API,
+ * sandbox API, pay page) and the history generator. Each is a sequence of idempotent
  * commands that always runs to the end (libs/refund/README.md, "The flows
  * the gateway runs"), so a crash between two appends is healed by the
  * request's own retry.
@@ -11,6 +11,7 @@ import {
   acquiringStreamId,
   isOrder,
   type Order,
+  type RefundRequest,
   refundDetails,
   requestedRefund,
 } from "@mizan/acquiring"
@@ -24,7 +25,7 @@ import {
   refundStreamId,
 } from "@mizan/refund"
 import { Effect } from "effect"
-import { findByOrderNo, indexOrderNo } from "./orderIndex.ts"
+import { findByOrderNo, indexOrderNo, newOrderNo } from "./orderIndex.ts"
 
 /** How a request names an order: exactly one of the two (the wire schema checks it). */
 export interface OrderName {
@@ -160,4 +161,63 @@ export const endRefund = (
         reason: refund.failure.failDes,
       })
     return refund
+  })
+
+/**
+ * A refund request (libs/refund/README.md, "Refund order"): the amount is
+ * reserved against the acquiring order, whose stream holds the refundable
+ * balance, then the refund order is created from the reservation. The
+ * refund's orderNo is made here; a repeat keeps the first one.
+ */
+export const requestRefund = (input: {
+  readonly merchantId: string
+  readonly acquiringStream: string
+  readonly request: RefundRequest
+  readonly now: Timestamp
+  /** The refund's orderNo if this request is the first; made fresh when absent (a generator passes seeded ones). */
+  readonly refundOrderNo?: string
+}) =>
+  Effect.gen(function* () {
+    const { merchantId, acquiringStream, request, now } = input
+    // An order past its expiry is closed first, so the refund reads its true status.
+    yield* currentOrder(merchantId, acquiringStream, now)
+    const order = yield* onOrder(acquiringStream, {
+      _tag: "ReserveRefund",
+      merchantId,
+      now,
+      refundOrderNo: input.refundOrderNo ?? newOrderNo(now, "refund"),
+      request,
+    })
+    const refund = yield* createRefundFromReservation(
+      order,
+      acquiringStream,
+      request.refundMerchantOrderNo,
+      "REQUEST",
+      now,
+    )
+    return { order, refund }
+  })
+
+/**
+ * Revoke (libs/refund/README.md, "Revoke order"): the order first; a paid
+ * one reserved a full refund, whose refund order follows from it.
+ */
+export const revokeOrder = (input: {
+  readonly merchantId: string
+  readonly acquiringStream: string
+  readonly now: Timestamp
+  /** The refund's orderNo if the revoke starts one; made fresh when absent. */
+  readonly refundOrderNo?: string
+}) =>
+  Effect.gen(function* () {
+    const { merchantId, acquiringStream, now } = input
+    const order = yield* onOrder(acquiringStream, {
+      _tag: "RevokeOrder",
+      merchantId,
+      now,
+      refundOrderNo: input.refundOrderNo ?? newOrderNo(now, "refund"),
+    })
+    if (order.refunds.some((r) => r.cause === "REVOKE"))
+      yield* createRefundFromReservation(order, acquiringStream, order.request.merchantOrderNo, "REVOKE", now)
+    return order
   })

@@ -11,10 +11,10 @@ import {
 import { at, createOrder, merchantId, payOrder, refundRequest, sharingItem } from "@mizan/acquiring/testing"
 import { EventStore, handleCommand, layerMemory, loadAggregate, makeMemoryEventStore } from "@mizan/eventsourcing"
 import { fils, hourMs, type Timestamp } from "@mizan/kernel"
+import { invariants, isRefund, type RefundOrder, refundOrder, refundStreamId } from "@mizan/refund"
 import { Effect, Exit, Layer } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { invariants, isRefund, type RefundOrder, refundOrder, refundStreamId } from "../src/index.ts"
 import { endRefund, requestRefund, revokeOrder } from "./flow.ts"
 
 /**

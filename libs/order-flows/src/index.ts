@@ -1,0 +1,2 @@
+export * from "./flows.ts"
+export * from "./orderIndex.ts"
