@@ -5,10 +5,11 @@
  * the domain. A field that does not decrypt is the client's mistake: 400
  * INVALID_PARAMETER naming the field, never echoing the value.
  */
-import { reject, type Sha256Hex } from "@mizan/kernel"
+import { type Fils, reject, type Sha256Hex } from "@mizan/kernel"
 import { digestOfSensitive, type OperationPath, operations, revealSensitive } from "@mizan/protocol"
 import { Effect, Result } from "effect"
 import { Gateway } from "./gateway.ts"
+import { withoutUndefined } from "./wire/defined.ts"
 
 const ruleOf = (path: OperationPath, field: string) => {
   const rule = (
@@ -35,3 +36,44 @@ export const revealField = (path: OperationPath, field: string, value: string) =
       ? Effect.succeed(clear.success)
       : Effect.fail(reject("INVALID_PARAMETER", `bizContent.${field} ${clear.failure.problem}`))
   })
+
+/** A sharing item as create order and refund send it: the identity encrypted (or as its digest), the amount in fils. */
+interface WireSharingItem<IdentityType extends string> {
+  readonly sharingIdentitySeqId: number
+  readonly sharingIdentityType: IdentityType
+  readonly sharingIdentity: string
+  readonly sharingMemo: string
+  readonly sharingAmount: Fils
+  readonly withholdAndRemitFee?: boolean
+}
+
+/**
+ * A sharingParamList as the domain keeps it: each identity digested (its
+ * field named by index in head.msg when it does not decrypt), each amount
+ * named in fils.
+ */
+export const digestSharingList = <IdentityType extends string>(
+  path: "/acquire2/placeOrder" | "/acquire2/refund/placeOrder",
+  list: ReadonlyArray<WireSharingItem<IdentityType>> | undefined,
+) =>
+  list === undefined
+    ? Effect.succeed(undefined)
+    : Effect.forEach(list, (item, i) =>
+        Effect.map(
+          digestField(
+            path,
+            "sharingParamList[].sharingIdentity",
+            item.sharingIdentity,
+            `sharingParamList[${i}].sharingIdentity`,
+          ),
+          (sharingIdentity: Sha256Hex) =>
+            withoutUndefined({
+              sharingIdentitySeqId: item.sharingIdentitySeqId,
+              sharingIdentityType: item.sharingIdentityType,
+              sharingIdentity,
+              sharingMemo: item.sharingMemo,
+              sharingAmountFils: item.sharingAmount,
+              withholdAndRemitFee: item.withholdAndRemitFee,
+            }),
+        ),
+      )

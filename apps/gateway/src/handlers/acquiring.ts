@@ -6,35 +6,33 @@
  */
 import type { Order, OrderRequest } from "@mizan/acquiring"
 import { acquiringStreamId } from "@mizan/acquiring"
-import { reject, type Sha256Hex } from "@mizan/kernel"
+import { reject } from "@mizan/kernel"
 import { acquiringStreamOf, currentOrder, indexOrderNo, newOrderNo, onOrder, revokeOrder } from "@mizan/order-flows"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
 import { Gateway } from "../gateway.ts"
 import { payPagePath, payTokenFor } from "../payToken.ts"
 import type { Call, Handlers } from "../pipeline.ts"
-import { digestField } from "../sensitive.ts"
+import { digestField, digestSharingList } from "../sensitive.ts"
 import { toWireAcquireOrder } from "../wire/acquiring.ts"
+import { withoutUndefined } from "../wire/defined.ts"
 import type { HandlerServices } from "./services.ts"
 
 type CreateOrderRequest = DecodedRequestOf<"/acquire2/placeOrder">
 type AccessoryContentWire = NonNullable<CreateOrderRequest["accessoryContent"]>
 
-const definedOnly = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
-
 const accessoryContentOf = (content: AccessoryContentWire): NonNullable<OrderRequest["accessoryContent"]> => {
   const { amountDetail, goodsDetail, terminalDetail } = content
-  return definedOnly({
+  return withoutUndefined({
     amountDetail:
       amountDetail &&
-      definedOnly({
+      withoutUndefined({
         discountableAmountFils: amountDetail.discountableAmount,
         amountFils: amountDetail.amount,
         vatAmountFils: amountDetail.vatAmount,
         tipAmountFils: amountDetail.tipAmount,
       }),
-    goodsDetail: goodsDetail && definedOnly({ ...goodsDetail, price: undefined, priceFils: goodsDetail.price }),
+    goodsDetail: goodsDetail && withoutUndefined({ ...goodsDetail, price: undefined, priceFils: goodsDetail.price }),
     terminalDetail,
   }) as unknown as NonNullable<OrderRequest["accessoryContent"]>
 }
@@ -46,28 +44,7 @@ const orderRequestOf = (request: CreateOrderRequest) =>
       request.paySceneParams?.eid === undefined
         ? undefined
         : yield* digestField("/acquire2/placeOrder", "paySceneParams.eid", request.paySceneParams.eid)
-    const sharingParamList =
-      request.sharingParamList === undefined
-        ? undefined
-        : yield* Effect.forEach(request.sharingParamList, (item, i) =>
-            Effect.map(
-              digestField(
-                "/acquire2/placeOrder",
-                "sharingParamList[].sharingIdentity",
-                item.sharingIdentity,
-                `sharingParamList[${i}].sharingIdentity`,
-              ),
-              (sharingIdentity: Sha256Hex) =>
-                definedOnly({
-                  sharingIdentitySeqId: item.sharingIdentitySeqId,
-                  sharingIdentityType: item.sharingIdentityType,
-                  sharingIdentity,
-                  sharingMemo: item.sharingMemo,
-                  sharingAmountFils: item.sharingAmount,
-                  withholdAndRemitFee: item.withholdAndRemitFee,
-                }),
-            ),
-          )
+    const sharingParamList = yield* digestSharingList("/acquire2/placeOrder", request.sharingParamList)
     const {
       totalAmount,
       currency: _currency,
@@ -76,10 +53,10 @@ const orderRequestOf = (request: CreateOrderRequest) =>
       sharingParamList: _list,
       ...rest
     } = request
-    return definedOnly({
+    return withoutUndefined({
       ...rest,
       totalAmountFils: totalAmount,
-      paySceneParams: paySceneParams && definedOnly({ ...paySceneParams, eid }),
+      paySceneParams: paySceneParams && withoutUndefined({ ...paySceneParams, eid }),
       sharingParamList,
       accessoryContent: accessoryContent && accessoryContentOf(accessoryContent),
     }) as OrderRequest

@@ -1,43 +1,20 @@
 /** The refund operations (spec: 4 refund; get refund from the wire conventions). */
 import { acquiringStreamId, type RefundRequest } from "@mizan/acquiring"
-import { reject, type Sha256Hex } from "@mizan/kernel"
+import { reject } from "@mizan/kernel"
 import { acquiringStreamOf, currentOrder, currentRefund, refundStreamOf, requestRefund } from "@mizan/order-flows"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
 import type { Handlers } from "../pipeline.ts"
-import { digestField } from "../sensitive.ts"
+import { digestSharingList } from "../sensitive.ts"
 import { toWireRefundOrder, toWireRefundSummary } from "../wire/acquiring.ts"
+import { withoutUndefined } from "../wire/defined.ts"
 import type { HandlerServices } from "./services.ts"
-
-const definedOnly = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
 
 const refundRequestOf = (request: DecodedRequestOf<"/acquire2/refund/placeOrder">) =>
   Effect.gen(function* () {
     const { originMerchantOrderNo: _m, originOrderNo: _o, amount, sharingParamList, ...rest } = request
-    const list =
-      sharingParamList === undefined
-        ? undefined
-        : yield* Effect.forEach(sharingParamList, (item, i) =>
-            Effect.map(
-              digestField(
-                "/acquire2/refund/placeOrder",
-                "sharingParamList[].sharingIdentity",
-                item.sharingIdentity,
-                `sharingParamList[${i}].sharingIdentity`,
-              ),
-              (sharingIdentity: Sha256Hex) =>
-                definedOnly({
-                  sharingIdentitySeqId: item.sharingIdentitySeqId,
-                  sharingIdentityType: item.sharingIdentityType,
-                  sharingIdentity,
-                  sharingMemo: item.sharingMemo,
-                  sharingAmountFils: item.sharingAmount,
-                  withholdAndRemitFee: item.withholdAndRemitFee,
-                }),
-            ),
-          )
-    return definedOnly({ ...rest, amountFils: amount, sharingParamList: list }) as RefundRequest
+    const list = yield* digestSharingList("/acquire2/refund/placeOrder", sharingParamList)
+    return withoutUndefined({ ...rest, amountFils: amount, sharingParamList: list }) as RefundRequest
   })
 
 export const refundHandlers: Pick<

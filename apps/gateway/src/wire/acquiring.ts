@@ -10,6 +10,7 @@ import type { AccessoryContent } from "@mizan/acquiring"
 import { type Order, refundSummary, sharingInfoList } from "@mizan/acquiring"
 import type { ResponseBodyOf } from "@mizan/protocol"
 import type { RefundOrder as DomainRefundOrder } from "@mizan/refund"
+import { withoutUndefined } from "./defined.ts"
 
 export type WireAcquireOrder = ResponseBodyOf<"/acquire2/getOrder">["acquireOrder"]
 export type WireRefundOrder = ResponseBodyOf<"/acquire2/refund/placeOrder">["refundOrder"]
@@ -19,22 +20,19 @@ type WireAccessoryContent = NonNullable<WireAcquireOrder["accessoryContent"]>
 /** The spec's `product`: "internal classification" of the payment scene. */
 export const acquiringProduct = "MERCHANT_ACQUIRING"
 
-/** Keeps the keys whose value is defined (the wire's optional keys are absent, never undefined). */
-const defined = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
-
 const accessoryContentOf = (content: AccessoryContent): WireAccessoryContent => {
   const { amountDetail, goodsDetail, terminalDetail } = content
-  return defined({
+  return withoutUndefined({
     amountDetail:
       amountDetail &&
-      defined({
+      withoutUndefined({
         discountableAmount: amountDetail.discountableAmountFils,
         amount: amountDetail.amountFils,
         vatAmount: amountDetail.vatAmountFils,
         tipAmount: amountDetail.tipAmountFils,
       }),
-    goodsDetail: goodsDetail && defined({ ...goodsDetail, priceFils: undefined, price: goodsDetail.priceFils }),
+    goodsDetail:
+      goodsDetail && withoutUndefined({ ...goodsDetail, priceFils: undefined, price: goodsDetail.priceFils }),
     terminalDetail,
   }) as unknown as WireAccessoryContent
 }
@@ -43,14 +41,14 @@ export const toWireAcquireOrder = (order: Order): WireAcquireOrder => {
   const request = order.request
   const payment = order.status === "CREATED" ? undefined : order.payment
   const failure = order.status === "FAILURE" ? order.failure : undefined
-  return defined({
+  return withoutUndefined({
     requestTime: order.requestTime,
     merchantOrderNo: request.merchantOrderNo,
     orderNo: order.orderNo,
     status: order.status,
     paymentInfo:
       payment &&
-      defined({
+      withoutUndefined({
         paidAmount: payment.paidAmountFils,
         paidTime: payment.paidTime,
         payerMid: payment.payer.payerMid,
@@ -70,7 +68,7 @@ export const toWireAcquireOrder = (order: Order): WireAcquireOrder => {
       request.sharingParamList === undefined
         ? undefined
         : sharingInfoList(order).map((item) =>
-            defined({
+            withoutUndefined({
               sharingIdentitySeqId: item.sharingIdentitySeqId,
               // No member directory is connected for sharing identities: the member id is not known.
               sharingMid: "",
@@ -103,7 +101,7 @@ export const toWireRefundSummary = (order: Order): WireRefundSummary => {
 export const toWireRefundOrder = (refund: DomainRefundOrder): WireRefundOrder => {
   const details = refund.details
   const failure = refund.status === "FAILURE" ? refund.failure : undefined
-  return defined({
+  return withoutUndefined({
     refundMerchantOrderNo: details.refundMerchantOrderNo,
     orderNo: refund.orderNo,
     originMerchantOrderNo: details.originMerchantOrderNo,

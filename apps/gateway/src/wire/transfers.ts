@@ -23,12 +23,9 @@ export type WireBankCardOrder = ResponseBodyOf<"/transfer/getTransferToBankCard"
 export type WireFundoutInfo = ResponseBodyOf<"/transfer/calculateFundout">["fundoutInfo"]
 export type { WireVamDepositOrder }
 
-/** `T` with its optional keys also taking `undefined`: what a mapper writes before the keys are dropped. */
-export type WithUndefinedOptionals<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] | undefined : T[K] }
+import { definedOnly } from "./defined.ts"
 
-/** Keeps the keys whose value is defined: the wire's optional keys are absent, never `undefined`. */
-export const definedOnly = <T extends object>(value: WithUndefinedOptionals<T>): T =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+export { definedOnly, type WithUndefinedOptionals } from "./defined.ts"
 
 /** Hundredths of a unit: what the wire's Money can carry (spec, Common types: 2 decimals). */
 const wireMinorUnits = 2
