@@ -6,12 +6,12 @@
  * empty database and audit nothing.
  */
 import { existsSync, statSync } from "node:fs"
-import { resolve } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { EventStore, type StoreError } from "@mizan/eventsourcing"
 import { makePostgresEventStore } from "@mizan/store-postgres"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
-import { Data, Effect, Layer } from "effect"
+import { describeStore, maskSetting, parseStoreSetting as parseSetting, type StoreSetting } from "@mizan/stores"
+import { Data, Effect, Layer, Result } from "effect"
 
 /** Something the audit cannot do, in a sentence for the operator (never with a password or event data). */
 export class AuditError extends Data.TaggedError("AuditError")<{ readonly detail: string }> {
@@ -20,40 +20,24 @@ export class AuditError extends Data.TaggedError("AuditError")<{ readonly detail
   }
 }
 
-export type StoreSetting =
-  | { readonly _tag: "Sqlite"; readonly path: string }
-  | { readonly _tag: "Postgres"; readonly url: string; readonly schema?: string }
+export type { StoreSetting } from "@mizan/stores"
+export { describeStore, maskSetting } from "@mizan/stores"
 
 export const storeEnvironmentVariable = "MIZAN_STORE"
 
-/** The setting with any password hidden, for messages. */
-export const maskSetting = (setting: string): string => setting.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@")
-
-/** Reads a setting; a relative SQLite path is taken from `baseDir`. */
+/**
+ * Reads a setting (a relative SQLite path is taken from `baseDir`). The
+ * audit reads SQLite and PostgreSQL: it checks invariants per append, which
+ * needs an append's events at adjacent positions, and KurrentDB's commit
+ * positions are not.
+ */
 export const parseStoreSetting = (setting: string, baseDir: string): StoreSetting | AuditError => {
-  if (setting.startsWith("sqlite:")) {
-    const path = setting.slice("sqlite:".length)
-    if (path === "") return new AuditError({ detail: "sqlite: needs a path: --store sqlite:data/mizan.db" })
-    return { _tag: "Sqlite", path: resolve(baseDir, path) }
-  }
-  if (/^postgres(ql)?:\/\//.test(setting)) {
-    let url: URL
-    try {
-      url = new URL(setting)
-    } catch {
-      return new AuditError({ detail: `${maskSetting(setting)} is not a PostgreSQL connection URL` })
-    }
-    const schema = url.searchParams.get("schema") ?? undefined
-    url.searchParams.delete("schema")
-    return { _tag: "Postgres", url: url.toString(), ...(schema === undefined ? {} : { schema }) }
-  }
-  return new AuditError({
-    detail: `store setting "${maskSetting(setting)}" is neither sqlite:PATH nor postgres://...`,
-  })
+  const parsed = parseSetting(setting, baseDir)
+  if (Result.isFailure(parsed)) return new AuditError({ detail: parsed.failure })
+  if (parsed.success._tag === "KurrentDb")
+    return new AuditError({ detail: `${maskSetting(setting)}: the audit reads sqlite:PATH and postgres://... stores` })
+  return parsed.success
 }
-
-export const describeStore = (store: StoreSetting): string =>
-  store._tag === "Sqlite" ? `sqlite:${store.path}` : maskSetting(store.url)
 
 /** A StoreError in the operator's words: what the store said, and what to do when there is something to do. */
 export const auditErrorFromStore = (store: StoreSetting, error: StoreError): AuditError => {
@@ -84,6 +68,8 @@ export interface OpenOptions {
 /** The EventStore of a setting, open for the layer's lifetime. */
 export const layerStore = (store: StoreSetting, options: OpenOptions): Layer.Layer<EventStore, AuditError> => {
   const opened = Effect.gen(function* () {
+    if (store._tag === "KurrentDb")
+      return yield* new AuditError({ detail: "the audit reads sqlite:PATH and postgres://... stores" })
     if (store._tag === "Postgres")
       return yield* makePostgresEventStore(store.url, store.schema === undefined ? {} : { schema: store.schema })
     if (options.mustExist && !existsSync(store.path))
@@ -92,7 +78,10 @@ export const layerStore = (store: StoreSetting, options: OpenOptions): Layer.Lay
       })
     if (existsSync(store.path) && statSync(store.path).isDirectory())
       return yield* new AuditError({ detail: `${store.path} is a directory, not a store file` })
-    return yield* makeSqliteEventStore(store.path)
+    return yield* makeSqliteEventStore(
+      store.path,
+      store.synchronous === undefined ? {} : { synchronous: store.synchronous },
+    )
   })
   return Layer.effect(
     EventStore,

@@ -10,6 +10,7 @@ import { CardPayoutBank, CardPayoutBankUnavailable } from "@mizan/card-transfer"
 import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { fils, parseFils } from "@mizan/kernel"
 import { sha256Hex } from "@mizan/protocol"
+import { layerStore } from "@mizan/stores"
 import {
   BankTransfer,
   HolderNameLookup,
@@ -36,7 +37,6 @@ import { Gateway } from "./gateway.ts"
 import { loadServiceKeys } from "./keys.ts"
 import { loadMerchant } from "./merchants.ts"
 import { RateLimiter } from "./rateLimit.ts"
-import { layerStore, storeSettingDefault } from "./store.ts"
 
 export interface GatewayOptions {
   readonly config: GatewayConfig
@@ -47,6 +47,9 @@ export interface GatewayOptions {
   /** The sandbox's clock; made fresh when absent. Ignored in production. */
   readonly sandboxClock?: SandboxClock
 }
+
+/** The embedded store, beside the configuration file. */
+export const storeSettingDefault = "sqlite:mizan.db"
 
 export const serviceKeyFilesDefault = {
   privateKeyFile: "service-private.pem",

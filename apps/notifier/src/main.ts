@@ -7,7 +7,7 @@
  *   node apps/notifier/src/main.ts resend NOTIFY_ID --by OPERATOR
  *
  * Environment:
- *   MIZAN_SQLITE_PATH                the store file (default data/mizan.db)
+ *   MIZAN_STORE                      the store: sqlite:PATH (default sqlite:data/mizan.db), postgres://... or kurrentdb://...
  *   MIZAN_NOTIFIER_MODE              production (default) or sandbox (loopback notifyUrls allowed)
  *   MIZAN_SERVICE_PRIVATE_KEY_FILE   the service's PKCS#8 PEM key (default data/service-private.pem); `run` only
  *   MIZAN_NOTIFICATION_SOURCE        a module exporting `notificationSource` (the gateway's); `run` only
@@ -17,7 +17,7 @@ import { resolve } from "node:path"
 import { pathToFileURL } from "node:url"
 import type { EventStore } from "@mizan/eventsourcing"
 import { type PrivateKey, parsePrivateKey, sign } from "@mizan/protocol"
-import { layerSqlite } from "@mizan/store-sqlite"
+import { layerStore } from "@mizan/stores"
 import { Cause, Effect, Exit, Fiber } from "effect"
 import { runNotifier } from "./notifier.ts"
 import { readNotification, resendNotification } from "./operator.ts"
@@ -40,9 +40,10 @@ const reasonOf = (cause: Cause.Cause<unknown>): string => {
   return error instanceof Error ? error.message : String(error)
 }
 
-const storePath = resolve(process.env.MIZAN_SQLITE_PATH ?? "data/mizan.db")
+const storeSetting = process.env.MIZAN_STORE ?? "sqlite:data/mizan.db"
 
-const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>) => Effect.provide(program, layerSqlite(storePath))
+const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>) =>
+  Effect.provide(program, layerStore(storeSetting, process.cwd()))
 
 /** The state as text: bigints (the source position) are written as decimal strings. */
 const show = (value: unknown): string =>

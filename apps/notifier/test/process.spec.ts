@@ -68,7 +68,7 @@ describe("notifier process", () => {
       const child = spawn(process.execPath, [mainPath, "run"], {
         env: {
           ...process.env,
-          MIZAN_SQLITE_PATH: storePath,
+          MIZAN_STORE: `sqlite:${storePath}`,
           MIZAN_SERVICE_PRIVATE_KEY_FILE: keyFile,
           MIZAN_NOTIFIER_MODE: "sandbox",
           MIZAN_NOTIFICATION_SOURCE: sourcePath,

@@ -1,0 +1,79 @@
+/**
+ * The event store, chosen by one setting (issue: production stores), read
+ * the same way by the gateway, the notifier and the audit:
+ *
+ * - `sqlite:PATH` (relative to a base folder), optionally
+ *   `?synchronous=normal` to trade power-loss durability for write speed
+ *   (libs/store-sqlite/README.md, Durability);
+ * - `postgres://...` or `postgresql://...`, optionally `?schema=NAME`
+ *   (default "mizan");
+ * - `kurrentdb://...` (or `esdb://`, `kurrent://`, with `+discover`).
+ */
+import { resolve } from "node:path"
+import { EventStore, StoreError } from "@mizan/eventsourcing"
+import { layerKurrentDb } from "@mizan/store-kurrentdb"
+import { layerPostgres } from "@mizan/store-postgres"
+import { layerSqlite } from "@mizan/store-sqlite"
+import { Effect, Layer, Result } from "effect"
+
+export type StoreSetting =
+  | { readonly _tag: "Sqlite"; readonly path: string; readonly synchronous?: "full" | "normal" }
+  | { readonly _tag: "Postgres"; readonly url: string; readonly schema?: string }
+  | { readonly _tag: "KurrentDb"; readonly connectionString: string }
+
+/** A setting with any password hidden, for messages and logs. */
+export const maskSetting = (setting: string): string => setting.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@")
+
+export const describeStore = (store: StoreSetting): string =>
+  store._tag === "Sqlite"
+    ? `sqlite:${store.path}`
+    : maskSetting(store._tag === "Postgres" ? store.url : store.connectionString)
+
+/** Reads a setting, or says in a sentence why it names no store. */
+export const parseStoreSetting = (setting: string, baseDir: string): Result.Result<StoreSetting, string> => {
+  if (setting.startsWith("sqlite:")) {
+    const [path = "", query = ""] = setting.slice("sqlite:".length).split("?")
+    if (path === "") return Result.fail("sqlite: needs a path, as in sqlite:data/mizan.db")
+    const synchronous = new URLSearchParams(query).get("synchronous")
+    if (synchronous !== null && synchronous !== "full" && synchronous !== "normal")
+      return Result.fail(`sqlite synchronous=${synchronous} is neither full nor normal`)
+    return Result.succeed({
+      _tag: "Sqlite",
+      path: resolve(baseDir, path),
+      ...(synchronous === null ? {} : { synchronous }),
+    })
+  }
+  if (/^postgres(ql)?:\/\//.test(setting)) {
+    let url: URL
+    try {
+      url = new URL(setting)
+    } catch {
+      return Result.fail(`${maskSetting(setting)} is not a PostgreSQL connection URL`)
+    }
+    const schema = url.searchParams.get("schema") ?? undefined
+    url.searchParams.delete("schema")
+    return Result.succeed({ _tag: "Postgres", url: url.toString(), ...(schema === undefined ? {} : { schema }) })
+  }
+  if (/^(kurrentdb|esdb|kurrent)(\+discover)?:\/\//.test(setting))
+    return Result.succeed({ _tag: "KurrentDb", connectionString: setting })
+  return Result.fail(`store setting "${maskSetting(setting)}" is not sqlite:PATH, postgres://... or kurrentdb://...`)
+}
+
+export const layerStoreOf = (store: StoreSetting): Layer.Layer<EventStore, StoreError> => {
+  switch (store._tag) {
+    case "Sqlite":
+      return layerSqlite(store.path, store.synchronous === undefined ? {} : { synchronous: store.synchronous })
+    case "Postgres":
+      return layerPostgres(store.url, store.schema === undefined ? {} : { schema: store.schema })
+    case "KurrentDb":
+      return layerKurrentDb(store.connectionString)
+  }
+}
+
+/** The store a setting names; a setting that names none fails the layer with a StoreError saying why. */
+export const layerStore = (setting: string, baseDir: string): Layer.Layer<EventStore, StoreError> => {
+  const parsed = parseStoreSetting(setting, baseDir)
+  return Result.isSuccess(parsed)
+    ? layerStoreOf(parsed.success)
+    : Layer.effect(EventStore, Effect.fail(new StoreError({ reason: "InvalidRequest", detail: parsed.failure })))
+}
