@@ -192,6 +192,24 @@ describe("the envelope pipeline", () => {
     expect(answer.json.head.msg?.length).toBeLessThanOrEqual(200)
   })
 
+  it("takes a body as real clients write it: keys in any order, 0.10, escaped slashes, empty objects, unknown fields never stored", async () => {
+    const merchantOrderNo = `raw-${Date.now()}`
+    const body = `{"bizContent":{"totalAmount":{"currency":"AED","amount":0.10},"subject":"Raw","paySceneCode":"PAYPAGE","merchantOrderNo":"${merchantOrderNo}","notifyUrl":"https:\\/\\/merchant.example\\/notify","accessoryContent":{"amountDetail":{},"goodsDetail":{},"terminalDetail":{}},"paySceneParams":{},"vendorExtension":{"trace":"x-1"}},"requestTime":${Date.now()}}`
+    const answer = await postSigned(`${gateway.baseUrl}/sgs/api/acquire2/placeOrder`, body, "M1", key("M1"), {
+      "api-version": "v1",
+      "group-name": "shop",
+    })
+    expect(answer.json.head.code).toBe("0")
+    const order = (answer.json.body as { acquireOrder: Record<string, unknown> }).acquireOrder
+    expect(order).toMatchObject({
+      totalAmount: { amount: 0.1, currency: "AED" },
+      notifyUrl: "https://merchant.example/notify",
+    })
+    const stored = JSON.stringify((await gateway.allEvents()).map((e) => e.data))
+    expect(stored).toContain(merchantOrderNo)
+    expect(stored).not.toContain("vendorExtension")
+  })
+
   it("treats null fields as absent, as serialisers that write nulls mean", async () => {
     const answer = await postSigned(
       `${gateway.baseUrl}${orderPath}`,
