@@ -6,6 +6,7 @@
  */
 import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type EmbeddedServer, startEmbeddedPostgres } from "@mizan/store-postgres/testing"
@@ -38,7 +39,56 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
+/** A merchant endpoint on loopback that acknowledges every notification and keeps the bodies. */
+const startEndpoint = async () => {
+  const bodies: Array<string> = []
+  const server: Server = createServer((request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => {
+      bodies.push(Buffer.concat(chunks).toString("utf8"))
+      response.writeHead(200).end("SUCCESS")
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const address = server.address()
+  const url = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/notify`
+  return { url, bodies, close: () => new Promise((resolve) => server.close(resolve)) }
+}
+
 describe("two gateway processes on one PostgreSQL database", () => {
+  it("deliver notifications from the shared log (the notifier's checkpoint works on PostgreSQL)", {
+    timeout: 60_000,
+  }, async () => {
+    const endpoint = await startEndpoint()
+    try {
+      const a = clientOf(dataDir, ports[0] as number)
+      const merchantOrderNo = `two-notify-${Date.now()}`
+      await call(
+        a.call("/acquire2/placeOrder", {
+          merchantOrderNo,
+          subject: "Notified",
+          totalAmount: { amount: 5, currency: "AED" },
+          paySceneCode: "PAYPAGE",
+          notifyUrl: endpoint.url,
+        } as never),
+      )
+      expect((await sandbox(`http://127.0.0.1:${ports[0]}`, a, "payOrder", { merchantOrderNo })).head.code).toBe("0")
+      const deadline = Date.now() + 30_000
+      while (
+        !endpoint.bodies.some((b) => b.includes(merchantOrderNo) && b.includes("PAID_SUCCESS")) &&
+        Date.now() < deadline
+      )
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      const paid = endpoint.bodies.filter((b) => b.includes(merchantOrderNo) && b.includes("PAID_SUCCESS"))
+      // Each process runs a notifier on the shared log: delivery is at least once (the README says so).
+      expect(paid.length).toBeGreaterThanOrEqual(1)
+      expect(new Set(paid.map((b) => (JSON.parse(b) as { notify_id: string }).notify_id)).size).toBe(1)
+    } finally {
+      await endpoint.close()
+    }
+  })
+
   it("never refund more than was paid, whichever process takes each refund", { timeout: 60_000 }, async () => {
     const [a, b] = ports.map((port) => clientOf(dataDir, port)) as [
       ReturnType<typeof clientOf>,
