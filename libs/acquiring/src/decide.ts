@@ -22,7 +22,18 @@
  * - refund end: 62002 (confirm a released refund), 62028 ORDER_SUCCESS;
  * - any command but create on no order: 62004 MERCHANT_ORDER_NO_NOT_EXIST.
  */
-import { addMs, type CodeName, dayMs, hourMs, type Rejection, reject, sumFilsBig, type Timestamp } from "@mizan/kernel"
+import {
+  addMs,
+  type CodeName,
+  dayMs,
+  hourMs,
+  isPaySceneCode,
+  paySceneCodes,
+  type Rejection,
+  reject,
+  sumFilsBig,
+  type Timestamp,
+} from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import type {
   CardInfo,
@@ -59,20 +70,6 @@ export const expiryDefaultMs = 2 * hourMs
 export const expiryMaxMs = 48 * hourMs
 /** Refund order: "only for orders created within the last 180 days". */
 export const refundWindowMs = 180 * dayMs
-
-/** The spec's scene codes. Its list is open ("and others"), but a code it does not name is refused with 62012. */
-export const paySceneCodes: ReadonlyArray<string> = [
-  "PAYPAGE",
-  "INAPP",
-  "EWALLET",
-  "DYNQR",
-  "QRPAY",
-  "JSAPI",
-  "AUTODEBIT",
-  "DIRECTPAY",
-  "CASHTOPUP",
-  "PAYANDSIGN",
-]
 
 export type Decision = Result.Result<ReadonlyArray<Event>, Rejection>
 
@@ -151,7 +148,7 @@ const createOrder = (command: CreateOrder, state: State): Decision => {
       `merchantOrderNo is already used by an order in status ${state.status} with other parameters`,
     )
   }
-  if (!paySceneCodes.includes(request.paySceneCode))
+  if (!isPaySceneCode(request.paySceneCode))
     return refuse("PAYSCENECODE_ILLEGAL", `paySceneCode must be one of ${paySceneCodes.join(", ")}`)
   const expiredTime = request.expiredTime ?? addMs(requestTime, expiryDefaultMs)
   if (expiredTime <= requestTime)

@@ -1,10 +1,10 @@
 import { test } from "@fast-check/vitest"
 import { deciderSpec } from "@mizan/eventsourcing/testing"
-import { hourMs, issueMessage, timestamp } from "@mizan/kernel"
+import { hourMs, issueMessage, paySceneCodes, timestamp } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { acquiringOrder, CreateOrder, decide, initialState, type OrderRequest, paySceneCodes } from "../src/index.ts"
+import { acquiringOrder, CreateOrder, decide, initialState, type OrderRequest } from "../src/index.ts"
 import { at, createOrder, eventsOf, merchantId, orderRequest, payOrder, sharingItem, t0 } from "../src/testing/index.ts"
 
 const spec = deciderSpec(acquiringOrder)

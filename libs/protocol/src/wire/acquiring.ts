@@ -28,20 +28,8 @@ import {
   Text,
 } from "./fields.ts"
 
-/** The scene codes the spec lists; the list is "open, marked etc.", so others reach the gateway, which answers 62012. */
-export const knownPaySceneCodes = [
-  "PAYPAGE",
-  "INAPP",
-  "EWALLET",
-  "DYNQR",
-  "QRPAY",
-  "JSAPI",
-  "AUTODEBIT",
-  "DIRECTPAY",
-  "CASHTOPUP",
-  "PAYANDSIGN",
-] as const
-export type KnownPaySceneCode = (typeof knownPaySceneCodes)[number]
+/** The scene codes the spec lists (the kernel's); others reach the gateway, which answers 62012. */
+export { type PaySceneCode as KnownPaySceneCode, paySceneCodes as knownPaySceneCodes } from "@mizan/kernel"
 
 /** Encrypted fields of create order. `eid` has no length in the spec; 64 holds any national identity number. */
 export const createOrderSensitive = {
