@@ -32,6 +32,7 @@ export {
   type ReplayReport,
   replayLog,
   type TrackedStream,
+  type TrackedStreams,
   type UndecodableEvent,
   type VersionGap,
 } from "./replay.ts"

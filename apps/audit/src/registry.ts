@@ -61,6 +61,9 @@ const asBrokenRule = (broken: BrokenRule | string): BrokenRule =>
 
 const noMoney = (): MoneyFigures => ({})
 
+/** What a state that keeps every rule answers: one shared list, not a new one per append. */
+const noneBroken: ReadonlyArray<BrokenRule> = Object.freeze([])
+
 /**
  * One registry entry. The replay only ever hands an entry's `evolve` the
  * states it made and the events its own codec decoded, so erasing the types
@@ -75,7 +78,7 @@ const audited = <Event, State>(spec: AuditedSpec<Event, State>): AuditedAggregat
     evolve: spec.aggregate.evolve,
     invariants: (state) => {
       const broken = spec.invariants(state)
-      return broken.length === 0 ? [] : broken.map(asBrokenRule)
+      return broken.length === 0 ? noneBroken : broken.map(asBrokenRule)
     },
     status: spec.status,
     money: spec.money ?? noMoney,

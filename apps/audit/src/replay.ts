@@ -130,22 +130,95 @@ class FindingList<A> {
   }
 }
 
+/**
+ * An exact sum of fils over every stream: added as a number while it stays a
+ * safe integer, and carried into a bigint before it would not, rather than
+ * allocating a BigInt for every stream and figure of a replay's report.
+ */
+class FilsTotal {
+  #carried = 0n
+  #sum = 0
+  add(fils: number): void {
+    // Anything but a whole, non-negative amount takes the bigint path, which refuses what is not whole.
+    if (!Number.isSafeInteger(fils) || fils < 0) this.#carried += BigInt(fils)
+    else if (this.#sum + fils > Number.MAX_SAFE_INTEGER) {
+      this.#carried += BigInt(this.#sum)
+      this.#sum = fils
+    } else this.#sum += fils
+  }
+  total(): bigint {
+    return this.#carried + BigInt(this.#sum)
+  }
+}
+
 const ruleKey = (broken: BrokenRule): string => `${broken.rule}\u0000${broken.detail}`
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
+
+/** The streams a replay holds, by id, in the order they were first read. */
+export interface TrackedStreams {
+  readonly size: number
+  readonly get: (streamId: string) => TrackedStream | undefined
+  readonly has: (streamId: string) => boolean
+  readonly values: () => IterableIterator<TrackedStream>
+}
+
+/** 32-bit FNV-1a of a stream id, cut to 30 bits so that it is a small integer on every V8 build. */
+const hashOfStreamId = (streamId: string): number => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < streamId.length; i++) hash = Math.imul(hash ^ streamId.charCodeAt(i), 0x01000193)
+  return hash & 0x3fffffff
+}
+
+/**
+ * The replay's streams. A `Map` keyed by the ids themselves cost the replay
+ * about 0.7 µs an event at half a million streams (README.md, Performance):
+ * each event's id is a fresh string from the store, and the Map loads and
+ * compares the key strings of its bucket one by one. Keyed by the id's hash,
+ * a small integer, the Map compares integers, and one string (or, for the
+ * rare ids that share a hash, a few) is compared at the end.
+ */
+class StreamTable implements TrackedStreams {
+  readonly #byHash = new Map<number, TrackedStream | Array<TrackedStream>>()
+  readonly #inOrder: Array<TrackedStream> = []
+
+  get size(): number {
+    return this.#inOrder.length
+  }
+
+  readonly get = (streamId: string): TrackedStream | undefined => {
+    const found = this.#byHash.get(hashOfStreamId(streamId))
+    if (found === undefined || !Array.isArray(found)) return found?.streamId === streamId ? found : undefined
+    return found.find((tracked) => tracked.streamId === streamId)
+  }
+
+  readonly has = (streamId: string): boolean => this.get(streamId) !== undefined
+
+  readonly values = (): IterableIterator<TrackedStream> => this.#inOrder.values()
+
+  /** Adds a stream the table does not hold. */
+  add(tracked: TrackedStream): void {
+    const hash = hashOfStreamId(tracked.streamId)
+    const found = this.#byHash.get(hash)
+    if (found === undefined) this.#byHash.set(hash, tracked)
+    else if (Array.isArray(found)) found.push(tracked)
+    else this.#byHash.set(hash, [found, tracked])
+    this.#inOrder.push(tracked)
+  }
+}
 
 export interface Replayer {
   /** Folds one recorded event into its stream. Events must come in global order. */
   readonly apply: (record: RecordedEvent) => void
   /** The report of everything applied so far (with the checks that need the whole log). */
   readonly report: () => ReplayReport
-  readonly streams: ReadonlyMap<string, TrackedStream>
+  readonly streams: TrackedStreams
 }
 
 export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
   const entries = options.registry ?? registry
   const listedMax = options.findingsListedMax ?? findingsListedMaxDefault
-  const streams = new Map<string, TrackedStream>()
+  const streams = new StreamTable()
   const broken = new FindingList<BrokenInvariant>(listedMax)
   const undecodable = new FindingList<UndecodableEvent>(listedMax)
   const versionGaps = new FindingList<VersionGap>(listedMax)
@@ -164,7 +237,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
       lastRecordedAt: 0,
       broken: undefined,
     }
-    streams.set(streamId, tracked)
+    streams.add(tracked)
     return tracked
   }
 
@@ -277,7 +350,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
   }
 
   const countsAndMoney = () => {
-    const money = Object.fromEntries(moneyFigureNames.map((name) => [name, 0n])) as Record<MoneyFigureName, bigint>
+    const totals = moneyFigureNames.map(() => new FilsTotal())
     const byKind = new Map<string, Map<string, number>>(
       [...entries.map((e) => e.kind), unknownKind].map((kind) => [kind, new Map()]),
     )
@@ -288,11 +361,15 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
       statuses.set(status, (statuses.get(status) ?? 0) + 1)
       if (aggregate === undefined) continue
       const figures = aggregate.money(state)
-      for (const name of moneyFigureNames) {
-        const fils = figures[name]
-        if (fils !== undefined && fils !== 0) money[name] += BigInt(fils)
+      for (let i = 0; i < moneyFigureNames.length; i++) {
+        const fils = figures[moneyFigureNames[i]!]
+        if (fils !== undefined && fils !== 0) totals[i]!.add(fils)
       }
     }
+    const money = Object.fromEntries(moneyFigureNames.map((name, i) => [name, totals[i]!.total()])) as Record<
+      MoneyFigureName,
+      bigint
+    >
     const counts: Array<KindCount> = []
     for (const [kind, statuses] of byKind) {
       if (statuses.size === 0) continue

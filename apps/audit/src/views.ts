@@ -6,7 +6,7 @@ import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import { formatCount, isoTime, toJson } from "./format.ts"
 import type { BrokenRule } from "./registry.ts"
-import type { Cut, Replayer, TrackedStream } from "./replay.ts"
+import type { Cut, Replayer, TrackedStream, TrackedStreams } from "./replay.ts"
 import { reportJson, reportText } from "./report.ts"
 import type { AuditError } from "./stores.ts"
 import type { Timeline, TimelineStep } from "./timeline.ts"
@@ -113,7 +113,7 @@ const statusOf = (tracked: TrackedStream): string =>
 const streamsPerChunk = 1_000
 
 const inSlices = (
-  streams: ReadonlyMap<string, TrackedStream>,
+  streams: TrackedStreams,
   write: WriteChunk,
   line: (tracked: TrackedStream, first: boolean) => string,
 ) =>

@@ -10,14 +10,16 @@ import { isOrder, type Order, type RefundReservation, type State } from "./state
 
 const anomaly = <S extends State>(state: S, what: string): S => ({ ...state, anomalies: [...state.anomalies, what] })
 
-const withRefund = (
+/** An event that does not fit the order's status (a closure per call would cost the audit's replay an allocation an event). */
+const misfit = (order: Order, event: Event): Order =>
+  anomaly(order, `${event._tag} on a ${order.revoked ? "revoked " : ""}${order.status} order`)
+
+/** The order's refunds with one of them changed (the order is then copied once, with its counters). */
+const refundsWith = (
   order: Order,
   refundOrderNo: string,
   change: (r: RefundReservation) => RefundReservation,
-): Order => ({
-  ...order,
-  refunds: order.refunds.map((r) => (r.refundOrderNo === refundOrderNo ? change(r) : r)),
-})
+): ReadonlyArray<RefundReservation> => order.refunds.map((r) => (r.refundOrderNo === refundOrderNo ? change(r) : r))
 
 export const evolve = (state: State, event: Event): State => {
   if (event._tag === "OrderCreated") {
@@ -36,10 +38,9 @@ export const evolve = (state: State, event: Event): State => {
   }
   if (!isOrder(state)) return anomaly(state, `${event._tag} before the order was created`)
   const order = state
-  const misfit = () => anomaly(order, `${event._tag} on a ${order.revoked ? "revoked " : ""}${order.status} order`)
   switch (event._tag) {
     case "PaymentAttemptFailed": {
-      if (order.status !== "CREATED") return misfit()
+      if (order.status !== "CREATED") return misfit(order, event)
       const { _tag, ...attempt } = event
       return {
         ...order,
@@ -48,25 +49,25 @@ export const evolve = (state: State, event: Event): State => {
       }
     }
     case "OrderPaid": {
-      if (order.status !== "CREATED") return misfit()
+      if (order.status !== "CREATED") return misfit(order, event)
       const { _tag, ...payment } = event
       return { ...order, status: "PAID_SUCCESS", payment, boundPayerMid: order.boundPayerMid ?? event.payer.payerMid }
     }
     case "OrderSettled":
-      if (order.status !== "PAID_SUCCESS") return misfit()
+      if (order.status !== "PAID_SUCCESS") return misfit(order, event)
       return { ...order, status: "SETTLED", settledAt: event.settledAt }
     case "OrderClosed":
-      if (order.status !== "CREATED") return misfit()
+      if (order.status !== "CREATED") return misfit(order, event)
       return {
         ...order,
         status: "FAILURE",
         failure: { failCode: event.failCode, failDes: event.failDes, failedAt: event.closedAt },
       }
     case "OrderRevoked":
-      if (order.revoked) return misfit()
+      if (order.revoked) return misfit(order, event)
       // State table: a settled order stays SETTLED; a paid, unsettled one shows FAILURE with revoked true.
       if (order.status === "SETTLED") return { ...order, revoked: true }
-      if (order.status !== "PAID_SUCCESS") return misfit()
+      if (order.status !== "PAID_SUCCESS") return misfit(order, event)
       return {
         ...order,
         status: "FAILURE",
@@ -79,7 +80,7 @@ export const evolve = (state: State, event: Event): State => {
       }
     case "RefundReserved": {
       const refundable = (order.status === "PAID_SUCCESS" || order.status === "SETTLED") && !order.revoked
-      if (!refundable || order.refunds.some((r) => r.refundOrderNo === event.refundOrderNo)) return misfit()
+      if (!refundable || order.refunds.some((r) => r.refundOrderNo === event.refundOrderNo)) return misfit(order, event)
       const { _tag, ...reserved } = event
       return {
         ...order,
@@ -89,9 +90,10 @@ export const evolve = (state: State, event: Event): State => {
     }
     case "RefundConfirmed": {
       const refund = order.refunds.find((r) => r.refundOrderNo === event.refundOrderNo)
-      if (refund?.status !== "PENDING") return misfit()
+      if (refund?.status !== "PENDING") return misfit(order, event)
       return {
-        ...withRefund(order, event.refundOrderNo, (r) => ({
+        ...order,
+        refunds: refundsWith(order, event.refundOrderNo, (r) => ({
           ...r,
           status: "SUCCEEDED",
           confirmedAt: event.confirmedAt,
@@ -102,9 +104,10 @@ export const evolve = (state: State, event: Event): State => {
     }
     case "RefundReleased": {
       const refund = order.refunds.find((r) => r.refundOrderNo === event.refundOrderNo)
-      if (refund?.status !== "PENDING") return misfit()
+      if (refund?.status !== "PENDING") return misfit(order, event)
       return {
-        ...withRefund(order, event.refundOrderNo, (r) => ({
+        ...order,
+        refunds: refundsWith(order, event.refundOrderNo, (r) => ({
           ...r,
           status: "RELEASED",
           releasedAt: event.releasedAt,

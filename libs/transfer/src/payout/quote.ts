@@ -19,7 +19,7 @@
  * unit over orderAmount).
  */
 import { type FeePlan, type Fils, Fils as FilsSchema, feeFor } from "@mizan/kernel"
-import { Equal, Schema } from "effect"
+import { Schema } from "effect"
 import { NetworkCode, type PayoutAbility } from "./abilities.ts"
 import { CurrencyAmount } from "./currency.ts"
 import { convertAtRate, Rate, unitRate } from "./rate.ts"
@@ -54,7 +54,12 @@ export const quoteProblems = (
 ): ReadonlyArray<string> => {
   const problems: Array<string> = []
   const expected = convertAtRate(quote.orderAmount, quote.rate, quote.fundoutAmount.currency)
-  if (expected === undefined || !Equal.equals(expected, quote.fundoutAmount))
+  // Compared field by field: Equal.equals hashes both structures, which made this the audit's costliest rule.
+  if (
+    expected === undefined ||
+    expected.currency !== quote.fundoutAmount.currency ||
+    expected.minorUnits !== quote.fundoutAmount.minorUnits
+  )
     problems.push("fundoutAmount is not orderAmount x rate rounded half up to the currency's minor unit")
   if (quote.feeAmount !== feeFor(feePlan, quote.orderAmount))
     problems.push("feeAmount is not the fee plan applied to orderAmount")
