@@ -1,2 +1,3 @@
 export * from "./contract.ts"
 export * from "./givenWhenThen.ts"
+export * from "./runCommands.ts"
