@@ -12,8 +12,7 @@ import {
   makeMemoryEventStore,
   StreamLocks,
 } from "../src/index.ts"
-import { deciderSpec } from "../src/testing/index.ts"
-import { budget } from "./budget.ts"
+import { budget, deciderSpec } from "../src/testing/index.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, EventStore>) => Effect.runPromise(Effect.provide(effect, layerMemory))
 

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process"
 import { join } from "node:path"
 import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
+import { budget } from "@mizan/eventsourcing/testing"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { layerPostgres } from "../src/index.ts"
-import { spendingLimit } from "./limit.ts"
 import { freshSchema, postgresUrl } from "./support.ts"
 
 const spenderScript = join(import.meta.dirname, "crossProcess", "spender.ts")
@@ -38,9 +38,7 @@ describe("two processes on one database", () => {
     const stream = "limit-1"
     const fundedFils = 1_000
     const layer = layerPostgres(postgresUrl(), { schema })
-    await Effect.runPromise(
-      Effect.provide(handleCommand(spendingLimit, stream, { _tag: "Fund", amountFils: fundedFils }), layer),
-    )
+    await Effect.runPromise(Effect.provide(handleCommand(budget, stream, { _tag: "Fund", amount: fundedFils }), layer))
 
     const workers = [1, 2]
     const amounts = workers.map((worker) => amountsFor(worker, 30))
@@ -62,16 +60,14 @@ describe("two processes on one database", () => {
       outcome.flatMap((result, i) => (result === "Accepted" ? [amounts[w]![i]!] : [])),
     )
     const spentFils = acceptedFils.reduce((a, b) => a + b, 0)
-    const { state, streamVersion } = await Effect.runPromise(
-      Effect.provide(loadAggregate(spendingLimit, stream), layer),
-    )
+    const { state, streamVersion } = await Effect.runPromise(Effect.provide(loadAggregate(budget, stream), layer))
     for (const result of outcomes.flat()) expect(["Accepted", "LimitExceeded", "VersionConflict"]).toContain(result)
     // Both processes got spends through, and the limit was reached.
     for (const outcome of outcomes) expect(outcome).toContain("Accepted")
     expect(outcomes.flat()).toContain("LimitExceeded")
     // Every accepted spend is recorded once, and nothing else is.
     expect(spentFils).toBeLessThanOrEqual(fundedFils)
-    expect(state.balanceFils).toBe(fundedFils - spentFils)
+    expect(state.balance).toBe(fundedFils - spentFils)
     expect(state.references.size).toBe(acceptedFils.length)
     expect(streamVersion).toBe(1 + acceptedFils.length)
   })

@@ -5,9 +5,9 @@
  * outcome as JSON.
  */
 import { handleCommand } from "@mizan/eventsourcing"
+import { budget } from "@mizan/eventsourcing/testing"
 import { Effect } from "effect"
 import { layerPostgres } from "../../src/index.ts"
-import { spendingLimit } from "../limit.ts"
 
 /** Commands each process keeps in flight at once. */
 const concurrentSpends = 4
@@ -27,9 +27,10 @@ const program = Effect.gen(function* () {
   return yield* Effect.forEach(
     amountsFils,
     (amountFils, i) =>
-      handleCommand(spendingLimit, stream, { _tag: "Spend", amountFils, reference: `${worker}-${i}` }).pipe(
+      handleCommand(budget, stream, { _tag: "Spend", amount: amountFils, reference: `${worker}-${i}` }).pipe(
         Effect.map(() => "Accepted"),
-        Effect.catch((error) => Effect.succeed(error._tag)),
+        // The budget refuses an overspend with a Rejection: the limit held.
+        Effect.catch((error) => Effect.succeed(error._tag === "Rejection" ? "LimitExceeded" : error._tag)),
       ),
     { concurrency: concurrentSpends },
   )

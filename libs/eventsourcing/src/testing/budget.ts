@@ -1,7 +1,12 @@
-/** A small decider for the runtime's own tests: a budget that must never be overspent. */
+/**
+ * A small decider for tests of the runtime and of store adapters: a budget
+ * that must never be overspent, the shape of the refund limit on an
+ * acquiring order. A repeated spend (same reference) decides nothing.
+ */
 import { reject } from "@mizan/kernel"
 import { Result, Schema } from "effect"
-import { type Aggregate, makeEventCodec } from "../src/index.ts"
+import { makeEventCodec } from "../codec.ts"
+import type { Aggregate } from "../handler.ts"
 
 export const BudgetEvent = Schema.Union([
   Schema.TaggedStruct("Funded", { amount: Schema.Int }),
