@@ -1,5 +1,6 @@
 import { test } from "@fast-check/vitest"
 import { fold } from "@mizan/eventsourcing"
+import { type AcceptedStep, acceptedSteps, runCommands } from "@mizan/eventsourcing/testing"
 import { Rejection } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
@@ -39,28 +40,13 @@ const allowedAfterTerminal: Record<string, ReadonlySet<Event["_tag"]>> = {
   SETTLED: new Set(["OrderRevoked", "RefundReserved", "RefundConfirmed", "RefundReleased"]),
 }
 
-interface Step {
-  readonly command: Command
-  readonly before: State
-  readonly events: ReadonlyArray<Event>
-  readonly after: State
-}
+type Step = AcceptedStep<Command, Event, State>
 
-/** Decides every command on the state the earlier ones left; refusals change nothing. */
+/** Decides every command on the state the earlier ones left; refusals change nothing and are Rejections. */
 const play = (commands: ReadonlyArray<Command>): ReadonlyArray<Step> => {
-  const steps: Array<Step> = []
-  let state = initialState
-  for (const command of commands) {
-    const decided = decide(command, state)
-    if (Result.isFailure(decided)) {
-      expect(decided.failure).toBeInstanceOf(Rejection)
-      continue
-    }
-    const after = decided.success.reduce(evolve, state)
-    steps.push({ command, before: state, events: decided.success, after })
-    state = after
-  }
-  return steps
+  const steps = runCommands({ initialState, decide, evolve }, commands)
+  for (const step of steps) if (Result.isFailure(step.decided)) expect(step.decided.failure).toBeInstanceOf(Rejection)
+  return acceptedSteps(steps)
 }
 
 const finalState = (steps: ReadonlyArray<Step>): State => steps.at(-1)?.after ?? initialState

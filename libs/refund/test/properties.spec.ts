@@ -1,5 +1,6 @@
 import { test } from "@fast-check/vitest"
 import { fold } from "@mizan/eventsourcing"
+import { type AcceptedStep, acceptedSteps, runCommands } from "@mizan/eventsourcing/testing"
 import { hourMs } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
@@ -45,25 +46,10 @@ const commandSequence = fc
     return commands
   })
 
-interface Step {
-  readonly command: Command
-  readonly before: State
-  readonly events: ReadonlyArray<Event>
-  readonly after: State
-}
+type Step = AcceptedStep<Command, Event, State>
 
-const play = (commands: ReadonlyArray<Command>): ReadonlyArray<Step> => {
-  const steps: Array<Step> = []
-  let state = initialState
-  for (const command of commands) {
-    const decided = decide(command, state)
-    if (Result.isFailure(decided)) continue
-    const after = decided.success.reduce(evolve, state)
-    steps.push({ command, before: state, events: decided.success, after })
-    state = after
-  }
-  return steps
-}
+const play = (commands: ReadonlyArray<Command>): ReadonlyArray<Step> =>
+  acceptedSteps(runCommands({ initialState, decide, evolve }, commands))
 
 const allowedMoves = new Set([
   "ABSENT>CREATED",

@@ -32,3 +32,21 @@ export const runCommands = <Command, Event, State, Error>(
 /** The events a step decided (none when it was refused). */
 export const eventsOf = <Event>(step: { readonly decided: Result.Result<ReadonlyArray<Event>, unknown> }) =>
   Result.isSuccess(step.decided) ? step.decided.success : []
+
+/** A step the decider accepted: the events it decided between the two states. */
+export interface AcceptedStep<Command, Event, State> {
+  readonly command: Command
+  readonly before: State
+  readonly events: ReadonlyArray<Event>
+  readonly after: State
+}
+
+/** The accepted steps of a run; a refused command changed nothing, so it is left out. */
+export const acceptedSteps = <Command, Event, State, Error>(
+  steps: ReadonlyArray<Step<Command, Event, State, Error>>,
+): ReadonlyArray<AcceptedStep<Command, Event, State>> =>
+  steps.flatMap((step) =>
+    Result.isSuccess(step.decided)
+      ? [{ command: step.command, before: step.before, events: step.decided.success, after: step.after }]
+      : [],
+  )
