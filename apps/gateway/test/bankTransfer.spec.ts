@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ok, refused } from "./calls.ts"
 import { startGateway, type TestGateway } from "./harness.ts"
 import {
+  expectQueryAnswersOnlyOwnOrders,
   handMadeOrderNo,
   newNumber,
   sandboxOk,
@@ -259,12 +260,7 @@ describe("get bank transfer", () => {
   it("answers 62004 for a merchantOrderNo it never saw, and for another merchant's order", async () => {
     const no = newNumber("b")
     await place({ merchantOrderNo: no })
-    expect(
-      await refused(gateway.merchant(), "/transfer/getTransferToBankOrder", { merchantOrderNo: newNumber("b") }),
-    ).toMatchObject({ code: "62004" })
-    expect(
-      await refused(gateway.merchant("M2"), "/transfer/getTransferToBankOrder", { merchantOrderNo: no }),
-    ).toMatchObject({ code: "62004" })
+    await expectQueryAnswersOnlyOwnOrders(gateway, "/transfer/getTransferToBankOrder", no)
   })
 })
 

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ok, refused } from "./calls.ts"
 import { startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
 import {
+  expectQueryAnswersOnlyOwnOrders,
   handMadeOrderNo,
   newNumber,
   sandboxOk,
@@ -258,12 +259,7 @@ describe("get bank card transfer", () => {
   it("answers 62004 for a merchantOrderNo it never saw, and for another merchant's order", async () => {
     const no = newNumber("c")
     await place({ merchantOrderNo: no })
-    expect(
-      await refused(gateway.merchant(), "/transfer/getTransferToBankCard", { merchantOrderNo: newNumber("c") }),
-    ).toMatchObject({ code: "62004" })
-    expect(
-      await refused(gateway.merchant("M2"), "/transfer/getTransferToBankCard", { merchantOrderNo: no }),
-    ).toMatchObject({ code: "62004" })
+    await expectQueryAnswersOnlyOwnOrders(gateway, "/transfer/getTransferToBankCard", no)
   })
 })
 

@@ -11,7 +11,7 @@ import type { MerchantClient } from "@mizan/merchant-client"
 import { generateKeyPair } from "@mizan/protocol"
 import { Effect } from "effect"
 import { expect } from "vitest"
-import { sandbox } from "./calls.ts"
+import { refused, sandbox } from "./calls.ts"
 import { startGateway, type TestGateway, testConfig } from "./harness.ts"
 
 let serial = 0
@@ -81,4 +81,20 @@ export const startProductionGateway = async () => {
       rmSync(keysDir, { recursive: true, force: true })
     },
   } satisfies TestGateway
+}
+
+/**
+ * A query by merchantOrderNo answers 62004 for a number it never saw and
+ * for another merchant's order (`placedNo`, placed by M1): one merchant
+ * never sees another's orders.
+ */
+export const expectQueryAnswersOnlyOwnOrders = async (
+  gateway: TestGateway,
+  path: "/transfer/getTransferOrder" | "/transfer/getTransferToBankOrder" | "/transfer/getTransferToBankCard",
+  placedNo: string,
+) => {
+  expect(await refused(gateway.merchant(), path, { merchantOrderNo: newNumber("never") })).toMatchObject({
+    code: "62004",
+  })
+  expect(await refused(gateway.merchant("M2"), path, { merchantOrderNo: placedNo })).toMatchObject({ code: "62004" })
 }
