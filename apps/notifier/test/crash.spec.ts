@@ -4,24 +4,17 @@
  * one starts on the same store.
  */
 import { Effect, Fiber } from "effect"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { notifyIdFor, readNotification } from "../src/index.ts"
 import {
   allNotifications,
   announce,
   eventually,
-  type Merchant,
   runTest,
   sandboxOptions,
   startMerchant,
   startNotifier,
 } from "./harness.ts"
-
-let merchant: Merchant | undefined
-afterEach(async () => {
-  await merchant?.close()
-  merchant = undefined
-})
 
 const ordersCount = 40
 const deliveriesInFlightMax = 4
@@ -30,7 +23,6 @@ describe("crash and restart", () => {
   it("loses no notification and sends none again that was acknowledged and recorded before the crash", async () => {
     // A merchant that takes a moment to answer, so that attempts are in flight when the crash comes.
     const endpoint = await startMerchant(() => ({ body: "SUCCESS", delayMs: 15 }))
-    merchant = endpoint
     await runTest(
       Effect.gen(function* () {
         const first = yield* startNotifier(

@@ -1,6 +1,6 @@
 import { formatCompactUtc, type Timestamp } from "@mizan/kernel"
 import { Effect } from "effect"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { notifyIdFor } from "../src/index.ts"
 import {
   type Answer,
@@ -8,7 +8,6 @@ import {
   announce,
   attemptsOf,
   eventually,
-  type Merchant,
   notificationEvents,
   runTest,
   sandboxOptions,
@@ -16,16 +15,9 @@ import {
   startNotifier,
 } from "./harness.ts"
 
-let merchant: Merchant | undefined
-afterEach(async () => {
-  await merchant?.close()
-  merchant = undefined
-})
-
 describe("delivery", () => {
   it("POSTs a signed JSON notification carrying the order under its key, and records it delivered", async () => {
     const endpoint = await startMerchant(() => ack)
-    merchant = endpoint
     await runTest(
       Effect.gen(function* () {
         yield* startNotifier(sandboxOptions())
@@ -63,7 +55,6 @@ describe("delivery", () => {
 describe("announcements", () => {
   it("schedules nothing for a malformed announcement, and goes on with the next", async () => {
     const endpoint = await startMerchant(() => ack)
-    merchant = endpoint
     await runTest(
       Effect.gen(function* () {
         yield* startNotifier(sandboxOptions())
@@ -113,7 +104,6 @@ describe("acknowledgement", () => {
 
   it("counts SUCCESS as plain text or as the response field, in any letter case, with a 2xx status, as delivered", async () => {
     const endpoint = await startMerchant(answersByPath(acknowledgements))
-    merchant = endpoint
     await runTest(
       Effect.gen(function* () {
         yield* startNotifier(sandboxOptions())
@@ -136,7 +126,6 @@ describe("acknowledgement", () => {
     const endpoint = await startMerchant(
       answersByPath(Object.fromEntries(Object.entries(failures).map(([path, [answer]]) => [path, answer]))),
     )
-    merchant = endpoint
     await runTest(
       Effect.gen(function* () {
         yield* startNotifier(sandboxOptions())
@@ -158,7 +147,6 @@ describe("acknowledgement", () => {
 describe("failed connections", () => {
   it("records an answer that does not come within deliveryTimeoutMs as a timeout", async () => {
     const endpoint = await startMerchant(() => "hang")
-    merchant = endpoint
     await runTest(
       Effect.gen(function* () {
         yield* startNotifier(sandboxOptions({ deliveryTimeoutMs: 300 }))

@@ -11,6 +11,7 @@ import { type NotificationEvent, notificationAggregate, notificationStreamId } f
 import { generateKeyPair, sign } from "@mizan/protocol"
 import { Effect, References, Result, type Scope } from "effect"
 import { TestClock } from "effect/testing"
+import { afterEach } from "vitest"
 import { type NotifierOptions, runNotifier } from "../src/index.ts"
 import { notificationSource, statusChangedType } from "./testSource.ts"
 
@@ -74,17 +75,24 @@ export const startMerchant = async (answer: (received: Received, seenBefore: num
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const port = (server.address() as AddressInfo).port
-  return {
+  const merchant: Merchant = {
     port,
     url: (path = "/notify") => `http://127.0.0.1:${port}${path}`,
     received,
     close: () =>
       new Promise<void>((resolve) => {
+        openMerchants.delete(merchant)
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   }
+  openMerchants.add(merchant)
+  return merchant
 }
+
+/** Endpoints a test started; every one still open is closed after the test, in every file that uses the harness. */
+const openMerchants = new Set<Merchant>()
+afterEach(() => Promise.all([...openMerchants].map((merchant) => merchant.close())))
 
 let orderCounter = 0
 

@@ -12,19 +12,16 @@ import { layerSqlite } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { notifierDefaults, notifyIdFor, readNotification } from "../src/index.ts"
-import { announce, type Merchant, serviceKeys, startMerchant } from "./harness.ts"
+import { announce, serviceKeys, startMerchant } from "./harness.ts"
 
 const mainPath = join(import.meta.dirname, "..", "src", "main.ts")
 const sourcePath = join(import.meta.dirname, "testSource.ts")
 const ordersCount = 60
 
-let merchant: Merchant | undefined
 let dir: string | undefined
 const children: Array<ChildProcess> = []
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL")
-  await merchant?.close()
-  merchant = undefined
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
   dir = undefined
 })
@@ -44,7 +41,6 @@ describe("notifier process", () => {
     const keyFile = join(dir, "service-private.pem")
     writeFileSync(keyFile, serviceKeys.privateKeyPem, { mode: 0o600 })
     const endpoint = await startMerchant(() => ({ body: "SUCCESS", delayMs: 40 }))
-    merchant = endpoint
     const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>) =>
       Effect.runPromise(Effect.provide(program, layerSqlite(storePath)))
 

@@ -5,7 +5,7 @@
 import { minuteMs } from "@mizan/kernel"
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { notifyIdFor, readNotification, resendNotification } from "../src/index.ts"
 import {
   ack,
@@ -21,12 +21,6 @@ import {
   startNotifier,
   testClockStartMs,
 } from "./harness.ts"
-
-let merchant: Merchant | undefined
-afterEach(async () => {
-  await merchant?.close()
-  merchant = undefined
-})
 
 const failure = { status: 503, body: "busy" } as const
 const atMinute = (minute: number) => testClockStartMs + minute * minuteMs
@@ -61,7 +55,6 @@ const driveFailingRound = (notifyId: string, endpoint: Merchant, roundStartMinut
 describe("retry schedule", () => {
   it("attempts at exactly +0, +2, +12, +22, +82, +202, +562 and +1462 minutes, then gives up", async () => {
     const endpoint = await startMerchant(() => failure)
-    merchant = endpoint
     await runTest(
       Effect.gen(function* () {
         yield* startNotifier(sandboxOptions())
@@ -89,7 +82,6 @@ describe("per-order ordering", () => {
     const endpoint = await startMerchant((received, seenBefore) =>
       (received.body.acquireOrder as { status: string }).status === "CREATED" && seenBefore === 0 ? failure : ack,
     )
-    merchant = endpoint
     await runTest(
       Effect.gen(function* () {
         yield* startNotifier(sandboxOptions())
@@ -121,7 +113,6 @@ describe("per-order ordering", () => {
 describe("restart", () => {
   it("resumes the schedule where it was: the retry of a failed attempt is still due 2 minutes after it", async () => {
     const endpoint = await startMerchant(() => failure)
-    merchant = endpoint
     await runTest(
       Effect.gen(function* () {
         const first = yield* startNotifier(sandboxOptions())
@@ -145,7 +136,6 @@ describe("operator resend", () => {
   it("sends a given-up notification again, with the same notify_id, in a new round", async () => {
     let merchantUp = false
     const endpoint = await startMerchant(() => (merchantUp ? ack : failure))
-    merchant = endpoint
     await runTest(
       Effect.gen(function* () {
         yield* startNotifier(sandboxOptions())
@@ -168,7 +158,6 @@ describe("operator resend", () => {
 
   it("refuses to resend a notification still being delivered, or one that does not exist", async () => {
     const endpoint = await startMerchant(() => failure)
-    merchant = endpoint
     await runTest(
       Effect.gen(function* () {
         yield* startNotifier(sandboxOptions())

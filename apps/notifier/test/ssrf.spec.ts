@@ -1,11 +1,10 @@
 import { Effect } from "effect"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { addressRefusal, checkNotifyUrl, notifyIdFor, type ResolveHost, readNotification } from "../src/index.ts"
 import {
   ack,
   announce,
   eventually,
-  type Merchant,
   notificationEvents,
   realSleep,
   runTest,
@@ -111,12 +110,6 @@ describe("notifyUrl check", () => {
   })
 })
 
-let merchant: Merchant | undefined
-afterEach(async () => {
-  await merchant?.close()
-  merchant = undefined
-})
-
 describe("unresolved host names", () => {
   it("records a host that does not resolve as a failed attempt, and keeps the notification pending", async () => {
     await runTest(
@@ -141,7 +134,6 @@ describe("unresolved host names", () => {
 describe("server-side request forgery in production mode", () => {
   it("gives up every notification to a non-public address, saying why, and never calls it", async () => {
     const endpoint = await startMerchant(() => ack)
-    merchant = endpoint
     const port = endpoint.port
     const refusedUrls = [
       `http://127.0.0.1:${port}/n`,
