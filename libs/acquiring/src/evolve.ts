@@ -21,6 +21,27 @@ const refundsWith = (
   change: (r: RefundReservation) => RefundReservation,
 ): ReadonlyArray<RefundReservation> => order.refunds.map((r) => (r.refundOrderNo === refundOrderNo ? change(r) : r))
 
+/**
+ * The order once one of its pending refunds ends, confirmed or released: the
+ * refund changed by `end`, its amount no longer pending, and counted as
+ * refunded when it was confirmed.
+ */
+const endPendingRefund = (
+  order: Order,
+  event: Extract<Event, { readonly _tag: "RefundConfirmed" | "RefundReleased" }>,
+  end: (refund: RefundReservation) => RefundReservation,
+): Order => {
+  const refund = order.refunds.find((r) => r.refundOrderNo === event.refundOrderNo)
+  if (refund?.status !== "PENDING") return misfit(order, event)
+  const amountFils = refund.request.amountFils
+  return {
+    ...order,
+    refunds: refundsWith(order, event.refundOrderNo, end),
+    pendingRefundFils: subtractFils(order.pendingRefundFils, amountFils),
+    refundedFils: event._tag === "RefundConfirmed" ? addFils(order.refundedFils, amountFils) : order.refundedFils,
+  }
+}
+
 export const evolve = (state: State, event: Event): State => {
   if (event._tag === "OrderCreated") {
     if (isOrder(state)) return anomaly(state, "OrderCreated on an order that already exists")
@@ -88,33 +109,14 @@ export const evolve = (state: State, event: Event): State => {
         pendingRefundFils: addFils(order.pendingRefundFils, event.request.amountFils),
       }
     }
-    case "RefundConfirmed": {
-      const refund = order.refunds.find((r) => r.refundOrderNo === event.refundOrderNo)
-      if (refund?.status !== "PENDING") return misfit(order, event)
-      return {
-        ...order,
-        refunds: refundsWith(order, event.refundOrderNo, (r) => ({
-          ...r,
-          status: "SUCCEEDED",
-          confirmedAt: event.confirmedAt,
-        })),
-        pendingRefundFils: subtractFils(order.pendingRefundFils, refund.request.amountFils),
-        refundedFils: addFils(order.refundedFils, refund.request.amountFils),
-      }
-    }
-    case "RefundReleased": {
-      const refund = order.refunds.find((r) => r.refundOrderNo === event.refundOrderNo)
-      if (refund?.status !== "PENDING") return misfit(order, event)
-      return {
-        ...order,
-        refunds: refundsWith(order, event.refundOrderNo, (r) => ({
-          ...r,
-          status: "RELEASED",
-          releasedAt: event.releasedAt,
-          releaseReason: event.reason,
-        })),
-        pendingRefundFils: subtractFils(order.pendingRefundFils, refund.request.amountFils),
-      }
-    }
+    case "RefundConfirmed":
+      return endPendingRefund(order, event, (r) => ({ ...r, status: "SUCCEEDED", confirmedAt: event.confirmedAt }))
+    case "RefundReleased":
+      return endPendingRefund(order, event, (r) => ({
+        ...r,
+        status: "RELEASED",
+        releasedAt: event.releasedAt,
+        releaseReason: event.reason,
+      }))
   }
 }
