@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { ok, refused, sandbox } from "./calls.ts"
-import { startGateway, type TestGateway } from "./harness.ts"
+import { newNumber } from "./harness.ts"
+import { suiteGateway } from "./suiteGateway.ts"
 
-let gateway: TestGateway
-beforeAll(async () => {
-  gateway = await startGateway()
-})
-afterAll(() => gateway.close())
-
-let serial = 0
-const newNumber = (prefix: string) => `${prefix}-${Date.now()}-${++serial}`
+const gateway = suiteGateway()
 
 const createOrder = (merchantOrderNo: string, overrides: Record<string, unknown> = {}) =>
   ok(gateway.merchant(), "/acquire2/placeOrder", {
@@ -20,6 +14,19 @@ const createOrder = (merchantOrderNo: string, overrides: Record<string, unknown>
     notifyUrl: "http://127.0.0.1:9/notify",
     ...overrides,
   } as never)
+
+/** The least an order needs besides its number: AED 1.00, no notifyUrl. */
+const minimalOrder = { subject: "x", totalAmount: { amount: 1, currency: "AED" }, paySceneCode: "PAYPAGE" }
+
+/** The code create order refuses a minimal order with (fails the test if it is accepted); fields overridable. */
+const createRefusalCode = async (merchantOrderNo: string, overrides: Record<string, unknown> = {}) => {
+  const request = { merchantOrderNo, ...minimalOrder, ...overrides }
+  return (await refused(gateway.merchant(), "/acquire2/placeOrder", request as never)).code
+}
+
+/** A refund request of `amount` AED of an order, under a refund number no other test uses. */
+const refundOf = (originMerchantOrderNo: string, amount = 1) =>
+  ({ refundMerchantOrderNo: newNumber("r"), originMerchantOrderNo, amount: { amount, currency: "AED" } }) as never
 
 describe("create order", () => {
   it("creates a CREATED order with a pay page link, expiring 2 hours after requestTime by default", async () => {
@@ -57,76 +64,20 @@ describe("create order", () => {
     const paid = newNumber("o")
     await createOrder(paid)
     await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: paid })
-    expect(
-      (
-        await refused(gateway.merchant(), "/acquire2/placeOrder", {
-          merchantOrderNo: paid,
-          subject: "x",
-          totalAmount: { amount: 1, currency: "AED" },
-          paySceneCode: "PAYPAGE",
-        } as never)
-      ).code,
-    ).toBe("62001")
+    expect(await createRefusalCode(paid)).toBe("62001")
     await sandbox(gateway.baseUrl, gateway.merchant(), "settleOrder", { merchantOrderNo: paid })
-    expect(
-      (
-        await refused(gateway.merchant(), "/acquire2/placeOrder", {
-          merchantOrderNo: paid,
-          subject: "x",
-          totalAmount: { amount: 1, currency: "AED" },
-          paySceneCode: "PAYPAGE",
-        } as never)
-      ).code,
-    ).toBe("62003")
+    expect(await createRefusalCode(paid)).toBe("62003")
     const cancelled = newNumber("o")
     await createOrder(cancelled)
     await ok(gateway.merchant(), "/acquire2/cancelOrder", { merchantOrderNo: cancelled })
-    expect(
-      (
-        await refused(gateway.merchant(), "/acquire2/placeOrder", {
-          merchantOrderNo: cancelled,
-          subject: "x",
-          totalAmount: { amount: 1, currency: "AED" },
-          paySceneCode: "PAYPAGE",
-        } as never)
-      ).code,
-    ).toBe("62002")
+    expect(await createRefusalCode(cancelled)).toBe("62002")
   })
 
   it("answers 62008, 62009 and 62012 for expiry before the request, beyond 48 hours, and an unknown scene", async () => {
     const requestTime = Date.now()
-    expect(
-      (
-        await refused(gateway.merchant(), "/acquire2/placeOrder", {
-          merchantOrderNo: newNumber("o"),
-          subject: "x",
-          totalAmount: { amount: 1, currency: "AED" },
-          paySceneCode: "PAYPAGE",
-          expiredTime: requestTime - 1000,
-        } as never)
-      ).code,
-    ).toBe("62008")
-    expect(
-      (
-        await refused(gateway.merchant(), "/acquire2/placeOrder", {
-          merchantOrderNo: newNumber("o"),
-          subject: "x",
-          totalAmount: { amount: 1, currency: "AED" },
-          paySceneCode: "PAYPAGE",
-          expiredTime: requestTime + 49 * 3_600_000,
-        } as never)
-      ).code,
-    ).toBe("62009")
-    expect(
-      (
-        await refused(gateway.merchant(), "/acquire2/placeOrder", {
-          merchantOrderNo: newNumber("o"),
-          subject: "x",
-          totalAmount: { amount: 1, currency: "AED" },
-          paySceneCode: "TELEPATHY",
-        } as never)
-      ).code,
-    ).toBe("62012")
+    expect(await createRefusalCode(newNumber("o"), { expiredTime: requestTime - 1000 })).toBe("62008")
+    expect(await createRefusalCode(newNumber("o"), { expiredTime: requestTime + 49 * 3_600_000 })).toBe("62009")
+    expect(await createRefusalCode(newNumber("o"), { paySceneCode: "TELEPATHY" })).toBe("62012")
   })
 
   it("takes what real clients send: 0.10, escaped slashes, keys in any order, empty accessoryContent parts, unknown fields", async () => {
@@ -200,15 +151,7 @@ describe("get order and payer", () => {
     expect((await refused(other, "/acquire2/getOrder", { merchantOrderNo: no })).code).toBe("62004")
     expect((await refused(other, "/acquire2/getOrder", { orderNo: created.acquireOrder.orderNo })).code).toBe("62035")
     expect((await refused(other, "/acquire2/cancelOrder", { merchantOrderNo: no })).code).toBe("62004")
-    expect(
-      (
-        await refused(other, "/acquire2/refund/placeOrder", {
-          refundMerchantOrderNo: newNumber("r"),
-          originMerchantOrderNo: no,
-          amount: { amount: 1, currency: "AED" },
-        } as never)
-      ).code,
-    ).toBe("62004")
+    expect((await refused(other, "/acquire2/refund/placeOrder", refundOf(no))).code).toBe("62004")
     expect((await ok(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: no })).acquireOrder.status).toBe(
       "CREATED",
     )
@@ -263,26 +206,14 @@ describe("expiry, cancel and revoke", () => {
     expect(revoked.acquireOrder).toMatchObject({ status: "FAILURE", revoked: "true" })
     const again = await ok(gateway.merchant(), "/acquire2/revokeOrder", { merchantOrderNo: no })
     expect(again).toEqual(revoked)
-    expect(
-      (
-        await refused(gateway.merchant(), "/acquire2/refund/placeOrder", {
-          refundMerchantOrderNo: newNumber("r"),
-          originMerchantOrderNo: no,
-          amount: { amount: 1, currency: "AED" },
-        } as never)
-      ).code,
-    ).toBe("62040")
+    expect((await refused(gateway.merchant(), "/acquire2/refund/placeOrder", refundOf(no))).code).toBe("62040")
   })
 
   it("answers 62041 when revoking an order that has a refund", async () => {
     const no = newNumber("o")
     await createOrder(no)
     await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: no })
-    await ok(gateway.merchant(), "/acquire2/refund/placeOrder", {
-      refundMerchantOrderNo: newNumber("r"),
-      originMerchantOrderNo: no,
-      amount: { amount: 10, currency: "AED" },
-    } as never)
+    await ok(gateway.merchant(), "/acquire2/refund/placeOrder", refundOf(no, 10))
     expect((await refused(gateway.merchant(), "/acquire2/revokeOrder", { merchantOrderNo: no })).code).toBe("62041")
   })
 })

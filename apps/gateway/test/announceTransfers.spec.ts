@@ -17,8 +17,8 @@ import { Option, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { describeTransferEvent } from "../src/announce/transfers.ts"
 import { ok } from "./calls.ts"
-import { startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
-import { newNumber, sandboxOk } from "./transferSupport.ts"
+import { newNumber, startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
+import { sandboxOk } from "./transferSupport.ts"
 
 /** The merchant's endpoint: keeps what arrives and acknowledges it. */
 interface Received {
@@ -79,18 +79,25 @@ const awaitNotifications = async (path: string, count: number, timeoutMs = 10_00
 
 const client = () => gateway.merchant()
 
+/** Places M1's bank transfer to Amal Saeed's IBAN; the order has a notifyUrl only when one is given. */
+const placeBankTransfer = (
+  merchantOrderNo: string,
+  { amount, memo, notifyUrl }: { readonly amount: number; readonly memo: string; readonly notifyUrl?: string },
+) =>
+  ok(client(), "/transfer/placeTransferToBankOrder", {
+    merchantOrderNo,
+    holderName: client().encryptField("Amal Saeed"),
+    iban: client().encryptField("AE070331234567890123456"),
+    amount: { amount, currency: "AED" },
+    memo,
+    ...(notifyUrl === undefined ? {} : { notifyUrl }),
+  })
+
 describe("notifications of transfers, delivered to a merchant's endpoint", () => {
   it("tells a bank transfer's notifyUrl of its move from CREATED to SUCCESS, with the order as the query shows it", async () => {
     const no = newNumber("b")
     const path = `/bank/${no}`
-    await ok(client(), "/transfer/placeTransferToBankOrder", {
-      merchantOrderNo: no,
-      holderName: client().encryptField("Amal Saeed"),
-      iban: client().encryptField("AE070331234567890123456"),
-      amount: { amount: 300, currency: "AED" },
-      memo: "Invoice 9",
-      notifyUrl: `${endpointUrl}${path}`,
-    })
+    await placeBankTransfer(no, { amount: 300, memo: "Invoice 9", notifyUrl: `${endpointUrl}${path}` })
     await sandboxOk(gateway, client(), "completeBankTransfer", { merchantOrderNo: no, bankReference: "FT-77" })
     const [notification] = await awaitNotifications(path, 1)
     const { transferToBankOrder } = await ok(client(), "/transfer/getTransferToBankOrder", { merchantOrderNo: no })
@@ -101,14 +108,7 @@ describe("notifications of transfers, delivered to a merchant's endpoint", () =>
   it("tells a bank transfer's notifyUrl of a FAILURE", async () => {
     const no = newNumber("b")
     const path = `/bank/${no}`
-    await ok(client(), "/transfer/placeTransferToBankOrder", {
-      merchantOrderNo: no,
-      holderName: client().encryptField("Amal Saeed"),
-      iban: client().encryptField("AE070331234567890123456"),
-      amount: { amount: 300, currency: "AED" },
-      memo: "Invoice 10",
-      notifyUrl: `${endpointUrl}${path}`,
-    })
+    await placeBankTransfer(no, { amount: 300, memo: "Invoice 10", notifyUrl: `${endpointUrl}${path}` })
     await sandboxOk(gateway, client(), "failBankTransfer", { merchantOrderNo: no, failDes: "Account closed" })
     const [notification] = await awaitNotifications(path, 1)
     expect(notification?.order).toMatchObject({ merchantOrderNo: no, status: "FAILURE", failDes: "Account closed" })
@@ -186,13 +186,7 @@ describe("describeTransferEvent", () => {
 
   it("announces nothing at placement, nor for an order whose request had no notifyUrl", async () => {
     const no = newNumber("b")
-    await ok(client(), "/transfer/placeTransferToBankOrder", {
-      merchantOrderNo: no,
-      holderName: client().encryptField("Amal Saeed"),
-      iban: client().encryptField("AE070331234567890123456"),
-      amount: { amount: 1, currency: "AED" },
-      memo: "no url",
-    })
+    await placeBankTransfer(no, { amount: 1, memo: "no url" })
     await sandboxOk(gateway, client(), "completeBankTransfer", { merchantOrderNo: no, bankReference: "FT-0" })
     const events = await eventsOf(BankTransfer.streamId("M1", no))
     expect(events.map((e) => e.type)).toEqual(["BankTransferPlaced", "BankTransferSucceeded"])

@@ -8,13 +8,14 @@ import { fils, timestamp } from "@mizan/kernel"
 import { sha256Hex } from "@mizan/protocol"
 import { BankTransfer, PayoutAbilities, unitRate } from "@mizan/transfer"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { ok, refused } from "./calls.ts"
-import { startGateway, type TestGateway } from "./harness.ts"
+import { newNumber, type TestGateway } from "./harness.ts"
+import { suiteGateway } from "./suiteGateway.ts"
 import {
   expectQueryAnswersOnlyOwnOrders,
+  expectSandboxReachesOnlyOwnOrders,
   handMadeOrderNo,
-  newNumber,
   sandboxOk,
   sandboxRefused,
   startProductionGateway,
@@ -22,11 +23,7 @@ import {
   streamLength,
 } from "./transferSupport.ts"
 
-let gateway: TestGateway
-beforeAll(async () => {
-  gateway = await startGateway()
-})
-afterAll(() => gateway.close())
+const gateway = suiteGateway()
 
 const holderName = "Amal Saeed"
 const iban = "AE070331234567890123456"
@@ -315,16 +312,12 @@ describe("the sandbox's bank", () => {
   it("cannot reach another merchant's transfer: 62004 by merchantOrderNo, 62035 by orderNo", async () => {
     const no = newNumber("b")
     const { transferToBankOrder } = await place({ merchantOrderNo: no })
-    const other = gateway.merchant("M2")
-    expect(
-      await sandboxRefused(gateway, other, "completeBankTransfer", { merchantOrderNo: no, bankReference: "FT-3" }),
-    ).toMatchObject({ code: "62004" })
-    expect(
-      await sandboxRefused(gateway, other, "completeBankTransfer", {
-        orderNo: transferToBankOrder.orderNo,
-        bankReference: "FT-3",
-      }),
-    ).toMatchObject({ code: "62035" })
+    await expectSandboxReachesOnlyOwnOrders(
+      gateway,
+      "completeBankTransfer",
+      { merchantOrderNo: no, orderNo: transferToBankOrder.orderNo },
+      { bankReference: "FT-3" },
+    )
     expect((await get(no)).transferToBankOrder.status).toBe("CREATED")
   })
 
@@ -343,11 +336,7 @@ describe("the sandbox's bank", () => {
 })
 
 describe("in production, where no bank is connected", () => {
-  let production: Awaited<ReturnType<typeof startProductionGateway>>
-  beforeAll(async () => {
-    production = await startProductionGateway()
-  })
-  afterAll(() => production.close())
+  const production = suiteGateway(startProductionGateway)
 
   it("keeps the order CREATED and answers it", async () => {
     const no = newNumber("b")

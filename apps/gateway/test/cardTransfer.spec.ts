@@ -8,13 +8,14 @@ import { BankCardTransfer, CardNumber } from "@mizan/card-transfer"
 import { handleCommand } from "@mizan/eventsourcing"
 import { fils, timestamp } from "@mizan/kernel"
 import { sha256Hex } from "@mizan/protocol"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { ok, refused } from "./calls.ts"
-import { startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
+import { newNumber, startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
+import { suiteGateway } from "./suiteGateway.ts"
 import {
   expectQueryAnswersOnlyOwnOrders,
+  expectSandboxReachesOnlyOwnOrders,
   handMadeOrderNo,
-  newNumber,
   sandboxOk,
   sandboxRefused,
   startProductionGateway,
@@ -22,14 +23,12 @@ import {
   streamLength,
 } from "./transferSupport.ts"
 
-let gateway: TestGateway
-beforeAll(async () => {
+const gateway = suiteGateway(() => {
   const base = testConfig()
-  gateway = await startGateway({
+  return startGateway({
     config: { ...base, merchants: [...base.merchants, testMerchant("M3", { products: [] })] },
   })
 })
-afterAll(() => gateway.close())
 
 const cardNumber = "4111111111111111"
 const firstName = "Amal"
@@ -319,25 +318,17 @@ describe("the sandbox's card bank", () => {
   it("cannot reach another merchant's transfer: 62004 by merchantOrderNo, 62035 by orderNo", async () => {
     const no = newNumber("c")
     const { transferToBankCard } = await place({ merchantOrderNo: no })
-    const other = gateway.merchant("M2")
-    expect(
-      await sandboxRefused(gateway, other, "completeBankCardTransfer", { merchantOrderNo: no, bankReference: "X" }),
-    ).toMatchObject({ code: "62004" })
-    expect(
-      await sandboxRefused(gateway, other, "completeBankCardTransfer", {
-        orderNo: transferToBankCard.orderNo,
-        bankReference: "X",
-      }),
-    ).toMatchObject({ code: "62035" })
+    await expectSandboxReachesOnlyOwnOrders(
+      gateway,
+      "completeBankCardTransfer",
+      { merchantOrderNo: no, orderNo: transferToBankCard.orderNo },
+      { bankReference: "X" },
+    )
   })
 })
 
 describe("in production, where no card bank is connected", () => {
-  let production: Awaited<ReturnType<typeof startProductionGateway>>
-  beforeAll(async () => {
-    production = await startProductionGateway()
-  })
-  afterAll(() => production.close())
+  const production = suiteGateway(startProductionGateway)
 
   it("keeps the order CREATED and answers it", async () => {
     const no = newNumber("c")

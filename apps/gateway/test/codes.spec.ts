@@ -6,9 +6,10 @@
  */
 import { EventStore, makeMemoryEventStore, StoreError } from "@mizan/eventsourcing"
 import { Effect, Layer } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { ok, refused, sandbox } from "./calls.ts"
-import { startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
+import { newNumber, startGateway, testConfig, testMerchant } from "./harness.ts"
+import { suiteGateway } from "./suiteGateway.ts"
 
 const secret = "password=hunter2 at /var/lib/secret"
 
@@ -24,21 +25,17 @@ const failingStore = Layer.sync(EventStore, () => {
   })
 })
 
-let gateway: TestGateway
-beforeAll(async () => {
-  gateway = await startGateway({
+const gateway = suiteGateway(() =>
+  startGateway({
     config: testConfig({ merchants: [testMerchant("M1", { devices: ["POS-1"] })] }),
     storeLayer: failingStore,
-  })
-})
-afterAll(() => gateway.close())
+  }),
+)
 
-let serial = 0
-const newNumber = () => `c-${Date.now()}-${++serial}`
 const aed = (amount: number) => ({ amount, currency: "AED" as const })
 
 const paidOrder = async (extra: Record<string, unknown> = {}) => {
-  const merchantOrderNo = newNumber()
+  const merchantOrderNo = newNumber("c")
   await ok(gateway.merchant(), "/acquire2/placeOrder", {
     merchantOrderNo,
     subject: "Codes",
@@ -54,7 +51,7 @@ describe("codes that need a setting to reach", () => {
   it("answers 62036 for a refund naming a device the merchant has not registered", async () => {
     const origin = await paidOrder()
     const refund = (deviceId: string) => ({
-      refundMerchantOrderNo: newNumber(),
+      refundMerchantOrderNo: newNumber("c"),
       originMerchantOrderNo: origin,
       amount: aed(1),
       deviceId,
@@ -68,7 +65,7 @@ describe("codes that need a setting to reach", () => {
   })
 
   it("answers 601 RISK_FAIL when another payer pays an order whose changePayer is true", async () => {
-    const merchantOrderNo = newNumber()
+    const merchantOrderNo = newNumber("c")
     await ok(gateway.merchant(), "/acquire2/placeOrder", {
       merchantOrderNo,
       subject: "Codes",
@@ -93,7 +90,7 @@ describe("codes that need a setting to reach", () => {
       sharingParamList: [{ ...member, sharingIdentity: client.encryptField("PARTNER-1"), sharingAmount: aed(40) }],
     })
     const refundWith = (list: ReadonlyArray<Record<string, unknown>>) => ({
-      refundMerchantOrderNo: newNumber(),
+      refundMerchantOrderNo: newNumber("c"),
       originMerchantOrderNo: origin,
       amount: aed(10),
       refundSharingAmount: true,
@@ -113,7 +110,7 @@ describe("codes that need a setting to reach", () => {
   it("answers 62046 REVOKE_REJECTED for a paid order older than the 180-day refund window", async () => {
     const isolated = await startGateway()
     try {
-      const merchantOrderNo = newNumber()
+      const merchantOrderNo = newNumber("c")
       await ok(isolated.merchant(), "/acquire2/placeOrder", {
         merchantOrderNo,
         subject: "Old",

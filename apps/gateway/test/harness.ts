@@ -16,6 +16,10 @@ import type { GatewayConfig, MerchantConfig } from "../src/config.ts"
 import type { HandlerServices } from "../src/handlers/index.ts"
 import { layerService, type ServiceOptions } from "../src/service.ts"
 
+let serial = 0
+/** A merchantOrderNo no other test of this process uses. */
+export const newNumber = (prefix: string) => `${prefix}-${Date.now()}-${++serial}`
+
 // RSA key generation takes ~100 ms; one pair per merchant per test process is plenty.
 const keyCache = new Map<string, GeneratedKeyPair>()
 export const merchantKeys = (partnerId: string): GeneratedKeyPair => {

@@ -10,27 +10,23 @@ import { test as propertyTest } from "@fast-check/vitest"
 import { generateKeyPair } from "@mizan/protocol"
 import { Effect } from "effect"
 import fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Gateway } from "../src/gateway.ts"
 import { escapeHtml, html } from "../src/payPage/html.ts"
 import { formatAed } from "../src/payPage/views.ts"
 import { payTokenFor } from "../src/payToken.ts"
 import { ok } from "./calls.ts"
-import { startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
+import { newNumber, startGateway, testConfig, testMerchant } from "./harness.ts"
+import { suiteGateway } from "./suiteGateway.ts"
 
-let gateway: TestGateway
-beforeAll(async () => {
-  gateway = await startGateway({
+const gateway = suiteGateway(() =>
+  startGateway({
     config: testConfig({ merchants: [testMerchant("M1", { name: "Beans & <Co>" }), testMerchant("M2")] }),
-  })
-})
-afterAll(() => gateway.close())
-
-let serial = 0
-const newNumber = () => `pp-${Date.now()}-${++serial}`
+  }),
+)
 
 const createOrder = async (overrides: Record<string, unknown> = {}) => {
-  const merchantOrderNo = newNumber()
+  const merchantOrderNo = newNumber("pp")
   const body = await ok(gateway.merchant(), "/acquire2/placeOrder", {
     merchantOrderNo,
     subject: "Coffee beans",
@@ -245,7 +241,7 @@ describe("production mode", () => {
       const { body } = await Effect.runPromise(
         Effect.map(
           production.merchant().call("/acquire2/placeOrder", {
-            merchantOrderNo: newNumber(),
+            merchantOrderNo: newNumber("pp"),
             subject: "Tea",
             totalAmount: { amount: 5, currency: "AED" },
             paySceneCode: "PAYPAGE",

@@ -8,7 +8,7 @@ import chromium from "@sparticuz/chromium"
 import { type Browser, type Page, chromium as playwright } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ok, sandbox } from "./calls.ts"
-import { startGateway, type TestGateway } from "./harness.ts"
+import { newNumber, startGateway, type TestGateway } from "./harness.ts"
 
 /** Unpacking Chromium into the temp folder takes a few seconds the first time on a machine. */
 const browserStartMs = 60_000
@@ -33,9 +33,6 @@ afterAll(async () => {
   await gateway?.close()
 })
 
-let serial = 0
-const newNumber = () => `br-${Date.now()}-${++serial}`
-
 /**
  * A link the gateway made, on the gateway: its publicBaseUrl names port
  * 8080, while the test gateway listens on a random port.
@@ -46,7 +43,7 @@ const onGateway = (url: string): string => {
 }
 
 const createOrder = async (overrides: Record<string, unknown> = {}) => {
-  const merchantOrderNo = newNumber()
+  const merchantOrderNo = newNumber("br")
   const body = await ok(gateway.merchant(), "/acquire2/placeOrder", {
     merchantOrderNo,
     subject: "Coffee beans",

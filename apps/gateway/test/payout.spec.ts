@@ -8,16 +8,16 @@
 import { test } from "@fast-check/vitest"
 import { fils, formatFils } from "@mizan/kernel"
 import fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { toWireForeignMoney } from "../src/wire/transfers.ts"
 import { ok, refused } from "./calls.ts"
-import { startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
+import { startGateway, testConfig, testMerchant } from "./harness.ts"
+import { suiteGateway } from "./suiteGateway.ts"
 import { startProductionGateway } from "./transferSupport.ts"
 
-let gateway: TestGateway
-beforeAll(async () => {
+const gateway = suiteGateway(() => {
   const base = testConfig()
-  gateway = await startGateway({
+  return startGateway({
     config: {
       ...base,
       merchants: [
@@ -37,7 +37,6 @@ beforeAll(async () => {
     },
   })
 })
-afterAll(() => gateway.close())
 
 const registeredIban = "AE070331234567890123456"
 
@@ -255,11 +254,7 @@ describe("IBAN holder name", () => {
   })
 
   describe("in production, where no holder-name directory is connected", () => {
-    let production: Awaited<ReturnType<typeof startProductionGateway>>
-    beforeAll(async () => {
-      production = await startProductionGateway()
-    })
-    afterAll(() => production.close())
+    const production = suiteGateway(startProductionGateway)
 
     it("answers 62103 for a valid IBAN", async () => {
       expect(await refusedLookUp({ holderName: "Amal Saeed", iban: registeredIban }, production)).toMatchObject({

@@ -1,13 +1,13 @@
 import { parsePublicKey, verify } from "@mizan/protocol"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { merchantKeys, startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
+import { describe, expect, it } from "vitest"
+import { merchantKeys, startGateway, testConfig, testMerchant } from "./harness.ts"
 import { postRaw, postSigned } from "./raw.ts"
+import { suiteGateway } from "./suiteGateway.ts"
 
-let gateway: TestGateway
 const orderPath = "/sgs/api/acquire2/getOrder"
 
-beforeAll(async () => {
-  gateway = await startGateway({
+const gateway = suiteGateway(() =>
+  startGateway({
     config: testConfig({
       bodyLimitBytes: 4096,
       merchants: [
@@ -16,9 +16,8 @@ beforeAll(async () => {
         testMerchant("SLOW", { rateLimit: { requestsPerSecond: 0.001, burstRequests: 2 } }),
       ],
     }),
-  })
-})
-afterAll(() => gateway.close())
+  }),
+)
 
 const key = (partnerId: string) => merchantKeys(partnerId).privateKey
 const envelope = (bizContent: unknown, requestTime = Date.now()) => JSON.stringify({ requestTime, bizContent })

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { ok, refused, sandbox } from "./calls.ts"
-import { startGateway, type TestGateway } from "./harness.ts"
+import { newNumber, startGateway } from "./harness.ts"
+import { suiteGateway } from "./suiteGateway.ts"
 
-let gateway: TestGateway
-beforeAll(async () => {
-  gateway = await startGateway()
-})
-afterAll(() => gateway.close())
+const gateway = suiteGateway()
 
-let serial = 0
-const newNumber = (prefix: string) => `${prefix}-${Date.now()}-${++serial}`
 const aed = (amount: number) => ({ amount, currency: "AED" as const })
 
 /** A PAID_SUCCESS order of `amount` AED. */

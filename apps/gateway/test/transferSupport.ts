@@ -12,11 +12,9 @@ import { generateKeyPair } from "@mizan/protocol"
 import { Effect } from "effect"
 import { expect } from "vitest"
 import { refused, sandbox } from "./calls.ts"
-import { startGateway, type TestGateway, testConfig } from "./harness.ts"
+import { newNumber, startGateway, type TestGateway, testConfig } from "./harness.ts"
 
 let serial = 0
-/** A merchantOrderNo no other test uses. */
-export const newNumber = (prefix: string) => `${prefix}-${Date.now()}-${++serial}`
 
 /** An orderNo like the service's (time, kind digit, 11 digits), for orders a test places through the domain itself. */
 export const handMadeOrderNo = (kindDigit: string) => `${Date.now()}${kindDigit}${String(++serial).padStart(11, "0")}`
@@ -97,4 +95,24 @@ export const expectQueryAnswersOnlyOwnOrders = async (
     code: "62004",
   })
   expect(await refused(gateway.merchant("M2"), path, { merchantOrderNo: placedNo })).toMatchObject({ code: "62004" })
+}
+
+/**
+ * Another merchant (M2) cannot drive M1's transfer through a sandbox helper:
+ * 62004 when it names the order by merchantOrderNo, 62035 by the service's
+ * orderNo. `fields` are the rest of the helper's request.
+ */
+export const expectSandboxReachesOnlyOwnOrders = async (
+  gateway: TestGateway,
+  helper: string,
+  placed: { readonly merchantOrderNo: string; readonly orderNo: string },
+  fields: Record<string, unknown>,
+) => {
+  const other = gateway.merchant("M2")
+  expect(
+    await sandboxRefused(gateway, other, helper, { merchantOrderNo: placed.merchantOrderNo, ...fields }),
+  ).toMatchObject({ code: "62004" })
+  expect(await sandboxRefused(gateway, other, helper, { orderNo: placed.orderNo, ...fields })).toMatchObject({
+    code: "62035",
+  })
 }

@@ -6,15 +6,11 @@
  * announceTransfers.spec.ts.
  */
 import { sha256Hex } from "@mizan/protocol"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startGateway, type TestGateway } from "./harness.ts"
+import { describe, expect, it } from "vitest"
+import { suiteGateway } from "./suiteGateway.ts"
 import { sandboxOk, sandboxRefused, storedText } from "./transferSupport.ts"
 
-let gateway: TestGateway
-beforeAll(async () => {
-  gateway = await startGateway()
-})
-afterAll(() => gateway.close())
+const gateway = suiteGateway()
 
 interface DepositAnswer {
   readonly vamDepositOrder: {

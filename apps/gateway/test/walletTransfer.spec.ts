@@ -6,23 +6,19 @@
  */
 import { sha256Hex } from "@mizan/protocol"
 import { WalletTransfer } from "@mizan/transfer"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { ok, refused } from "./calls.ts"
-import { startGateway, type TestGateway } from "./harness.ts"
+import { newNumber, type TestGateway } from "./harness.ts"
+import { suiteGateway } from "./suiteGateway.ts"
 import {
   expectQueryAnswersOnlyOwnOrders,
-  newNumber,
   sandboxOk,
   startProductionGateway,
   storedText,
   streamLength,
 } from "./transferSupport.ts"
 
-let gateway: TestGateway
-beforeAll(async () => {
-  gateway = await startGateway()
-})
-afterAll(() => gateway.close())
+const gateway = suiteGateway()
 
 const member1Phone = "971500000001"
 const member2Phone = "971500000002"
@@ -239,11 +235,7 @@ describe("get wallet transfer", () => {
 })
 
 describe("in production, where no member directory is connected", () => {
-  let production: Awaited<ReturnType<typeof startProductionGateway>>
-  beforeAll(async () => {
-    production = await startProductionGateway()
-  })
-  afterAll(() => production.close())
+  const production = suiteGateway(startProductionGateway)
 
   it("answers 504 SERVICE_TIMEOUT and records no order, so the merchant retries", async () => {
     const no = newNumber("w")
