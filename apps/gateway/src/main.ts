@@ -9,6 +9,7 @@ import { dirname, resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { ConfigError, decodeConfig, type GatewayConfig } from "./config.ts"
+import { listenAddressOf } from "./listen.ts"
 import { layerService } from "./service.ts"
 
 export const configPathDefault = "data/config.json"
@@ -44,13 +45,11 @@ export const readConfigFile = (path: string): GatewayConfig => {
   return decodeConfig(json)
 }
 
-if (import.meta.main) {
+/** Starts the service as `npm start` does; a configuration it cannot use ends it with one line saying why. */
+const start = () => {
   const configPath = resolve(process.env.MIZAN_CONFIG ?? configPathDefault)
   const config = readConfigFile(configPath)
-  const listen = {
-    port: Number(process.env.PORT ?? config.port ?? 8080),
-    host: process.env.HOST ?? config.host ?? "127.0.0.1",
-  }
+  const listen = listenAddressOf(config)
   const started = Effect.sync(() =>
     console.log(
       `Mizan gateway (${config.mode}) on http://${listen.host}:${listen.port}, ${config.merchants.length} merchant(s), config ${configPath}`,
@@ -65,4 +64,14 @@ if (import.meta.main) {
       ),
     ),
   )
+}
+
+if (import.meta.main) {
+  try {
+    start()
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    console.error(`mizan: ${error.message}`)
+    process.exitCode = 1
+  }
 }

@@ -22,14 +22,17 @@ interface Run {
   readonly stderr: string
 }
 
-/** Runs a tool to its end. Asynchronously: the gateway it talks to runs in this process. */
-const run = (tool: "merchant" | "send", args: ReadonlyArray<string>, cwd: string): Promise<Run> =>
-  new Promise((done) => {
-    const { MIZAN_CONFIG: _, ...env } = process.env
-    execFile(process.execPath, [join(cliDir, `${tool}.ts`), ...args], { cwd, env }, (error, stdout, stderr) =>
+/** Runs a script to its end. Asynchronously: the gateway a tool talks to runs in this process. */
+const runScript = (script: string, args: ReadonlyArray<string>, cwd: string, extraEnv: NodeJS.ProcessEnv = {}) =>
+  new Promise<Run>((done) => {
+    const { MIZAN_CONFIG: _, PORT: __, HOST: ___, ...env } = process.env
+    execFile(process.execPath, [script, ...args], { cwd, env: { ...env, ...extraEnv } }, (error, stdout, stderr) =>
       done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
     )
   })
+
+const run = (tool: "merchant" | "send", args: ReadonlyArray<string>, cwd: string, extraEnv?: NodeJS.ProcessEnv) =>
+  runScript(join(cliDir, `${tool}.ts`), args, cwd, extraEnv)
 
 let folder: string
 let configPath: string
@@ -155,9 +158,34 @@ describe("send, against a gateway on the configuration the tools wrote", () => {
     expect(refused.stderr).toMatch(/refused: FAIL 62006 .*refundable/)
   })
 
+  it("finds a gateway started with PORT without being told its address, as npm start reads PORT", async () => {
+    const port = new URL(baseUrl).port
+    const read = await run(
+      "send",
+      ["M100001", "/acquire2/getOrder", '{"merchantOrderNo":"ORDER-1"}', "--config", configPath],
+      folder,
+      {
+        PORT: port,
+      },
+    )
+    expect(read.stderr).toBe("")
+    expect(answerOf(read).head.code).toBe("0")
+  })
+
   it("exits 2 with what to do for a merchant that has no key pair", async () => {
     const unknown = await send("M999", "/acquire2/getOrder", '{"merchantOrderNo":"ORDER-1"}')
     expect(unknown.code).toBe(2)
     expect(unknown.stderr).toContain("npm run merchant -- add M999")
+  })
+})
+
+describe("npm start", () => {
+  it("refuses a PORT that is not a port number in one line, before it listens", async () => {
+    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, {
+      MIZAN_CONFIG: configPath,
+      PORT: "http",
+    })
+    expect(started.code).toBe(1)
+    expect(started.stderr.trim()).toBe('mizan: PORT must be a port number from 0 to 65535, not "http"')
   })
 })

@@ -4,6 +4,7 @@
  * the tool or the service refuses what was asked, 2 when it could not be
  * done (a mistyped command, a missing key, no gateway listening).
  */
+import { ConfigError } from "../config.ts"
 
 /** What the tools report to a person: a sentence, never a stack trace. */
 export class CliError extends Error {
@@ -60,6 +61,12 @@ export const runTool = async (tool: string, usage: string, main: () => Promise<v
       console.error(`${tool}: ${error.message}`)
       if (error instanceof UsageError) console.error(`\n${usage}`)
       process.exitCode = error.exitCode
+      return
+    }
+    // A setting the tool read (PORT, say) that makes no sense: said in one line, as a configuration file's error is.
+    if (error instanceof ConfigError) {
+      console.error(`${tool}: ${error.message}`)
+      process.exitCode = 2
       return
     }
     console.error(`${tool}: unexpected failure:`, error)

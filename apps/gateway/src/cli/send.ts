@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync } from "node:fs"
 import { isOperationPath, operationPaths } from "@mizan/protocol"
+import { listenAddressOf } from "../listen.ts"
 import { CliError, parseArgs, runTool, UsageError } from "./args.ts"
 import { callMerchantApi, callSandbox, type Target } from "./exchange.ts"
 import {
@@ -27,7 +28,8 @@ const usage = `Usage:
               or with --sandbox a sandbox helper, e.g. payOrder, advanceClock
   BIZCONTENT  the request's bizContent as JSON text, or @file.json to read it from a file; omit it when none
   --sandbox   send to /sgs/sandbox/... instead of /sgs/api/...
-  --base-url  the gateway's address (default: the configuration's publicBaseUrl, or http://host:port)
+  --base-url  the gateway's address (default: the configuration's publicBaseUrl, or where npm start
+              listens: PORT and HOST from the environment, else the configuration's, else 127.0.0.1:8080)
 
 Example:
   npm run send -- M100001 /acquire2/getOrder '{"merchantOrderNo":"ORDER-1"}'`
@@ -61,8 +63,7 @@ const operationOf = (path: string) => {
 const sandboxNameOf = (path: string): string => path.replace(/^\/+/, "").replace(/^sgs\/sandbox\//, "")
 
 /** A gateway listening on every interface is reached on this machine at the loopback address. */
-const localHostOf = (host: string | undefined): string =>
-  host === undefined || host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host
+const localHostOf = (host: string): string => (host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host)
 
 const main = async () => {
   const args = parseArgs(process.argv.slice(2), { options: ["config", "base-url"], flags: ["sandbox"] })
@@ -73,11 +74,9 @@ const main = async () => {
   const configPath = configPathOf(args.options.config)
   const config = readConfigIfPresent(configPath)
   const servicePublicKeyFile = servicePublicKeyFileOf(configPath, config)
+  const listen = listenAddressOf(config)
   const target: Target = {
-    baseUrl:
-      args.options["base-url"] ??
-      config?.publicBaseUrl ??
-      `http://${localHostOf(config?.host)}:${config?.port ?? 8080}`,
+    baseUrl: args.options["base-url"] ?? config?.publicBaseUrl ?? `http://${localHostOf(listen.host)}:${listen.port}`,
     partnerId,
     merchantPrivateKeyPem: readKey(
       merchantKeyFiles(configPath, partnerId).privateKeyFile,
