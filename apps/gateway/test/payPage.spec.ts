@@ -13,7 +13,6 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Gateway } from "../src/gateway.ts"
 import { escapeHtml, html } from "../src/payPage/html.ts"
-import { formatAed } from "../src/payPage/views.ts"
 import { payTokenFor } from "../src/payToken.ts"
 import { ok } from "./calls.ts"
 import { newNumber, startGateway, testConfig, testMerchant } from "./harness.ts"
@@ -290,10 +289,4 @@ describe("escaping", () => {
       expect(html`<p title="${text}">${text}</p>`.markup).toBe(`<p title="${escaped}">${escaped}</p>`)
     },
   )
-
-  it("formats amounts in AED with two decimals and grouped thousands", () => {
-    expect(formatAed(0 as never)).toBe("AED 0.00")
-    expect(formatAed(10 as never)).toBe("AED 0.10")
-    expect(formatAed(123_456_789 as never)).toBe("AED 1,234,567.89")
-  })
 })

@@ -26,6 +26,7 @@ import {
   addMs,
   type CodeName,
   dayMs,
+  formatAed,
   hourMs,
   isPaySceneCode,
   paySceneCodes,
@@ -132,7 +133,7 @@ const sharingRuleBroken = (request: OrderRequest): string | undefined => {
     return "sharingParamList sharingIdentitySeqId values must be 1, 2, 3 and so on, each once"
   const sharingFils = sumFilsBig(items.map((s) => s.sharingAmountFils))
   if (sharingFils > BigInt(request.totalAmountFils))
-    return `sharingParamList sharingAmount values sum to ${sharingFils} fils, more than totalAmount (${request.totalAmountFils} fils)`
+    return `sharingParamList sharingAmount values sum to ${formatAed(sharingFils)}, more than totalAmount (${formatAed(request.totalAmountFils)})`
   if (items.filter((s) => s.withholdAndRemitFee === true).length > 1)
     return "sharingParamList may have at most one item with withholdAndRemitFee true"
   return undefined
@@ -371,7 +372,7 @@ const reserveRefund = (command: ReserveRefund, order: Order): Decision => {
   if (request.amountFils > remainFils)
     return refuse(
       "REFUND_AMOUNT_EXCEEDED",
-      `amount ${request.amountFils} fils is more than the refundable ${remainFils} fils (paid minus refunded minus pending)`,
+      `amount ${formatAed(request.amountFils)} is more than the refundable ${formatAed(remainFils)} (paid minus refunded minus pending)`,
     )
   const allocation = allocateRefund(
     request,

@@ -13,6 +13,7 @@ import {
   allocateProportionally,
   type Fils,
   fils,
+  formatAed,
   type Rejection,
   reject,
   subtractFils,
@@ -98,7 +99,7 @@ const proportionally = (
     return Result.fail(
       reject(
         "REFUND_AMOUNT_EXCEEDED",
-        `the refund of ${amountFils} fils is more than ${sentence(balances.map((b) => describe(b.account)))} have left (${leftFils} fils)`,
+        `the refund of ${formatAed(amountFils)} is more than ${sentence(balances.map((b) => describe(b.account)))} have left (${formatAed(leftFils)})`,
       ),
     )
   const parts = allocateProportionally(
@@ -144,7 +145,7 @@ const memberRule = (
   if (member.sharingAmountFils > leftFils)
     return reject(
       "REFUND_AMOUNT_EXCEEDED",
-      `${field}.sharingAmount ${member.sharingAmountFils} fils is more than sharing member ${member.sharingIdentitySeqId} has left (${leftFils} fils)`,
+      `${field}.sharingAmount ${formatAed(member.sharingAmountFils)} is more than sharing member ${member.sharingIdentitySeqId} has left (${formatAed(leftFils)})`,
     )
   return undefined
 }
@@ -181,7 +182,7 @@ const byMemberList = (
     return Result.fail(
       reject(
         "INVALID_PARAMETER",
-        `the sharing amounts of sharingParamList (${listedFils} fils) are more than the refund amount (${request.amountFils} fils)`,
+        `the sharing amounts of sharingParamList (${formatAed(listedFils)}) are more than the refund amount (${formatAed(request.amountFils)})`,
       ),
     )
   const rest = proportionally(

@@ -73,7 +73,7 @@ describe("refund reservation: the refundable balance", () => {
     spec
       .given(twoRefunds)
       .when(reserveRefund({ refundMerchantOrderNo: "R3", amountFils: fils(1_001) }))
-      .thenRejects({ code: "REFUND_AMOUNT_EXCEEDED", detail: expect.stringContaining("refundable 1000 fils") })
+      .thenRejects({ code: "REFUND_AMOUNT_EXCEEDED", detail: expect.stringContaining("refundable AED 10.00") })
     spec
       .given(twoRefunds)
       .when(reserveRefund({ refundMerchantOrderNo: "R3", amountFils: fils(1_000) }))
@@ -267,7 +267,7 @@ describe("refund allocation over the payee, sharing and fee accounts", () => {
     spec
       .given(shared)
       .when(reserveRefund({ amountFils: fils(5_001) }))
-      .thenRejects({ code: "REFUND_AMOUNT_EXCEEDED", detail: expect.stringContaining("have left (5000 fils)") }))
+      .thenRejects({ code: "REFUND_AMOUNT_EXCEEDED", detail: expect.stringContaining("have left (AED 50.00)") }))
 
   it("takes a refund from every account in proportion with refundSharingAmount and no list", () =>
     expect(allocationAfter(shared, reserveRefund({ amountFils: fils(1_000), refundSharingAmount: true }))).toEqual({

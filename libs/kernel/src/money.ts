@@ -53,6 +53,19 @@ export const formatFils = (fils: Fils): string => {
   return `${whole}.${String(fraction).padStart(maxFractionDigits, "0")}`
 }
 
+/**
+ * An amount as a merchant reads it in a message or on a page: "AED 1,050.00".
+ * Takes a bigint too, for sums that may pass what a Fils can hold.
+ */
+export const formatAed = (fils: Fils | bigint): string => {
+  const amount = BigInt(fils)
+  const sign = amount < 0n ? "-" : ""
+  const magnitude = amount < 0n ? -amount : amount
+  const whole = (magnitude / BigInt(filsPerDirham)).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+  const fraction = (magnitude % BigInt(filsPerDirham)).toString().padStart(maxFractionDigits, "0")
+  return `AED ${sign}${whole}.${fraction}`
+}
+
 const amountMessage =
   "must be a decimal amount with at most 12 digits before the point and 2 after, not negative, with no exponent or spaces"
 

@@ -6,6 +6,7 @@ import {
   allocateProportionally,
   type Fils,
   fils,
+  formatAed,
   formatFils,
   issueMessage,
   MoneyFromWire,
@@ -64,6 +65,24 @@ describe("Money wire codec", () => {
     const wire = Schema.encodeSync(MoneyFromWire)(fils(n))
     expect(Result.getOrThrow(decodeMoney(JSON.parse(JSON.stringify(wire))))).toBe(n)
     expect(parseFils(formatFils(fils(n)))).toBe(n)
+  })
+})
+
+describe("formatAed", () => {
+  it("writes an amount as a merchant reads it: AED, two decimals, grouped thousands", () => {
+    expect(formatAed(fils(0))).toBe("AED 0.00")
+    expect(formatAed(fils(10))).toBe("AED 0.10")
+    expect(formatAed(fils(123_456_789))).toBe("AED 1,234,567.89")
+    expect(formatAed(fils(maxAmountFils))).toBe("AED 999,999,999,999.99")
+  })
+
+  it("writes sums past what a Fils holds, and a negative difference, exactly", () => {
+    expect(formatAed(BigInt(maxAmountFils) * 3n)).toBe("AED 2,999,999,999,999.97")
+    expect(formatAed(-1_050n)).toBe("AED -10.50")
+  })
+
+  test.prop([fc.integer({ min: 0, max: maxAmountFils })])("reads back as the amount it wrote", (n) => {
+    expect(parseFils(formatAed(fils(n)).slice("AED ".length).replaceAll(",", ""))).toBe(n)
   })
 })
 

@@ -4,7 +4,7 @@
  * from. Views are pure: an order in, a document out.
  */
 import type { Order } from "@mizan/acquiring"
-import { type Fils, formatFils, type Timestamp } from "@mizan/kernel"
+import { formatAed, type Timestamp } from "@mizan/kernel"
 import { payPagePath } from "../payToken.ts"
 import { type Html, html } from "./html.ts"
 import { pageDocument } from "./layout.ts"
@@ -18,12 +18,6 @@ export interface OrderView {
   readonly merchantName: string
   readonly token: string
   readonly mode: Mode
-}
-
-/** `AED 1,234.50`: the wire's two decimals, grouped for reading. */
-export const formatAed = (amountFils: Fils): string => {
-  const [whole = "0", fraction = "00"] = formatFils(amountFils).split(".")
-  return `AED ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${fraction}`
 }
 
 /** `2026-11-05 14:03 UTC`: the service keeps UTC, so the page says so. */
