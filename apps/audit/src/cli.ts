@@ -40,7 +40,7 @@ export interface CliIo {
   readonly cwd: string
 }
 
-export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres://...] [--json]
+export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres://... | kurrentdb://...] [--json]
 
   replay                          replay every event, check every invariant, report counts, money and findings
   show STREAM                     one stream's events, each with the state after it

@@ -96,13 +96,15 @@ export interface TrackedStream {
 }
 
 /**
- * Whether `next` starts another append than the one `record` belongs to: an
- * append's events are one stream's, at adjacent positions (every adapter
- * numbers an append's events one after another). Two appends of one stream
- * committed back to back read as one, and are judged together.
+ * Whether `next`, the event read right after `record`, starts another append
+ * than the one `record` belongs to. An append's events are one stream's, one
+ * after another in the log, recorded at one time (the port promises one
+ * `recordedAt` per append). Positions are not used: KurrentDB's are offsets
+ * in its log, never adjacent. Two appends of one stream recorded in the same
+ * millisecond, one right after the other, read as one and are judged together.
  */
 export const endsAppend = (record: RecordedEvent, next: RecordedEvent | undefined): boolean =>
-  next === undefined || next.streamId !== record.streamId || next.globalPosition !== record.globalPosition + 1n
+  next === undefined || next.streamId !== record.streamId || next.metadata.recordedAt !== record.metadata.recordedAt
 
 export const unknownKind = "unknown"
 /** How many findings of each kind a report lists; the totals count them all. */
@@ -266,8 +268,8 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
 
   /**
    * The stream whose invariants are due. They are checked once an append
-   * ends: an append's events sit side by side in the log (adjacent
-   * positions, one stream), and only the state after a whole append is one a
+   * ends: an append's events sit side by side in the log (one stream, one
+   * recorded time), and only the state after a whole append is one a
    * reader can ever load (an append is atomic). So a decision of two events
    * (a wallet transfer placed, then failed at once) is judged on the state it
    * leaves, not on the state between its events (see `endsAppend`).
@@ -287,8 +289,12 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
   const apply = (record: RecordedEvent): void => {
     const streamId = record.streamId
     let tracked = due
-    // The event continues the due stream's append when it is that stream's and sits right after it.
-    if (tracked === undefined || tracked.streamId !== streamId || record.globalPosition !== tracked.lastPosition + 1n) {
+    // The event continues the due stream's append when it is that stream's, read right after it, at its time (`endsAppend`).
+    if (
+      tracked === undefined ||
+      tracked.streamId !== streamId ||
+      record.metadata.recordedAt !== tracked.lastRecordedAt
+    ) {
       checkDue()
       tracked = streams.get(streamId) ?? track(streamId)
     }

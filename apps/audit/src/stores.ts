@@ -8,9 +8,10 @@
 import { existsSync, statSync } from "node:fs"
 import { DatabaseSync } from "node:sqlite"
 import { EventStore, type StoreError } from "@mizan/eventsourcing"
+import { makeKurrentDbEventStore } from "@mizan/store-kurrentdb"
 import { makePostgresEventStore } from "@mizan/store-postgres"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
-import { describeStore, maskSetting, parseStoreSetting as parseSetting, type StoreSetting } from "@mizan/stores"
+import { describeStore, parseStoreSetting as parseSetting, type StoreSetting } from "@mizan/stores"
 import { Data, Effect, Layer, Result } from "effect"
 
 /** Something the audit cannot do, in a sentence for the operator (never with a password or event data). */
@@ -25,18 +26,10 @@ export { describeStore, maskSetting } from "@mizan/stores"
 
 export const storeEnvironmentVariable = "MIZAN_STORE"
 
-/**
- * Reads a setting (a relative SQLite path is taken from `baseDir`). The
- * audit reads SQLite and PostgreSQL: it checks invariants per append, which
- * needs an append's events at adjacent positions, and KurrentDB's commit
- * positions are not.
- */
+/** Reads a setting, as the gateway and the notifier do (a relative SQLite path is taken from `baseDir`). */
 export const parseStoreSetting = (setting: string, baseDir: string): StoreSetting | AuditError => {
   const parsed = parseSetting(setting, baseDir)
-  if (Result.isFailure(parsed)) return new AuditError({ detail: parsed.failure })
-  if (parsed.success._tag === "KurrentDb")
-    return new AuditError({ detail: `${maskSetting(setting)}: the audit reads sqlite:PATH and postgres://... stores` })
-  return parsed.success
+  return Result.isFailure(parsed) ? new AuditError({ detail: parsed.failure }) : parsed.success
 }
 
 /** A StoreError in the operator's words: what the store said, and what to do when there is something to do. */
@@ -68,8 +61,7 @@ export interface OpenOptions {
 /** The EventStore of a setting, open for the layer's lifetime. */
 export const layerStore = (store: StoreSetting, options: OpenOptions): Layer.Layer<EventStore, AuditError> => {
   const opened = Effect.gen(function* () {
-    if (store._tag === "KurrentDb")
-      return yield* new AuditError({ detail: "the audit reads sqlite:PATH and postgres://... stores" })
+    if (store._tag === "KurrentDb") return yield* makeKurrentDbEventStore(store.connectionString)
     if (store._tag === "Postgres")
       return yield* makePostgresEventStore(store.url, store.schema === undefined ? {} : { schema: store.schema })
     if (options.mustExist && !existsSync(store.path))

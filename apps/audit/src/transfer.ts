@@ -14,8 +14,7 @@
  * the next version of every stream of the file, one Map entry each.
  *
  * Then it writes (second pass), each source append again as one append
- * (consecutive lines of one stream at adjacent positions, with one recorded
- * time), with the expected version the first pass established, its ids,
+ * (consecutive lines of one stream with one recorded time: `endsAppend`), with the expected version the first pass established, its ids,
  * correlation ids and recorded time kept (the store's Clock is stopped at
  * the event's recordedAt). Global positions are the target's own.
  */
@@ -267,7 +266,6 @@ const writeFile = (path: string, options: ImportOptions) =>
         const continues =
           batch !== undefined &&
           !endsAppend(batch.last, record) &&
-          batch.recordedAt === event.metadata.recordedAt &&
           batch.events.length < importDefaults.appendBatchMaxEvents
         if (batch !== undefined && continues) {
           batch.events.push(newEventOf(event))

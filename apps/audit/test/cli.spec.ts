@@ -113,6 +113,13 @@ describe("replay", () => {
     expect(run.stderr).toContain("written by a newer version of Mizan")
   })
 
+  it("reads a kurrentdb:// setting as the gateway does, and says plainly when no server answers, with 2", async () => {
+    const unreachable = "kurrentdb://127.0.0.1:1?tls=false"
+    const run = await cli(["replay", "--store", unreachable])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toContain(`the store at ${unreachable} cannot be used (Unavailable)`)
+  })
+
   it("finds a relative store path from the directory it was started in, and the store from MIZAN_STORE", async () => {
     expect((await cli(["replay", "--store", "sqlite:history.db"], { cwd: folder.dir })).code).toBe(exitCodes.ok)
     expect((await cli(["replay"], { cwd: folder.dir, env: { MIZAN_STORE: "sqlite:history.db" } })).code).toBe(

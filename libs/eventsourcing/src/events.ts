@@ -39,7 +39,11 @@ export interface RecordedEvent {
   readonly schemaVersion: number
   readonly data: unknown
   readonly metadata: EventMetadata & {
-    /** When the store recorded it, ms since the epoch, by the store's Clock. */
+    /**
+     * When the store recorded it, ms since the epoch, by the store's Clock:
+     * one reading per append, so every event of an append carries the same
+     * time (readers such as the audit tell an append's events by it).
+     */
     readonly recordedAt: number
   }
   /** 1 for the first event of its stream, counting up without gaps. */

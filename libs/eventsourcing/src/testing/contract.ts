@@ -3,7 +3,7 @@
  * (Emmett's habit of one suite per port). An adapter's test file calls
  * `eventStoreContract("sqlite", openFreshStore)`.
  */
-import { Effect, Exit, Fiber, type Scope, Stream } from "effect"
+import { Clock, Duration, Effect, Exit, Fiber, type Scope, Stream } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { EventStoreShape } from "../EventStore.ts"
@@ -49,6 +49,25 @@ const readWholeLog = (store: EventStoreShape, pageSize: number) =>
     }
   })
 
+/**
+ * A clock that moves on by a millisecond every time it is read, so that a
+ * store reading it once per event, rather than once per append, shows it.
+ */
+const tickingClock = (): Clock.Clock => {
+  let ms = 1_767_225_600_000
+  const next = () => ms++
+  return {
+    currentTimeMillisUnsafe: next,
+    currentTimeMillis: Effect.sync(next),
+    currentTimeNanosUnsafe: () => BigInt(next()) * 1_000_000n,
+    currentTimeNanos: Effect.sync(() => BigInt(next()) * 1_000_000n),
+    monotonicTimeNanosUnsafe: () => process.hrtime.bigint(),
+    monotonicTimeNanos: Effect.sync(() => process.hrtime.bigint()),
+    sleep: (duration) =>
+      Effect.promise(() => new Promise((resolve) => setTimeout(resolve, Duration.toMillis(duration)))),
+  }
+}
+
 const expectStrictlyIncreasing = (positions: ReadonlyArray<GlobalPosition>) => {
   for (let i = 1; i < positions.length; i++) expect(positions[i]! > positions[i - 1]!).toBe(true)
 }
@@ -87,6 +106,24 @@ export const eventStoreContract = (
           expect(typeof read[0]!.metadata.recordedAt).toBe("number")
           expect(read.map((e) => e.globalPosition)).toEqual(result.records.map((e) => e.globalPosition))
           expectStrictlyIncreasing(read.map((e) => e.globalPosition))
+        }),
+      ),
+    )
+
+    it("records an append's events at one time, one after another in the log", { timeout }, () =>
+      run(({ store }) =>
+        Effect.gen(function* () {
+          // Another stream's append on each side, so that the log holds more than this append.
+          yield* store.append("before", batch(2), "no_stream")
+          yield* store
+            .append("append-time", batch(40), "no_stream")
+            .pipe(Effect.provideService(Clock.Clock, tickingClock()))
+          yield* store.append("after", batch(2), "no_stream")
+          const log = yield* readWholeLog(store, 100)
+          const appended = log.filter((e) => e.streamId === "append-time")
+          expect(new Set(appended.map((e) => e.metadata.recordedAt)).size).toBe(1)
+          const first = log.indexOf(appended[0]!)
+          expect(log.slice(first, first + appended.length)).toEqual(appended)
         }),
       ),
     )
