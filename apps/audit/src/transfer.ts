@@ -14,7 +14,8 @@
  * the next version of every stream of the file, one Map entry each.
  *
  * Then it writes (second pass), each source append again as one append
- * (consecutive lines of one stream with one recorded time: `endsAppend`), with the expected version the first pass established, its ids,
+ * (consecutive lines of one stream with one recorded time: `endsAppend`),
+ * with the expected version the first pass established, its ids,
  * correlation ids and recorded time kept (the store's Clock is stopped at
  * the event's recordedAt). Global positions are the target's own.
  */
