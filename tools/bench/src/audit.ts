@@ -19,14 +19,20 @@ import "effect/schema/SchemaJITCompiler/enable"
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { setFlagsFromString } from "node:v8"
-import { runInNewContext } from "node:vm"
 import { isClean, replayLog } from "@mizan/audit"
 import { EventStore, type EventStoreShape, logStart } from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
 import { Effect } from "effect"
-import { compare, describeMachine, formatTable, goalsMet, type RunCounts, type Workload } from "./harness.ts"
+import {
+  collectGarbage,
+  compare,
+  describeMachine,
+  formatTable,
+  goalsMet,
+  type RunCounts,
+  type Workload,
+} from "./harness.ts"
 
 const seed = 1
 const eventsInHistory = 1_000_000
@@ -100,12 +106,10 @@ const replay = (store: EventStoreShape): Workload => ({
 
 /** The heap the replay keeps per stream: the heap after a replay (its states held) less before it, over streams. */
 const heapPerStream = async (store: EventStoreShape) => {
-  setFlagsFromString("--expose-gc")
-  const gc = runInNewContext("gc") as () => void
-  gc()
+  collectGarbage()
   const beforeBytes = process.memoryUsage().heapUsed
   const replayer = await Effect.runPromise(Effect.provideService(replayLog({ pageSizeEvents }), EventStore, store))
-  gc()
+  collectGarbage()
   const afterBytes = process.memoryUsage().heapUsed
   return { streams: replayer.streams.size, bytesPerStream: (afterBytes - beforeBytes) / replayer.streams.size }
 }

@@ -6,6 +6,8 @@
  * busying the shared machine for a while slows both alike.
  */
 import { cpus, freemem, totalmem } from "node:os"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 
 /** One thing to time. `Context` is what `setup` prepares for one run (a fresh file, rows to insert). */
 export interface Workload<Context = undefined> {
@@ -43,9 +45,23 @@ export const median = (values: ReadonlyArray<number>): number => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
-/** Times one run of `workload` and answers its rate in operations per second. */
+/**
+ * A full garbage collection, now. `--expose-gc` set at run time takes effect
+ * in a new context, which is where `gc` is fetched from.
+ */
+export const collectGarbage: () => void = (() => {
+  setFlagsFromString("--expose-gc")
+  return runInNewContext("gc") as () => void
+})()
+
+/**
+ * Times one run of `workload` and answers its rate in operations per second.
+ * The garbage the previous run left (a replay's states, say) is collected
+ * first, untimed, so that no run pays for another's.
+ */
 const timeOneRun = async <Context>(workload: Workload<Context>): Promise<number> => {
   const context = (await workload.setup?.()) as Context
+  collectGarbage()
   const startedMs = performance.now()
   await workload.run(context)
   const elapsedMs = performance.now() - startedMs
