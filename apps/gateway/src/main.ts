@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Runtime } from "effect"
 import { ConfigError, decodeConfig, type GatewayConfig } from "./config.ts"
 import { listenAddressOf } from "./listen.ts"
 import { layerService } from "./service.ts"
@@ -57,14 +57,35 @@ const start = () => {
   )
   NodeRuntime.runMain(
     Layer.launch(
-      Layer.mergeAll(
-        // Links in responses (tokenUrl) point where the service really listens, unless publicBaseUrl says otherwise.
-        layerService({ config: { ...config, ...listen }, baseDir: dirname(configPath), listen }),
-        Layer.effectDiscard(started),
+      // Links in responses (tokenUrl) point where the service really listens, unless publicBaseUrl says otherwise.
+      layerService({ config: { ...config, ...listen }, baseDir: dirname(configPath), listen }).pipe(
+        // Said once the service listens, never before a listen that fails.
+        Layer.tap(() => started),
+      ),
+    ).pipe(
+      Effect.catchTag("ServeError", (error) =>
+        Effect.sync(() => {
+          console.error(`mizan: cannot listen on ${listen.host}:${listen.port}: ${whyNotListening(error.cause)}`)
+          process.exitCode = 1
+        }),
       ),
     ),
+    { teardown: keepingExitCode },
   )
 }
+
+/** Why the HTTP server could not listen, in a sentence with what to do. */
+const whyNotListening = (cause: unknown): string => {
+  const code = (cause as { readonly code?: unknown } | undefined)?.code
+  if (code === "EADDRINUSE") return "the port is in use (is a gateway already running?); set PORT to another one"
+  if (code === "EACCES") return "not allowed to listen there (ports below 1024 need privileges); set PORT"
+  if (code === "EADDRNOTAVAIL") return "this machine has no such address; set HOST"
+  return cause instanceof Error ? cause.message : String(cause)
+}
+
+/** The runtime's teardown, except that a run that ended by saying why it stopped keeps the exit code it set. */
+const keepingExitCode: Runtime.Teardown = (exit, onExit) =>
+  Runtime.defaultTeardown(exit, (code) => onExit(code === 0 ? Number(process.exitCode ?? 0) : code))
 
 if (import.meta.main) {
   try {

@@ -5,6 +5,7 @@
  */
 import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
+import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { layerMemory } from "@mizan/eventsourcing"
@@ -180,6 +181,25 @@ describe("send, against a gateway on the configuration the tools wrote", () => {
 })
 
 describe("npm start", () => {
+  it("says in one line that its port is in use, and never that it started", async () => {
+    const taken = createServer()
+    await new Promise<void>((listening) => taken.listen(0, "127.0.0.1", listening))
+    const { port } = taken.address() as AddressInfo
+    try {
+      const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, {
+        MIZAN_CONFIG: configPath,
+        PORT: String(port),
+      })
+      expect(started.code).toBe(1)
+      expect(started.stderr.trim()).toBe(
+        `mizan: cannot listen on 127.0.0.1:${port}: the port is in use (is a gateway already running?); set PORT to another one`,
+      )
+      expect(started.stdout).not.toContain("Mizan gateway")
+    } finally {
+      await new Promise((closed) => taken.close(closed))
+    }
+  })
+
   it("refuses a PORT that is not a port number in one line, before it listens", async () => {
     const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, {
       MIZAN_CONFIG: configPath,
