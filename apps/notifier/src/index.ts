@@ -3,7 +3,7 @@ export { runNotifier } from "./notifier.ts"
 export { notifyIdFor } from "./notifyId.ts"
 export { readNotification, requestedByLengthMax, resendNotification } from "./operator.ts"
 export { type NotifierOptions, notifierDefaults } from "./options.ts"
-export { Announcement, type NotificationSource } from "./source.ts"
+export { Announcement, loadNotificationSource, type NotificationSource, SourceNotLoaded } from "./source.ts"
 export {
   addressRefusal,
   checkNotifyUrl,

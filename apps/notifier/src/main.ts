@@ -13,15 +13,13 @@
  *   MIZAN_NOTIFICATION_SOURCE        a module exporting `notificationSource` (the gateway's); `run` only
  */
 import { readFileSync } from "node:fs"
-import { resolve } from "node:path"
-import { pathToFileURL } from "node:url"
 import type { EventStore } from "@mizan/eventsourcing"
 import { type PrivateKey, parsePrivateKey, sign } from "@mizan/protocol"
 import { layerStore } from "@mizan/stores"
 import { Cause, Effect, Exit, Fiber } from "effect"
 import { runNotifier } from "./notifier.ts"
 import { readNotification, resendNotification } from "./operator.ts"
-import type { NotificationSource } from "./source.ts"
+import { loadNotificationSource, type NotificationSource } from "./source.ts"
 import type { NotifierMode } from "./urlPolicy.ts"
 
 const usage = `usage:
@@ -52,12 +50,11 @@ const show = (value: unknown): string =>
 const loadSource = async (specifier: string | undefined): Promise<NotificationSource> => {
   if (specifier === undefined)
     return fail("MIZAN_NOTIFICATION_SOURCE must name a module that exports `notificationSource` (the gateway's)")
-  const module: { readonly notificationSource?: NotificationSource } = await import(
-    specifier.startsWith(".") || specifier.startsWith("/") ? pathToFileURL(resolve(specifier)).href : specifier
-  )
-  if (typeof module.notificationSource?.describe !== "function")
-    return fail(`${specifier} does not export a notificationSource with describe(event)`)
-  return module.notificationSource
+  try {
+    return await loadNotificationSource(specifier, process.cwd())
+  } catch (error) {
+    return fail(`MIZAN_NOTIFICATION_SOURCE: ${error instanceof Error ? error.message : String(error)}`)
+  }
 }
 
 const modeOf = (text: string | undefined): NotifierMode =>

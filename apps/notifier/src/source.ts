@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs"
+import { resolve } from "node:path"
+import { pathToFileURL } from "node:url"
 import type { EventStore, RecordedEvent, StoreError } from "@mizan/eventsourcing"
 import { NotificationDetails } from "@mizan/notification"
 import { type Effect, type Option, Schema } from "effect"
@@ -21,4 +24,31 @@ export type Announcement = typeof Announcement.Type
  */
 export interface NotificationSource {
   readonly describe: (event: RecordedEvent) => Effect.Effect<Option.Option<Announcement>, StoreError, EventStore>
+}
+
+/** Why a notification source could not be loaded, in a sentence. */
+export class SourceNotLoaded extends Error {
+  override readonly name = "SourceNotLoaded"
+}
+
+/**
+ * Loads the module `specifier` names and answers its `notificationSource`:
+ * a file path (relative paths start from `cwd`, as the README writes
+ * `apps/gateway/src/announce/index.ts`), else a package specifier.
+ */
+export const loadNotificationSource = async (specifier: string, cwd: string): Promise<NotificationSource> => {
+  const path = resolve(cwd, specifier)
+  const namesAFile = /^[./]/.test(specifier) || /\.[cm]?[jt]s$/.test(specifier)
+  if (namesAFile && !existsSync(path)) throw new SourceNotLoaded(`cannot load ${specifier}: there is no file ${path}`)
+  let module: { readonly notificationSource?: NotificationSource }
+  try {
+    module = await import(existsSync(path) ? pathToFileURL(path).href : specifier)
+  } catch (error) {
+    throw new SourceNotLoaded(
+      `cannot load ${specifier}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    )
+  }
+  if (typeof module.notificationSource?.describe !== "function")
+    throw new SourceNotLoaded(`${specifier} does not export a notificationSource with describe(event)`)
+  return module.notificationSource
 }
