@@ -63,11 +63,18 @@ const start = () => {
         Layer.tap(() => started),
       ),
     ).pipe(
-      Effect.catchTag("ServeError", (error) =>
-        Effect.sync(() => {
-          console.error(`mizan: cannot listen on ${listen.host}:${listen.port}: ${whyNotListening(error.cause)}`)
-          process.exitCode = 1
-        }),
+      // What stops a start (no port to listen on, a merchant's key that does not read) is said in one line.
+      Effect.catchIf(
+        (error) => error instanceof ConfigError || error._tag === "ServeError",
+        (error) =>
+          Effect.sync(() => {
+            console.error(
+              error instanceof ConfigError
+                ? `mizan: ${error.message}`
+                : `mizan: cannot listen on ${listen.host}:${listen.port}: ${whyNotListening(error.cause)}`,
+            )
+            process.exitCode = 1
+          }),
       ),
     ),
     { teardown: keepingExitCode },

@@ -4,7 +4,7 @@
  * configuration the tools wrote. From an empty folder to a paid order.
  */
 import { execFile } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -198,6 +198,18 @@ describe("npm start", () => {
     } finally {
       await new Promise((closed) => taken.close(closed))
     }
+  })
+
+  it("refuses a merchant whose public key does not read, in one line", async () => {
+    const badConfig = join(folder, "bad-key.json")
+    const merchant = {
+      partnerId: "M1",
+      publicKeyPem: "-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----\n",
+    }
+    writeFileSync(badConfig, JSON.stringify({ mode: "sandbox", merchants: [{ ...merchant, grants: ["*"] }] }))
+    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: badConfig, PORT: "0" })
+    expect(started.code).toBe(1)
+    expect(started.stderr.trim()).toBe("mizan: merchant M1: the public key is not a readable PEM")
   })
 
   it("refuses a PORT that is not a port number in one line, before it listens", async () => {
