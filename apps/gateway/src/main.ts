@@ -11,6 +11,7 @@ import { Effect, Layer, Runtime } from "effect"
 import { ConfigError, decodeConfig, type GatewayConfig } from "./config.ts"
 import { listenAddressOf } from "./listen.ts"
 import { layerService } from "./service.ts"
+import { whyItCannotStart } from "./startFailure.ts"
 
 export const configPathDefault = "data/config.json"
 
@@ -63,31 +64,17 @@ const start = () => {
         Layer.tap(() => started),
       ),
     ).pipe(
-      // What stops a start (no port to listen on, a merchant's key that does not read) is said in one line.
-      Effect.catchIf(
-        (error) => error instanceof ConfigError || error._tag === "ServeError",
-        (error) =>
-          Effect.sync(() => {
-            console.error(
-              error instanceof ConfigError
-                ? `mizan: ${error.message}`
-                : `mizan: cannot listen on ${listen.host}:${listen.port}: ${whyNotListening(error.cause)}`,
-            )
-            process.exitCode = 1
-          }),
-      ),
+      Effect.catch((error) => {
+        const why = whyItCannotStart(error, listen)
+        if (why === undefined) return Effect.fail(error)
+        return Effect.sync(() => {
+          console.error(why)
+          process.exitCode = 1
+        })
+      }),
     ),
     { teardown: keepingExitCode },
   )
-}
-
-/** Why the HTTP server could not listen, in a sentence with what to do. */
-const whyNotListening = (cause: unknown): string => {
-  const code = (cause as { readonly code?: unknown } | undefined)?.code
-  if (code === "EADDRINUSE") return "the port is in use (is a gateway already running?); set PORT to another one"
-  if (code === "EACCES") return "not allowed to listen there (ports below 1024 need privileges); set PORT"
-  if (code === "EADDRNOTAVAIL") return "this machine has no such address; set HOST"
-  return cause instanceof Error ? cause.message : String(cause)
 }
 
 /** The runtime's teardown, except that a run that ended by saying why it stopped keeps the exit code it set. */
@@ -98,8 +85,10 @@ if (import.meta.main) {
   try {
     start()
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error
-    console.error(`mizan: ${error.message}`)
+    // A configuration file or an environment that does not hold stops the start before any layer is built.
+    const why = whyItCannotStart(error)
+    if (why === undefined) throw error
+    console.error(why)
     process.exitCode = 1
   }
 }

@@ -212,6 +212,17 @@ describe("npm start", () => {
     expect(started.stderr.trim()).toBe("mizan: merchant M1: the public key is not a readable PEM")
   })
 
+  it("says in one line that its store does not open", async () => {
+    const unopenable = join(folder, "store-in-a-file.json")
+    writeFileSync(join(folder, "not-a-folder"), "")
+    writeFileSync(unopenable, JSON.stringify({ mode: "sandbox", store: "sqlite:not-a-folder/mizan.db", merchants: [] }))
+    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: unopenable, PORT: "0" })
+    expect(started.code).toBe(1)
+    expect(started.stderr.trim()).toMatch(
+      /^mizan: the event store cannot be used: \w+: opening the event store at .*not-a-folder/,
+    )
+  })
+
   it("refuses a PORT that is not a port number in one line, before it listens", async () => {
     const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, {
       MIZAN_CONFIG: configPath,

@@ -1,0 +1,34 @@
+/**
+ * What stops `npm start` before it serves, as the one line an operator
+ * reads: a configuration that does not hold, a store that does not open, an
+ * address it cannot listen on. Anything else is the runtime's to report,
+ * with its stack.
+ */
+import { StoreError } from "@mizan/eventsourcing"
+import { HttpServerError } from "effect/http"
+import { ConfigError } from "./config.ts"
+import type { ListenAddress } from "./listen.ts"
+
+/** Why the HTTP server could not listen, in a sentence with what to do. */
+const whyNotListening = (cause: unknown): string => {
+  const code = (cause as { readonly code?: unknown } | undefined)?.code
+  if (code === "EADDRINUSE") return "the port is in use (is a gateway already running?); set PORT to another one"
+  if (code === "EACCES") return "not allowed to listen there (ports below 1024 need privileges); set PORT"
+  if (code === "EADDRNOTAVAIL") return "this machine has no such address; set HOST"
+  return cause instanceof Error ? cause.message : String(cause)
+}
+
+/**
+ * The line that says why the service cannot start (`listen`, where it tried
+ * to listen, once it has got that far), or undefined for a failure that is
+ * not one of those.
+ */
+export const whyItCannotStart = (error: unknown, listen?: ListenAddress): string | undefined => {
+  if (error instanceof ConfigError) return `mizan: ${error.message}`
+  if (error instanceof StoreError) return `mizan: the event store cannot be used: ${error.message}`
+  if (error instanceof HttpServerError.ServeError) {
+    const where = listen === undefined ? "" : ` on ${listen.host}:${listen.port}`
+    return `mizan: cannot listen${where}: ${whyNotListening(error.cause)}`
+  }
+  return undefined
+}
