@@ -87,7 +87,11 @@ switch (command) {
   }
   case "show": {
     if (notifyId === undefined) fail(usage)
-    console.log(show(await Effect.runPromise(onStore(readNotification(notifyId as string)))))
+    const exit = await Effect.runPromiseExit(onStore(readNotification(notifyId as string)))
+    if (Exit.isFailure(exit)) fail(`cannot read notification ${notifyId}: ${reasonOf(exit.cause)}`)
+    else if (exit.value.status === "Unscheduled")
+      fail(`no notification ${notifyId} in the store (give the notify_id as the merchant received it)`)
+    else console.log(show(exit.value))
     break
   }
   case "resend": {
