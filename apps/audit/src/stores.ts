@@ -1,17 +1,20 @@
 /**
- * Which store the audit reads, from one setting (`--store` or MIZAN_STORE):
- * `sqlite:PATH` or `postgres://...` (`postgresql://...`; a `schema` query
- * parameter names the PostgreSQL schema, "mizan" by default). The audit
- * opens an existing SQLite file only: opening a missing one would create an
- * empty database and audit nothing.
+ * Which store the audit reads, from one setting (`--store` or MIZAN_STORE),
+ * as the gateway reads it (libs/stores): `sqlite:PATH`, `postgres://...`
+ * (`postgresql://...`; a `schema` query parameter names the PostgreSQL
+ * schema, "mizan" by default) or `kurrentdb://...`. The audit opens an
+ * existing SQLite file only: opening a missing one would create an empty
+ * database and audit nothing.
  */
-import { existsSync, statSync } from "node:fs"
 import { DatabaseSync } from "node:sqlite"
 import { EventStore, type StoreError } from "@mizan/eventsourcing"
-import { makeKurrentDbEventStore } from "@mizan/store-kurrentdb"
-import { makePostgresEventStore } from "@mizan/store-postgres"
-import { makeSqliteEventStore } from "@mizan/store-sqlite"
-import { describeStore, parseStoreSetting as parseSetting, type StoreSetting } from "@mizan/stores"
+import {
+  describeStore,
+  layerStoreOf,
+  type OpenOptions,
+  parseStoreSetting as parseSetting,
+  type StoreSetting,
+} from "@mizan/stores"
 import { Data, Effect, Layer, Result } from "effect"
 
 /** Something the audit cannot do, in a sentence for the operator (never with a password or event data). */
@@ -49,37 +52,15 @@ export const auditErrorFromStore = (store: StoreSetting, error: StoreError): Aud
   }
 }
 
-export interface OpenOptions {
-  /**
-   * Refuse a SQLite file that does not exist yet (every command but import:
-   * an audit of a missing file would create an empty database and report
-   * nothing broken).
-   */
-  readonly mustExist: boolean
-}
-
-/** The EventStore of a setting, open for the layer's lifetime. */
-export const layerStore = (store: StoreSetting, options: OpenOptions): Layer.Layer<EventStore, AuditError> => {
-  const opened = Effect.gen(function* () {
-    if (store._tag === "KurrentDb") return yield* makeKurrentDbEventStore(store.connectionString)
-    if (store._tag === "Postgres")
-      return yield* makePostgresEventStore(store.url, store.schema === undefined ? {} : { schema: store.schema })
-    if (options.mustExist && !existsSync(store.path))
-      return yield* new AuditError({
-        detail: `no store at ${store.path}: the file does not exist (the audit never creates one; check --store)`,
-      })
-    if (existsSync(store.path) && statSync(store.path).isDirectory())
-      return yield* new AuditError({ detail: `${store.path} is a directory, not a store file` })
-    return yield* makeSqliteEventStore(
-      store.path,
-      store.synchronous === undefined ? {} : { synchronous: store.synchronous },
-    )
-  })
-  return Layer.effect(
-    EventStore,
-    opened.pipe(Effect.catchTag("StoreError", (error) => Effect.fail(auditErrorFromStore(store, error)))),
+/**
+ * The EventStore of a setting, open for the layer's lifetime. Every command
+ * but `import` opens with `mustExist`: an audit of a missing file would
+ * create an empty database and report nothing broken.
+ */
+export const layerStore = (store: StoreSetting, options: OpenOptions): Layer.Layer<EventStore, AuditError> =>
+  layerStoreOf(store, options).pipe(
+    Layer.catchTag("StoreError", (error) => Layer.effect(EventStore, Effect.fail(auditErrorFromStore(store, error)))),
   )
-}
 
 /**
  * How many events the store holds, when that is cheap to know: for the

@@ -40,8 +40,13 @@ const reasonOf = (cause: Cause.Cause<unknown>): string => {
 
 const storeSetting = process.env.MIZAN_STORE ?? "sqlite:data/mizan.db"
 
-const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>) =>
-  Effect.provide(program, layerStore(storeSetting, process.cwd()))
+/**
+ * Runs `program` on the store. `run` creates a SQLite store that is not
+ * there yet (the gateway may start after it); the operator's commands read
+ * only one that exists, so that a mistyped path is not a store with nothing in it.
+ */
+const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>, options: { readonly mustExist: boolean }) =>
+  Effect.provide(program, layerStore(storeSetting, process.cwd(), options))
 
 /** The state as text: bigints (the source position) are written as decimal strings. */
 const show = (value: unknown): string =>
@@ -76,6 +81,7 @@ switch (command) {
     const notifier = Effect.runFork(
       onStore(
         runNotifier({ source, mode: modeOf(process.env.MIZAN_NOTIFIER_MODE), sign: (body) => sign(body, privateKey) }),
+        { mustExist: false },
       ),
     )
     const stop = () => void Effect.runFork(Fiber.interrupt(notifier))
@@ -87,7 +93,7 @@ switch (command) {
   }
   case "show": {
     if (notifyId === undefined) fail(usage)
-    const exit = await Effect.runPromiseExit(onStore(readNotification(notifyId as string)))
+    const exit = await Effect.runPromiseExit(onStore(readNotification(notifyId as string), { mustExist: true }))
     if (Exit.isFailure(exit)) fail(`cannot read notification ${notifyId}: ${reasonOf(exit.cause)}`)
     else if (exit.value.status === "Unscheduled")
       fail(`no notification ${notifyId} in the store (give the notify_id as the merchant received it)`)
@@ -98,7 +104,9 @@ switch (command) {
     const byIndex = rest.indexOf("--by")
     const by = byIndex >= 0 ? rest[byIndex + 1] : undefined
     if (notifyId === undefined || by === undefined) fail(usage)
-    const exit = await Effect.runPromiseExit(onStore(resendNotification(notifyId as string, by as string)))
+    const exit = await Effect.runPromiseExit(
+      onStore(resendNotification(notifyId as string, by as string), { mustExist: true }),
+    )
     if (Exit.isFailure(exit)) fail(`not resent: ${reasonOf(exit.cause)}`)
     console.log(`notification ${notifyId} will be sent again; the running notifier picks it up from the store`)
     break

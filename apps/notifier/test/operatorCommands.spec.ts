@@ -1,12 +1,14 @@
 /**
  * The operator's commands as an operator runs them (`main.ts show` and
  * `resend`, child processes): what they answer for a notify_id the store
- * does not hold, and for a store that does not open.
+ * does not hold, and for a store that is not there.
  */
 import { execFile } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { makeSqliteEventStore } from "@mizan/store-sqlite"
+import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 
 const mainPath = join(import.meta.dirname, "..", "src", "main.ts")
@@ -26,20 +28,25 @@ const runMain = (args: ReadonlyArray<string>, store: string) =>
 
 describe("the operator's commands", () => {
   it("show says the store holds no such notification, with 2", async () => {
-    const shown = await runMain(["show", "N-UNKNOWN"], `sqlite:${join(dir, "mizan.db")}`)
+    const storePath = join(dir, "mizan.db")
+    await Effect.runPromise(Effect.scoped(makeSqliteEventStore(storePath)))
+    const shown = await runMain(["show", "N-UNKNOWN"], `sqlite:${storePath}`)
     expect(shown.code).toBe(2)
     expect(shown.stderr.trim()).toBe(
       "no notification N-UNKNOWN in the store (give the notify_id as the merchant received it)",
     )
   })
 
-  it("show and resend say in one line that the store does not open, with 2", async () => {
-    const unopenable = `sqlite:${join(dir, "no-such-folder", "mizan.db")}`
-    const shown = await runMain(["show", "N-1"], unopenable)
+  it("show and resend read only a store that exists, and create none, with 2", async () => {
+    const missingPath = join(dir, "mistyped.db")
+    const shown = await runMain(["show", "N-1"], `sqlite:${missingPath}`)
     expect(shown.code).toBe(2)
-    expect(shown.stderr.trim()).toMatch(/^cannot read notification N-1: Unavailable: opening the event store at /)
-    const resent = await runMain(["resend", "N-1", "--by", "ops@example.com"], unopenable)
+    expect(shown.stderr.trim()).toBe(
+      `cannot read notification N-1: Unavailable: no store at ${missingPath}: the file does not exist, and is not created to be read (check the store setting)`,
+    )
+    const resent = await runMain(["resend", "N-1", "--by", "ops@example.com"], `sqlite:${missingPath}`)
     expect(resent.code).toBe(2)
-    expect(resent.stderr.trim()).toMatch(/^not resent: Unavailable: opening the event store at /)
+    expect(resent.stderr.trim()).toMatch(/^not resent: Unavailable: no store at /)
+    expect(existsSync(missingPath)).toBe(false)
   })
 })

@@ -9,6 +9,7 @@
  *   (default "mizan");
  * - `kurrentdb://...` (or `esdb://`, `kurrent://`, with `+discover`).
  */
+import { existsSync, statSync } from "node:fs"
 import { resolve } from "node:path"
 import { EventStore, StoreError } from "@mizan/eventsourcing"
 import { layerKurrentDb } from "@mizan/store-kurrentdb"
@@ -59,10 +60,37 @@ export const parseStoreSetting = (setting: string, baseDir: string): Result.Resu
   return Result.fail(`store setting "${maskSetting(setting)}" is not sqlite:PATH, postgres://... or kurrentdb://...`)
 }
 
-export const layerStoreOf = (store: StoreSetting): Layer.Layer<EventStore, StoreError> => {
+export interface OpenOptions {
+  /**
+   * Refuse a SQLite file that does not exist yet, rather than create an
+   * empty store: for the tools that read what a gateway wrote (the audit,
+   * the notifier's operator commands), where a mistyped path would otherwise
+   * read as a store with nothing in it.
+   */
+  readonly mustExist?: boolean
+}
+
+/** Why a SQLite path cannot be opened as asked, or undefined when it can. */
+const sqlitePathRefusal = (path: string, options: OpenOptions): StoreError | undefined => {
+  if (!existsSync(path))
+    return options.mustExist === true
+      ? new StoreError({
+          reason: "Unavailable",
+          detail: `no store at ${path}: the file does not exist, and is not created to be read (check the store setting)`,
+        })
+      : undefined
+  if (statSync(path).isDirectory())
+    return new StoreError({ reason: "Unavailable", detail: `${path} is a directory, not a store file` })
+  return undefined
+}
+
+export const layerStoreOf = (store: StoreSetting, options: OpenOptions = {}): Layer.Layer<EventStore, StoreError> => {
   switch (store._tag) {
-    case "Sqlite":
+    case "Sqlite": {
+      const refusal = sqlitePathRefusal(store.path, options)
+      if (refusal !== undefined) return Layer.effect(EventStore, Effect.fail(refusal))
       return layerSqlite(store.path, store.synchronous === undefined ? {} : { synchronous: store.synchronous })
+    }
     case "Postgres":
       return layerPostgres(store.url, store.schema === undefined ? {} : { schema: store.schema })
     case "KurrentDb":
@@ -71,9 +99,13 @@ export const layerStoreOf = (store: StoreSetting): Layer.Layer<EventStore, Store
 }
 
 /** The store a setting names; a setting that names none fails the layer with a StoreError saying why. */
-export const layerStore = (setting: string, baseDir: string): Layer.Layer<EventStore, StoreError> => {
+export const layerStore = (
+  setting: string,
+  baseDir: string,
+  options: OpenOptions = {},
+): Layer.Layer<EventStore, StoreError> => {
   const parsed = parseStoreSetting(setting, baseDir)
   return Result.isSuccess(parsed)
-    ? layerStoreOf(parsed.success)
+    ? layerStoreOf(parsed.success, options)
     : Layer.effect(EventStore, Effect.fail(new StoreError({ reason: "InvalidRequest", detail: parsed.failure })))
 }

@@ -1,6 +1,9 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Effect, Layer, Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { describeStore, layerStore, maskSetting, parseStoreSetting } from "../src/index.ts"
+import { describeStore, layerStore, maskSetting, type OpenOptions, parseStoreSetting } from "../src/index.ts"
 
 describe("one setting names the store", () => {
   it("reads sqlite paths from the base folder, with an optional durability", () => {
@@ -32,6 +35,27 @@ describe("one setting names the store", () => {
       'store setting "mysql://admin:***@db/mizan" is not sqlite:PATH, postgres://... or kurrentdb://...',
     )
     expect(describeStore({ _tag: "Postgres", url: "postgres://a:b@h/d" })).toBe("postgres://a:***@h/d")
+  })
+
+  const openError = (setting: string, baseDir: string, options?: OpenOptions) =>
+    Effect.runPromise(Effect.flip(Effect.scoped(Layer.build(layerStore(setting, baseDir, options)))))
+
+  it("opens an existing SQLite file only when asked to, creating none, and never a directory", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mizan-stores-"))
+    try {
+      const missing = await openError("sqlite:missing.db", dir, { mustExist: true })
+      expect(missing.message).toBe(
+        `Unavailable: no store at ${join(dir, "missing.db")}: the file does not exist, and is not created to be read (check the store setting)`,
+      )
+      expect(existsSync(join(dir, "missing.db"))).toBe(false)
+      const folder = await openError(`sqlite:${dir}`, "/")
+      expect(folder.message).toBe(`Unavailable: ${dir} is a directory, not a store file`)
+      await Effect.runPromise(Effect.scoped(Layer.build(layerStore("sqlite:created.db", dir))))
+      expect(existsSync(join(dir, "created.db"))).toBe(true)
+      await Effect.runPromise(Effect.scoped(Layer.build(layerStore("sqlite:created.db", dir, { mustExist: true }))))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it("fails the layer of a setting that names no store, saying why", async () => {
