@@ -112,9 +112,13 @@ export class ConfigError extends Error {
   override readonly name = "ConfigError"
 }
 
-/** Decodes a configuration, with errors that name the field. */
+/**
+ * Decodes a configuration, with errors that name the field. A key the
+ * configuration does not know is refused, not ignored: a misspelt
+ * `bodyLimitByte` would otherwise leave the default in force unseen.
+ */
 export const decodeConfig = (json: unknown): GatewayConfig => {
-  const result = Schema.decodeUnknownResult(GatewayConfig)(json)
+  const result = Schema.decodeUnknownResult(GatewayConfig)(json, { onExcessProperty: "error" })
   if (Result.isFailure(result)) throw new ConfigError(`configuration: ${issueMessage(result.failure.issue)}`)
   const config = result.success
   const seen = new Set<string>()

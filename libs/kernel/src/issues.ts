@@ -29,7 +29,8 @@ const typeWords: Record<string, string> = {
  */
 const plain = (message: string): string => {
   if (message === "Missing key") return "is required"
-  if (message.startsWith("Unexpected key")) return "is not a known field"
+  // A key the schema does not name, when the decode refuses those (`onExcessProperty: "error"`).
+  if (message.startsWith("Unexpected key") || message === "Expected no excess property") return "is not a known field"
   if (!message.startsWith("Expected ")) return message
   const expected = message.slice("Expected ".length).replace(/, got .*$/s, "")
   return `must be ${typeWords[expected] ?? expected}`

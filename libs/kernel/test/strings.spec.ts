@@ -29,6 +29,15 @@ describe("field rules name the field and the rule", () => {
       "requestTime must be a number",
     )
   })
+  it("a key the schema does not name, when such keys are refused, without echoing its value", () => {
+    const result = Schema.decodeUnknownResult(Schema.Struct({ memo: BoundedString(3) }))(
+      { memo: "ok", cardNo: "4111111111111111" },
+      { onExcessProperty: "error" },
+    )
+    expect(Result.isFailure(result) && issueMessage(result.failure.issue, ["bizContent"])).toBe(
+      "bizContent.cardNo is not a known field",
+    )
+  })
   it("a digest", () => {
     expect(messageOf(Sha256Hex, "ABC", [])).toBe("must be a lower-case hex SHA-256 digest (64 characters)")
   })
