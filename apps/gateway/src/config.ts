@@ -5,6 +5,7 @@
  * abilities, rates) is read here once and handed to the domain on commands.
  */
 import { FeePlan, issueMessage } from "@mizan/kernel"
+import { CurrencyCode, PayoutAbility } from "@mizan/transfer"
 import { Result, Schema } from "effect"
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0, { message: "must be a whole number above 0" }))
@@ -22,15 +23,15 @@ export const FeesConfig = Schema.Struct({
   bankCardTransfer: Schema.optionalKey(FeePlan),
 })
 
-/** A payout method (the spec's payout ability item) with the fee plan of its network. */
-export const PayoutAbilityConfig = Schema.Struct({
-  countryCode: Schema.String,
-  fundoutCurrencyCode: Schema.String,
-  networkCode: Schema.String,
-  name: Schema.String,
-  beneficiaryType: Schema.String,
-  feePlan: Schema.optionalKey(FeePlan),
-})
+const { feePlan: _, ...payoutAbilityFields } = PayoutAbility.fields
+
+/**
+ * A payout method (the spec's payout ability item) with the fee plan of its
+ * network (none when absent): the domain's own fields, so that a currency
+ * this service cannot pay out in is refused here, at start, and never
+ * reaches a calculation.
+ */
+export const PayoutAbilityConfig = Schema.Struct({ ...payoutAbilityFields, feePlan: Schema.optionalKey(FeePlan) })
 
 export const MerchantConfig = Schema.Struct({
   /** The Partner-Id header: at most 12 characters. */
@@ -59,7 +60,7 @@ export const MerchantConfig = Schema.Struct({
 export type MerchantConfig = typeof MerchantConfig.Type
 
 export const RateConfig = Schema.Struct({
-  fundoutCurrencyCode: Schema.String,
+  fundoutCurrencyCode: CurrencyCode,
   /** AED to the receiving currency, as exact decimal text ("0.2722"). */
   rate: Schema.String.check(
     Schema.isPattern(/^[0-9]{1,9}(\.[0-9]{1,12})?$/, { message: 'must be decimal text like "3.6725"' }),

@@ -29,6 +29,25 @@ describe("the configuration file", () => {
     )
   })
 
+  it("refuses a payout currency the service cannot pay out in, before any calculation meets it", () => {
+    const ability = { countryCode: "US", networkCode: "SWIFT", name: "SWIFT", beneficiaryType: "IBAN" }
+    expect(
+      refusalOf({
+        mode: "sandbox",
+        merchants: [{ ...merchant, payoutAbilities: [{ ...ability, fundoutCurrencyCode: "XYZ" }] }],
+      }),
+    ).toBe("configuration: merchants[0].payoutAbilities[0].fundoutCurrencyCode must be an ISO 4217 currency code")
+    expect(refusalOf({ mode: "sandbox", merchants: [], rates: [{ fundoutCurrencyCode: "QQQ", rate: "1.5" }] })).toBe(
+      "configuration: rates[0].fundoutCurrencyCode must be an ISO 4217 currency code",
+    )
+    expect(
+      refusalOf({
+        mode: "sandbox",
+        merchants: [{ ...merchant, payoutAbilities: [{ ...ability, fundoutCurrencyCode: "USD" }] }],
+      }),
+    ).toBe("accepted")
+  })
+
   it("names what is missing or wrong", () => {
     expect(refusalOf({ mode: "staging", merchants: [] })).toMatch(/^configuration: mode /)
     expect(refusalOf({ mode: "sandbox" })).toBe("configuration: merchants is required")
