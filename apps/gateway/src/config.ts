@@ -5,6 +5,7 @@
  * abilities, rates) is read here once and handed to the domain on commands.
  */
 import { FeePlan, issueMessage } from "@mizan/kernel"
+import { isOperationPath } from "@mizan/protocol"
 import { CurrencyCode, PayoutAbility } from "@mizan/transfer"
 import { Result, Schema } from "effect"
 
@@ -33,6 +34,16 @@ const { feePlan: _, ...payoutAbilityFields } = PayoutAbility.fields
  */
 export const PayoutAbilityConfig = Schema.Struct({ ...payoutAbilityFields, feePlan: Schema.optionalKey(FeePlan) })
 
+/** Grants every operation. */
+export const grantAll = "*"
+
+/** An operation the merchant may call, by its path, or every one: a misspelt path would grant nothing, unseen. */
+const Grant = Schema.String.check(
+  Schema.makeFilter((grant: string) => grant === grantAll || isOperationPath(grant), {
+    message: 'must be "*" or an operation path of the merchant API, such as /acquire2/placeOrder',
+  }),
+)
+
 export const MerchantConfig = Schema.Struct({
   /** The Partner-Id header: at most 12 characters. */
   partnerId: Schema.String.check(Schema.isBetweenLength(1, 12, { message: "must be 1 to 12 characters" })),
@@ -41,7 +52,7 @@ export const MerchantConfig = Schema.Struct({
   publicKeyPem: Schema.optionalKey(Schema.String),
   publicKeyFile: Schema.optionalKey(Schema.String),
   /** Operation paths (`/acquire2/placeOrder`) this merchant may call; `*` grants all. */
-  grants: Schema.Array(Schema.String),
+  grants: Schema.Array(Grant),
   rateLimit: Schema.optionalKey(RateLimitConfig),
   fees: Schema.optionalKey(FeesConfig),
   payoutAbilities: Schema.optionalKey(Schema.Array(PayoutAbilityConfig)),

@@ -2,11 +2,8 @@ import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { noFees } from "@mizan/kernel"
 import { parsePublicKey } from "@mizan/protocol"
-import { ConfigError, type MerchantConfig } from "./config.ts"
+import { ConfigError, grantAll, type MerchantConfig } from "./config.ts"
 import type { Merchant } from "./gateway.ts"
-
-/** Grants every operation. */
-export const grantAll = "*"
 
 /** A merchant as the pipeline uses it: its key parsed once, its grants as a set. */
 export const loadMerchant = (config: MerchantConfig, baseDir: string): Merchant => {

@@ -48,6 +48,15 @@ describe("the configuration file", () => {
     ).toBe("accepted")
   })
 
+  it("refuses a grant that names no operation, which would grant nothing unseen", () => {
+    expect(refusalOf({ mode: "sandbox", merchants: [{ ...merchant, grants: ["/acquire2/getorder"] }] })).toBe(
+      'configuration: merchants[0].grants[0] must be "*" or an operation path of the merchant API, such as /acquire2/placeOrder',
+    )
+    expect(refusalOf({ mode: "sandbox", merchants: [{ ...merchant, grants: ["/acquire2/getOrder", "*"] }] })).toBe(
+      "accepted",
+    )
+  })
+
   it("names what is missing or wrong", () => {
     expect(refusalOf({ mode: "staging", merchants: [] })).toMatch(/^configuration: mode /)
     expect(refusalOf({ mode: "sandbox" })).toBe("configuration: merchants is required")

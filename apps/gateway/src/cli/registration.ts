@@ -6,9 +6,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { fils } from "@mizan/kernel"
 import { generateKeyPair } from "@mizan/protocol"
-import { decodeConfig, type MerchantConfig } from "../config.ts"
+import { decodeConfig, grantAll, type MerchantConfig } from "../config.ts"
 import { readConfigFile } from "../main.ts"
-import { grantAll } from "../merchants.ts"
 import { CliError } from "./args.ts"
 import { checkPartnerId, displayPath, merchantKeyFiles } from "./files.ts"
 
