@@ -34,6 +34,21 @@ const { feePlan: _, ...payoutAbilityFields } = PayoutAbility.fields
  */
 export const PayoutAbilityConfig = Schema.Struct({ ...payoutAbilityFields, feePlan: Schema.optionalKey(FeePlan) })
 
+/** An absolute http(s) URL: where payers are sent, or where the service posts. */
+const HttpUrl = Schema.String.check(
+  Schema.makeFilter(
+    (text: string) => {
+      try {
+        const url = new URL(text)
+        return url.protocol === "http:" || url.protocol === "https:"
+      } catch {
+        return false
+      }
+    },
+    { message: "must be an absolute http:// or https:// URL" },
+  ),
+)
+
 /** Grants every operation. */
 export const grantAll = "*"
 
@@ -64,7 +79,7 @@ export const MerchantConfig = Schema.Struct({
    */
   devices: Schema.optionalKey(Schema.Array(Schema.String)),
   /** Where virtual-account top-ups are announced. */
-  vamNotifyUrl: Schema.optionalKey(Schema.String),
+  vamNotifyUrl: Schema.optionalKey(HttpUrl),
   /** The fee-paying member id reported on bank card transfers. */
   memberId: Schema.optionalKey(Schema.String),
 })
@@ -99,7 +114,7 @@ export const GatewayConfig = Schema.Struct({
   host: Schema.optionalKey(Schema.String),
   port: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 65535 }))),
   /** The address merchants and payers reach this gateway at; links in responses start with it. */
-  publicBaseUrl: Schema.optionalKey(Schema.String),
+  publicBaseUrl: Schema.optionalKey(HttpUrl),
   /** `sqlite:PATH` (default `sqlite:mizan.db` beside this file), `postgres://...` or `kurrentdb://...`. */
   store: Schema.optionalKey(Schema.String),
   /** The service's key pair, PEM files; generated on first start in sandbox mode. */

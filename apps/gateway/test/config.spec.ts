@@ -57,6 +57,18 @@ describe("the configuration file", () => {
     )
   })
 
+  it("refuses a public address or a notification URL that is not an http(s) URL", () => {
+    expect(refusalOf({ mode: "sandbox", merchants: [], publicBaseUrl: "pay.example.com" })).toBe(
+      "configuration: publicBaseUrl must be an absolute http:// or https:// URL",
+    )
+    expect(refusalOf({ mode: "sandbox", merchants: [{ ...merchant, vamNotifyUrl: "ftp://m.example/vam" }] })).toBe(
+      "configuration: merchants[0].vamNotifyUrl must be an absolute http:// or https:// URL",
+    )
+    expect(refusalOf({ mode: "sandbox", merchants: [], publicBaseUrl: "https://pay.example.com/mizan" })).toBe(
+      "accepted",
+    )
+  })
+
   it("names what is missing or wrong", () => {
     expect(refusalOf({ mode: "staging", merchants: [] })).toMatch(/^configuration: mode /)
     expect(refusalOf({ mode: "sandbox" })).toBe("configuration: merchants is required")
