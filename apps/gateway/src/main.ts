@@ -7,7 +7,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Runtime } from "effect"
+import { Context, Effect, Layer, Runtime } from "effect"
+import { HttpServer } from "effect/http"
 import { ConfigError, decodeConfig, type GatewayConfig } from "./config.ts"
 import { listenAddressOf } from "./listen.ts"
 import { layerService } from "./service.ts"
@@ -51,17 +52,21 @@ const start = () => {
   const configPath = resolve(process.env.MIZAN_CONFIG ?? configPathDefault)
   const config = readConfigFile(configPath)
   const listen = listenAddressOf(config)
-  const started = Effect.sync(() =>
-    console.log(
-      `Mizan gateway (${config.mode}) on http://${listen.host}:${listen.port}, ${config.merchants.length} merchant(s), config ${configPath}`,
-    ),
-  )
+  /** Said where the server really listens: PORT=0 takes any free port. */
+  const started = (address: string) =>
+    Effect.sync(() =>
+      console.log(
+        `Mizan gateway (${config.mode}) on ${address}, ${config.merchants.length} merchant(s), config ${configPath}`,
+      ),
+    )
   NodeRuntime.runMain(
     Layer.launch(
       // Links in responses (tokenUrl) point where the service really listens, unless publicBaseUrl says otherwise.
       layerService({ config: { ...config, ...listen }, baseDir: dirname(configPath), listen }).pipe(
         // Said once the service listens, never before a listen that fails.
-        Layer.tap(() => started),
+        Layer.tap((services) =>
+          started(HttpServer.formatAddress(Context.get(services, HttpServer.HttpServer).address)),
+        ),
       ),
     ).pipe(
       Effect.catch((error) => {
