@@ -26,21 +26,29 @@ const fail = (message: string): never => {
 }
 
 const wholeNumber = (name: string, text: string | undefined): number => {
+  if (text === undefined) return fail(`--${name} is required\n${usage}`)
   const n = Number(text)
-  return text !== undefined && /^[0-9]+$/.test(text) && Number.isSafeInteger(n)
-    ? n
-    : fail(`--${name} must be a whole number\n${usage}`)
+  return /^[0-9]+$/.test(text) && Number.isSafeInteger(n) ? n : fail(`--${name} must be a whole number\n${usage}`)
 }
 
-const { values } = parseArgs({
-  options: {
-    seed: { type: "string" },
-    events: { type: "string" },
-    store: { type: "string" },
-    start: { type: "string" },
-  },
-  strict: true,
-})
+/** The command line, or a refusal in one line (an unknown option, a value that looks like one: `--events -5`). */
+const argumentsOf = () => {
+  try {
+    return parseArgs({
+      options: {
+        seed: { type: "string" },
+        events: { type: "string" },
+        store: { type: "string" },
+        start: { type: "string" },
+      },
+      strict: true,
+    })
+  } catch (error) {
+    return fail(`${error instanceof Error ? error.message : String(error)}\n${usage}`)
+  }
+}
+
+const { values } = argumentsOf()
 
 const seed = wholeNumber("seed", values.seed)
 const events = wholeNumber("events", values.events)

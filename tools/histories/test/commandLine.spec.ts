@@ -1,0 +1,44 @@
+/** The generator's command line as a person runs it (a child process): a history written, and the refusals. */
+import { execFile } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+
+const mainPath = join(import.meta.dirname, "..", "src", "main.ts")
+const dir = mkdtempSync(join(tmpdir(), "mizan-histories-cli-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const run = (args: ReadonlyArray<string>) =>
+  new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((done) =>
+    execFile(process.execPath, [mainPath, ...args], { cwd: dir }, (error, stdout, stderr) =>
+      done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
+    ),
+  )
+
+describe("histories on the command line", () => {
+  it("writes a history of the size asked into an empty store, and refuses to write a second into it", async () => {
+    const written = await run(["--seed", "7", "--events", "200", "--store", "sqlite:h.db"])
+    expect(written.code).toBe(0)
+    expect(JSON.parse(written.stdout)).toMatchObject({ seed: 7, events: 200 })
+    const again = await run(["--seed", "7", "--events", "200", "--store", "sqlite:h.db"])
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain("already holds events")
+  })
+
+  it("says which argument is missing or wrong, with the usage, and exits 2", async () => {
+    const usage = "usage: histories --seed N --events N --store sqlite:PATH [--start ISO-DATE-TIME]"
+    for (const [args, first] of [
+      [[], "--seed is required"],
+      [["--seed", "1"], "--events is required"],
+      [["--seed", "x", "--events", "1"], "--seed must be a whole number"],
+      [["--seed", "1", "--events", "1", "--colour", "red"], "Unknown option '--colour'"],
+      [["--seed", "1", "--events", "1", "--store", "postgres://db/x"], "only sqlite:PATH stores"],
+    ] as const) {
+      const refused = await run(args)
+      expect(refused.code).toBe(2)
+      expect(refused.stderr).toContain(first)
+      expect(refused.stderr).toContain(usage)
+    }
+  })
+})
