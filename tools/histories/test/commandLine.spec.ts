@@ -1,6 +1,6 @@
 /** The generator's command line as a person runs it (a child process): a history written, and the refusals. */
 import { execFile } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -11,8 +11,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const run = (args: ReadonlyArray<string>) =>
   new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((done) =>
-    execFile(process.execPath, [mainPath, ...args], { cwd: dir }, (error, stdout, stderr) =>
-      done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
+    // Started from `dir`: npm scripts name that folder in INIT_CWD, which the tool reads first.
+    execFile(
+      process.execPath,
+      [mainPath, ...args],
+      { cwd: dir, env: { ...process.env, INIT_CWD: dir } },
+      (error, stdout, stderr) =>
+        done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
     ),
   )
 
@@ -20,6 +25,7 @@ describe("histories on the command line", () => {
   it("writes a history of the size asked into an empty store, and refuses to write a second into it", async () => {
     const written = await run(["--seed", "7", "--events", "200", "--store", "sqlite:h.db"])
     expect(written.code).toBe(0)
+    expect(existsSync(join(dir, "h.db"))).toBe(true)
     expect(JSON.parse(written.stdout)).toMatchObject({ seed: 7, events: 200 })
     const again = await run(["--seed", "7", "--events", "200", "--store", "sqlite:h.db"])
     expect(again.code).toBe(2)
