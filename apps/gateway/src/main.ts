@@ -52,7 +52,7 @@ const start = () => {
   const configPath = resolve(process.env.MIZAN_CONFIG ?? configPathDefault)
   const config = readConfigFile(configPath)
   const listen = listenAddressOf(config)
-  /** Said where the server really listens: PORT=0 takes any free port. */
+  /** Said with the address the server really bound. */
   const started = (address: string) =>
     Effect.sync(() =>
       console.log(
