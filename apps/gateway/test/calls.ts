@@ -1,6 +1,9 @@
 /** Calls through the merchant client, as promises, for readable tests. */
 import type { MerchantClient, OperationPath, RequestOf, ResponseBodyOf } from "@mizan/merchant-client"
+import { sign } from "@mizan/protocol"
 import { Effect } from "effect"
+import { expect } from "vitest"
+import { merchantKeys, newNumber, type TestGateway } from "./harness.ts"
 
 /** The decoded body of a successful call; throws with head.code and msg otherwise. */
 export const ok = <P extends OperationPath>(client: MerchantClient, path: P, bizContent?: RequestOf<P>) =>
@@ -23,8 +26,6 @@ export const refused = async <P extends OperationPath>(client: MerchantClient, p
 
 /** A sandbox helper call: `/sgs/sandbox/<name>` through the same signed envelope. */
 export const sandbox = async (baseUrl: string, client: MerchantClient, name: string, bizContent: unknown) => {
-  const { sign } = await import("@mizan/protocol")
-  const { merchantKeys } = await import("./harness.ts")
   const body = JSON.stringify({ requestTime: Date.now(), bizContent })
   const response = await fetch(`${baseUrl}/sgs/sandbox/${name}`, {
     method: "POST",
@@ -36,4 +37,29 @@ export const sandbox = async (baseUrl: string, client: MerchantClient, name: str
     },
   })
   return (await response.json()) as { head: { code: string; msg?: string }; body?: Record<string, never> }
+}
+
+/** An amount as the wire writes it: `aed(10.5)` is `{ amount: 10.5, currency: "AED" }`. */
+export const aed = (amount: number) => ({ amount, currency: "AED" as const })
+
+/**
+ * Places an order of `amount` AED (100 unless said) for the gateway's first
+ * merchant, with `extra` fields, and pays it through the sandbox; answers
+ * its merchantOrderNo.
+ */
+export const placePaidOrder = async (
+  gateway: TestGateway,
+  { amount = 100, extra = {} }: { readonly amount?: number; readonly extra?: Record<string, unknown> } = {},
+) => {
+  const merchantOrderNo = newNumber("paid")
+  await ok(gateway.merchant(), "/acquire2/placeOrder", {
+    merchantOrderNo,
+    subject: "Paid order",
+    totalAmount: aed(amount),
+    paySceneCode: "PAYPAGE",
+    ...extra,
+  } as never)
+  const paid = await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })
+  expect(paid.head.code, `payOrder: ${paid.head.msg}`).toBe("0")
+  return merchantOrderNo
 }

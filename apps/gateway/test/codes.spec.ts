@@ -7,7 +7,7 @@
 import { EventStore, makeMemoryEventStore, StoreError } from "@mizan/eventsourcing"
 import { Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
-import { ok, refused, sandbox } from "./calls.ts"
+import { aed, ok, placePaidOrder, refused, sandbox } from "./calls.ts"
 import { newNumber, startGateway, testConfig, testMerchant } from "./harness.ts"
 import { suiteGateway } from "./suiteGateway.ts"
 
@@ -32,20 +32,8 @@ const gateway = suiteGateway(() =>
   }),
 )
 
-const aed = (amount: number) => ({ amount, currency: "AED" as const })
-
-const paidOrder = async (extra: Record<string, unknown> = {}) => {
-  const merchantOrderNo = newNumber("c")
-  await ok(gateway.merchant(), "/acquire2/placeOrder", {
-    merchantOrderNo,
-    subject: "Codes",
-    totalAmount: aed(100),
-    paySceneCode: "PAYPAGE",
-    ...extra,
-  } as never)
-  expect((await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })).head.code).toBe("0")
-  return merchantOrderNo
-}
+/** A PAID_SUCCESS order of AED 100, with `extra` fields. */
+const paidOrder = (extra: Record<string, unknown> = {}) => placePaidOrder(gateway, { extra })
 
 describe("codes that need a setting to reach", () => {
   it("answers 62036 for a refund naming a device the merchant has not registered", async () => {
@@ -110,14 +98,7 @@ describe("codes that need a setting to reach", () => {
   it("answers 62046 REVOKE_REJECTED for a paid order older than the 180-day refund window", async () => {
     const isolated = await startGateway()
     try {
-      const merchantOrderNo = newNumber("c")
-      await ok(isolated.merchant(), "/acquire2/placeOrder", {
-        merchantOrderNo,
-        subject: "Old",
-        totalAmount: aed(5),
-        paySceneCode: "PAYPAGE",
-      } as never)
-      await sandbox(isolated.baseUrl, isolated.merchant(), "payOrder", { merchantOrderNo })
+      const merchantOrderNo = await placePaidOrder(isolated, { amount: 5 })
       isolated.clock.advance(181 * 24 * 3_600_000)
       expect((await refused(isolated.merchant(), "/acquire2/revokeOrder", { merchantOrderNo })).code).toBe("62046")
     } finally {

@@ -1,26 +1,12 @@
 import { describe, expect, it } from "vitest"
-import { ok, refused, sandbox } from "./calls.ts"
+import { aed, ok, placePaidOrder, refused, sandbox } from "./calls.ts"
 import { newNumber, startGateway } from "./harness.ts"
 import { suiteGateway } from "./suiteGateway.ts"
 
 const gateway = suiteGateway()
 
-const aed = (amount: number) => ({ amount, currency: "AED" as const })
-
-/** A PAID_SUCCESS order of `amount` AED. */
-const paidOrder = async (amount = 100, extra: Record<string, unknown> = {}) => {
-  const merchantOrderNo = newNumber("o")
-  await ok(gateway.merchant(), "/acquire2/placeOrder", {
-    merchantOrderNo,
-    subject: "Refundable",
-    totalAmount: aed(amount),
-    paySceneCode: "PAYPAGE",
-    ...extra,
-  } as never)
-  const paid = await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })
-  expect(paid.head.code).toBe("0")
-  return merchantOrderNo
-}
+/** A PAID_SUCCESS order of `amount` AED, with `extra` fields. */
+const paidOrder = (amount = 100, extra: Record<string, unknown> = {}) => placePaidOrder(gateway, { amount, extra })
 
 const refund = (
   origin: string,
@@ -110,14 +96,7 @@ describe("refund order", () => {
   it("answers 62045 for an order created more than 180 days ago", async () => {
     const isolated = await startGateway()
     try {
-      const merchantOrderNo = newNumber("o")
-      await ok(isolated.merchant(), "/acquire2/placeOrder", {
-        merchantOrderNo,
-        subject: "Old",
-        totalAmount: aed(5),
-        paySceneCode: "PAYPAGE",
-      } as never)
-      await sandbox(isolated.baseUrl, isolated.merchant(), "payOrder", { merchantOrderNo })
+      const merchantOrderNo = await placePaidOrder(isolated, { amount: 5 })
       isolated.clock.advance(181 * 24 * 3_600_000)
       expect(
         (
