@@ -4,6 +4,7 @@
  * Everything a decision needs from configuration (fee plans, payout
  * abilities, rates) is read here once and handed to the domain on commands.
  */
+import { BankCardTransfer } from "@mizan/card-transfer"
 import { FeePlan, issueMessage } from "@mizan/kernel"
 import { isOperationPath } from "@mizan/protocol"
 import { CurrencyCode, PayoutAbility } from "@mizan/transfer"
@@ -59,6 +60,15 @@ const Grant = Schema.String.check(
   }),
 )
 
+/** The products a merchant can be given, by the domain's own names. */
+export const productNames: ReadonlyArray<string> = [BankCardTransfer.bankCardTransferProduct]
+
+const Product = Schema.String.check(
+  Schema.makeFilter((product: string) => productNames.includes(product), {
+    message: `must be one of ${productNames.join(", ")}`,
+  }),
+)
+
 export const MerchantConfig = Schema.Struct({
   /** The Partner-Id header: at most 12 characters. */
   partnerId: Schema.String.check(Schema.isBetweenLength(1, 12, { message: "must be 1 to 12 characters" })),
@@ -72,7 +82,7 @@ export const MerchantConfig = Schema.Struct({
   fees: Schema.optionalKey(FeesConfig),
   payoutAbilities: Schema.optionalKey(Schema.Array(PayoutAbilityConfig)),
   /** Products enabled for the merchant: TRANSFER_TO_BANK_CARD for bank card payouts (62026 PRODUCT_IS_NOT_APPLIED otherwise). */
-  products: Schema.optionalKey(Schema.Array(Schema.String)),
+  products: Schema.optionalKey(Schema.Array(Product)),
   /**
    * The merchant's registered devices (terminals). When listed, a refund naming
    * another deviceId answers 62036 MERCHANT_DEVICE_NOT_EXIST; when absent, any is taken.

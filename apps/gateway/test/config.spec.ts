@@ -1,4 +1,6 @@
+import { BankCardTransfer } from "@mizan/card-transfer"
 import { describe, expect, it } from "vitest"
+import { merchantDefaults } from "../src/cli/registration.ts"
 import { ConfigError, decodeConfig } from "../src/config.ts"
 import { sandboxConfigDefault } from "../src/main.ts"
 import { testConfig } from "./harness.ts"
@@ -66,6 +68,18 @@ describe("the configuration file", () => {
     )
     expect(refusalOf({ mode: "sandbox", merchants: [], publicBaseUrl: "https://pay.example.com/mizan" })).toBe(
       "accepted",
+    )
+  })
+
+  it("accepts the terms `npm run merchant -- add` gives a new merchant, bank card product included", () => {
+    const registered = merchantDefaults("M1", "merchants/M1/public.pem")
+    expect(registered.products).toEqual([BankCardTransfer.bankCardTransferProduct])
+    expect(refusalOf({ mode: "sandbox", merchants: [registered] })).toBe("accepted")
+  })
+
+  it("refuses a product the service does not know, which would enable nothing", () => {
+    expect(refusalOf({ mode: "sandbox", merchants: [{ ...merchant, products: ["BANK_CARD_TRANSFER"] }] })).toBe(
+      "configuration: merchants[0].products[0] must be one of TRANSFER_TO_BANK_CARD",
     )
   })
 

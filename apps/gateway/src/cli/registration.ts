@@ -4,6 +4,7 @@
  * to try every operation (all grants, fee plans, the payout methods).
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import { BankCardTransfer } from "@mizan/card-transfer"
 import { fils } from "@mizan/kernel"
 import { generateKeyPair } from "@mizan/protocol"
 import { decodeConfig, grantAll, type MerchantConfig } from "../config.ts"
@@ -37,7 +38,7 @@ export const merchantDefaults = (partnerId: string, publicKeyFile: string, name?
       feePlan: { basisPoints: 0, fixedFils: fils(2_500) },
     },
   ],
-  products: ["BANK_CARD_TRANSFER"],
+  products: [BankCardTransfer.bankCardTransferProduct],
 })
 
 export interface Registered {
