@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { BankCardTransfer } from "@mizan/card-transfer"
 import { EventStore, layerMemory, logStart, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
 import { type MerchantClient, makeMerchantClient } from "@mizan/merchant-client"
 import { type GeneratedKeyPair, generateKeyPair } from "@mizan/protocol"
@@ -14,6 +15,7 @@ import { HttpServer } from "effect/http"
 import { SandboxClock } from "../src/clock.ts"
 import type { GatewayConfig, MerchantConfig } from "../src/config.ts"
 import type { HandlerServices } from "../src/handlers/index.ts"
+import { sandboxConfigDefault } from "../src/main.ts"
 import { layerService, type ServiceOptions } from "../src/service.ts"
 
 let serial = 0
@@ -50,24 +52,16 @@ export const testMerchant = (partnerId: string, overrides: Partial<MerchantConfi
       feePlan: { basisPoints: 0, fixedFils: 2500 as never },
     },
   ],
-  products: ["TRANSFER_TO_BANK_CARD"],
+  products: [BankCardTransfer.bankCardTransferProduct],
   memberId: `${partnerId}-MID`,
   ...overrides,
 })
 
-export const testConfig = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => ({
-  mode: "sandbox",
-  merchants: [testMerchant("M1"), testMerchant("M2")],
-  rates: [{ fundoutCurrencyCode: "USD", rate: "0.2722" }],
-  sandbox: {
-    members: [
-      { memberId: "MEMBER-1", phoneNo: "971500000001", fullName: "Amal Saeed", openingBalance: "1000.00" },
-      { memberId: "MEMBER-2", phoneNo: "971500000002", fullName: "Omar Khan", openingBalance: "19990.00" },
-    ],
-    ibanHolders: { AE070331234567890123456: "Amal Saeed" },
-  },
-  ...overrides,
-})
+/** The sandbox a fresh clone starts with (its members, IBAN holder and rate), with two merchants, M1 and M2. */
+export const testConfig = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => {
+  const { host: _, port: __, ...sandboxDefaults } = sandboxConfigDefault
+  return { ...sandboxDefaults, merchants: [testMerchant("M1"), testMerchant("M2")], ...overrides }
+}
 
 export interface TestGateway {
   readonly baseUrl: string
