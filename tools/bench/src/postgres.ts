@@ -12,10 +12,11 @@
  */
 import { dumbo, endAllPools } from "@event-driven-io/dumbo"
 import { getPostgreSQLEventStore, readMessagesBatch } from "@event-driven-io/emmett-postgresql"
-import { type GlobalPosition, logStart, type NewEvent } from "@mizan/eventsourcing"
+import { type GlobalPosition, logStart } from "@mizan/eventsourcing"
 import { makePostgresEventStore } from "@mizan/store-postgres"
 import { startEmbeddedPostgres } from "@mizan/store-postgres/testing"
 import { Effect, Exit, Scope } from "effect"
+import { paymentData, paymentEvent } from "./events.ts"
 import { type Comparison, compare, describeMachine, formatTable, goalsMet, type Workload } from "./harness.ts"
 
 const appendsSequential = 300
@@ -33,21 +34,6 @@ const poolSizeConnections = 10
  */
 const counts = { warmupRuns: 1, measuredRuns: 9 }
 
-/** A payment event of about 300 bytes of JSON, the size of Mizan's domain events. */
-const paymentData = (n: number) => ({
-  merchantId: "M000000042",
-  merchantOrderNo: `order-${n}`,
-  orderNo: `2026112100000${n}`,
-  amountFils: 12_345 + n,
-  currency: "AED",
-  payMethod: "CARD",
-  cardNoDigest: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-  cardLast4: "4242",
-  notifyUrl: "https://merchant.example/notify",
-  paidAt: 1_763_769_600_000 + n,
-})
-
-const mizanEvent = (n: number): NewEvent => ({ type: "PaymentSucceeded", schemaVersion: 1, data: paymentData(n) })
 const emmettEvent = (n: number) => ({ type: "PaymentSucceeded", data: paymentData(n) })
 
 /** Each run writes streams no run wrote before: `run-<n>-...`. */
@@ -74,10 +60,10 @@ const mizanDriver = async (connectionString: string): Promise<Driver> => {
   return {
     name: "mizan",
     appendOne: async (streamId, version, n) => {
-      await Effect.runPromise(store.append(streamId, [mizanEvent(n)], version === 0 ? "no_stream" : version))
+      await Effect.runPromise(store.append(streamId, [paymentEvent(n)], version === 0 ? "no_stream" : version))
     },
     appendNew: async (streamId, count, n) => {
-      const events = Array.from({ length: count }, (_, i) => mizanEvent(n + i))
+      const events = Array.from({ length: count }, (_, i) => paymentEvent(n + i))
       await Effect.runPromise(store.append(streamId, events, "no_stream"))
     },
     readWholeLog: () =>

@@ -18,6 +18,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite"
 import { type GlobalPosition, logStart, type NewEvent } from "@mizan/eventsourcing"
 import { makeSqliteEventStore, type SqliteEventStore, type Synchronous, walCheckpointPages } from "@mizan/store-sqlite"
 import { Effect, Exit, Scope } from "effect"
+import { paymentEvent } from "./events.ts"
 import {
   type Comparison,
   compare,
@@ -37,24 +38,6 @@ const streamsInLog = 1_000
 const pageSizeEvents = 1_000
 /** The disk of a shared virtual machine swings by 2x within seconds; medians of many alternating runs steady the ratios. */
 const counts: RunCounts = { warmupRuns: 2, measuredRuns: 9 }
-
-/** A payment event of about 300 bytes of JSON, the size of Mizan's domain events. */
-const paymentEvent = (n: number): NewEvent => ({
-  type: "PaymentSucceeded",
-  schemaVersion: 1,
-  data: {
-    merchantId: "M000000042",
-    merchantOrderNo: `order-${n}`,
-    orderNo: `2026112100000${n}`,
-    amountFils: 12_345 + n,
-    currency: "AED",
-    payMethod: "CARD",
-    cardNoDigest: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-    cardLast4: "4242",
-    notifyUrl: "https://merchant.example/notify",
-    paidAt: 1_763_769_600_000 + n,
-  },
-})
 
 const eventsOfStream = (count: number) => Array.from({ length: count }, (_, i) => paymentEvent(i))
 
