@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { BankCardTransfer } from "@mizan/card-transfer"
-import { EventStore, layerMemory, logStart, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
+import { EventStore, layerMemory, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
+import { readWholeLog } from "@mizan/eventsourcing/testing"
 import { type MerchantClient, makeMerchantClient } from "@mizan/merchant-client"
 import { type GeneratedKeyPair, generateKeyPair } from "@mizan/protocol"
 import { Effect, type Layer, ManagedRuntime } from "effect"
@@ -115,21 +116,7 @@ export const startGateway = async (options: StartOptions = {}): Promise<TestGate
         servicePublicKeyPem,
       }),
     run: (effect) => runtime.runPromise(effect),
-    allEvents: () =>
-      runtime.runPromise(
-        Effect.gen(function* () {
-          const store = yield* EventStore
-          const events: Array<RecordedEvent> = []
-          let after = logStart
-          while (true) {
-            const page = yield* store.readAll({ after, maxCount: 1_000 })
-            events.push(...page)
-            const last = page.at(-1)
-            if (last === undefined) return events
-            after = last.globalPosition
-          }
-        }),
-      ),
+    allEvents: () => runtime.runPromise(Effect.flatMap(EventStore, (store) => readWholeLog(store))),
     close: async () => {
       await runtime.dispose()
       rmSync(dataDir, { recursive: true, force: true })

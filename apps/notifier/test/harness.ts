@@ -5,7 +5,8 @@
  */
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
-import { EventStore, layerMemory, logStart, type RecordedEvent } from "@mizan/eventsourcing"
+import { EventStore, layerMemory, type RecordedEvent } from "@mizan/eventsourcing"
+import { readWholeLog } from "@mizan/eventsourcing/testing"
 import { verifyNotification } from "@mizan/merchant-client"
 import { type NotificationEvent, notificationAggregate, notificationStreamId } from "@mizan/notification"
 import { generateKeyPair, sign } from "@mizan/protocol"
@@ -151,18 +152,11 @@ export const attemptsOf = (notifyId: string) =>
 
 /** Every notification stream in the store, with its events. */
 export const allNotifications = Effect.gen(function* () {
-  const store = yield* EventStore
   const streams = new Map<string, Array<RecordedEvent>>()
-  let after = logStart
-  while (true) {
-    const page = yield* store.readAll({ after, maxCount: 1_000 })
-    const last = page.at(-1)
-    if (last === undefined) return streams
-    for (const record of page)
-      if (record.streamId.startsWith("notification-"))
-        streams.set(record.streamId, [...(streams.get(record.streamId) ?? []), record])
-    after = last.globalPosition
-  }
+  for (const record of yield* readWholeLog(yield* EventStore))
+    if (record.streamId.startsWith("notification-"))
+      streams.set(record.streamId, [...(streams.get(record.streamId) ?? []), record])
+  return streams
 })
 
 /** Waits in real time. */

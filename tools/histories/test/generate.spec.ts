@@ -1,31 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import {
-  EventStore,
-  type EventStoreShape,
-  logStart,
-  makeMemoryEventStore,
-  type RecordedEvent,
-} from "@mizan/eventsourcing"
+import { EventStore, type EventStoreShape, makeMemoryEventStore } from "@mizan/eventsourcing"
+import { readWholeLog } from "@mizan/eventsourcing/testing"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { type GenerateOptions, generateDefaults, generateHistory } from "../src/index.ts"
 
-const wholeLog = (store: EventStoreShape) =>
-  Effect.runPromise(
-    Effect.gen(function* () {
-      const all: Array<RecordedEvent> = []
-      let after = logStart
-      while (true) {
-        const page = yield* store.readAll({ after, maxCount: 1_000 })
-        if (page.length === 0) return all
-        all.push(...page)
-        after = page[page.length - 1]!.globalPosition
-      }
-    }),
-  )
+const wholeLog = (store: EventStoreShape) => Effect.runPromise(readWholeLog(store))
 
 const generatedLog = async (options: GenerateOptions) => {
   const store = makeMemoryEventStore()

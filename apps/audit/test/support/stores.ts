@@ -2,14 +2,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import {
-  EventStore,
-  type EventStoreShape,
-  logStart,
-  makeMemoryEventStore,
-  type NewEvent,
-  type RecordedEvent,
-} from "@mizan/eventsourcing"
+import { EventStore, makeMemoryEventStore, type NewEvent } from "@mizan/eventsourcing"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 
@@ -32,18 +25,6 @@ export const withSqliteStore = <A, E>(path: string, body: Effect.Effect<A, E, Ev
       Effect.flatMap(makeSqliteEventStore(path), (store) => Effect.provideService(body, EventStore, store)),
     ),
   )
-
-export const readWholeLog = (store: EventStoreShape): Effect.Effect<ReadonlyArray<RecordedEvent>, unknown> =>
-  Effect.gen(function* () {
-    const all: Array<RecordedEvent> = []
-    let after = logStart
-    while (true) {
-      const page = yield* store.readAll({ after, maxCount: 1_000 })
-      if (page.length === 0) return all
-      all.push(...page)
-      after = page[page.length - 1]!.globalPosition
-    }
-  })
 
 /** One recorded event of a domain lib's fixture file, with the stream it belongs to. */
 export interface FixtureEvent {

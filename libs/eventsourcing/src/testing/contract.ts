@@ -7,7 +7,8 @@ import { Clock, Duration, Effect, Exit, Fiber, type Scope, Stream } from "effect
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { EventStoreShape } from "../EventStore.ts"
-import { type GlobalPosition, logStart, type NewEvent, type RecordedEvent } from "../events.ts"
+import { type GlobalPosition, logStart, type NewEvent } from "../events.ts"
+import { readWholeLog } from "./readWholeLog.ts"
 
 export interface StoreUnderTest {
   readonly store: EventStoreShape
@@ -35,19 +36,6 @@ const event = (type: string, n: number, extra: Partial<NewEvent> = {}): NewEvent
 
 const batch = (count: number, from = 0): Array<NewEvent> =>
   Array.from({ length: count }, (_, i) => event("Happened", from + i))
-
-const readWholeLog = (store: EventStoreShape, pageSize: number) =>
-  Effect.gen(function* () {
-    const all: Array<RecordedEvent> = []
-    let after: GlobalPosition = logStart
-    while (true) {
-      const page = yield* store.readAll({ after, maxCount: pageSize })
-      all.push(...page)
-      const last = page.at(-1)
-      if (last === undefined) return all
-      after = last.globalPosition
-    }
-  })
 
 /**
  * A clock that moves on by a millisecond every time it is read, so that a

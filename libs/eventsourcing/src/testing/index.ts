@@ -1,4 +1,5 @@
 export * from "./budget.ts"
 export * from "./contract.ts"
 export * from "./givenWhenThen.ts"
+export * from "./readWholeLog.ts"
 export * from "./runCommands.ts"
