@@ -45,6 +45,20 @@ describe("create order", () => {
     expect(body.acquireOrder.orderNo).toMatch(/^\d{14}1\d{11}$/)
   })
 
+  it("gives each scene its interactionParams: a pay page link, an app deep link to it, a 3-D Secure form", async () => {
+    const paramsFor = async (paySceneCode: string) =>
+      (await createOrder(newNumber("o"), { paySceneCode })).interactionParams ?? {}
+    const page = await paramsFor("PAYPAGE")
+    expect(Object.keys(page)).toEqual(["tokenUrl"])
+    const app = await paramsFor("INAPP")
+    const token = app.tokenUrl?.split("/pay/")[1] ?? ""
+    expect(token).not.toBe("")
+    expect(app.deepLink).toBe(`mizan://pay?token=${encodeURIComponent(token)}`)
+    const direct = await paramsFor("DIRECTPAY")
+    expect(direct.tokenUrl).toBeUndefined()
+    expect(direct.threeDSecureDom).toMatch(/^<form id="threeDSecure" method="POST" action="[^"]+\/pay\/[^"]+\/3ds">/)
+  })
+
   it("answers a repeat with the same order and its first orderNo, and 62016 for other parameters while CREATED", async () => {
     const no = newNumber("o")
     const first = await createOrder(no)
