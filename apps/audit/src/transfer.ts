@@ -195,9 +195,8 @@ interface Batch {
   readonly firstLine: number
   readonly streamId: string
   readonly firstVersion: number
-  readonly recordedAt: number
   readonly events: Array<NewEvent>
-  /** The source record of the batch's last event, to tell where its append ends. */
+  /** The source record of the batch's last event: where its append ends, and when it was recorded (one time for all). */
   last: RecordedEvent
 }
 
@@ -226,7 +225,7 @@ const writeFile = (path: string, options: ImportOptions) =>
 
     const append = (b: Batch) =>
       store.append(b.streamId, b.events, b.firstVersion === 1 ? "no_stream" : b.firstVersion - 1).pipe(
-        Effect.provideService(Clock.Clock, fixedClock(b.recordedAt)),
+        Effect.provideService(Clock.Clock, fixedClock(b.last.metadata.recordedAt)),
         Effect.mapError((error) =>
           atLine(
             b.firstLine,
@@ -278,7 +277,6 @@ const writeFile = (path: string, options: ImportOptions) =>
           firstLine: number,
           streamId: event.streamId,
           firstVersion: event.streamVersion,
-          recordedAt: event.metadata.recordedAt,
           events: [newEventOf(event)],
           last: record,
         }
