@@ -38,11 +38,12 @@ export class SourceNotLoaded extends Error {
  */
 export const loadNotificationSource = async (specifier: string, cwd: string): Promise<NotificationSource> => {
   const path = resolve(cwd, specifier)
+  const fileExists = existsSync(path)
   const namesAFile = /^[./]/.test(specifier) || /\.[cm]?[jt]s$/.test(specifier)
-  if (namesAFile && !existsSync(path)) throw new SourceNotLoaded(`cannot load ${specifier}: there is no file ${path}`)
+  if (namesAFile && !fileExists) throw new SourceNotLoaded(`cannot load ${specifier}: there is no file ${path}`)
   let module: { readonly notificationSource?: NotificationSource }
   try {
-    module = await import(existsSync(path) ? pathToFileURL(path).href : specifier)
+    module = await import(fileExists ? pathToFileURL(path).href : specifier)
   } catch (error) {
     throw new SourceNotLoaded(
       `cannot load ${specifier}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
