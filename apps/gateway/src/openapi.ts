@@ -27,6 +27,7 @@ import { Gateway } from "./gateway.ts"
 export interface DescribedApi {
   readonly basePath: string
   readonly operations: Readonly<Record<string, { readonly request: Schema.Top; readonly response: Schema.Top }>>
+  readonly aliases?: Readonly<Record<string, string>>
 }
 
 export const openApiPath = "/openapi.json"
@@ -218,6 +219,27 @@ export const openApiDocument = (apis: ReadonlyArray<DescribedApi>, publicBaseUrl
     }),
   )
 
+  // An alias answers exactly as its operation; it is listed so that a client generated from this
+  // document reaches it too, marked as an alias rather than as an operation of its own.
+  const aliasPaths = Object.fromEntries(
+    apis.flatMap((api) =>
+      Object.entries(api.aliases ?? {}).map(([alias, path]) => {
+        const { post } = paths[`${api.basePath}${path}`] as { readonly post: Record<string, unknown> }
+        return [
+          `${api.basePath}${alias}`,
+          {
+            post: {
+              ...post,
+              operationId: `${post.operationId}ViaAcquire2Prefix`,
+              description: `The same operation as \`${api.basePath}${path}\` (the official PHP SDK prefixes every path with \`/acquire2\`): the same grant, rate limit and answer.`,
+              "x-alias-of": `${api.basePath}${path}`,
+            },
+          },
+        ]
+      }),
+    ),
+  )
+
   const tags = [...new Set(rows.map((row) => tagOf(row.api, row.path)))].map((name) => ({
     name,
     ...(tagDescriptions[name] === undefined ? {} : { description: tagDescriptions[name] }),
@@ -233,7 +255,7 @@ export const openApiDocument = (apis: ReadonlyArray<DescribedApi>, publicBaseUrl
     },
     servers: [{ url: publicBaseUrl }],
     tags,
-    paths,
+    paths: { ...paths, ...aliasPaths },
     components: {
       schemas: components,
       parameters: {

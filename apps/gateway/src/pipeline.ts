@@ -19,6 +19,7 @@ import {
   type HeadersLike,
   headerNames,
   type OperationPath,
+  operationAliases,
   operations,
   parseJson,
   partnerIdMaxChars,
@@ -85,6 +86,8 @@ export interface ApiOperation<R> {
 export interface Api<R> {
   readonly basePath: string
   readonly operations: Readonly<Record<string, ApiOperation<R>>>
+  /** Other paths of the same operations (alias -> operation path): one grant, one rate limit, one answer. */
+  readonly aliases?: Readonly<Record<string, string>>
 }
 
 /** A typed row of an operation table. */
@@ -104,6 +107,7 @@ export const merchantApi = <R>(handlers: Handlers<R>): Api<R> => ({
       operation(operations[path].request as AnyWireSchema, operations[path].response as AnyWireSchema, handlers[path]),
     ]),
   ),
+  aliases: operationAliases,
 })
 
 /** Report every broken field at once, so a merchant fixes a request in one round trip. */
@@ -124,8 +128,12 @@ export const withoutNullFields = (value: unknown): unknown => {
   )
 }
 
+/** `"bizContent": null` (the PHP SDK's habit for operations without parameters) means absent, as it does for any field. */
 const decodeBizContent = (schema: AnyWireSchema, bizContent: unknown): Result.Result<unknown, string> => {
-  const decoded = Schema.decodeUnknownResult(schema, allErrors)(withoutNullFields(bizContent))
+  const decoded = Schema.decodeUnknownResult(
+    schema,
+    allErrors,
+  )(bizContent === null ? undefined : withoutNullFields(bizContent))
   if (Result.isSuccess(decoded)) return Result.succeed(decoded.success)
   return Result.fail(
     bizContent === undefined || bizContent === null
@@ -193,6 +201,8 @@ const dispatch = <R>(path: string, row: ApiOperation<R>, request: ApiRequest, tr
     if (Result.isFailure(parsed)) return yield* refuse("INVALID_PARAMETER", parsed.failure.message)
     const envelope = Schema.decodeUnknownResult(RequestEnvelope)(parsed.success)
     if (Result.isFailure(envelope)) return yield* refuse("INVALID_PARAMETER", issueMessage(envelope.failure.issue))
+    if (envelope.success.partnerId !== undefined && envelope.success.partnerId !== merchant.partnerId)
+      return yield* refuse("INVALID_PARAMETER", "partnerId in the body must be the Partner-Id of the header")
     const now = (yield* Clock.currentTimeMillis) as Timestamp
     // The window guards against replays, so it is measured against real time: a sandbox whose
     // test clock was moved forward still takes the merchant's own requestTime.
@@ -241,23 +251,24 @@ export const handleApiRequest = <R>(api: Api<R>, request: ApiRequest) =>
     const operationPath = request.path.startsWith(`${api.basePath}/`)
       ? request.path.slice(api.basePath.length)
       : undefined
-    const row = operationPath === undefined ? undefined : api.operations[operationPath]
-    if (operationPath === undefined || row === undefined)
+    const path = operationPath === undefined ? undefined : (api.aliases?.[operationPath] ?? operationPath)
+    const row = path === undefined ? undefined : api.operations[path]
+    if (path === undefined || row === undefined)
       return respond(
         withTraceCode(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), traceCode),
         gateway.servicePrivateKey,
       )
-    const envelope = yield* dispatch(operationPath, row, request, traceCode).pipe(
+    const envelope = yield* dispatch(path, row, request, traceCode).pipe(
       Effect.catch((failure) => {
         if (failure instanceof Refused) return Effect.succeed(failure.envelope)
         return Effect.as(
-          Effect.logError(`${traceCode} ${operationPath} failed`, failure),
+          Effect.logError(`${traceCode} ${path} failed`, failure),
           failureResponse("SYSTEM_ERROR", "system error: retry later, quoting the traceCode"),
         )
       }),
       Effect.catchCause((cause) =>
         Effect.as(
-          Effect.logError(`${traceCode} ${operationPath} defect`, Cause.pretty(cause)),
+          Effect.logError(`${traceCode} ${path} defect`, Cause.pretty(cause)),
           failureResponse("SYSTEM_ERROR", "system error: retry later, quoting the traceCode"),
         ),
       ),

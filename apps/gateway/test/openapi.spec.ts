@@ -5,7 +5,7 @@
  * validator written here (none is installed), which refuses any keyword it
  * does not know rather than pass it unchecked.
  */
-import { operationPaths } from "@mizan/protocol"
+import { operationAliases, operationPaths } from "@mizan/protocol"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { requestSamples, responseSamples } from "../../../libs/protocol/test/samples.ts"
 import { handlers } from "../src/handlers/index.ts"
@@ -178,13 +178,22 @@ describe("GET /openapi.json", () => {
     for (const path of operationPaths) expect(document.paths, path).toHaveProperty([`/sgs/api${path}`, "post"])
     for (const path of Object.keys(sandboxApi.operations))
       expect(document.paths, path).toHaveProperty([`/sgs/sandbox${path}`, "post"])
-    expect(Object.keys(document.paths)).toHaveLength(operationPaths.length + Object.keys(sandboxApi.operations).length)
+    const aliases = Object.keys(operationAliases)
+    expect(Object.keys(document.paths)).toHaveLength(
+      operationPaths.length + aliases.length + Object.keys(sandboxApi.operations).length,
+    )
+  })
+
+  it("lists each alias the PHP SDK posts to, marked as the alias of the spec's path", () => {
+    expect(Object.keys(operationAliases)).toContain("/acquire2/transfer/placeTransferOrder")
+    for (const [alias, path] of Object.entries(operationAliases))
+      expect(document.paths[`/sgs/api${alias}`]?.post, alias).toMatchObject({ "x-alias-of": `/sgs/api${path}` })
   })
 
   it("leaves the sandbox out of a production gateway's description", () => {
     const production = openApiDocument([merchantApi(handlers)], "https://pay.example")
     expect(Object.keys(production.paths).every((path) => path.startsWith("/sgs/api/"))).toBe(true)
-    expect(Object.keys(production.paths)).toHaveLength(operationPaths.length)
+    expect(Object.keys(production.paths)).toHaveLength(operationPaths.length + Object.keys(operationAliases).length)
   })
 
   it("documents the Partner-Id and sign headers on every operation, and the signature scheme", () => {

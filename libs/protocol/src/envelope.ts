@@ -6,7 +6,7 @@
  * headers `Partner-Id` and `sign`, read in any letter case.
  */
 import { BoundedString, type CodeName, codeCatalogue, RequiredString, Timestamp } from "@mizan/kernel"
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 
 // Headers.
 
@@ -46,12 +46,72 @@ export const readHeader = (headers: HeadersLike, name: string): string | undefin
 // Request.
 
 /**
+ * An RFC 3339 date-time with an explicit offset, as the official PHP SDK
+ * writes `requestTime` (`2026-11-24T00:54:42.000+04:00`; `Z` is an offset
+ * too). A time without an offset names no instant, so it has no place here.
+ */
+const dateTimeWithOffset =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?(?:Z|([+-])(\d{2}):(\d{2}))$/
+
+/** The instant an RFC 3339 date-time with an offset names, in milliseconds; undefined for any other text or an impossible date. */
+export const instantOfDateTime = (text: string): number | undefined => {
+  const match = dateTimeWithOffset.exec(text)
+  if (match === null) return undefined
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const millis = Number((match[7] ?? "").padEnd(3, "0"))
+  const offsetSign = match[8] === "-" ? -1 : 1
+  const offsetHours = Number(match[9] ?? 0)
+  const offsetMinutes = Number(match[10] ?? 0)
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined
+  const local = Date.UTC(year, month - 1, day, hour, minute, second, millis)
+  // Date.UTC rolls 2026-02-30 over into March: a date that does not read back is not a date.
+  const readBack = new Date(local)
+  if (readBack.getUTCFullYear() !== year || readBack.getUTCMonth() !== month - 1 || readBack.getUTCDate() !== day)
+    return undefined
+  return local - offsetSign * (offsetHours * 60 + offsetMinutes) * 60_000
+}
+
+const requestTimeMs = (input: number | string): number | undefined =>
+  typeof input === "number" ? input : instantOfDateTime(input)
+
+/**
+ * `requestTime`: milliseconds since the epoch as a JSON number (the Java SDK),
+ * or an RFC 3339 date-time with its UTC offset (the PHP SDK). Either decodes
+ * to the instant in milliseconds, which is what the service records.
+ */
+const requestTimeRule =
+  "must be milliseconds since 1970-01-01 as a JSON number, or a date-time with its UTC offset such as 2026-11-24T00:54:42.000+04:00"
+
+export const RequestTime = Schema.Union([Schema.Number, Schema.String])
+  .annotate({ message: requestTimeRule })
+  .check(Schema.makeFilter((input) => requestTimeMs(input) !== undefined, { message: requestTimeRule }))
+  .pipe(
+    Schema.decodeTo(
+      Timestamp,
+      SchemaTransformation.transform<number, number | string>({
+        decode: (input) => requestTimeMs(input) as number,
+        encode: (ms) => ms,
+      }),
+    ),
+  )
+
+/**
  * The request body. `bizContent` is left undecoded here: each operation
  * decodes it with its own schema (`decodeBizContent`), so that a bad
- * bizContent answers with that operation's field names.
+ * bizContent answers with that operation's field names. The PHP SDK also
+ * repeats the caller's `partnerId` here; the pipeline holds it to the
+ * `Partner-Id` header, so the body can never name another merchant.
  */
 export const RequestEnvelope = Schema.Struct({
-  requestTime: Timestamp,
+  requestTime: RequestTime,
+  partnerId: Schema.optionalKey(Schema.String),
   bizContent: Schema.optionalKey(Schema.Unknown),
 })
 export type RequestEnvelope = typeof RequestEnvelope.Type

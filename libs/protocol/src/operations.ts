@@ -116,6 +116,16 @@ export const operationPaths = Object.keys(operations) as ReadonlyArray<Operation
 
 export const isOperationPath = (path: string): path is OperationPath => Object.hasOwn(operations, path)
 
+/**
+ * Paths that name an operation under another prefix: the official PHP SDK
+ * posts every call under `/acquire2`, transfers included
+ * (`/acquire2/transfer/placeTransferOrder`). Each alias is the same
+ * operation as its spec path: the same grant, rate limit and answer.
+ */
+export const operationAliases: Readonly<Record<string, OperationPath>> = Object.fromEntries(
+  operationPaths.filter((path) => path.startsWith("/transfer/")).map((path) => [`/acquire2${path}`, path]),
+)
+
 /** bizContent as a client writes it (amounts as JSON numbers). */
 export type RequestOf<P extends OperationPath> = Operations[P]["request"]["Encoded"]
 /** bizContent once decoded (amounts in fils). */

@@ -5,6 +5,7 @@ import {
   decodeResponseBody,
   encodeResponseBody,
   failureResponse,
+  instantOfDateTime,
   isSuccessHead,
   RequestEnvelope,
   ResponseEnvelopeWire,
@@ -90,13 +91,43 @@ describe("the request envelope", () => {
     expect(Result.getOrThrow(decode({ requestTime: 1700000000000 }))).toEqual({ requestTime: 1700000000000 })
   })
 
+  it("keeps a partnerId the body repeats, for the pipeline to hold against the header", () => {
+    expect(Result.getOrThrow(decode({ requestTime: 1700000000000, partnerId: "M1" }))).toEqual({
+      requestTime: 1700000000000,
+      partnerId: "M1",
+    })
+  })
+
+  it.each([
+    ["2026-11-24T00:54:42.000+04:00", Date.UTC(2026, 10, 23, 20, 54, 42)],
+    ["2026-11-23T20:54:42.000Z", Date.UTC(2026, 10, 23, 20, 54, 42)],
+    ["2026-11-23T15:24:42.5-05:30", Date.UTC(2026, 10, 23, 20, 54, 42, 500)],
+    ["2026-11-23T20:54:42+00:00", Date.UTC(2026, 10, 23, 20, 54, 42)],
+  ])("reads requestTime %s as the instant it names, in milliseconds (the PHP SDK's habit)", (text, ms) => {
+    expect(Result.getOrThrow(decode({ requestTime: text }))).toEqual({ requestTime: ms })
+  })
+
+  const requestTimeRule =
+    "requestTime must be milliseconds since 1970-01-01 as a JSON number, or a date-time with its UTC offset such as 2026-11-24T00:54:42.000+04:00"
+
   it.each([
     [{}, "requestTime is required"],
-    [{ requestTime: "1700000000000" }, "requestTime must be a number"],
-    [{ requestTime: "1.7e12" }, "requestTime must be a number"],
+    [{ requestTime: "1700000000000" }, requestTimeRule],
+    [{ requestTime: "1.7e12" }, requestTimeRule],
+    [{ requestTime: "2026-11-24T00:54:42.000" }, requestTimeRule],
+    [{ requestTime: "2026-11-24 00:54:42+04:00" }, requestTimeRule],
+    [{ requestTime: "2026-02-30T00:54:42.000+04:00" }, requestTimeRule],
+    [{ requestTime: "2026-11-24T24:00:00.000+04:00" }, requestTimeRule],
+    [{ requestTime: "2026-11-24T00:54:42.000+04:60" }, requestTimeRule],
+    [{ requestTime: true }, requestTimeRule],
   ])("refuses %j naming requestTime", (value, message) => {
     const result = decode(value)
     expect(Result.isFailure(result) && issueMessage(result.failure.issue)).toBe(message)
+  })
+
+  it("names no instant for text that is not a date-time with an offset", () => {
+    expect(instantOfDateTime("2026-11-24")).toBeUndefined()
+    expect(instantOfDateTime("2026-11-24T00:54:42.0000+04:00")).toBeUndefined()
   })
 })
 

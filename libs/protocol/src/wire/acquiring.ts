@@ -20,6 +20,7 @@ import {
   Last4,
   MerchantOrderNo,
   NotifyUrl,
+  ObjectOrEmptyList,
   OrderNo,
   QuantityFromWire,
   RequiredText,
@@ -48,10 +49,12 @@ const paySceneParamsFields = {
   email: Schema.optionalKey(Text),
 }
 
-export const PaySceneParamsRequest = Schema.Struct({
-  ...paySceneParamsFields,
-  eid: Schema.optionalKey(createOrderSensitive.eid.schema),
-})
+export const PaySceneParamsRequest = ObjectOrEmptyList(
+  Schema.Struct({
+    ...paySceneParamsFields,
+    eid: Schema.optionalKey(createOrderSensitive.eid.schema),
+  }),
+)
 
 /** The parameters as the order returns them: `eid` only as its digest. */
 export const PaySceneParams = Schema.Struct({ ...paySceneParamsFields, eid: Schema.optionalKey(Sha256Hex) })
@@ -77,41 +80,52 @@ export const PromotionInfo = Schema.Struct({
   settleFlag: Schema.Literals(["YES", "NO"]).annotate({ message: 'must be "YES" or "NO"' }),
 })
 
-/** Every part of accessoryContent is optional: clients send `{"amountDetail":{},"goodsDetail":{},"terminalDetail":{}}`. */
-export const AccessoryContent = Schema.Struct({
-  amountDetail: Schema.optionalKey(
-    Schema.Struct({
-      discountableAmount: Schema.optionalKey(MoneyFromWire),
-      amount: Schema.optionalKey(MoneyFromWire),
-      vatAmount: Schema.optionalKey(MoneyFromWire),
-      tipAmount: Schema.optionalKey(MoneyFromWire),
-    }),
-  ),
-  goodsDetail: Schema.optionalKey(
-    Schema.Struct({
-      body: Schema.optionalKey(BoundedString(200)),
-      categoriesTree: Schema.optionalKey(BoundedString(200)),
-      goodsCategory: Schema.optionalKey(BoundedString(200)),
-      goodsId: Schema.optionalKey(BoundedString(200)),
-      goodsName: Schema.optionalKey(BoundedString(200)),
-      showUrl: Schema.optionalKey(BoundedString(200)),
-      price: Schema.optionalKey(MoneyFromWire),
-      quantity: Schema.optionalKey(QuantityFromWire),
-    }),
-  ),
-  terminalDetail: Schema.optionalKey(
-    Schema.Struct({
-      operatorId: Schema.optionalKey(BoundedString(200)),
-      storeId: Schema.optionalKey(BoundedString(200)),
-      terminalId: Schema.optionalKey(BoundedString(200)),
-      merchantName: Schema.optionalKey(BoundedString(200)),
-      storeName: Schema.optionalKey(BoundedString(200)),
-    }),
-  ),
-  // The spec lists `reserved` with accessoryContent while its sample sends it
-  // at bizContent level: both places are accepted (lenient reading).
-  reserved: Schema.optionalKey(BoundedString(200)),
-})
+/**
+ * Every part of accessoryContent is optional: clients send
+ * `{"amountDetail":{},"goodsDetail":{},"terminalDetail":{}}`, and the PHP SDK `[]` for each `{}`.
+ */
+export const AccessoryContent = ObjectOrEmptyList(
+  Schema.Struct({
+    amountDetail: Schema.optionalKey(
+      ObjectOrEmptyList(
+        Schema.Struct({
+          discountableAmount: Schema.optionalKey(MoneyFromWire),
+          amount: Schema.optionalKey(MoneyFromWire),
+          vatAmount: Schema.optionalKey(MoneyFromWire),
+          tipAmount: Schema.optionalKey(MoneyFromWire),
+        }),
+      ),
+    ),
+    goodsDetail: Schema.optionalKey(
+      ObjectOrEmptyList(
+        Schema.Struct({
+          body: Schema.optionalKey(BoundedString(200)),
+          categoriesTree: Schema.optionalKey(BoundedString(200)),
+          goodsCategory: Schema.optionalKey(BoundedString(200)),
+          goodsId: Schema.optionalKey(BoundedString(200)),
+          goodsName: Schema.optionalKey(BoundedString(200)),
+          showUrl: Schema.optionalKey(BoundedString(200)),
+          price: Schema.optionalKey(MoneyFromWire),
+          quantity: Schema.optionalKey(QuantityFromWire),
+        }),
+      ),
+    ),
+    terminalDetail: Schema.optionalKey(
+      ObjectOrEmptyList(
+        Schema.Struct({
+          operatorId: Schema.optionalKey(BoundedString(200)),
+          storeId: Schema.optionalKey(BoundedString(200)),
+          terminalId: Schema.optionalKey(BoundedString(200)),
+          merchantName: Schema.optionalKey(BoundedString(200)),
+          storeName: Schema.optionalKey(BoundedString(200)),
+        }),
+      ),
+    ),
+    // The spec lists `reserved` with accessoryContent while its sample sends it
+    // at bizContent level: both places are accepted (lenient reading).
+    reserved: Schema.optionalKey(BoundedString(200)),
+  }),
+)
 
 export const CreateOrderRequest = Schema.Struct({
   merchantOrderNo: MerchantOrderNo,

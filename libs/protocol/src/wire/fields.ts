@@ -19,6 +19,26 @@ export const OrderNo = RequiredString(64)
 
 export const NotifyUrl = BoundedString(200)
 
+/**
+ * An object, also read from an empty list: PHP's `json_encode` writes an
+ * empty array as `[]` where the merchant meant an empty object
+ * (`"amountDetail":[]`). A non-empty list is still refused; answers always
+ * write the object.
+ */
+export const ObjectOrEmptyList = <S extends Schema.Codec<object, object, never, never>>(object: S) =>
+  Schema.Union([
+    object,
+    Schema.Tuple([]).pipe(
+      Schema.decodeTo(
+        object,
+        SchemaTransformation.transform<S["Encoded"], readonly []>({
+          decode: () => ({}) as S["Encoded"],
+          encode: () => [],
+        }),
+      ),
+    ),
+  ])
+
 /** A String the spec gives no length for. The gateway's body size limit bounds it. */
 export const Text = Schema.String
 
