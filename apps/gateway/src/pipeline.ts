@@ -179,10 +179,10 @@ const authenticate = (request: ApiRequest) =>
     if (partnerId.length > partnerIdMaxChars)
       return yield* refuse("INVALID_PARAMETER", `header Partner-Id must be at most ${partnerIdMaxChars} characters`)
     const merchant = gateway.merchantOf(partnerId)
-    if (merchant === undefined)
-      return yield* refuse("UNAUTHORIZED", `Partner-Id ${partnerId} is not a registered merchant`)
     const signature = readHeader(request.headers, headerNames.sign)
-    if (!verify(request.body, signature, merchant.publicKey))
+    // An unknown Partner-Id answers exactly as a signature that does not verify,
+    // so that the API never tells a caller which partner ids exist.
+    if (merchant === undefined || !verify(request.body, signature, merchant.publicKey))
       return yield* Effect.fail(
         new Refused(
           signature === undefined || signature.trim() === ""
@@ -263,13 +263,13 @@ export const handleApiRequest = <R>(api: Api<R>, request: ApiRequest) =>
         if (failure instanceof Refused) return Effect.succeed(failure.envelope)
         return Effect.as(
           Effect.logError(`${traceCode} ${path} failed`, failure),
-          failureResponse("SYSTEM_ERROR", "system error: retry later, quoting the traceCode"),
+          failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"),
         )
       }),
       Effect.catchCause((cause) =>
         Effect.as(
           Effect.logError(`${traceCode} ${path} defect`, Cause.pretty(cause)),
-          failureResponse("SYSTEM_ERROR", "system error: retry later, quoting the traceCode"),
+          failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"),
         ),
       ),
     )

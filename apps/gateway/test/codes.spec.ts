@@ -116,6 +116,6 @@ describe("codes that need a setting to reach", () => {
   it("answers 500 SYSTEM_ERROR with a traceCode when the store fails, and never says what failed", async () => {
     const failure = await refused(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: "BROKEN-1" })
     expect(failure.code).toBe("500")
-    expect(failure.msg).toBe("system error: retry later, quoting the traceCode")
+    expect(failure.msg).toBe("SYSTEM_ERROR: retry later, quoting the traceCode")
   })
 })

@@ -64,11 +64,24 @@ describe("the envelope pipeline", () => {
   it("refuses a missing, overlong or unknown Partner-Id", async () => {
     const body = envelope({ merchantOrderNo: "x" })
     const missing = await postRaw(`${gateway.baseUrl}${orderPath}`, body, {})
-    expect(missing.json.head).toMatchObject({ applyStatus: "FAIL", code: "400", msg: "header Partner-Id is required" })
+    expect(missing.json.head).toMatchObject({
+      applyStatus: "FAIL",
+      code: "400",
+      msg: "INVALID_PARAMETER: header Partner-Id is required",
+    })
     const long = await postRaw(`${gateway.baseUrl}${orderPath}`, body, { "Partner-Id": "M123456789012" })
-    expect(long.json.head.msg).toBe("header Partner-Id must be at most 12 characters")
-    const unknown = await postSigned(`${gateway.baseUrl}${orderPath}`, body, "NOBODY", key("M1"))
-    expect(unknown.json.head).toMatchObject({ code: "403", msg: "Partner-Id NOBODY is not a registered merchant" })
+    expect(long.json.head.msg).toBe("INVALID_PARAMETER: header Partner-Id must be at most 12 characters")
+  })
+
+  it("answers an unknown Partner-Id exactly as a signature that does not verify, so no partner id can be probed", async () => {
+    const body = envelope({ merchantOrderNo: "x" })
+    const { traceCode: _, ...unknown } = (await postSigned(`${gateway.baseUrl}${orderPath}`, body, "NOBODY", key("M1")))
+      .json.head
+    const { traceCode: __, ...forged } = (await postSigned(`${gateway.baseUrl}${orderPath}`, body, "M1", key("M2")))
+      .json.head
+    expect(unknown).toEqual(forged)
+    expect(unknown).toMatchObject({ applyStatus: "ERROR", code: "403", msg: expect.stringMatching(/^UNAUTHORIZED: /) })
+    expect(unknown.msg).not.toContain("NOBODY")
   })
 
   it("refuses a requestTime more than 15 minutes away, either way, even when replayed with a valid signature", async () => {
@@ -100,9 +113,9 @@ describe("the envelope pipeline", () => {
   it("answers REQUESTTIME_TOO_EARLY and REQUESTTIME_TOO_LATER by name", async () => {
     const now = Date.now()
     const past = await postSigned(`${gateway.baseUrl}${orderPath}`, envelope({}, now - 3_600_000), "M1", key("M1"))
-    expect(past.json.head.msg).toMatch(/requestTime is more than 15 minutes before/)
+    expect(past.json.head.msg).toMatch(/^REQUESTTIME_TOO_EARLY: requestTime is more than 15 minutes before/)
     const future = await postSigned(`${gateway.baseUrl}${orderPath}`, envelope({}, now + 3_600_000), "M1", key("M1"))
-    expect(future.json.head.msg).toMatch(/requestTime is more than 15 minutes after/)
+    expect(future.json.head.msg).toMatch(/^REQUESTTIME_TOO_LATER: requestTime is more than 15 minutes after/)
   })
 
   it("refuses malformed JSON and a missing requestTime with 400, naming what is wrong", async () => {
@@ -115,7 +128,7 @@ describe("the envelope pipeline", () => {
       "M1",
       key("M1"),
     )
-    expect(noTime.json.head.msg).toBe("requestTime is required")
+    expect(noTime.json.head.msg).toBe("INVALID_PARAMETER: requestTime is required")
   })
 
   it("answers 403 UNAUTHORIZED for an operation not granted to the merchant", async () => {
@@ -147,7 +160,10 @@ describe("the envelope pipeline", () => {
 
   it("answers 404 SERVICE_NOT_AVAILABLE for a path that is no operation", async () => {
     const answer = await postSigned(`${gateway.baseUrl}/sgs/api/acquire2/nothing`, envelope({}), "M1", key("M1"))
-    expect(answer.json.head).toMatchObject({ code: "404", msg: "no operation at /sgs/api/acquire2/nothing" })
+    expect(answer.json.head).toMatchObject({
+      code: "404",
+      msg: "SERVICE_NOT_AVAILABLE: no operation at /sgs/api/acquire2/nothing",
+    })
   })
 
   it("refuses a body over the size limit with 413 and a signed envelope", async () => {
@@ -158,7 +174,7 @@ describe("the envelope pipeline", () => {
       key("M1"),
     )
     expect(answer.status).toBe(413)
-    expect(answer.json.head.msg).toBe("body is larger than 4096 bytes")
+    expect(answer.json.head.msg).toBe("INVALID_PARAMETER: body is larger than 4096 bytes")
     expect(verify(answer.text, answer.sign, parsePublicKey(gateway.servicePublicKeyPem))).toBe(true)
   })
 
@@ -187,7 +203,7 @@ describe("the envelope pipeline", () => {
       "M1",
       key("M1"),
     )
-    expect(answer.json.head.msg).toMatch(/^bizContent\.totalAmount\.amount must be a decimal amount/)
+    expect(answer.json.head.msg).toMatch(/^INVALID_PARAMETER: bizContent\.totalAmount\.amount must be a decimal amount/)
     expect(answer.json.head.msg?.length).toBeLessThanOrEqual(200)
   })
 

@@ -1,6 +1,6 @@
 /** The ways a call can fail, as typed errors a merchant can match on `_tag`. */
 import { type CodeName, codeCatalogue, codeNames } from "@mizan/kernel"
-import type { ApplyStatus } from "@mizan/protocol"
+import { type ApplyStatus, messageNameOf } from "@mizan/protocol"
 import { Data } from "effect"
 
 /**
@@ -17,11 +17,20 @@ export class ServiceRefused extends Data.TaggedError("ServiceRefused")<{
   readonly traceCode: string | undefined
   readonly httpStatus: number
 }> {
-  /** The catalogue name of the code, when the code (and msg, for shared codes like 400) says which. */
+  /**
+   * The message name `head.msg` starts with (`INVALID_PARAMETER`,
+   * `REQUESTTIME_TOO_EARLY`, `REFUND_AMOUNT_EXCEEDED`, ...): what tells apart
+   * the meanings one code number has.
+   */
+  get messageName(): CodeName | undefined {
+    return messageNameOf(this.msg)
+  }
+  /** The catalogue name of the code: the message name when it belongs to the code, else the code's only name. */
   get codeName(): CodeName | undefined {
     const candidates = codeNames.filter((name) => codeCatalogue[name].code === this.code)
-    if (candidates.length === 1) return candidates[0]
-    return candidates.find((name) => codeCatalogue[name].message === this.msg)
+    const named = this.messageName
+    if (named !== undefined && candidates.includes(named)) return named
+    return candidates.length === 1 ? candidates[0] : undefined
   }
   override get message(): string {
     return `${this.applyStatus} ${this.code}${this.msg === undefined ? "" : `: ${this.msg}`}`

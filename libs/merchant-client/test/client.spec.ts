@@ -129,8 +129,30 @@ describe("calling an operation", () => {
       }),
     )
     expect(error).toBeInstanceOf(ServiceRefused)
-    expect(error).toMatchObject({ applyStatus: "FAIL", code: "62006", msg: "amount exceeds the refundable 10.00" })
+    expect(error).toMatchObject({
+      applyStatus: "FAIL",
+      code: "62006",
+      msg: "REFUND_AMOUNT_EXCEEDED: amount exceeds the refundable 10.00",
+    })
     expect((error as ServiceRefused).codeName).toBe("REFUND_AMOUNT_EXCEEDED")
+    expect((error as ServiceRefused).messageName).toBe("REFUND_AMOUNT_EXCEEDED")
+  })
+
+  it("tells the three meanings of code 400 apart by the message name, with a detail after it", async () => {
+    for (const name of ["INVALID_PARAMETER", "REQUESTTIME_TOO_EARLY", "REQUESTTIME_TOO_LATER"] as const) {
+      stub.answer = { kind: "envelope", envelope: failureResponse(name, "requestTime is 16 minutes away") }
+      const error = (await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))) as ServiceRefused
+      expect([error.code, error.messageName, error.codeName]).toEqual(["400", name, name])
+    }
+  })
+
+  it("has no message name for a msg that does not start with one", async () => {
+    stub.answer = {
+      kind: "envelope",
+      envelope: { head: { applyStatus: "FAIL", code: "400", msg: "something else: entirely" } },
+    }
+    const error = (await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))) as ServiceRefused
+    expect([error.messageName, error.codeName]).toEqual([undefined, undefined])
   })
 
   it("names a shared code by its message", async () => {

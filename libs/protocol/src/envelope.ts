@@ -156,8 +156,26 @@ export const ResponseEnvelopeWire = Schema.Struct({
   ),
 )
 
-const boundedMsg = (msg: string): string =>
-  msg.length <= headMsgMaxChars ? msg : `${msg.slice(0, headMsgMaxChars - 1)}…`
+/**
+ * `head.msg` of a refusal: the message name of the spec's code table, then
+ * `: ` and the detail that names the field
+ * (`INVALID_PARAMETER: bizContent.subject must be at most 12 characters`).
+ * One number can mean several things (400 is INVALID_PARAMETER,
+ * REQUESTTIME_TOO_EARLY and REQUESTTIME_TOO_LATER), and merchants' code tells
+ * them apart by this name, so a long detail is cut, never the name.
+ */
+export const headMessage = (name: Exclude<CodeName, "SUCCESS">, detail?: string): string => {
+  if (detail === undefined || detail === "") return name
+  const text = `${name}: ${detail}`
+  return text.length <= headMsgMaxChars ? text : `${text.slice(0, headMsgMaxChars - 1)}…`
+}
+
+/** The message name a refusal's `head.msg` starts with, if it starts with one of the catalogue's. */
+export const messageNameOf = (msg: string | undefined): CodeName | undefined => {
+  if (msg === undefined) return undefined
+  const name = msg.split(":", 1)[0] as CodeName
+  return Object.hasOwn(codeCatalogue, name) ? name : undefined
+}
 
 /** A successful response around an already encoded body (see `encodeResponseBody`). */
 export const successResponse = (body: unknown): ResponseEnvelope => ({
@@ -166,17 +184,16 @@ export const successResponse = (body: unknown): ResponseEnvelope => ({
 })
 
 /**
- * A business or protocol refusal: applyStatus FAIL, the spec's code, and a
- * message (the catalogue's name of the code unless a more specific sentence
- * is given), cut to head.msg's 200 characters. No body, by the spec's rule.
+ * A business or protocol refusal: applyStatus FAIL, the spec's code, and
+ * `head.msg` as `headMessage` writes it from the code's message name and the
+ * detail. No body, by the spec's rule.
  */
 export const failureResponse = (
   code: Exclude<CodeName, "SUCCESS">,
-  msg?: string,
+  detail?: string,
   traceCode?: string,
 ): ResponseEnvelope => {
-  const entry = codeCatalogue[code]
-  const head: ResponseHead = { applyStatus: "FAIL", code: entry.code, msg: boundedMsg(msg ?? entry.message) }
+  const head: ResponseHead = { applyStatus: "FAIL", code: codeCatalogue[code].code, msg: headMessage(code, detail) }
   return { head: traceCode === undefined ? head : { ...head, traceCode } }
 }
 
@@ -187,7 +204,7 @@ export const failureResponse = (
  * apart from a missing grant, which answers FAIL.
  */
 export const signatureErrorResponse = (
-  msg = "request signature verification failed: the private key used to sign and the public key on file are not a pair",
+  detail = "request signature verification failed: the private key used to sign and the public key on file are not a pair",
 ): ResponseEnvelope => ({
-  head: { applyStatus: "ERROR", code: codeCatalogue.UNAUTHORIZED.code, msg: boundedMsg(msg) },
+  head: { applyStatus: "ERROR", code: codeCatalogue.UNAUTHORIZED.code, msg: headMessage("UNAUTHORIZED", detail) },
 })

@@ -40,9 +40,11 @@ describe("the response envelope", () => {
 
   it("says what was wrong in msg, cut to its 200 characters, with a traceCode when given", () => {
     const response = failureResponse("INVALID_PARAMETER", "bizContent.subject must be at most 12 characters")
-    expect(response.head.msg).toBe("bizContent.subject must be at most 12 characters")
+    expect(response.head.msg).toBe("INVALID_PARAMETER: bizContent.subject must be at most 12 characters")
     const long = failureResponse("SYSTEM_ERROR", "x".repeat(500), "trace-1")
     expect(long.head.msg).toHaveLength(200)
+    expect(long.head.msg).toMatch(/^SYSTEM_ERROR: x+…$/)
+    expect(failureResponse("ORDER_PAID").head.msg).toBe("ORDER_PAID")
     expect(long.head).toMatchObject({ code: codeOf("SYSTEM_ERROR"), traceCode: "trace-1" })
   })
 
