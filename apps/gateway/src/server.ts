@@ -46,11 +46,26 @@ const serveApi = <R>(api: Api<R>) =>
     return toHttp(yield* handleApiRequest(api, { path, headers: request.headers, body: new Uint8Array(body.success) }))
   })
 
+/** The methods an API path answers 405 to: every operation is `POST`. */
+const methodsNotAllowed = ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"] as const
+
+/** 405 with `Allow: POST` and a signed envelope saying so, rather than an empty 404. */
+const methodNotAllowed = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.map(Gateway, (gateway) => {
+    const path = new URL(request.url, "http://gateway").pathname
+    const answer = respond(
+      failureResponse("INVALID_PARAMETER", `${request.method} is not allowed on ${path}: every operation is POST`),
+      gateway.servicePrivateKey,
+      405,
+    )
+    return toHttp({ ...answer, headers: { ...answer.headers, allow: "POST" } })
+  })
+
 /**
  * The routes of one operation table: every operation is `POST` under its
- * base path. The services the handlers need are taken once, when the route
- * is built, and given to each request (so they are not per-request
- * requirements of the server).
+ * base path, and any other method answers 405. The services the handlers
+ * need are taken once, when the route is built, and given to each request
+ * (so they are not per-request requirements of the server).
  */
 export const apiRoutes = <R>(api: Api<R>) =>
   Layer.effectDiscard(
@@ -58,9 +73,10 @@ export const apiRoutes = <R>(api: Api<R>) =>
       const context = yield* Effect.context<R | Gateway>()
       const router = yield* HttpRouter.HttpRouter
       const serve = serveApi(api)
-      yield* router.add("POST", `${api.basePath}/*` as `/${string}`, (request) =>
-        serve(request).pipe(Effect.provideContext(context)),
-      )
+      const paths = `${api.basePath}/*` as `/${string}`
+      yield* router.add("POST", paths, (request) => serve(request).pipe(Effect.provideContext(context)))
+      for (const method of methodsNotAllowed)
+        yield* router.add(method, paths, (request) => methodNotAllowed(request).pipe(Effect.provideContext(context)))
     }),
   )
 

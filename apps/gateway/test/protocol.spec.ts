@@ -166,6 +166,75 @@ describe("the envelope pipeline", () => {
     })
   })
 
+  it.each(["GET", "PUT", "DELETE", "PATCH"])(
+    "answers %s on an API path 405 with Allow: POST, signed",
+    async (method) => {
+      const response = await fetch(`${gateway.baseUrl}${orderPath}`, { method })
+      expect(response.status).toBe(405)
+      expect(response.headers.get("allow")).toBe("POST")
+      const text = await response.text()
+      expect(JSON.parse(text).head).toMatchObject({
+        code: "400",
+        msg: expect.stringMatching(/^INVALID_PARAMETER: .*POST/),
+      })
+      expect(verify(text, response.headers.get("sign"), parsePublicKey(gateway.servicePublicKeyPem))).toBe(true)
+    },
+  )
+
+  it("refuses a body whose object names a key twice, naming the key: no two readers may see two orders", async () => {
+    const body = `{"requestTime":${Date.now()},"bizContent":{"merchantOrderNo":"dup-1","subject":"x","paySceneCode":"PAYPAGE","totalAmount":{"amount":1,"currency":"AED"},"totalAmount":{"amount":1000,"currency":"AED"}}}`
+    const answer = await postSigned(`${gateway.baseUrl}/sgs/api/acquire2/placeOrder`, body, "M1", key("M1"))
+    expect(answer.json.head).toMatchObject({
+      code: "400",
+      msg: 'INVALID_PARAMETER: body names the key "totalAmount" twice in one object',
+    })
+  })
+
+  it("counts String(n) in characters: a 12-emoji subject is 12 characters; a control character is refused", async () => {
+    const place = (subject: string) =>
+      postSigned(
+        `${gateway.baseUrl}/sgs/api/acquire2/placeOrder`,
+        envelope({
+          merchantOrderNo: `chars-${Date.now()}-${Math.random()}`,
+          subject,
+          totalAmount: { amount: 1, currency: "AED" },
+          paySceneCode: "PAYPAGE",
+        }),
+        "M1",
+        key("M1"),
+      )
+    expect((await place("🎁".repeat(12))).json.head.code).toBe("0")
+    expect((await place("🎁".repeat(13))).json.head.msg).toBe(
+      "INVALID_PARAMETER: bizContent.subject must be at most 12 characters",
+    )
+    for (const subject of ["bell\u0007", "half \ud83c"]) {
+      const answer = await place(subject)
+      expect(answer.json.head.msg, subject).toBe(
+        "INVALID_PARAMETER: bizContent.subject must be text without control characters (other than tab and newline) or lone surrogates",
+      )
+    }
+  })
+
+  it("reads an amount sent as a JSON string exactly as the number (the PHP SDK's habit), by the same decimal rules", async () => {
+    const place = (amount: string) =>
+      postSigned(
+        `${gateway.baseUrl}/sgs/api/acquire2/placeOrder`,
+        `{"requestTime":${Date.now()},"bizContent":{"merchantOrderNo":"str-${Date.now()}-${Math.random()}","subject":"x","paySceneCode":"PAYPAGE","totalAmount":{"amount":${amount},"currency":"AED"}}}`,
+        "M1",
+        key("M1"),
+      )
+    const placed = await place('"10.00"')
+    expect(placed.json.head.code).toBe("0")
+    expect((placed.json.body as { acquireOrder: { totalAmount: unknown } }).acquireOrder.totalAmount).toEqual({
+      amount: 10,
+      currency: "AED",
+    })
+    for (const amount of ['"1.005"', '"1e3"', '"-1"', '" 1"', '""'])
+      expect((await place(amount)).json.head.msg, amount).toMatch(
+        /^INVALID_PARAMETER: bizContent\.totalAmount\.amount must be a decimal amount/,
+      )
+  })
+
   it("refuses a body over the size limit with 413 and a signed envelope", async () => {
     const answer = await postSigned(
       `${gateway.baseUrl}${orderPath}`,

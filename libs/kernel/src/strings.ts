@@ -1,13 +1,52 @@
 import { Schema } from "effect"
 
-/** The spec's String(n): a string of at most `n` characters. */
-export const BoundedString = (maxLength: number) =>
-  Schema.String.check(Schema.isMaxLength(maxLength, { message: `must be at most ${maxLength} characters` }))
+/**
+ * Characters as the spec's String(n) counts them: Unicode code points, so a
+ * 12-emoji subject is 12 characters although JavaScript holds it in 24
+ * UTF-16 units.
+ */
+export const characterCount = (text: string): number => {
+  let count = text.length
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    // A high surrogate followed by a low one is one character held in two units.
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--
+        i++
+      }
+    }
+  }
+  return count
+}
+
+/** C0 and C1 control characters and DEL, except tab and newline, which text fields may hold. */
+const controlCharacter = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
+
+/** Text a field may hold: well-formed Unicode (no lone surrogate), no control character but tab and newline. */
+export const isPlainText = (text: string): boolean => text.isWellFormed() && !controlCharacter.test(text)
+
+const plainText = Schema.makeFilter(isPlainText, {
+  message: "must be text without control characters (other than tab and newline) or lone surrogates",
+})
+
+const atMostCharacters = (maxLength: number) =>
+  Schema.makeFilter((text: string) => characterCount(text) <= maxLength, {
+    message: `must be at most ${maxLength} characters`,
+  })
+
+/** A string field of text: no control characters or lone surrogates (see `isPlainText`). */
+export const PlainText = Schema.String.check(plainText)
+
+/** The spec's String(n): text of at most `n` characters (code points). */
+export const BoundedString = (maxLength: number) => Schema.String.check(plainText, atMostCharacters(maxLength))
 
 /** A required String(n): at least one character that is not white space, at most `n`. */
 export const RequiredString = (maxLength: number) =>
   Schema.String.check(
-    Schema.isMaxLength(maxLength, { message: `must be at most ${maxLength} characters` }),
+    plainText,
+    atMostCharacters(maxLength),
     Schema.makeFilter((s: string) => s.trim().length > 0, { message: "must not be empty" }),
   )
 

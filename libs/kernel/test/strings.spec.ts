@@ -1,6 +1,16 @@
+import { test } from "@fast-check/vitest"
 import { Result, Schema } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { BoundedString, issueMessage, RequiredString, Sha256Hex, Timestamp } from "../src/index.ts"
+import {
+  BoundedString,
+  characterCount,
+  issueMessage,
+  PlainText,
+  RequiredString,
+  Sha256Hex,
+  Timestamp,
+} from "../src/index.ts"
 
 const messageOf = (schema: Schema.Top & Schema.Decoder<unknown>, input: unknown, prefix: ReadonlyArray<string>) => {
   const result = Schema.decodeUnknownResult(schema)(input)
@@ -40,5 +50,46 @@ describe("field rules name the field and the rule", () => {
   })
   it("a digest", () => {
     expect(messageOf(Sha256Hex, "ABC", [])).toBe("must be a lower-case hex SHA-256 digest (64 characters)")
+  })
+})
+
+describe("String(n) counts characters, and text holds no control characters", () => {
+  const subject = Schema.Struct({ subject: BoundedString(12) })
+  const textRule = "subject must be text without control characters (other than tab and newline) or lone surrogates"
+
+  it("takes a 12-emoji subject as 12 characters, although it is 24 UTF-16 units", () => {
+    const emoji = "😀".repeat(12)
+    expect(emoji).toHaveLength(24)
+    expect(messageOf(subject, { subject: emoji }, [])).toBe("ok")
+    expect(messageOf(subject, { subject: `${emoji}😀` }, [])).toBe("subject must be at most 12 characters")
+  })
+
+  it.each([
+    ["a lone high surrogate", "ab\ud83d"],
+    ["a lone low surrogate", "\ude00ab"],
+    ["NUL", "a\u0000b"],
+    ["a carriage return", "a\rb"],
+    ["escape", "\u001b[31m"],
+    ["DEL", "a\u007f"],
+    ["a C1 control", "a\u0085"],
+  ])("refuses %s in a text field", (_, text) => {
+    expect(messageOf(subject, { subject: text }, [])).toBe(textRule)
+    expect(messageOf(Schema.Struct({ subject: RequiredString(12) }), { subject: text }, [])).toBe(textRule)
+    expect(messageOf(Schema.Struct({ subject: PlainText }), { subject: text }, [])).toBe(textRule)
+  })
+
+  it("takes tab and newline, Arabic and accents", () => {
+    expect(messageOf(subject, { subject: "line\n\tقهوة é" }, [])).toBe("ok")
+  })
+
+  test.prop([fc.string({ unit: "grapheme-composite" })])(
+    "counts what spreading a string into code points counts",
+    (text) => {
+      expect(characterCount(text)).toBe([...text].length)
+    },
+  )
+
+  test.prop([fc.string({ unit: "binary" })])("counts a lone surrogate as one character", (text) => {
+    expect(characterCount(text)).toBe([...text].length)
   })
 })

@@ -33,23 +33,77 @@ const positionIn = (error: unknown): number | undefined => {
   return match?.[1] === undefined ? undefined : Number(match[1])
 }
 
+/** An object names a key twice. Says which key, never a value. */
+export class DuplicateKey extends Data.TaggedError("DuplicateKey")<{ readonly key: string }> {
+  override get message(): string {
+    return `body names the key ${JSON.stringify(this.key)} twice in one object`
+  }
+}
+
+const quote = 0x22
+const backslash = 0x5c
+
+/**
+ * The first key that some object of a valid JSON text names twice. JSON
+ * leaves duplicates undefined and parsers differ (`JSON.parse` keeps the
+ * last, others the first), so a body that names `totalAmount` twice would be
+ * a different order to another reader of the same signed bytes: such a body
+ * is refused. Keys compare as decoded (`"a"` and `"\u0061"` are one key).
+ */
+export const duplicateKeyIn = (text: string): string | undefined => {
+  // One set of keys per open object; `null` for an open array.
+  const open: Array<Set<string> | null> = []
+  let expectingKey = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === quote) {
+      let end = i + 1
+      let escaped = false
+      while (text.charCodeAt(end) !== quote) end += text.charCodeAt(end) === backslash ? ((escaped = true), 2) : 1
+      const keys = open.at(-1)
+      if (expectingKey && keys) {
+        const raw = text.slice(i + 1, end)
+        const key = escaped ? (JSON.parse(`"${raw}"`) as string) : raw
+        if (keys.has(key)) return key
+        keys.add(key)
+        expectingKey = false
+      }
+      i = end
+    } else if (c === 0x7b /* { */) {
+      open.push(new Set())
+      expectingKey = true
+    } else if (c === 0x5b /* [ */) {
+      open.push(null)
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      open.pop()
+    } else if (c === 0x2c /* , */) {
+      expectingKey = open.at(-1) !== null && open.length > 0
+    }
+  }
+  return undefined
+}
+
 /**
  * Parses a JSON body (text or UTF-8 bytes). Safe integers stay numbers; every
  * other number (`0.10`, `1e3`, `12345678901234567890`) becomes its source
- * text, which the wire schemas decode exactly or refuse.
+ * text, which the wire schemas decode exactly or refuse. A body whose object
+ * names a key twice is refused (`duplicateKeyIn`).
  */
-export const parseJson = (body: string | Uint8Array): Result.Result<unknown, MalformedJson> => {
+export const parseJson = (body: string | Uint8Array): Result.Result<unknown, MalformedJson | DuplicateKey> => {
   let text: string
   try {
     text = typeof body === "string" ? body : strictUtf8.decode(body)
   } catch {
     return Result.fail(new MalformedJson({ position: undefined }))
   }
+  let parsed: unknown
   try {
-    return Result.succeed(JSON.parse(text, keepExactNumbers))
+    parsed = JSON.parse(text, keepExactNumbers)
   } catch (error) {
     return Result.fail(new MalformedJson({ position: positionIn(error) }))
   }
+  const duplicate = duplicateKeyIn(text)
+  return duplicate === undefined ? Result.succeed(parsed) : Result.fail(new DuplicateKey({ key: duplicate }))
 }
 
 const refuseNonJson = (key: string, value: unknown): unknown => {

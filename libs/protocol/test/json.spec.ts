@@ -2,7 +2,7 @@ import { test } from "@fast-check/vitest"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { MalformedJson, parseJson, stringifyJson } from "../src/index.ts"
+import { DuplicateKey, duplicateKeyIn, MalformedJson, parseJson, stringifyJson } from "../src/index.ts"
 
 const parsed = (text: string | Uint8Array) => Result.getOrThrow(parseJson(text))
 
@@ -55,6 +55,44 @@ describe("JSON with exact numbers", () => {
   it("refuses bytes that are not UTF-8", () => {
     expect(Result.isFailure(parseJson(new Uint8Array([0x7b, 0xff, 0x7d])))).toBe(true)
   })
+
+  it.each([
+    ['{"totalAmount":{"amount":1},"totalAmount":{"amount":9}}', "totalAmount"],
+    ['{"a":{"b":1,"c":2,"b":3}}', "b"],
+    ['[{"x":1},{"y":2,"y":2}]', "y"],
+    ['{"a":1,"\u0061":2}', "a"],
+    ['{"k\\"q":1,"k\\"q":2}', 'k"q'],
+  ])("refuses %s, whose object names %j twice, naming the key", (text, key) => {
+    const result = parseJson(text)
+    expect(Result.isFailure(result) && result.failure).toEqual(new DuplicateKey({ key }))
+    expect(Result.isFailure(result) && result.failure.message).toContain(JSON.stringify(key))
+  })
+
+  it.each([
+    ['{"a":{"a":{"a":1}}}'],
+    ['[{"a":1},{"a":2}]'],
+    ['{"a":"a","b":["a","a"],"c":{"a":1}}'],
+    ['{"a,":1,"a":"{\\"a\\":1,\\"a\\":2}"}'],
+  ])("takes %s: the same key in different objects, or inside strings, is no duplicate", (text) => {
+    expect(duplicateKeyIn(text)).toBeUndefined()
+    expect(Result.isSuccess(parseJson(text))).toBe(true)
+  })
+
+  test.prop([fc.json()], { numRuns: 300 })(
+    "finds none in any text JSON.stringify writes, whatever its strings hold",
+    (text) => {
+      expect(duplicateKeyIn(text)).toBeUndefined()
+    },
+  )
+
+  test.prop([fc.dictionary(fc.string(), fc.jsonValue(), { minKeys: 1 })], { numRuns: 200 })(
+    "finds the key when an object names one of its keys again",
+    (object) => {
+      const [key] = Object.keys(object) as [string]
+      const text = JSON.stringify(object).replace(/^\{/, () => `{${JSON.stringify(key)}:null,`)
+      expect(duplicateKeyIn(text)).toBe(key)
+    },
+  )
 
   it("never echoes the body in its error", () => {
     const result = parseJson('{"cardNumber":"4111111111111111",}')

@@ -3,7 +3,7 @@
  * (payment-service-interface.md, "Common types"); amounts use the kernel's
  * exact Money codecs.
  */
-import { AmountFromWire, BoundedString, type Fils, isSha256Hex, RequiredString } from "@mizan/kernel"
+import { AmountFromWire, BoundedString, type Fils, isSha256Hex, PlainText, RequiredString } from "@mizan/kernel"
 import { Schema, SchemaTransformation } from "effect"
 import type { SensitiveFieldRule } from "../field-encryption.ts"
 
@@ -40,10 +40,10 @@ export const ObjectOrEmptyList = <S extends Schema.Codec<object, object, never, 
   ])
 
 /** A String the spec gives no length for. The gateway's body size limit bounds it. */
-export const Text = Schema.String
+export const Text = PlainText
 
 /** A required String the spec gives no length for: at least one character that is not white space. */
-export const RequiredText = Schema.String.check(
+export const RequiredText = PlainText.check(
   Schema.makeFilter((s: string) => s.trim().length > 0, { message: "must not be empty" }),
 )
 
