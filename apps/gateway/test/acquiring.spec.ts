@@ -59,6 +59,25 @@ describe("create order", () => {
     expect(direct.threeDSecureDom).toMatch(/^<form id="threeDSecure" method="POST" action="[^"]+\/pay\/[^"]+\/3ds">/)
   })
 
+  it.each(["AUTODEBIT", "QRPAY"])("answers no interactionParams for %s, as the spec says", async (paySceneCode) => {
+    const body = await createOrder(newNumber("o"), { paySceneCode })
+    expect(body.acquireOrder.status).toBe("CREATED")
+    expect(body).not.toHaveProperty("interactionParams")
+  })
+
+  it("takes payeeMid naming the calling merchant, and refuses any other payee with 400 naming the field", async () => {
+    const own = await createOrder(newNumber("o"), { payeeMid: "M1" })
+    expect(own.acquireOrder.payeeMid).toBe("M1")
+    for (const payeeMid of ["M2", "NOBODY"]) {
+      const refusal = await refused(gateway.merchant(), "/acquire2/placeOrder", {
+        merchantOrderNo: newNumber("o"),
+        ...minimalOrder,
+        payeeMid,
+      } as never)
+      expect(refusal, payeeMid).toMatchObject({ code: "400", msg: expect.stringContaining("bizContent.payeeMid") })
+    }
+  })
+
   it("answers a repeat with the same order and its first orderNo, and 62016 for other parameters while CREATED", async () => {
     const no = newNumber("o")
     const first = await createOrder(no)

@@ -31,9 +31,12 @@ const plainText = Schema.makeFilter(isPlainText, {
   message: "must be text without control characters (other than tab and newline) or lone surrogates",
 })
 
+/** JSON Schema's `maxLength` counts characters as this does, so descriptions (the OpenAPI) say `maxLength`. */
 const atMostCharacters = (maxLength: number) =>
   Schema.makeFilter((text: string) => characterCount(text) <= maxLength, {
     message: `must be at most ${maxLength} characters`,
+    representation: { id: "effect/schema/isMaxLength", payload: { maxLength } },
+    toJsonSchema: () => ({ maxLength }),
   })
 
 /** A string field of text: no control characters or lone surrogates (see `isPlainText`). */

@@ -37,6 +37,21 @@ const accessoryContentOf = (content: AccessoryContentWire): NonNullable<OrderReq
   }) as unknown as NonNullable<OrderRequest["accessoryContent"]>
 }
 
+/**
+ * `payeeMid`, "another merchant as payee", is not supported: an order is paid
+ * to the merchant that creates it. Naming that merchant is the default and
+ * is accepted; any other id is refused rather than silently ignored.
+ */
+const checkPayee = (call: Call, payeeMid: string | undefined) =>
+  payeeMid === undefined || payeeMid === call.merchant.partnerId
+    ? Effect.void
+    : Effect.fail(
+        reject(
+          "INVALID_PARAMETER",
+          "bizContent.payeeMid must be your own Partner-Id or absent: paying another merchant is not supported",
+        ),
+      )
+
 /** The wire's create order as the domain's OrderRequest: amounts in fils, identities as digests. */
 const orderRequestOf = (request: CreateOrderRequest) =>
   Effect.gen(function* () {
@@ -71,6 +86,11 @@ const interactionParamsOf = (order: Order, publicBaseUrl: string, token: string)
   if (order.status !== "CREATED") return undefined
   const tokenUrl = `${publicBaseUrl}${payPagePath(token)}`
   switch (order.request.paySceneCode) {
+    // "Scenes AUTODEBIT and QRPAY have no interactionParams": the merchant
+    // debits an agreement, or the payer scans the merchant's own code.
+    case "AUTODEBIT":
+    case "QRPAY":
+      return undefined
     case "INAPP":
     case "EWALLET":
     case "PAYANDSIGN":
@@ -109,6 +129,7 @@ export const acquiringHandlers: Pick<
     Effect.gen(function* () {
       const gateway = yield* Gateway
       const merchantId = call.merchant.partnerId
+      yield* checkPayee(call, request.payeeMid)
       const streamId = acquiringStreamId(merchantId, request.merchantOrderNo)
       const order = yield* onOrder(streamId, {
         _tag: "CreateOrder",
