@@ -14,10 +14,12 @@ import type { StoreError, VersionConflict } from "@mizan/eventsourcing"
 import { type CodeName, issueMessage, type Rejection, type Timestamp } from "@mizan/kernel"
 import {
   type DecodedRequestOf,
+  type AddressPolicyMode,
   encodeWire,
   failureResponse,
   type HeadersLike,
   headerNames,
+  merchantUrlRefusal,
   type OperationPath,
   operationAliases,
   operations,
@@ -142,6 +144,25 @@ const decodeBizContent = (schema: AnyWireSchema, bizContent: unknown): Result.Re
   )
 }
 
+/**
+ * The first URL a merchant sent that the service must not take: every field
+ * named `...Url` (`notifyUrl`, `paySceneParams.redirectUrl`, a refund's or a
+ * transfer's `notifyUrl`), checked as it arrives rather than given up a day
+ * later at delivery (`merchantUrlRefusal`).
+ */
+const merchantUrlProblem = (value: unknown, mode: AddressPolicyMode, path: string): string | undefined => {
+  if (typeof value !== "object" || value === null) return undefined
+  for (const [key, field] of Object.entries(value)) {
+    const fieldPath = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`
+    const problem =
+      typeof field === "string" && key.endsWith("Url")
+        ? merchantUrlRefusal(field, mode)
+        : merchantUrlProblem(field, mode, fieldPath)
+    if (problem !== undefined) return typeof field === "string" ? `${fieldPath} ${problem}` : problem
+  }
+  return undefined
+}
+
 /** A short id for `head.traceCode` and the log line that explains a failure. */
 const newTraceCode = (): string => randomBytes(8).toString("hex")
 
@@ -213,6 +234,8 @@ const dispatch = <R>(path: string, row: ApiOperation<R>, request: ApiRequest, tr
       return yield* refuse("RATE_LIMIT_REJECT", "too many requests: slow down and retry")
     const bizContent = decodeBizContent(row.request, envelope.success.bizContent)
     if (Result.isFailure(bizContent)) return yield* refuse("INVALID_PARAMETER", bizContent.failure)
+    const urlProblem = merchantUrlProblem(bizContent.success, gateway.mode, "bizContent")
+    if (urlProblem !== undefined) return yield* refuse("INVALID_PARAMETER", urlProblem)
     const call: Call = { merchant, requestTime: envelope.success.requestTime, now, traceCode }
     const body = yield* row
       .handle(call, bizContent.success)

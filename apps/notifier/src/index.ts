@@ -5,7 +5,6 @@ export { readNotification, requestedByLengthMax, resendNotification } from "./op
 export { type NotifierOptions, notifierDefaults } from "./options.ts"
 export { Announcement, loadNotificationSource, type NotificationSource, SourceNotLoaded } from "./source.ts"
 export {
-  addressRefusal,
   checkNotifyUrl,
   type NotifierMode,
   notifyUrlLengthMax,

@@ -7,14 +7,15 @@
  * resolves differently a moment later cannot slip past.
  */
 import { lookup } from "node:dns/promises"
-import { BlockList, isIP, type LookupFunction } from "node:net"
+import { isIP, type LookupFunction } from "node:net"
+import { type AddressPolicyMode, bareHost, refusedKind } from "@mizan/protocol"
 import { Effect, Result } from "effect"
 
 /** The spec's notifyUrl is a String(200). */
 export const notifyUrlLengthMax = 200
 
 /** In production every non-public address is refused; a sandbox may call the merchant's own machine (loopback). */
-export type NotifierMode = "production" | "sandbox"
+export type NotifierMode = AddressPolicyMode
 
 export interface ResolvedAddress {
   readonly address: string
@@ -29,67 +30,6 @@ export const resolveWithSystem: ResolveHost = async (host) =>
     address,
     family: family === 6 ? 6 : 4,
   }))
-
-type AddressKind =
-  | "loopback"
-  | "private"
-  | "link-local"
-  | "unspecified"
-  | "shared (carrier-grade NAT)"
-  | "multicast"
-  | "reserved"
-
-/**
- * Ranges that are not the public Internet (IANA special-purpose registries,
- * RFC 6890). Loopback, private, link-local and unspecified are the ones the
- * issue names; shared, multicast and reserved ranges cannot be a merchant's
- * public endpoint either. IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are
- * matched by the IPv4 rules (node:net's BlockList does this).
- */
-const ranges: ReadonlyArray<readonly [network: string, prefix: number, family: "ipv4" | "ipv6", kind: AddressKind]> = [
-  ["0.0.0.0", 8, "ipv4", "unspecified"],
-  ["10.0.0.0", 8, "ipv4", "private"],
-  ["100.64.0.0", 10, "ipv4", "shared (carrier-grade NAT)"],
-  ["127.0.0.0", 8, "ipv4", "loopback"],
-  ["169.254.0.0", 16, "ipv4", "link-local"],
-  ["172.16.0.0", 12, "ipv4", "private"],
-  ["192.0.0.0", 24, "ipv4", "reserved"],
-  ["192.168.0.0", 16, "ipv4", "private"],
-  ["198.18.0.0", 15, "ipv4", "reserved"],
-  ["224.0.0.0", 4, "ipv4", "multicast"],
-  ["240.0.0.0", 4, "ipv4", "reserved"],
-  ["::", 128, "ipv6", "unspecified"],
-  ["::1", 128, "ipv6", "loopback"],
-  ["fc00::", 7, "ipv6", "private"],
-  ["fe80::", 10, "ipv6", "link-local"],
-  ["fec0::", 10, "ipv6", "private"],
-  ["ff00::", 8, "ipv6", "multicast"],
-]
-
-const blockLists = ranges.map(([network, prefix, family, kind]) => {
-  const list = new BlockList()
-  list.addSubnet(network, prefix, family)
-  return { list, kind }
-})
-
-/** What kind of non-public address this is, or undefined for a public one. */
-export const addressKind = (address: string): AddressKind | undefined => {
-  const family = isIP(address)
-  if (family === 0) return "reserved"
-  const type = family === 6 ? "ipv6" : "ipv4"
-  return blockLists.find(({ list }) => list.check(address, type))?.kind
-}
-
-const refusedKind = (address: string, mode: NotifierMode): AddressKind | undefined => {
-  const kind = addressKind(address)
-  return kind === "loopback" && mode === "sandbox" ? undefined : kind
-}
-
-/** Why this address may not be called in this mode, or undefined when it may. */
-export const addressRefusal = (address: string, mode: NotifierMode): string | undefined => {
-  const kind = refusedKind(address, mode)
-  return kind === undefined ? undefined : `${address} is a ${kind} address`
-}
 
 /** A notifyUrl that may be called, with the addresses checked. */
 export interface AllowedUrl {
@@ -127,9 +67,6 @@ export const parseNotifyUrl = (text: string): URL | RefusedUrl => {
   if (url.hostname === "") return refused("notifyUrl has no host")
   return url
 }
-
-/** `[::1]` as the URL writes it is `::1` to the resolver. */
-const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, "$1")
 
 const errorCode = (error: unknown): string =>
   typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"

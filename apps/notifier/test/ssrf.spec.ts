@@ -1,6 +1,7 @@
+import { addressRefusal } from "@mizan/protocol"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { addressRefusal, checkNotifyUrl, notifyIdFor, type ResolveHost, readNotification } from "../src/index.ts"
+import { checkNotifyUrl, notifyIdFor, type ResolveHost, readNotification } from "../src/index.ts"
 import {
   ack,
   announce,
