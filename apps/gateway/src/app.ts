@@ -71,7 +71,7 @@ const layerGateway = (options: GatewayOptions): Layer.Layer<Gateway, ConfigError
           config.mode,
         )
         const merchants = new Map(config.merchants.map((m) => [m.partnerId, loadMerchant(m, baseDir)]))
-        const port = config.port ?? 8080
+        let port = config.port ?? 8080
         return Gateway.of({
           mode: config.mode,
           servicePrivateKey: keys.privateKey,
@@ -82,7 +82,12 @@ const layerGateway = (options: GatewayOptions): Layer.Layer<Gateway, ConfigError
           ),
           requestTimeWindowMs: (config.requestTimeWindowMinutes ?? requestTimeWindowMinutesDefault) * 60_000,
           bodyLimitBytes: config.bodyLimitBytes ?? bodyLimitBytesDefault,
-          publicBaseUrl: config.publicBaseUrl ?? `http://${config.host ?? "127.0.0.1"}:${port}`,
+          get publicBaseUrl() {
+            return config.publicBaseUrl ?? `http://${config.host ?? "127.0.0.1"}:${port}`
+          },
+          listeningOn: (boundPort) => {
+            port = boundPort
+          },
         })
       },
       catch: (error) =>

@@ -31,5 +31,11 @@ export class Gateway extends Context.Service<
     readonly bodyLimitBytes: number
     /** Where payers and merchants reach this gateway: links in responses start with it. */
     readonly publicBaseUrl: string
+    /**
+     * Told the port the server really bound, once it listens: with port 0
+     * (a free port) the links must name that port, not 0, unless the
+     * configuration's publicBaseUrl says where the gateway is reached.
+     */
+    readonly listeningOn: (port: number) => void
   }
 >()("@mizan/gateway/Gateway") {}

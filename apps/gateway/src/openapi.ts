@@ -295,19 +295,23 @@ export const openApiDocument = (apis: ReadonlyArray<DescribedApi>, publicBaseUrl
 }
 
 /**
- * The route serving the description. It is generated once, when the route
- * is built: the tables do not change while the gateway runs.
+ * The route serving the description. It is generated once, at the first
+ * request: the tables do not change while the gateway runs, and by then the
+ * gateway knows the port it really listens on (its `servers` entry).
  */
 export const openApiRoute = (apis: ReadonlyArray<DescribedApi>) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const gateway = yield* Gateway
       const router = yield* HttpRouter.HttpRouter
-      const document = JSON.stringify(openApiDocument(apis, gateway.publicBaseUrl), null, 2)
+      let document: string | undefined
       yield* router.add(
         "GET",
         openApiPath,
-        HttpServerResponse.text(document, { contentType: "application/json; charset=utf-8" }),
+        Effect.sync(() => {
+          document ??= JSON.stringify(openApiDocument(apis, gateway.publicBaseUrl), null, 2)
+          return HttpServerResponse.text(document, { contentType: "application/json; charset=utf-8" })
+        }),
       )
     }),
   )

@@ -13,8 +13,8 @@ import { randomBytes } from "node:crypto"
 import type { StoreError, VersionConflict } from "@mizan/eventsourcing"
 import { type CodeName, issueMessage, type Rejection, type Timestamp } from "@mizan/kernel"
 import {
-  type DecodedRequestOf,
   type AddressPolicyMode,
+  type DecodedRequestOf,
   encodeWire,
   failureResponse,
   type HeadersLike,

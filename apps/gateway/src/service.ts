@@ -6,7 +6,8 @@
  */
 import { type NotifierOptions, runNotifier } from "@mizan/notifier"
 import { sign } from "@mizan/protocol"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { HttpServer } from "effect/http"
 import { notificationSource } from "./announce/index.ts"
 import { type GatewayOptions, type Listen, layerGatewayServices, layerHttp } from "./app.ts"
 import { runExpirySweeper } from "./expiry.ts"
@@ -41,5 +42,10 @@ export const layerService = (options: ServiceOptions) => {
   const services = layerGatewayServices(options)
   return Layer.mergeAll(layerHttp(gatewayRoutes(options.config.mode), options.listen), layerBackground(options)).pipe(
     Layer.provideMerge(services),
+    Layer.tap((context) => {
+      const { address } = Context.get(context, HttpServer.HttpServer)
+      if (address._tag !== "UnixPathAddress") Context.get(context, Gateway).listeningOn(address.port)
+      return Effect.void
+    }),
   )
 }
