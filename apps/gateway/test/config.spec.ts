@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs"
 import { BankCardTransfer } from "@mizan/card-transfer"
 import { describe, expect, it } from "vitest"
 import { merchantDefaults } from "../src/cli/registration.ts"
@@ -81,6 +82,14 @@ describe("the configuration file", () => {
     expect(refusalOf({ mode: "sandbox", merchants: [{ ...merchant, products: ["BANK_CARD_TRANSFER"] }] })).toBe(
       "configuration: merchants[0].products[0] must be one of TRANSFER_TO_BANK_CARD",
     )
+  })
+
+  it("is documented in the README under the one product name the configuration takes", () => {
+    const products = readFileSync(new URL("../README.md", import.meta.url), "utf8")
+      .split("\n")
+      .find((line) => line.startsWith("| `products`"))
+    expect(products).toContain(`\`${BankCardTransfer.bankCardTransferProduct}\``)
+    expect(products?.match(/`[A-Z_]+`/g)).toEqual([`\`${BankCardTransfer.bankCardTransferProduct}\``])
   })
 
   it("names what is missing or wrong", () => {

@@ -21,11 +21,18 @@ export const characterCount = (text: string): number => {
   return count
 }
 
+const tab = 0x09
+const newline = 0x0a
+
 /** C0 and C1 control characters and DEL, except tab and newline, which text fields may hold. */
-const controlCharacter = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
+const isRefusedControl = (unit: number): boolean =>
+  (unit < 0x20 && unit !== tab && unit !== newline) || (unit >= 0x7f && unit <= 0x9f)
 
 /** Text a field may hold: well-formed Unicode (no lone surrogate), no control character but tab and newline. */
-export const isPlainText = (text: string): boolean => text.isWellFormed() && !controlCharacter.test(text)
+export const isPlainText = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) if (isRefusedControl(text.charCodeAt(i))) return false
+  return text.isWellFormed()
+}
 
 const plainText = Schema.makeFilter(isPlainText, {
   message: "must be text without control characters (other than tab and newline) or lone surrogates",

@@ -59,7 +59,12 @@ export const duplicateKeyIn = (text: string): string | undefined => {
     if (c === quote) {
       let end = i + 1
       let escaped = false
-      while (text.charCodeAt(end) !== quote) end += text.charCodeAt(end) === backslash ? ((escaped = true), 2) : 1
+      while (text.charCodeAt(end) !== quote) {
+        if (text.charCodeAt(end) === backslash) {
+          escaped = true
+          end += 2
+        } else end += 1
+      }
       const keys = open.at(-1)
       if (expectingKey && keys) {
         const raw = text.slice(i + 1, end)
