@@ -4,9 +4,10 @@
  * well, 1 when the audit found something broken, 2 when it could not run
  * (a bad argument, a missing or newer store, a damaged export file).
  */
+
 import { createWriteStream, existsSync } from "node:fs"
 import { resolve } from "node:path"
-import { parseArgs } from "node:util"
+import { type CommandLine, readCommandLine } from "@mizan/command-line"
 import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { formatCount } from "./format.ts"
@@ -54,23 +55,16 @@ The store is --store, else $${storeEnvironmentVariable}, else ${storeSettingDefa
 Exit status: 0 all is well, 1 something is broken, 2 the audit could not run.
 `
 
-const parse = (argv: ReadonlyArray<string>) =>
-  parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      store: { type: "string" },
-      json: { type: "boolean", default: false },
-      stream: { type: "string" },
-      position: { type: "string" },
-      out: { type: "string" },
-      "in-flight": { type: "string" },
-      help: { type: "boolean", default: false },
-    },
-  })
+const options = {
+  store: { type: "string" },
+  json: { type: "boolean", default: false },
+  stream: { type: "string" },
+  position: { type: "string" },
+  out: { type: "string" },
+  "in-flight": { type: "string" },
+} as const
 
-type Parsed = ReturnType<typeof parse>
+type Parsed = Exclude<CommandLine<typeof options>, { readonly help: true }>
 
 const hasZone = /([zZ]|[+-][0-9]{2}:?[0-9]{2})$/
 
@@ -239,16 +233,18 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<Ex
     io.stderr.write(`mizan-audit: ${detail}\n${withUsage ? `\n${usage}` : ""}`)
     return exitCodes.failed
   }
-  let parsed: Parsed
+  let line: CommandLine<typeof options>
   try {
-    parsed = parse(argv)
+    line = readCommandLine("mizan-audit", argv, options)
   } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error), true)
+    io.stderr.write(`${(error as Error).message}\n`)
+    return exitCodes.failed
   }
-  if (parsed.values.help) {
+  if (line.help) {
     io.stdout.write(usage)
     return exitCodes.ok
   }
+  const parsed: Parsed = line
   const store = parseStoreSetting(
     parsed.values.store ?? io.env[storeEnvironmentVariable] ?? storeSettingDefault,
     io.cwd,

@@ -128,10 +128,29 @@ describe("replay", () => {
   })
 
   it("answers 2 with the usage for an unknown command or a missing argument", async () => {
-    for (const argv of [["audit"], ["show"], ["at"], ["import"], ["replay", "--bogus"]]) {
+    for (const argv of [["audit"], ["show"], ["at"], ["import"]]) {
       const run = await cli([...argv, "--store", sqlite(historyPath)])
       expect(run.code).toBe(exitCodes.failed)
       expect(run.stderr).toContain("usage: mizan-audit")
+    }
+  })
+
+  it("answers an unknown option, or one without its value, in one line and 2", async () => {
+    const unknown = await cli(["replay", "--bogus", "--store", sqlite(historyPath)])
+    expect([unknown.code, unknown.stderr]).toEqual([
+      exitCodes.failed,
+      "mizan-audit: unknown option --bogus; --help for usage\n",
+    ])
+    const valueless = await cli(["replay", "--store"])
+    expect(valueless.stderr).toBe("mizan-audit: --store needs a value; --help for usage\n")
+  })
+
+  it("answers --help with the usage on standard output and 0, whatever else the line holds", async () => {
+    for (const argv of [["--help"], ["replay", "--bogus", "-h"]]) {
+      const run = await cli(argv)
+      expect(run.code).toBe(exitCodes.ok)
+      expect(run.stdout).toContain("usage: mizan-audit COMMAND")
+      expect(run.stderr).toBe("")
     }
   })
 })

@@ -45,6 +45,25 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
 const merchant = (...args: ReadonlyArray<string>) => run("merchant", [...args, "--config", configPath], folder)
 
+describe("the tools' command lines", () => {
+  it.each(["merchant", "send"] as const)("%s answers --help with its usage and 0", async (tool) => {
+    for (const args of [["--help"], ["add", "-h"]]) {
+      const help = await run(tool, args, folder)
+      expect([help.code, help.stderr]).toEqual([0, ""])
+      expect(help.stdout).toContain(`npm run ${tool} --`)
+    }
+  })
+
+  it.each(["merchant", "send"] as const)("%s answers an unknown option in one line and 2", async (tool) => {
+    const unknown = await run(tool, ["add", "M1", "--x"], folder)
+    expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([
+      2,
+      "",
+      `${tool}: unknown option --x; --help for usage\n`,
+    ])
+  })
+})
+
 describe("merchant add and list", () => {
   it("makes a key pair (private key 0600) and registers the merchant with every grant, fees and payout methods", async () => {
     const added = await merchant("add", "M100001", "--name", "Corner Cafe")

@@ -13,6 +13,7 @@
  *   MIZAN_NOTIFICATION_SOURCE        a module exporting `notificationSource` (the gateway's); `run` only
  */
 import { readFileSync } from "node:fs"
+import { type CommandLineError, readCommandLine } from "@mizan/command-line"
 import type { EventStore } from "@mizan/eventsourcing"
 import { type PrivateKey, parsePrivateKey, sign } from "@mizan/protocol"
 import { layerStore } from "@mizan/stores"
@@ -65,7 +66,19 @@ const loadSource = async (specifier: string | undefined): Promise<NotificationSo
 const modeOf = (text: string | undefined): NotifierMode =>
   text === undefined || text === "production" ? "production" : text === "sandbox" ? "sandbox" : fail(usage)
 
-const [command, notifyId, ...rest] = process.argv.slice(2)
+const commandLine = (() => {
+  try {
+    return readCommandLine("mizan-notifier", process.argv.slice(2), { by: { type: "string" } })
+  } catch (error) {
+    return fail((error as CommandLineError).message)
+  }
+})()
+if (commandLine.help) {
+  console.log(usage)
+  process.exit(0)
+}
+const [command, notifyId] = commandLine.positionals
+const by = commandLine.values.by
 
 switch (command) {
   case "run": {
@@ -101,8 +114,6 @@ switch (command) {
     break
   }
   case "resend": {
-    const byIndex = rest.indexOf("--by")
-    const by = byIndex >= 0 ? rest[byIndex + 1] : undefined
     if (notifyId === undefined || by === undefined) fail(usage)
     const exit = await Effect.runPromiseExit(
       onStore(resendNotification(notifyId as string, by as string), { mustExist: true }),

@@ -49,4 +49,13 @@ describe("the operator's commands", () => {
     expect(resent.stderr.trim()).toMatch(/^not resent: Unavailable: no store at /)
     expect(existsSync(missingPath)).toBe(false)
   })
+
+  it("answers --help with the usage and 0, and an unknown option in one line and 2", async () => {
+    const store = `sqlite:${join(dir, "help.db")}`
+    const help = await runMain(["show", "--help"], store)
+    expect([help.code, help.stderr]).toEqual([0, ""])
+    expect(help.stdout).toContain("main.ts resend NOTIFY_ID --by OPERATOR")
+    const unknown = await runMain(["show", "N-1", "--verbose"], store)
+    expect([unknown.code, unknown.stderr]).toEqual([2, "mizan-notifier: unknown option --verbose; --help for usage\n"])
+  })
 })

@@ -11,7 +11,7 @@
 import "effect/schema/SchemaJITCompiler/enable"
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
-import { parseArgs } from "node:util"
+import { type CommandLineError, readCommandLine } from "@mizan/command-line"
 import { EventStore, logStart } from "@mizan/eventsourcing"
 import { timestamp } from "@mizan/kernel"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
@@ -34,21 +34,23 @@ const wholeNumber = (name: string, text: string | undefined): number => {
 /** The command line, or a refusal in one line (an unknown option, a value that looks like one: `--events -5`). */
 const argumentsOf = () => {
   try {
-    return parseArgs({
-      options: {
-        seed: { type: "string" },
-        events: { type: "string" },
-        store: { type: "string" },
-        start: { type: "string" },
-      },
-      strict: true,
+    return readCommandLine("histories", process.argv.slice(2), {
+      seed: { type: "string" },
+      events: { type: "string" },
+      store: { type: "string" },
+      start: { type: "string" },
     })
   } catch (error) {
-    return fail(`${error instanceof Error ? error.message : String(error)}\n${usage}`)
+    return fail((error as CommandLineError).message)
   }
 }
 
-const { values } = argumentsOf()
+const commandLine = argumentsOf()
+if (commandLine.help) {
+  console.log(usage)
+  process.exit(0)
+}
+const { values } = commandLine
 
 const seed = wholeNumber("seed", values.seed)
 const events = wholeNumber("events", values.events)

@@ -38,7 +38,6 @@ describe("histories on the command line", () => {
       [[], "--seed is required"],
       [["--seed", "1"], "--events is required"],
       [["--seed", "x", "--events", "1"], "--seed must be a whole number"],
-      [["--seed", "1", "--events", "1", "--colour", "red"], "Unknown option '--colour'"],
       [["--seed", "1", "--events", "1", "--store", "postgres://db/x"], "only sqlite:PATH stores"],
     ] as const) {
       const refused = await run(args)
@@ -46,5 +45,16 @@ describe("histories on the command line", () => {
       expect(refused.stderr).toContain(first)
       expect(refused.stderr).toContain(usage)
     }
+  })
+
+  it("answers --help with the usage and 0, and an unknown option in one line and 2", async () => {
+    const help = await run(["--help"])
+    expect([help.code, help.stdout, help.stderr]).toEqual([
+      0,
+      "usage: histories --seed N --events N --store sqlite:PATH [--start ISO-DATE-TIME]\n",
+      "",
+    ])
+    const unknown = await run(["--seed", "1", "--events", "1", "--colour", "red"])
+    expect([unknown.code, unknown.stderr]).toEqual([2, "histories: unknown option --colour; --help for usage\n"])
   })
 })

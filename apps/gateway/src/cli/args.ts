@@ -1,9 +1,11 @@
 /**
  * The command line of the newcomer's tools: positional words and `--name
- * value` options (or `--flag` alone), nothing cleverer. Exit codes: 1 when
+ * value` options (or `--flag` alone), read as every Mizan tool reads its
+ * line (`@mizan/command-line`: `--help`, one line for an unknown option). Exit codes: 1 when
  * the tool or the service refuses what was asked, 2 when it could not be
  * done (a mistyped command, a missing key, no gateway listening).
  */
+import { asksForHelp, CommandLineError, readCommandLine } from "@mizan/command-line"
 import { ConfigError } from "../config.ts"
 
 /** What the tools report to a person: a sentence, never a stack trace. */
@@ -27,36 +29,39 @@ export interface Parsed {
   readonly flags: ReadonlySet<string>
 }
 
-/** Splits `argv` by the options each tool knows: those that take a value, and flags. */
+/** Splits `argv` by the options each tool knows: those that take a value, and flags (`--help` is runTool's). */
 export const parseArgs = (
+  tool: string,
   argv: ReadonlyArray<string>,
   known: { readonly options: ReadonlyArray<string>; readonly flags: ReadonlyArray<string> },
 ): Parsed => {
-  const positional: Array<string> = []
-  const options: Record<string, string> = {}
-  const flags = new Set<string>()
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i] ?? ""
-    if (!word.startsWith("--") || word === "--") {
-      positional.push(word)
-      continue
-    }
-    const [name = "", inline] = word.slice(2).split(/=(.*)/s)
-    if (known.flags.includes(name)) flags.add(name)
-    else if (known.options.includes(name)) {
-      const value = inline ?? argv[++i]
-      if (value === undefined) throw new UsageError(`--${name} needs a value`)
-      options[name] = value
-    } else throw new UsageError(`unknown option --${name}`)
+  const line = readCommandLine(tool, argv, {
+    ...Object.fromEntries(known.options.map((name) => [name, { type: "string" as const }])),
+    ...Object.fromEntries(known.flags.map((name) => [name, { type: "boolean" as const }])),
+  })
+  if (line.help) return { positional: [], options: {}, flags: new Set() }
+  const values = Object.entries(line.values)
+  return {
+    positional: line.positionals,
+    options: Object.fromEntries(values.filter(([, value]) => typeof value === "string")) as Record<string, string>,
+    flags: new Set(values.filter(([, value]) => value === true).map(([name]) => name)),
   }
-  return { positional, options, flags }
 }
 
 /** Runs a tool's main: prints a CliError's sentence (or an unexpected failure) and sets the exit code. */
 export const runTool = async (tool: string, usage: string, main: () => Promise<void> | void): Promise<void> => {
+  if (asksForHelp(process.argv.slice(2))) {
+    console.log(usage)
+    return
+  }
   try {
     await main()
   } catch (error) {
+    if (error instanceof CommandLineError) {
+      console.error(error.message)
+      process.exitCode = error.exitCode
+      return
+    }
     if (error instanceof CliError) {
       console.error(`${tool}: ${error.message}`)
       if (error instanceof UsageError) console.error(`\n${usage}`)

@@ -59,7 +59,7 @@ const list = (configPath: string) => {
 }
 
 const main = () => {
-  const args = parseArgs(process.argv.slice(2), { options: ["config", "name"], flags: [] })
+  const args = parseArgs("merchant", process.argv.slice(2), { options: ["config", "name"], flags: [] })
   const [command, partnerId, ...extra] = args.positional
   if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(" ")}`)
   const configPath = configPathOf(args.options.config)

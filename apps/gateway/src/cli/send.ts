@@ -66,7 +66,7 @@ const sandboxNameOf = (path: string): string => path.replace(/^\/+/, "").replace
 const localHostOf = (host: string): string => (host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host)
 
 const main = async () => {
-  const args = parseArgs(process.argv.slice(2), { options: ["config", "base-url"], flags: ["sandbox"] })
+  const args = parseArgs("send", process.argv.slice(2), { options: ["config", "base-url"], flags: ["sandbox"] })
   const [partnerId, path, bizContentArgument, ...extra] = args.positional
   if (partnerId === undefined || path === undefined) throw new UsageError("send needs a PARTNER_ID and a PATH")
   if (extra.length > 0) throw new UsageError(`unexpected ${extra.join(" ")}`)

@@ -1,0 +1,67 @@
+/**
+ * How every Mizan tool reads its command line (the gateway's `send` and
+ * `merchant`, the audit, the notifier's operator commands, the history
+ * generator), so that they all answer alike:
+ * - `--help` (or `-h`) anywhere: the tool prints its usage and exits 0;
+ * - an unknown option, or an option without its value: one line
+ *   (`mizan-audit: unknown option --x; --help for usage`) and exit 2.
+ * Node's own `parseArgs` does the reading; only its messages are put in the
+ * tool's words.
+ */
+import { type ParseArgsOptionsConfig, parseArgs } from "node:util"
+
+/** The exit status of a command line the tool cannot read. */
+export const exitCodeUsage = 2
+
+/** A command line the tool cannot read; `message` is the one line to print. */
+export class CommandLineError extends Error {
+  override readonly name = "CommandLineError"
+  readonly exitCode = exitCodeUsage
+}
+
+const helpWords = new Set(["--help", "-h"])
+
+/** Whether the words ask for the usage: `--help` or `-h` before any `--`. */
+export const asksForHelp = (argv: ReadonlyArray<string>): boolean => {
+  const end = argv.indexOf("--")
+  return (end === -1 ? argv : argv.slice(0, end)).some((word) => helpWords.has(word))
+}
+
+const quoted = (message: string): string | undefined => /'(-[^' ]+)/.exec(message)?.[1]
+
+/** Node's parse error in the tool's one line. */
+const lineFor = (tool: string, error: unknown): string => {
+  const code = (error as { code?: string }).code
+  const message = error instanceof Error ? error.message : String(error)
+  const option = quoted(message)
+  const what =
+    code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+      ? `unknown option ${option ?? message}`
+      : code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option !== undefined
+        ? `${option} needs a value`
+        : code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL"
+          ? "takes no further arguments"
+          : message
+  return `${tool}: ${what}; --help for usage`
+}
+
+export type CommandLine<Options extends ParseArgsOptionsConfig> =
+  | { readonly help: true }
+  | ({ readonly help: false } & ReturnType<typeof parseArgs<{ options: Options; allowPositionals: true; strict: true }>>)
+
+/**
+ * Reads `argv` (without node and the script) by the options the tool knows.
+ * Throws a CommandLineError with the line to print for what it cannot read.
+ */
+export const readCommandLine = <const Options extends ParseArgsOptionsConfig>(
+  tool: string,
+  argv: ReadonlyArray<string>,
+  options: Options,
+): CommandLine<Options> => {
+  if (asksForHelp(argv)) return { help: true }
+  try {
+    return { help: false, ...parseArgs({ args: [...argv], options, allowPositionals: true, strict: true }) }
+  } catch (error) {
+    throw new CommandLineError(lineFor(tool, error))
+  }
+}
