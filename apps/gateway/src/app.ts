@@ -121,6 +121,7 @@ const openingBalanceFils = (text: string) => {
 const layerOutsideWorld = (config: GatewayConfig) => {
   if (config.mode === "sandbox") {
     const members = (config.sandbox?.members ?? []).map((m) => ({
+      memberId: m.memberId,
       memberIdDigest: sha256Hex(m.memberId),
       phoneNoDigest: sha256Hex(m.phoneNo),
       fullName: sha256Hex(m.fullName),

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { ok, refused, sandbox } from "./calls.ts"
 import { newNumber } from "./harness.ts"
@@ -154,6 +155,40 @@ describe("create order", () => {
     )
     const stored = JSON.stringify((await gateway.allEvents()).map((e) => e.data))
     expect(stored).not.toContain("971500000009")
+  })
+})
+
+describe("sharingMid: the member a sharing identity matches", () => {
+  const sharingItem = (seqId: number, type: "PHONE_NO" | "MEMBER_ID", identity: string) => ({
+    sharingIdentitySeqId: seqId,
+    sharingIdentityType: type,
+    sharingIdentity: identity,
+    sharingMemo: `partner ${seqId}`,
+    sharingAmount: { amount: 10, currency: "AED" },
+  })
+
+  it("names the member a phone digest, an encrypted member id or an unknown identity matches, in the order and its refund", async () => {
+    const no = newNumber("o")
+    const client = gateway.merchant()
+    const created = await createOrder(no, {
+      sharingParamList: [
+        // MEMBER-2 of the sandbox by the SHA-256 of its phone number, MEMBER-1 by its id encrypted, then nobody.
+        sharingItem(1, "PHONE_NO", createHash("sha256").update("971500000002").digest("hex")),
+        sharingItem(2, "MEMBER_ID", client.encryptField("MEMBER-1")),
+        sharingItem(3, "PHONE_NO", client.encryptField("971500000099")),
+      ],
+    })
+    expect(created.acquireOrder.sharingInfoList?.map((item) => item.sharingMid)).toEqual(["MEMBER-2", "MEMBER-1", ""])
+    await sandbox(gateway.baseUrl, client, "payOrder", { merchantOrderNo: no })
+    const refund = await ok(client, "/acquire2/refund/placeOrder", {
+      ...refundOf(no, 30),
+      refundSharingAmount: true,
+    } as never)
+    const mids = new Map(
+      refund.refundOrder.sharingInfoList?.map((item) => [item.sharingIdentitySeqId, item.sharingMid]),
+    )
+    expect(mids.get(1)).toBe("MEMBER-2")
+    expect(mids.get(2)).toBe("MEMBER-1")
   })
 })
 

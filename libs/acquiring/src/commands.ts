@@ -57,6 +57,8 @@ export const SharingParam = Schema.Struct({
   sharingMemo: Schema.String,
   sharingAmountFils: PositiveFils,
   withholdAndRemitFee: Schema.optionalKey(Schema.Boolean),
+  /** The member id the identity matched in the member directory when the order was created; absent when none did. */
+  sharingMid: Schema.optionalKey(Schema.String),
 })
 export type SharingParam = typeof SharingParam.Type
 

@@ -50,6 +50,7 @@ export const refundDetails = (order: Order, reservation: RefundReservation) => {
         sharingMemo: listed?.sharingMemo ?? original?.sharingMemo ?? "",
         sharingAmountFils: listed?.sharingAmountFils ?? part.amountFils,
         sharingSettledAmountFils: part.amountFils,
+        ...(original?.sharingMid === undefined ? {} : { sharingMid: original.sharingMid }),
       }
     }),
     ...notes,

@@ -24,6 +24,8 @@ export const RefundSharingInfo = Schema.Struct({
   sharingAmountFils: Fils,
   /** What this member actually gives back. */
   sharingSettledAmountFils: Fils,
+  /** The member id the order's sharing identity matched, when it matched one. */
+  sharingMid: Schema.optionalKey(Schema.String),
 })
 export type RefundSharingInfo = typeof RefundSharingInfo.Type
 

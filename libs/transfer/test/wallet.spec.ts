@@ -344,6 +344,7 @@ describe("wallet transfer properties", () => {
 
 describe("the wallet transfer workflow on the sandbox member directory", () => {
   const aisha = {
+    memberId: "100000000001",
     memberIdDigest: sha256("100000000001"),
     phoneNoDigest: phone,
     fullName,

@@ -52,6 +52,7 @@ const membersFor = (random: Random, count: number): ReadonlyArray<MemberAccount.
   Array.from({ length: count }, (_, i) => {
     const memberId = `1${String(i + 1).padStart(11, "0")}`
     return {
+      memberId,
       memberIdDigest: sha256(memberId),
       phoneNoDigest: sha256(`+9715${random.digits(8)}`),
       fullName: sha256(personName(random)),

@@ -9,6 +9,7 @@ import { acquiringStreamId } from "@mizan/acquiring"
 import { reject } from "@mizan/kernel"
 import { acquiringStreamOf, currentOrder, indexOrderNo, newOrderNo, onOrder, revokeOrder } from "@mizan/order-flows"
 import type { DecodedRequestOf } from "@mizan/protocol"
+import { WalletTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
 import { Gateway } from "../gateway.ts"
 import { payPagePath, payTokenFor } from "../payToken.ts"
@@ -52,6 +53,28 @@ const checkPayee = (call: Call, payeeMid: string | undefined) =>
         ),
       )
 
+type SharingItem = NonNullable<OrderRequest["sharingParamList"]>[number]
+
+/**
+ * Each sharing item with `sharingMid`, "the member id returned when the
+ * identity matches an existing member", looked up in the member directory.
+ * An identity that matches no member is no reason to refuse the order (the
+ * spec's 62083 SHARING_MEMBER_NOT_EXIST belongs to refunds): its sharingMid
+ * stays empty. Neither does a directory that cannot answer (production ships
+ * none): the order is taken and names no member.
+ */
+const withSharingMids = (list: ReadonlyArray<SharingItem>) =>
+  Effect.flatMap(WalletTransfer.MemberDirectory, (directory) =>
+    Effect.forEach(list, (item) =>
+      directory.find(item.sharingIdentityType, item.sharingIdentity).pipe(
+        Effect.map((found) =>
+          found._tag === "MemberFound" && found.memberId !== undefined ? { ...item, sharingMid: found.memberId } : item,
+        ),
+        Effect.orElseSucceed(() => item),
+      ),
+    ),
+  )
+
 /** The wire's create order as the domain's OrderRequest: amounts in fils, identities as digests. */
 const orderRequestOf = (request: CreateOrderRequest) =>
   Effect.gen(function* () {
@@ -59,7 +82,8 @@ const orderRequestOf = (request: CreateOrderRequest) =>
       request.paySceneParams?.eid === undefined
         ? undefined
         : yield* digestField("/acquire2/placeOrder", "paySceneParams.eid", request.paySceneParams.eid)
-    const sharingParamList = yield* digestSharingList("/acquire2/placeOrder", request.sharingParamList)
+    const digested = yield* digestSharingList("/acquire2/placeOrder", request.sharingParamList)
+    const sharingParamList = digested === undefined ? undefined : yield* withSharingMids(digested as never)
     const {
       totalAmount,
       currency: _currency,

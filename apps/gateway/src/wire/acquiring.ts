@@ -70,8 +70,8 @@ export const toWireAcquireOrder = (order: Order): WireAcquireOrder => {
         : sharingInfoList(order).map((item) =>
             withoutUndefined({
               sharingIdentitySeqId: item.sharingIdentitySeqId,
-              // No member directory is connected for sharing identities: the member id is not known.
-              sharingMid: "",
+              // "Member id returned when the identity matches an existing member": none matched, none is named.
+              sharingMid: item.sharingMid ?? "",
               sharingMemo: item.sharingMemo,
               sharingAmount: item.sharingAmountFils,
               sharingSettledFeeAmount: item.sharingSettledFeeAmountFils,
@@ -113,7 +113,7 @@ export const toWireRefundOrder = (refund: DomainRefundOrder): WireRefundOrder =>
         ? undefined
         : details.sharingInfoList.map((item) => ({
             sharingIdentitySeqId: item.sharingIdentitySeqId,
-            sharingMid: "",
+            sharingMid: item.sharingMid ?? "",
             sharingMemo: item.sharingMemo,
             sharingAmount: item.sharingAmountFils,
             sharingSettledAmount: item.sharingSettledAmountFils,

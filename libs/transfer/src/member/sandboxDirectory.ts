@@ -7,6 +7,8 @@ import { aggregate, streamId } from "./aggregate.ts"
 
 /** A sandbox member, from configuration: the digests the gateway computed, and an opening balance. */
 export interface SandboxMember {
+  /** The id the directory knows the member by, answered as `sharingMid`. */
+  readonly memberId: string
   readonly memberIdDigest: Sha256Hex
   readonly phoneNoDigest: Sha256Hex
   readonly fullName: Sha256Hex
@@ -32,7 +34,7 @@ export const layerSandboxMemberDirectory = (
       const store = yield* EventStore
       const withStore = Effect.provideService(EventStore, store)
       const openedAt = yield* Clock.currentTimeMillis
-      for (const member of members)
+      for (const { memberId: _, ...member } of members)
         yield* handleCommand(aggregate, streamId(member.memberIdDigest), {
           _tag: "OpenMemberAccount",
           ...member,
@@ -52,7 +54,12 @@ export const layerSandboxMemberDirectory = (
             Effect.map(
               ({ state }): Beneficiary =>
                 state.status === "OPEN"
-                  ? { _tag: "MemberFound", fullName: state.fullName, balanceFils: state.balanceFils }
+                  ? {
+                      _tag: "MemberFound",
+                      memberId: member.memberId,
+                      fullName: state.fullName,
+                      balanceFils: state.balanceFils,
+                    }
                   : { _tag: "MemberNotFound" },
             ),
           )

@@ -26,6 +26,8 @@ export type WalletTransferRequest = typeof WalletTransferRequest.Type
 /** What the member directory answered for the beneficiary identity, looked up at the edge. */
 export const Beneficiary = Schema.Union([
   Schema.TaggedStruct("MemberFound", {
+    /** The member's id in the directory: what answers name as `sharingMid`. */
+    memberId: Schema.optionalKey(Schema.String),
     /** The digest of the member's full name on record. */
     fullName: Sha256Hex,
     balanceFils: Fils,
