@@ -47,7 +47,9 @@ const lineFor = (tool: string, error: unknown): string => {
 
 export type CommandLine<Options extends ParseArgsOptionsConfig> =
   | { readonly help: true }
-  | ({ readonly help: false } & ReturnType<typeof parseArgs<{ options: Options; allowPositionals: true; strict: true }>>)
+  | ({ readonly help: false } & ReturnType<
+      typeof parseArgs<{ options: Options; allowPositionals: true; strict: true }>
+    >)
 
 /**
  * Reads `argv` (without node and the script) by the options the tool knows.
