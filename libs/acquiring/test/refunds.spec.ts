@@ -363,6 +363,33 @@ describe("refund allocation over the payee, sharing and fee accounts", () => {
       .when(listed(member(2, 2_001)))
       .thenRejects({ code: "REFUND_AMOUNT_EXCEEDED" }))
 
+  it("takes a listed member giving back exactly what it has left (member 2 received AED 20.00)", () =>
+    expect(
+      allocationAfter(
+        shared,
+        reserveRefund({ amountFils: fils(2_000), refundSharingAmount: true, sharingParamList: [member(2, 2_000)] }),
+      ),
+    ).toEqual({ payeeFils: 0, feeFils: 0, sharing: [{ sharingIdentitySeqId: 2, amountFils: 2_000 }] }))
+
+  it("takes a list whose amounts cover the whole refund, leaving nothing to the payee or the fee account", () =>
+    expect(
+      allocationAfter(
+        shared,
+        reserveRefund({
+          amountFils: fils(1_500),
+          refundSharingAmount: true,
+          sharingParamList: [member(1, 1_000), member(2, 500)],
+        }),
+      ),
+    ).toEqual({
+      payeeFils: 0,
+      feeFils: 0,
+      sharing: [
+        { sharingIdentitySeqId: 1, amountFils: 1_000 },
+        { sharingIdentitySeqId: 2, amountFils: 500 },
+      ],
+    }))
+
   it("refuses a list whose amounts exceed the refund amount, or names a member twice (400)", () => {
     spec
       .given(shared)

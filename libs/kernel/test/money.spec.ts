@@ -115,6 +115,13 @@ describe("percentageFee", () => {
   it("never exceeds the amount", () => {
     expect(percentageFee(fils(50), 0, fils(100))).toBe(50)
   })
+  it("rounds an exact half fils up, and just under a half down", () => {
+    // 1% of AED 0.50 is 0.5 fils: one fils. 1% of AED 1.50 is 1.5 fils: two.
+    expect(percentageFee(fils(50), 100, fils(0))).toBe(1)
+    expect(percentageFee(fils(150), 100, fils(0))).toBe(2)
+    // 1% of AED 0.49 is 0.49 fils: none.
+    expect(percentageFee(fils(49), 100, fils(0))).toBe(0)
+  })
 })
 
 describe("fee plans", () => {

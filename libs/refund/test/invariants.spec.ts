@@ -21,10 +21,26 @@ describe("invariants on damaged histories", () => {
     expect(brokenRulesOf([{ _tag: "RefundSettled", settledAt: at(2) }])).toEqual([rules.transitions])
   })
 
-  it("report parts that do not sum to the refund amount", () =>
-    expect(brokenRulesOf([created({ payeeRefundFils: fils(details.payeeRefundFils + 1) })])).toEqual([
-      rules.allocationSums,
-    ]))
+  const settled: Event = { _tag: "RefundSettled", settledAt: at(2) }
+  const succeeded: Event = { _tag: "RefundSucceeded", succeededAt: at(3) }
+  const failed: Event = { _tag: "RefundFailed", failCode: "BANK_REJECTED", failDes: "closed", failedAt: at(4) }
+
+  it.each([
+    ["a FAILURE refund settled again", [created(), failed, settled], "FAILURE"],
+    ["a FAILURE refund succeeding", [created(), failed, succeeded], "FAILURE"],
+    ["a SUCCESS refund failing", [created(), settled, succeeded, failed], "SUCCESS"],
+    ["a SUCCESS refund settled again", [created(), settled, succeeded, settled], "SUCCESS"],
+    ["a REFUNDED_SETTLED refund settled twice", [created(), settled, settled], "REFUNDED_SETTLED"],
+  ] as const)("report %s, and keep the status it had", (_, events, status) => {
+    const state = fold(refundOrder, events)
+    expect(invariants(state).map((b) => b.rule)).toEqual([rules.transitions])
+    expect(state).toMatchObject({ status })
+  })
+
+  it("report parts that sum to more, or to less, than the refund amount", () => {
+    for (const payeeRefundFils of [fils(details.payeeRefundFils + 1), fils(details.payeeRefundFils - 1)])
+      expect(brokenRulesOf([created({ payeeRefundFils })])).toEqual([rules.allocationSums])
+  })
 
   it("report a sharing member that appears twice", () => {
     const [first] = details.sharingInfoList

@@ -68,11 +68,13 @@ describe("refund order: creation", () => {
       .thenRejects({ code: "REFUND_MERCHANT_ORDER_NO_EXIST" })
   })
 
-  it("refuses parts that do not sum to the amount (400)", () =>
-    spec
-      .given([])
-      .when(createRefund({ feeRefundedFils: fils(26) }))
-      .thenRejects({ code: "INVALID_PARAMETER", detail: "the refund's parts do not sum to its amount" }))
+  it("refuses parts that add up to more, or to less, than the amount (400): 10.00 is never recorded as 9.99", () => {
+    for (const feeRefundedFils of [fils(26), fils(24)])
+      spec
+        .given([])
+        .when(createRefund({ feeRefundedFils }))
+        .thenRejects({ code: "INVALID_PARAMETER", detail: "the refund's parts do not sum to its amount" })
+  })
 })
 
 describe("refund order: lifecycle CREATED, REFUNDED_SETTLED, SUCCESS, FAILURE", () => {
