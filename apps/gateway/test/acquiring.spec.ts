@@ -181,9 +181,11 @@ describe("sharingMid: the member a sharing identity matches", () => {
     expect(created.acquireOrder.sharingInfoList?.map((item) => item.sharingMid)).toEqual(["MEMBER-2", "MEMBER-1", ""])
     await sandbox(gateway.baseUrl, client, "payOrder", { merchantOrderNo: no })
     const refund = await ok(client, "/acquire2/refund/placeOrder", {
-      ...refundOf(no, 30),
+      refundMerchantOrderNo: newNumber("r"),
+      originMerchantOrderNo: no,
+      amount: { amount: 30, currency: "AED" },
       refundSharingAmount: true,
-    } as never)
+    })
     const mids = new Map(
       refund.refundOrder.sharingInfoList?.map((item) => [item.sharingIdentitySeqId, item.sharingMid]),
     )
