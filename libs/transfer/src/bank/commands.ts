@@ -2,7 +2,7 @@ import { BoundedString, PositiveFils, RequiredString, Sha256Hex, Timestamp } fro
 import { Schema } from "effect"
 import { NetworkCode, PayoutAbility } from "../payout/abilities.ts"
 import { Rate } from "../payout/rate.ts"
-import { MerchantId, MerchantOrderNo, NotifyUrl, OrderNo } from "../shared/fields.ts"
+import { MerchantId, MerchantOrderNo, NotifyUrl, OrderNo } from "../common/fields.ts"
 
 /** A bank identifier code: 8 to 11 characters (spec: Bank transfer order, swiftCode). */
 export const SwiftCode = Schema.String.check(

@@ -1,6 +1,6 @@
 import { BoundedString, PositiveFils, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
-import { MerchantId, NotifyUrl, OrderNo } from "../shared/fields.ts"
+import { MerchantId, NotifyUrl, OrderNo } from "../common/fields.ts"
 
 export const DepositStatus = Schema.Literals(["PENDING", "SUCCESS", "FAILED"])
 export type DepositStatus = typeof DepositStatus.Type

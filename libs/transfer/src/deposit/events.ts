@@ -1,6 +1,6 @@
 import { Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
-import { MerchantId, NotifyUrl } from "../shared/fields.ts"
+import { MerchantId, NotifyUrl } from "../common/fields.ts"
 import { VamDepositReport } from "./commands.ts"
 
 export const VamDepositReceived = Schema.TaggedStruct("VamDepositReceived", {

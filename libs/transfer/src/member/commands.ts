@@ -1,6 +1,6 @@
 import { Fils, PositiveFils, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
-import { OrderNo } from "../shared/fields.ts"
+import { OrderNo } from "../common/fields.ts"
 
 /** A member as the sandbox's configuration seeds it: digests only, and an opening balance. */
 export const OpenMemberAccount = Schema.TaggedStruct("OpenMemberAccount", {

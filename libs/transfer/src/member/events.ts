@@ -1,6 +1,6 @@
 import { Fils, PositiveFils, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
-import { OrderNo } from "../shared/fields.ts"
+import { OrderNo } from "../common/fields.ts"
 
 export const MemberAccountOpened = Schema.TaggedStruct("MemberAccountOpened", {
   memberIdDigest: Sha256Hex,

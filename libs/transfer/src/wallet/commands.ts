@@ -1,6 +1,6 @@
 import { FeePlan, Fils, PositiveFils, RequiredString, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
-import { MerchantId, MerchantOrderNo, NotifyUrl, OrderNo } from "../shared/fields.ts"
+import { MerchantId, MerchantOrderNo, NotifyUrl, OrderNo } from "../common/fields.ts"
 import { CreditFailCode } from "./failures.ts"
 
 export const BeneficiaryIdentityType = Schema.Literals(["PHONE_NO", "MEMBER_ID"])

@@ -1,6 +1,6 @@
 import { Fils, RequiredString, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
-import { MerchantId, OrderNo, Product } from "../shared/fields.ts"
+import { MerchantId, OrderNo, Product } from "../common/fields.ts"
 import { WalletTransferRequest } from "./commands.ts"
 import { WalletFailCode } from "./failures.ts"
 
