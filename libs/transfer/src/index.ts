@@ -8,6 +8,7 @@
 
 export { streamIdOf } from "@mizan/kernel"
 export * as BankTransfer from "./bank/index.ts"
+export * from "./common/fields.ts"
 export * as VamDeposit from "./deposit/index.ts"
 export * from "./iban/HolderNameLookup.ts"
 export * from "./iban/holderName.ts"
@@ -20,5 +21,4 @@ export * from "./payout/currency.ts"
 export * from "./payout/quote.ts"
 export * from "./payout/RateSource.ts"
 export * from "./payout/rate.ts"
-export * from "./common/fields.ts"
 export * as WalletTransfer from "./wallet/index.ts"

@@ -1,8 +1,8 @@
 import { BoundedString, PositiveFils, RequiredString, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
+import { MerchantId, MerchantOrderNo, NotifyUrl, OrderNo } from "../common/fields.ts"
 import { NetworkCode, PayoutAbility } from "../payout/abilities.ts"
 import { Rate } from "../payout/rate.ts"
-import { MerchantId, MerchantOrderNo, NotifyUrl, OrderNo } from "../common/fields.ts"
 
 /** A bank identifier code: 8 to 11 characters (spec: Bank transfer order, swiftCode). */
 export const SwiftCode = Schema.String.check(

@@ -1,8 +1,8 @@
 import { FeePlan, Fils, RequiredString, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
+import { MerchantId, OrderNo, Product } from "../common/fields.ts"
 import { CurrencyAmount } from "../payout/currency.ts"
 import { Rate } from "../payout/rate.ts"
-import { MerchantId, OrderNo, Product } from "../common/fields.ts"
 import { BankTransferTerms } from "./commands.ts"
 
 /** The order as placed (CREATED), its rate and fee fixed: the quote the bank will pay out. */
