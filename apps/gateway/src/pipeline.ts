@@ -1,8 +1,9 @@
 /**
- * One pipeline for every operation (DESIGN.md, Apps): Partner-Id, the
- * signature over the raw bytes, JSON, requestTime window, grant, rate limit,
- * bizContent, the handler, then the response encoded and signed over its
- * own raw bytes. No operation touches the envelope itself.
+ * One pipeline for every operation (docs/architecture.md, The apps):
+ * Partner-Id, the signature over the raw bytes, JSON, requestTime window,
+ * grant, rate limit, bizContent, the URLs it names, the handler, then the
+ * response encoded and signed over its own raw bytes. No operation touches
+ * the envelope itself.
  *
  * Business and protocol errors answer HTTP 200 with the code in `head`,
  * signed (wire-conventions.md, Transport). An unexpected failure answers
