@@ -38,6 +38,17 @@ const withoutPositions = (ndjson: string) =>
 
 const replayJson = async (store: string) => JSON.parse((await cli(["replay", "--json", "--store", store])).stdout)
 
+describe("a PostgreSQL store that is not there", () => {
+  it("is refused by replay, show, at and export in one line with 2, and never created by them", async () => {
+    const typo = postgres("mizn")
+    for (const argv of [["replay"], ["show", "acquiring-M1-x"], ["at", "0"], ["export"]]) {
+      const run = await cli([...argv, "--store", typo])
+      expect(run.code, argv.join(" ")).toBe(exitCodes.failed)
+      expect(run.stderr).toContain('no Mizan store in schema "mizn"')
+    }
+  })
+})
+
 describe("export and import between SQLite and PostgreSQL", () => {
   it("carries a history from SQLite into PostgreSQL and back, every event, id and recorded time kept", async () => {
     const source = join(folder.dir, "source.db")

@@ -23,7 +23,7 @@ import pg from "pg"
 import { columnTypes } from "./columnTypes.ts"
 import { isStreamVersionTaken, storeErrorFrom } from "./errors.ts"
 import { appendBatchEventsMax } from "./globalPosition.ts"
-import { migrate } from "./migrations.ts"
+import { migrate, requireMigrated } from "./migrations.ts"
 import { type EventRow, type Statement, statementsFor } from "./statements.ts"
 import { defaultSchema, tablesIn } from "./tables.ts"
 import { Followers, NotificationChannel } from "./wakeups.ts"
@@ -37,6 +37,12 @@ export interface PostgresStoreOptions {
   readonly pollIntervalMs?: number
   /** How long to wait before opening a dropped LISTEN connection again. Default 1,000. */
   readonly listenRetryDelayMs?: number
+  /**
+   * Open only a schema that already holds a Mizan store at this code's
+   * version, creating and migrating nothing: for the tools that read what a
+   * gateway wrote. Default false: the gateway creates and migrates.
+   */
+  readonly mustExist?: boolean
 }
 
 const defaults = {
@@ -44,6 +50,7 @@ const defaults = {
   poolSizeConnections: 10,
   pollIntervalMs: 1_000,
   listenRetryDelayMs: 1_000,
+  mustExist: false,
 } satisfies Required<PostgresStoreOptions>
 
 /** The channel this store's appends are announced on (one per schema). */
@@ -137,7 +144,7 @@ export const makePostgresEventStore = (
       }),
       (pool) => Effect.promise(() => pool.end()),
     )
-    yield* migrate(pool, tables)
+    yield* settings.mustExist ? requireMigrated(pool, tables) : migrate(pool, tables)
 
     const followers = new Followers()
     const notifications = yield* Effect.acquireRelease(

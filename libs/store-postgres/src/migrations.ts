@@ -71,6 +71,43 @@ const inTransaction = async <A>(pool: pg.Pool, body: (client: pg.PoolClient) => 
   }
 }
 
+/**
+ * For the tools that only read what a gateway wrote (the audit, the
+ * notifier's operator commands): checks that the schema holds a Mizan store
+ * at this code's version, and creates nothing. A mistyped schema would
+ * otherwise be created and read as a store with nothing in it.
+ */
+export const requireMigrated = (pool: pg.Pool, tables: Tables): Effect.Effect<number, StoreError> =>
+  Effect.tryPromise({
+    try: async () => {
+      const { rows: present } = await pool.query<{ present: boolean }>(
+        "SELECT to_regclass($1) IS NOT NULL AS present",
+        [tables.migrations],
+      )
+      if (present[0]?.present !== true)
+        throw new StoreError({
+          reason: "Unavailable",
+          detail: `no Mizan store in schema "${tables.schema}": the schema does not exist or holds no Mizan tables, and is not created to be read (check the store setting)`,
+        })
+      const { rows } = await pool.query<{ version: number }>(
+        `SELECT coalesce(max(version), 0) AS version FROM ${tables.migrations}`,
+      )
+      const found = rows[0]?.version ?? 0
+      if (found > schemaVersion)
+        throw new StoreError({
+          reason: "NewerSchema",
+          detail: `schema "${tables.schema}" is at version ${found}; this code knows versions up to ${schemaVersion}`,
+        })
+      if (found < schemaVersion)
+        throw new StoreError({
+          reason: "Unavailable",
+          detail: `schema "${tables.schema}" is at version ${found}, older than this code's ${schemaVersion}: start the gateway on it once to migrate it, then read it`,
+        })
+      return found
+    },
+    catch: storeErrorFrom(`reading schema "${tables.schema}"`),
+  })
+
 /** Brings the store's schema up to `schemaVersion`; answers the version it found. */
 export const migrate = (pool: pg.Pool, tables: Tables): Effect.Effect<number, StoreError> =>
   Effect.tryPromise({

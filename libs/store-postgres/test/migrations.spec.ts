@@ -107,4 +107,38 @@ describe("schema migrations", () => {
         expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
       }),
     ))
+
+  it("opens for reading only a schema that holds a Mizan store, and creates none", () =>
+    run(
+      Effect.gen(function* () {
+        const typo = freshSchema()
+        const refused = yield* Effect.flip(openStore(typo, { mustExist: true }))
+        expect(refused).toMatchObject({ reason: "Unavailable" })
+        expect(refused.detail).toBe(
+          `no Mizan store in schema "${typo}": the schema does not exist or holds no Mizan tables, and is not created to be read (check the store setting)`,
+        )
+        const client = yield* rawClient
+        const schemas = yield* sql(client, "SELECT 1 FROM information_schema.schemata WHERE schema_name = $1", [typo])
+        expect(schemas).toEqual([])
+
+        const written = freshSchema()
+        const gateway = yield* openStore(written)
+        yield* gateway.append("s", [{ type: "A", schemaVersion: 1, data: {} }], "no_stream")
+        const reader = yield* openStore(written, { mustExist: true })
+        expect((yield* reader.readStream("s")).length).toBe(1)
+      }),
+    ))
+
+  it("refuses to read, without migrating it, a schema an older version left", () =>
+    run(
+      Effect.gen(function* () {
+        const schema = freshSchema()
+        yield* openStore(schema)
+        const client = yield* rawClient
+        yield* sql(client, `DELETE FROM "${schema}".schema_migrations WHERE version = $1`, [schemaVersion])
+        const refused = yield* Effect.flip(openStore(schema, { mustExist: true }))
+        expect(refused.detail).toContain(`is at version ${schemaVersion - 1}, older than this code's ${schemaVersion}`)
+        expect(yield* appliedVersions(schema)).toEqual(everyVersion.slice(0, -1))
+      }),
+    ))
 })

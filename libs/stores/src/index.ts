@@ -62,10 +62,11 @@ export const parseStoreSetting = (setting: string, baseDir: string): Result.Resu
 
 export interface OpenOptions {
   /**
-   * Refuse a SQLite file that does not exist yet, rather than create an
-   * empty store: for the tools that read what a gateway wrote (the audit,
-   * the notifier's operator commands), where a mistyped path would otherwise
-   * read as a store with nothing in it.
+   * Refuse a store that is not there yet, rather than create an empty one: a
+   * SQLite file that does not exist, a PostgreSQL schema that holds no Mizan
+   * tables. For the tools that read what a gateway wrote (the audit, the
+   * notifier's operator commands), where a mistyped path or schema would
+   * otherwise read as a store with nothing in it.
    */
   readonly mustExist?: boolean
 }
@@ -92,7 +93,10 @@ export const layerStoreOf = (store: StoreSetting, options: OpenOptions = {}): La
       return layerSqlite(store.path, store.synchronous === undefined ? {} : { synchronous: store.synchronous })
     }
     case "Postgres":
-      return layerPostgres(store.url, store.schema === undefined ? {} : { schema: store.schema })
+      return layerPostgres(store.url, {
+        ...(store.schema === undefined ? {} : { schema: store.schema }),
+        ...(options.mustExist === true ? { mustExist: true } : {}),
+      })
     case "KurrentDb":
       return layerKurrentDb(store.connectionString)
   }
