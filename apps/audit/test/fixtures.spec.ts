@@ -7,7 +7,7 @@ import { makeEventCodec } from "@mizan/eventsourcing"
 import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { type AuditedAggregate, aggregateOf, makeReplayer, registry, replayLog } from "../src/index.ts"
-import { appendEach, domainFixtures, withMemoryStore } from "./support/stores.ts"
+import { appendStreams, domainFixtures, withMemoryStore } from "./support/stores.ts"
 
 const fixtures = domainFixtures()
 
@@ -30,7 +30,7 @@ describe("the domain libs' recorded fixtures", () => {
   it("replay with every event decoded, every version following on and every invariant holding", async () => {
     const report = await withMemoryStore(
       Effect.gen(function* () {
-        yield* appendEach(fixtures)
+        yield* appendStreams(fixtures)
         return (yield* replayLog()).report()
       }),
     )

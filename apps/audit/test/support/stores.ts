@@ -79,9 +79,21 @@ export const domainFixtures = (): ReadonlyArray<FixtureEvent> => {
   })
 }
 
-/** Appends events one by one, in order, to a store (each as its own append). */
-export const appendEach = (events: ReadonlyArray<{ readonly streamId: string; readonly event: NewEvent }>) =>
+/**
+ * Appends events in order to a store, each run of one stream's events as one
+ * append. A fixture file records a stream's events, not where one decision's
+ * events ended: appending them one by one made the replay judge the state
+ * between two events of one decision (a transfer placed and failed at once)
+ * whenever the two landed in different milliseconds.
+ */
+export const appendStreams = (events: ReadonlyArray<{ readonly streamId: string; readonly event: NewEvent }>) =>
   Effect.gen(function* () {
     const store = yield* EventStore
-    for (const { streamId, event } of events) yield* store.append(streamId, [event], "any")
+    let run: Array<NewEvent> = []
+    for (const [i, { streamId, event }] of events.entries()) {
+      run.push(event)
+      if (events[i + 1]?.streamId === streamId) continue
+      yield* store.append(streamId, run, "any")
+      run = []
+    }
   })
