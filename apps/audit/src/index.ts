@@ -33,6 +33,7 @@ export {
   replayLog,
   type TrackedStream,
   type TrackedStreams,
+  timeRule,
   type UndecodableEvent,
   type VersionGap,
 } from "./replay.ts"

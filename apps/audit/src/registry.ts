@@ -16,6 +16,7 @@ import { BankCardTransfer } from "@mizan/card-transfer"
 import type { Aggregate, EventCodec } from "@mizan/eventsourcing"
 import { isNotificationStream, notificationAggregate, invariants as notificationInvariants } from "@mizan/notification"
 import { invariants as refundInvariants, refundOrder } from "@mizan/refund"
+import { testClock, testClockInvariants, testClockStreamPrefix } from "@mizan/test-clock"
 import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "@mizan/transfer"
 import { orderIndex, orderIndexInvariants, orderIndexStreamPrefix } from "./orderIndex.ts"
 
@@ -173,6 +174,13 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     aggregate: MemberAccount.directoryOutage,
     invariants: MemberAccount.directoryOutageInvariants,
     status: (state) => (state.available ? "AVAILABLE" : "OUTAGE"),
+  }),
+  audited({
+    kind: "sandboxClock",
+    owns: prefixed(testClockStreamPrefix),
+    aggregate: testClock,
+    invariants: testClockInvariants,
+    status: (state) => (state.offsetMs > 0 ? "ADVANCED" : "REAL_TIME"),
   }),
   audited({
     kind: "notification",

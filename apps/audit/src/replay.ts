@@ -114,6 +114,13 @@ export const replayPageSizeEventsDefault = 5_000
 
 export const evolveRule = "the aggregate's evolve accepts every recorded event"
 
+/**
+ * Recorded history never runs backwards: within a stream, each append is
+ * recorded at or after the one before it. A sandbox test clock moves a
+ * merchant's time forward only, and survives restarts, so that this holds.
+ */
+export const timeRule = "a stream's recorded time never goes back"
+
 export interface ReplayerOptions {
   readonly registry?: ReadonlyArray<AuditedAggregate>
   readonly findingsListedMax?: number
@@ -307,6 +314,15 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
         streamVersion: record.streamVersion,
         globalPosition: record.globalPosition,
         expectedVersion: tracked.version + 1,
+      })
+    if (record.metadata.recordedAt < tracked.lastRecordedAt)
+      broken.add({
+        streamId,
+        streamVersion: record.streamVersion,
+        globalPosition: record.globalPosition,
+        kind: tracked.aggregate?.kind ?? "unknown",
+        rule: timeRule,
+        detail: `recorded at ${new Date(record.metadata.recordedAt).toISOString()}, after an event recorded at ${new Date(tracked.lastRecordedAt).toISOString()}`,
       })
     tracked.version = record.streamVersion
     tracked.lastPosition = record.globalPosition

@@ -20,10 +20,19 @@ import {
   type RecordedEvent,
 } from "@mizan/eventsourcing"
 import { fils, timestamp } from "@mizan/kernel"
+import { testClockStreamId } from "@mizan/test-clock"
 import { WalletTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
-import { evolveRule, isClean, makeReplayer, orderIndexRules, orderIndexStreamId, replayLog } from "../src/index.ts"
+import {
+  evolveRule,
+  isClean,
+  makeReplayer,
+  orderIndexRules,
+  orderIndexStreamId,
+  replayLog,
+  timeRule,
+} from "../src/index.ts"
 import { type GeneratedStore, generatedStore } from "./support/histories.ts"
 import { withMemoryStore } from "./support/stores.ts"
 
@@ -275,6 +284,44 @@ describe("the replayer", () => {
         rule: "a CREATED transfer is above AED 10,000",
       }),
     )
+  })
+
+  it("reports an append recorded before the one it follows: recorded history never runs backwards", () => {
+    const replayer = makeReplayer()
+    const at = Date.UTC(2026, 10, 24, 20, 23)
+    replayer.apply(record(walletStream, 1, 1n, "WalletTransferPlaced", walletPlaced(1_000), at))
+    replayer.apply(record(walletStream, 2, 2n, "WalletTransferFailed", walletFailed, at - 12 * 60_000))
+    expect(replayer.report().brokenInvariants.listed).toContainEqual({
+      streamId: walletStream,
+      streamVersion: 2,
+      globalPosition: 2n,
+      kind: "walletTransfer",
+      rule: timeRule,
+      detail: "recorded at 2026-11-24T20:11:00.000Z, after an event recorded at 2026-11-24T20:23:00.000Z",
+    })
+  })
+
+  it("replays a merchant's test clock: its advances are the sandbox's, and nothing is broken", () => {
+    const replayer = makeReplayer()
+    const stream = testClockStreamId("M1")
+    const advanced = (offsetMs: number, position: bigint, version: number) =>
+      record(
+        stream,
+        version,
+        position,
+        "TestClockAdvanced",
+        { merchantId: "M1", byMs: 600 * 60_000, offsetMs, at: 0 },
+        version,
+      )
+    replayer.apply(advanced(600 * 60_000, 1n, 1))
+    replayer.apply(advanced(1_200 * 60_000, 2n, 2))
+    const report = replayer.report()
+    expect(isClean(report)).toBe(true)
+    expect(report.counts).toContainEqual({
+      kind: "sandboxClock",
+      streams: 1,
+      statuses: [{ status: "ADVANCED", streams: 1 }],
+    })
   })
 
   it("reports a version gap with the version it expected", () => {

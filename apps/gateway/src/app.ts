@@ -11,6 +11,7 @@ import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { fils, parseFils } from "@mizan/kernel"
 import { sha256Hex } from "@mizan/protocol"
 import { layerStore } from "@mizan/stores"
+import { MerchantClocks } from "@mizan/test-clock"
 import {
   BankTransfer,
   HolderNameLookup,
@@ -25,7 +26,6 @@ import {
 } from "@mizan/transfer"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { layerSandboxClock, SandboxClock } from "./clock.ts"
 import {
   bodyLimitBytesDefault,
   ConfigError,
@@ -37,6 +37,7 @@ import { Gateway } from "./gateway.ts"
 import { loadServiceKeys } from "./keys.ts"
 import { loadMerchant } from "./merchants.ts"
 import { RateLimiter } from "./rateLimit.ts"
+import { layerRealTimeLogger } from "./realTimeLogger.ts"
 
 export interface GatewayOptions {
   readonly config: GatewayConfig
@@ -44,8 +45,6 @@ export interface GatewayOptions {
   readonly baseDir: string
   /** Replaces the configured store (tests use the memory store). */
   readonly storeLayer?: Layer.Layer<EventStore, StoreError>
-  /** The sandbox's clock; made fresh when absent. Ignored in production. */
-  readonly sandboxClock?: SandboxClock
 }
 
 /** The embedded store, beside the configuration file. */
@@ -59,40 +58,43 @@ export const serviceKeyFilesDefault = {
 const layerGateway = (options: GatewayOptions): Layer.Layer<Gateway, ConfigError> =>
   Layer.effect(
     Gateway,
-    Effect.try({
-      try: () => {
-        const { config, baseDir } = options
-        const files = config.serviceKeys ?? serviceKeyFilesDefault
-        const keys = loadServiceKeys(
-          {
-            privateKeyFile: resolve(baseDir, files.privateKeyFile),
-            publicKeyFile: resolve(baseDir, files.publicKeyFile),
-          },
-          config.mode,
-        )
-        const merchants = new Map(config.merchants.map((m) => [m.partnerId, loadMerchant(m, baseDir)]))
-        let port = config.port ?? 8080
-        return Gateway.of({
-          mode: config.mode,
-          servicePrivateKey: keys.privateKey,
-          servicePublicKey: keys.publicKey,
-          merchantOf: (partnerId) => merchants.get(partnerId),
-          rateLimiter: new RateLimiter(
-            (partnerId) => merchants.get(partnerId)?.config.rateLimit ?? config.defaultRateLimit ?? rateLimitDefault,
-          ),
-          requestTimeWindowMs: (config.requestTimeWindowMinutes ?? requestTimeWindowMinutesDefault) * 60_000,
-          bodyLimitBytes: config.bodyLimitBytes ?? bodyLimitBytesDefault,
-          get publicBaseUrl() {
-            return config.publicBaseUrl ?? `http://${config.host ?? "127.0.0.1"}:${port}`
-          },
-          listeningOn: (boundPort) => {
-            port = boundPort
-          },
-        })
-      },
-      catch: (error) =>
-        error instanceof ConfigError ? error : new ConfigError(String((error as Error).message ?? error)),
-    }),
+    Effect.clockWith((realClock) =>
+      Effect.try({
+        try: () => {
+          const { config, baseDir } = options
+          const files = config.serviceKeys ?? serviceKeyFilesDefault
+          const keys = loadServiceKeys(
+            {
+              privateKeyFile: resolve(baseDir, files.privateKeyFile),
+              publicKeyFile: resolve(baseDir, files.publicKeyFile),
+            },
+            config.mode,
+          )
+          const merchants = new Map(config.merchants.map((m) => [m.partnerId, loadMerchant(m, baseDir)]))
+          let port = config.port ?? 8080
+          return Gateway.of({
+            mode: config.mode,
+            servicePrivateKey: keys.privateKey,
+            servicePublicKey: keys.publicKey,
+            merchantOf: (partnerId) => merchants.get(partnerId),
+            rateLimiter: new RateLimiter(
+              (partnerId) => merchants.get(partnerId)?.config.rateLimit ?? config.defaultRateLimit ?? rateLimitDefault,
+            ),
+            requestTimeWindowMs: (config.requestTimeWindowMinutes ?? requestTimeWindowMinutesDefault) * 60_000,
+            bodyLimitBytes: config.bodyLimitBytes ?? bodyLimitBytesDefault,
+            get publicBaseUrl() {
+              return config.publicBaseUrl ?? `http://${config.host ?? "127.0.0.1"}:${port}`
+            },
+            listeningOn: (boundPort) => {
+              port = boundPort
+            },
+            clocks: new MerchantClocks(realClock),
+          })
+        },
+        catch: (error) =>
+          error instanceof ConfigError ? error : new ConfigError(String((error as Error).message ?? error)),
+      }),
+    ),
   )
 
 const layerPayoutTerms = (config: GatewayConfig) => {
@@ -156,11 +158,9 @@ const layerOutsideWorld = (config: GatewayConfig) => {
 /** Everything the handlers need, built once. */
 export const layerGatewayServices = (options: GatewayOptions) => {
   const store = options.storeLayer ?? layerStore(options.config.store ?? storeSettingDefault, options.baseDir)
-  const clock =
-    options.config.mode === "sandbox" ? layerSandboxClock(options.sandboxClock ?? new SandboxClock()) : Layer.empty
   return Layer.mergeAll(layerGateway(options), layerPayoutTerms(options.config)).pipe(
     Layer.provideMerge(layerOutsideWorld(options.config).pipe(Layer.provideMerge(store))),
-    Layer.provideMerge(clock),
+    Layer.provideMerge(layerRealTimeLogger),
   )
 }
 

@@ -3,7 +3,7 @@
  * are announced as such even when nobody asks (issue: "closed by the
  * service, not only on read"). It follows the log for orders created and
  * closed, keeps the open ones' expiry times, and sends `ExpireOrder` when
- * each falls due on the service's clock (the sandbox clock moves it).
+ * each falls due on its merchant's clock (a sandbox test clock moves it).
  *
  * On start it reads the log from the beginning to find the open orders:
  * one pass over the history, in pages, keeping only a stream id and a time
@@ -12,10 +12,11 @@
 
 import { acquiringOrder } from "@mizan/acquiring"
 import { EventStore, handleCommand, logStart, type RecordedEvent } from "@mizan/eventsourcing"
-import type { Timestamp } from "@mizan/kernel"
+import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Stream } from "effect"
+import { Gateway } from "./gateway.ts"
 
-/** How often open orders are checked, on the service's clock. */
+/** How often open orders are checked, in real time. */
 export const expirySweepIntervalMs = 1_000
 
 interface OpenOrder {
@@ -23,7 +24,9 @@ interface OpenOrder {
   readonly expiredTime: number
 }
 
-const track = (open: Map<string, OpenOrder>, event: RecordedEvent): void => {
+const track = (open: Map<string, OpenOrder>, clocks: MerchantClocks, event: RecordedEvent): void => {
+  // A merchant's test clock moving forward brings its orders' expiry nearer.
+  clocks.observe(event)
   if (!event.streamId.startsWith("acquiring-")) return
   if (event.type === "OrderCreated") {
     const data = event.data as { merchantId: string; expiredTime: number }
@@ -31,16 +34,18 @@ const track = (open: Map<string, OpenOrder>, event: RecordedEvent): void => {
   } else if (event.type === "OrderPaid" || event.type === "OrderClosed") open.delete(event.streamId)
 }
 
-const sweepDue = (open: Map<string, OpenOrder>) =>
+/** Each order expires on its merchant's time (real time, plus the merchant's sandbox offset). */
+const sweepDue = (open: Map<string, OpenOrder>, clocks: MerchantClocks) =>
   Effect.gen(function* () {
-    const now = yield* Clock.currentTimeMillis
     for (const [streamId, order] of open) {
+      const now = clocks.nowOf(order.merchantId)
       if (order.expiredTime > now) continue
       yield* handleCommand(acquiringOrder, streamId, {
         _tag: "ExpireOrder",
         merchantId: order.merchantId,
-        now: now as Timestamp,
+        now,
       }).pipe(
+        Effect.provideService(Clock.Clock, clocks.clockOf(order.merchantId)),
         // A refusal means the order is no longer open (paid meanwhile): forget it; the log will say so too.
         Effect.catchTag("Rejection", () => Effect.void),
       )
@@ -51,10 +56,15 @@ const sweepDue = (open: Map<string, OpenOrder>) =>
 /** Runs until interrupted. */
 export const runExpirySweeper = Effect.gen(function* () {
   const store = yield* EventStore
+  const { clocks } = yield* Gateway
   const open = new Map<string, OpenOrder>()
-  yield* Effect.forkChild(Stream.runForEach(store.follow(logStart), (event) => Effect.sync(() => track(open, event))))
+  yield* Effect.forkChild(
+    Stream.runForEach(store.follow(logStart), (event) => Effect.sync(() => track(open, clocks, event))),
+  )
   while (true) {
     yield* Effect.sleep(expirySweepIntervalMs)
-    yield* sweepDue(open).pipe(Effect.catchCause((cause) => Effect.logWarning("expiry sweep failed; retrying", cause)))
+    yield* sweepDue(open, clocks).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("expiry sweep failed; retrying", cause)),
+    )
   }
 })

@@ -6,6 +6,7 @@
  */
 import type { FeePlan } from "@mizan/kernel"
 import type { PrivateKey, PublicKey } from "@mizan/protocol"
+import type { MerchantClocks } from "@mizan/test-clock"
 import { Context } from "effect"
 import type { MerchantConfig } from "./config.ts"
 import type { RateLimiter } from "./rateLimit.ts"
@@ -29,6 +30,11 @@ export class Gateway extends Context.Service<
     readonly rateLimiter: RateLimiter
     readonly requestTimeWindowMs: number
     readonly bodyLimitBytes: number
+    /**
+     * Each merchant's time: real time plus the merchant's sandbox offset
+     * (always 0 in production, which has no test clock).
+     */
+    readonly clocks: MerchantClocks
     /** Where payers and merchants reach this gateway: links in responses start with it. */
     readonly publicBaseUrl: string
     /**

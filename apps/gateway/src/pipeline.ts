@@ -52,13 +52,21 @@ export interface ApiResponse {
   readonly body: string
 }
 
-/** What a handler knows of the call it serves. */
+/**
+ * What a handler knows of the call it serves. Times are on the merchant's
+ * clock: real time in production; in the sandbox, real time plus the
+ * merchant's test-clock offset, applied to the times the merchant sent too
+ * (`requestTime`, and `toMerchantTime` for others such as `expiredTime`),
+ * so that every rule compares times on one clock.
+ */
 export interface Call {
   readonly merchant: Merchant
   readonly requestTime: Timestamp
-  /** The service's time when the request arrived; every command carries it as `now`. */
+  /** The merchant's time when the request arrived; every command carries it as `now`. */
   readonly now: Timestamp
   readonly traceCode: string
+  /** A time the merchant sent (on its own clock, real time), read on the merchant's sandbox time. */
+  readonly toMerchantTime: (sent: Timestamp) => Timestamp
 }
 
 export type HandlerError = Rejection | StoreError | VersionConflict
@@ -225,26 +233,31 @@ const dispatch = <R>(path: string, row: ApiOperation<R>, request: ApiRequest, tr
     if (Result.isFailure(envelope)) return yield* refuse("INVALID_PARAMETER", issueMessage(envelope.failure.issue))
     if (envelope.success.partnerId !== undefined && envelope.success.partnerId !== merchant.partnerId)
       return yield* refuse("INVALID_PARAMETER", "partnerId in the body must be the Partner-Id of the header")
-    const now = (yield* Clock.currentTimeMillis) as Timestamp
+    const { clocks } = gateway
     // The window guards against replays, so it is measured against real time: a sandbox whose
     // test clock was moved forward still takes the merchant's own requestTime.
-    yield* checkRequestTime(envelope.success.requestTime, Date.now(), gateway.requestTimeWindowMs)
+    yield* checkRequestTime(envelope.success.requestTime, clocks.realNow(), gateway.requestTimeWindowMs)
+    if (gateway.mode === "sandbox") yield* clocks.ensureLoaded(merchant.partnerId)
+    const offsetMs = clocks.offsetOf(merchant.partnerId)
+    const now = clocks.nowOf(merchant.partnerId)
     if (row.granted && !merchant.mayCall(path))
       return yield* refuse("UNAUTHORIZED", `${path} is not granted to ${merchant.partnerId}`)
-    if (!gateway.rateLimiter.tryTake(merchant.partnerId, now))
+    if (!gateway.rateLimiter.tryTake(merchant.partnerId, clocks.realNow()))
       return yield* refuse("RATE_LIMIT_REJECT", "too many requests: slow down and retry")
     const bizContent = decodeBizContent(row.request, envelope.success.bizContent)
     if (Result.isFailure(bizContent)) return yield* refuse("INVALID_PARAMETER", bizContent.failure)
     const urlProblem = merchantUrlProblem(bizContent.success, gateway.mode, "bizContent")
     if (urlProblem !== undefined) return yield* refuse("INVALID_PARAMETER", urlProblem)
-    const call: Call = { merchant, requestTime: envelope.success.requestTime, now, traceCode }
-    const body = yield* row
-      .handle(call, bizContent.success)
-      .pipe(
-        Effect.catchTag("Rejection", (rejection) =>
-          Effect.fail(new Refused(failureResponse(rejection.code as Exclude<CodeName, "SUCCESS">, rejection.detail))),
-        ),
-      )
+    const toMerchantTime = (sent: Timestamp) => (sent + offsetMs) as Timestamp
+    const requestTime = toMerchantTime(envelope.success.requestTime)
+    const call: Call = { merchant, requestTime, now, traceCode, toMerchantTime }
+    const body = yield* row.handle(call, bizContent.success).pipe(
+      // Whatever the handler reads of the clock (the store's recordedAt above all) is the merchant's time.
+      Effect.provideService(Clock.Clock, clocks.clockOf(merchant.partnerId)),
+      Effect.catchTag("Rejection", (rejection) =>
+        Effect.fail(new Refused(failureResponse(rejection.code as Exclude<CodeName, "SUCCESS">, rejection.detail))),
+      ),
+    )
     return successResponse(encodeWire(row.response, body, "body"))
   })
 

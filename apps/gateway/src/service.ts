@@ -17,7 +17,7 @@ import { gatewayRoutes } from "./routes.ts"
 export interface ServiceOptions extends GatewayOptions {
   readonly listen: Listen
   /** Notifier settings beyond the defaults (tests shorten timeouts). */
-  readonly notifier?: Partial<Omit<NotifierOptions, "source" | "sign" | "mode">>
+  readonly notifier?: Partial<Omit<NotifierOptions, "source" | "sign" | "mode" | "clocks">>
 }
 
 /** Runs the notifier and the expiry sweep for as long as the layer lives. */
@@ -31,6 +31,8 @@ const layerBackground = (options: ServiceOptions) =>
           source: notificationSource,
           sign: (body) => sign(body, gateway.servicePrivateKey),
           mode: gateway.mode,
+          // One process, one view of every merchant's time: an advance moves the retries at once.
+          clocks: gateway.clocks,
         }).pipe(Effect.tapCause((cause) => Effect.logError("the notifier stopped", cause))),
       )
       yield* Effect.forkScoped(runExpirySweeper)

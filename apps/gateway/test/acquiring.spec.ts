@@ -243,7 +243,7 @@ describe("expiry, cancel and revoke", () => {
     const swept = newNumber("o")
     await createOrder(read, { expiredTime: Date.now() + 60_000 })
     await createOrder(swept, { expiredTime: Date.now() + 60_000 })
-    gateway.clock.advance(2 * 60_000)
+    await gateway.advanceClock(2)
     expect((await ok(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: read })).acquireOrder).toMatchObject({
       status: "FAILURE",
       failCode: "ORDER_EXPIRED",

@@ -99,7 +99,7 @@ describe("codes that need a setting to reach", () => {
     const isolated = await startGateway()
     try {
       const merchantOrderNo = await placePaidOrder(isolated, { amount: 5 })
-      isolated.clock.advance(181 * 24 * 3_600_000)
+      await isolated.advanceClock(181 * 24 * 60)
       expect((await refused(isolated.merchant(), "/acquire2/revokeOrder", { merchantOrderNo })).code).toBe("62046")
     } finally {
       await isolated.close()

@@ -10,10 +10,9 @@ import { BankCardTransfer } from "@mizan/card-transfer"
 import { EventStore, layerMemory, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
 import { readWholeLog } from "@mizan/eventsourcing/testing"
 import { type MerchantClient, makeMerchantClient } from "@mizan/merchant-client"
-import { type GeneratedKeyPair, generateKeyPair } from "@mizan/protocol"
+import { type GeneratedKeyPair, generateKeyPair, sign } from "@mizan/protocol"
 import { Effect, type Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
-import { SandboxClock } from "../src/clock.ts"
 import type { GatewayConfig, MerchantConfig } from "../src/config.ts"
 import type { HandlerServices } from "../src/handlers/index.ts"
 import { sandboxConfigDefault } from "../src/main.ts"
@@ -67,7 +66,8 @@ export const testConfig = (overrides: Partial<GatewayConfig> = {}): GatewayConfi
 export interface TestGateway {
   readonly baseUrl: string
   readonly servicePublicKeyPem: string
-  readonly clock: SandboxClock
+  /** Moves a merchant's sandbox test clock forward (M1's unless named), through the sandbox API. */
+  readonly advanceClock: (minutes: number, partnerId?: string) => Promise<void>
   /** A merchant client for a configured merchant (M1 unless named). */
   readonly merchant: (partnerId?: string) => MerchantClient
   /** Every event the gateway's store holds, in global order. */
@@ -86,13 +86,11 @@ export interface StartOptions {
 export const startGateway = async (options: StartOptions = {}): Promise<TestGateway> => {
   const dataDir = mkdtempSync(join(tmpdir(), "mizan-gateway-"))
   const config = options.config ?? testConfig()
-  const clock = new SandboxClock()
   const runtime = ManagedRuntime.make(
     layerService({
       config,
       baseDir: dataDir,
       storeLayer: options.storeLayer ?? layerMemory,
-      sandboxClock: clock,
       listen: { port: 0, host: "127.0.0.1" },
       ...(options.notifier === undefined ? {} : { notifier: options.notifier }),
     }),
@@ -107,7 +105,20 @@ export const startGateway = async (options: StartOptions = {}): Promise<TestGate
   return {
     baseUrl,
     servicePublicKeyPem,
-    clock,
+    advanceClock: async (minutes, partnerId = "M1") => {
+      const body = JSON.stringify({ requestTime: Date.now(), bizContent: { minutes } })
+      const response = await fetch(`${baseUrl}/sgs/sandbox/advanceClock`, {
+        method: "POST",
+        body,
+        headers: {
+          "content-type": "application/json",
+          "Partner-Id": partnerId,
+          sign: sign(body, merchantKeys(partnerId).privateKey),
+        },
+      })
+      const answer = (await response.json()) as { head: { code: string; msg?: string } }
+      if (answer.head.code !== "0") throw new Error(`advanceClock: ${answer.head.msg}`)
+    },
     merchant: (partnerId = "M1") =>
       makeMerchantClient({
         baseUrl,

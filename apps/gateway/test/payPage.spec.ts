@@ -220,7 +220,7 @@ describe("3-D Secure (DIRECTPAY)", () => {
 describe("expiry", () => {
   it("shows an order past its expiredTime as expired, closed, with no button", async () => {
     const { merchantOrderNo, path } = await createPayPageOrder({ expiredTime: Date.now() + 60_000 })
-    gateway.clock.advance(2 * 60_000)
+    await gateway.advanceClock(2)
     const page = await openPage(path)
     expect(page.text).toContain("<h1>This order expired</h1>")
     expect(page.text).not.toContain("<form")

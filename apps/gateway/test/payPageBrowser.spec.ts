@@ -161,7 +161,7 @@ describe("the pay page in a browser", () => {
     "shows an expired order as expired and offers no button, once the sandbox clock passes its expiredTime",
     async () => {
       const { merchantOrderNo, tokenUrl } = await createPayPageOrder({ expiredTime: Date.now() + 60_000 })
-      gateway.clock.advance(2 * 60_000)
+      await gateway.advanceClock(2)
       await withPage(async (page) => {
         await page.goto(tokenUrl)
         await page.getByRole("heading", { name: "This order expired" }).waitFor()

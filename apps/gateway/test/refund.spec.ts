@@ -97,7 +97,7 @@ describe("refund order", () => {
     const isolated = await startGateway()
     try {
       const merchantOrderNo = await placePaidOrder(isolated, { amount: 5 })
-      isolated.clock.advance(181 * 24 * 3_600_000)
+      await isolated.advanceClock(181 * 24 * 60)
       expect(
         (
           await refused(isolated.merchant(), "/acquire2/refund/placeOrder", {

@@ -1,6 +1,6 @@
 /**
- * The delivery loop: whenever an attempt is due (on Effect's `Clock`, so a
- * test clock or the sandbox clock can move it) and the bounds allow, start
+ * The delivery loop: whenever an attempt is due (on its merchant's time, so a
+ * sandbox test clock moves a merchant's retries) and the bounds allow, start
  * it in its own fiber; record every attempt and its outcome as events before
  * the notification may go again. An attempt interrupted by a crash is not
  * recorded, so it is made again after the restart: the one attempt in flight
@@ -9,6 +9,7 @@
 import { type EventStore, handleCommand, loadAggregate, type StoreError } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
 import { type AttemptOutcome, type NotificationCommand, notificationAggregate } from "@mizan/notification"
+import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, FiberSet, type Latch } from "effect"
 import { notificationBody } from "./body.ts"
 import type { NotifierSettings } from "./options.ts"
@@ -19,13 +20,15 @@ import { checkNotifyUrl, resolveWithSystem } from "./urlPolicy.ts"
 export interface DeliveryContext {
   readonly settings: NotifierSettings
   readonly pending: PendingNotifications
+  /** Each merchant's time: an attempt is made, recorded and dated on its merchant's time. */
+  readonly clocks: MerchantClocks
   readonly agents: Agents
   /** Opened to make the loop look again: a notification arrived, or an attempt ended. */
   readonly wakeUp: Latch.Latch
 }
 
 export const makeDelivery = (context: DeliveryContext) => {
-  const { settings, pending, agents, wakeUp } = context
+  const { settings, pending, clocks, agents, wakeUp } = context
   const resolveHost = settings.resolveHost ?? resolveWithSystem
   const limits = { deliveryTimeoutMs: settings.deliveryTimeoutMs, answerBytesMax: settings.answerBytesMax }
 
@@ -53,7 +56,7 @@ export const makeDelivery = (context: DeliveryContext) => {
   })
 
   const deliver = Effect.fnUntraced(function* (tracked: Tracked) {
-    const at = (yield* Clock.currentTimeMillis) as Timestamp
+    const at = clocks.nowOf(tracked.merchantId)
     const command: NotificationCommand = yield* attempt(tracked, at)
     // Another writer got there first (a second notifier on the same store, a
     // clock that stepped back): take the store's word for the state.
@@ -62,6 +65,7 @@ export const makeDelivery = (context: DeliveryContext) => {
         NotificationRefused: () => loadAggregate(notificationAggregate, tracked.streamId),
         VersionConflict: () => loadAggregate(notificationAggregate, tracked.streamId),
       }),
+      Effect.provideService(Clock.Clock, clocks.clockOf(tracked.merchantId)),
     )
     pending.finish(tracked, recorded.state, recorded.streamVersion)
     wakeUp.openUnsafe()

@@ -27,7 +27,7 @@ import {
   type StoreError,
   type VersionConflict,
 } from "@mizan/eventsourcing"
-import { issueMessage, type Timestamp } from "@mizan/kernel"
+import { issueMessage } from "@mizan/kernel"
 import {
   isNotificationStream,
   notificationAggregate,
@@ -35,6 +35,7 @@ import {
   roundOpeningEventTypes,
   type State,
 } from "@mizan/notification"
+import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Option, Result, Schema, Stream } from "effect"
 import { notifyIdFor } from "./notifyId.ts"
 import type { PendingNotifications } from "./pending.ts"
@@ -43,6 +44,8 @@ import { Announcement, type NotificationSource } from "./source.ts"
 export interface IntakeContext {
   readonly source: NotificationSource
   readonly pending: PendingNotifications
+  /** Each merchant's time: kept current from the log's test-clock events, and the time a notification is scheduled at. */
+  readonly clocks: MerchantClocks
   /** Tells the delivery loop that something may be due. */
   readonly wake: () => void
   readonly pageSizeEvents: number
@@ -68,7 +71,7 @@ interface PendingUpdate {
 export const checkpointIntervalMs = 1_000
 
 export const makeIntake = (context: IntakeContext) => {
-  const { source, pending, wake, pageSizeEvents, checkpointName } = context
+  const { source, pending, clocks, wake, pageSizeEvents, checkpointName } = context
   const intakeCheckpoint = `${checkpointName}.intake`
   const pendingCheckpoint = `${checkpointName}.pending`
   let describedUpTo: GlobalPosition
@@ -97,7 +100,8 @@ export const makeIntake = (context: IntakeContext) => {
       return undefined
     }
     const notifyId = notifyIdFor(event.id)
-    const at = (yield* Clock.currentTimeMillis) as Timestamp
+    const { merchantId } = announcement.success
+    yield* clocks.ensureLoaded(merchantId)
     const streamId = notificationStreamId(notifyId)
     const handled = yield* handleCommand(notificationAggregate, streamId, {
       _tag: "Schedule",
@@ -105,8 +109,11 @@ export const makeIntake = (context: IntakeContext) => {
       notifyId,
       sourceEventId: event.id,
       sourcePosition: event.globalPosition,
-      at,
-    }).pipe(Effect.catchTag("NotificationRefused", (refused) => Effect.die(refused)))
+      at: clocks.nowOf(merchantId),
+    }).pipe(
+      Effect.provideService(Clock.Clock, clocks.clockOf(merchantId)),
+      Effect.catchTag("NotificationRefused", (refused) => Effect.die(refused)),
+    )
     const opened = handled.records[0]
     if (opened === undefined) return undefined
     return { streamId, ...handled, anchor: opened.globalPosition } satisfies PendingUpdate
@@ -119,6 +126,8 @@ export const makeIntake = (context: IntakeContext) => {
    * loop never sees a later status change of an order before an earlier one.
    */
   const processPage = Effect.fnUntraced(function* (page: ReadonlyArray<RecordedEvent>) {
+    // A merchant's test clock that moved (in this process or another) moves its retries.
+    for (const event of page) clocks.observe(event)
     const described = describedUpTo
     const updates = yield* Effect.forEach(
       page,
@@ -130,6 +139,9 @@ export const makeIntake = (context: IntakeContext) => {
             : Effect.succeed(undefined),
       { concurrency: schedulesInFlightMax },
     )
+    // A restarted notifier learns each merchant's clock before it queues the merchant's retries.
+    for (const update of updates)
+      if (update?.state.status === "Pending") yield* clocks.ensureLoaded(update.state.notification.merchantId)
     let changed = false
     for (const update of updates)
       if (update !== undefined && pending.update(update.streamId, update.state, update.streamVersion, update.anchor))

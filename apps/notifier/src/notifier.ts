@@ -1,5 +1,6 @@
 import type { EventStore, StoreError, VersionConflict } from "@mizan/eventsourcing"
-import { Effect, Latch } from "effect"
+import { MerchantClocks } from "@mizan/test-clock"
+import { Clock, Effect, Latch } from "effect"
 import { makeDelivery } from "./delivery.ts"
 import { makeIntake } from "./intake.ts"
 import { type NotifierOptions, notifierSettings } from "./options.ts"
@@ -20,16 +21,28 @@ export const runNotifier = (options: NotifierOptions): Effect.Effect<never, Stor
       Effect.sync(() => makeAgents(settings.deliveriesInFlightPerEndpointMax, settings.deliveriesInFlightMax)),
       (agents) => Effect.sync(agents.destroy),
     )
-    const pending = new PendingNotifications(settings)
+    const clocks = settings.clocks ?? new MerchantClocks(yield* Clock.Clock)
+    const pending = new PendingNotifications(settings, (merchantId) => clocks.offsetOf(merchantId))
     const wakeUp = yield* Latch.make(false)
+    // A merchant's test clock moved: its retries fall due earlier, so the loop must look again.
+    yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        clocks.onAdvance((merchantId) => {
+          pending.merchantClockMoved(merchantId)
+          wakeUp.openUnsafe()
+        }),
+      ),
+      (stopListening) => Effect.sync(stopListening),
+    )
     const intake = makeIntake({
       source: settings.source,
       pending,
+      clocks,
       wake: () => wakeUp.openUnsafe(),
       pageSizeEvents: settings.pageSizeEvents,
       checkpointName: settings.checkpointName,
     })
-    const delivery = makeDelivery({ settings, pending, agents, wakeUp })
+    const delivery = makeDelivery({ settings, pending, clocks, agents, wakeUp })
     // Deliveries start only once every pending notification is known, so
     // that no later status change of an order overtakes an earlier one.
     const caughtUpTo = yield* intake.catchUp

@@ -7,6 +7,7 @@
 import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
 import { NotificationRefused, notificationAggregate, notificationStreamId, type State } from "@mizan/notification"
+import { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect } from "effect"
 
 /** An operator's name, as the Resent event records it. */
@@ -24,12 +25,18 @@ export const resendNotification = Effect.fn("Notifier.resend")(function* (notify
       notifyId,
       detail: `the operator's name must be 1 to ${requestedByLengthMax} characters`,
     })
-  const at = (yield* Clock.currentTimeMillis) as Timestamp
-  const handled = yield* handleCommand(notificationAggregate, notificationStreamId(notifyId), {
+  // The resend is recorded on the merchant's time, as everything of its merchant is (sandbox test clocks).
+  const streamId = notificationStreamId(notifyId)
+  const { state } = yield* loadAggregate(notificationAggregate, streamId)
+  const clocks = new MerchantClocks(yield* Clock.Clock)
+  const merchantId = state.status === "Unscheduled" ? undefined : state.notification.merchantId
+  if (merchantId !== undefined) yield* clocks.ensureLoaded(merchantId)
+  const handled = yield* handleCommand(notificationAggregate, streamId, {
     _tag: "Resend",
-    at,
+    at: merchantId === undefined ? (clocks.realNow() as Timestamp) : clocks.nowOf(merchantId),
     requestedBy: by,
   }).pipe(
+    Effect.provideService(Clock.Clock, merchantId === undefined ? yield* Clock.Clock : clocks.clockOf(merchantId)),
     Effect.mapError((error) =>
       error._tag === "NotificationRefused" ? new NotificationRefused({ notifyId, detail: error.detail }) : error,
     ),

@@ -1,3 +1,4 @@
+import type { MerchantClocks } from "@mizan/test-clock"
 import type { NotificationSource } from "./source.ts"
 import type { NotifierMode, ResolveHost } from "./urlPolicy.ts"
 
@@ -22,6 +23,13 @@ export interface NotifierOptions {
   readonly checkpointName?: string
   /** Resolves notifyUrl host names; the system resolver by default. */
   readonly resolveHost?: ResolveHost
+  /**
+   * Each merchant's time (sandbox test clocks): a merchant's retries fall due,
+   * and its attempts are recorded and dated (`notify_timestamp`), on its own
+   * time. The gateway shares its own; by default the notifier keeps its own,
+   * learning advances from the log.
+   */
+  readonly clocks?: MerchantClocks
 }
 
 export const notifierDefaults = {
@@ -35,7 +43,8 @@ export const notifierDefaults = {
   checkpointName: "notifier",
 } as const
 
-export type NotifierSettings = Required<Omit<NotifierOptions, "resolveHost">> & Pick<NotifierOptions, "resolveHost">
+export type NotifierSettings = Required<Omit<NotifierOptions, "resolveHost" | "clocks">> &
+  Pick<NotifierOptions, "resolveHost" | "clocks">
 
 /** The options with their defaults; a bound that is not a positive whole number is a programming error. */
 export const notifierSettings = (options: NotifierOptions): NotifierSettings => {

@@ -22,6 +22,8 @@ export const closedRememberedMax = 10_000
 
 export interface Tracked {
   readonly streamId: string
+  /** Whose notification: its attempts fall due on that merchant's time. */
+  readonly merchantId: string
   readonly orderingKey: string
   readonly sourcePosition: bigint
   /** The URL's origin: what the per-endpoint bound counts. */
@@ -35,7 +37,7 @@ export interface Tracked {
    */
   anchor: bigint
   inFlight: boolean
-  /** The due time this sits in the heap with, when it does. */
+  /** The due time this sits in the heap with, in real time, when it does. */
   queuedAt: number | undefined
 }
 
@@ -104,10 +106,22 @@ export class PendingNotifications {
   private readonly inFlightByEndpoint = new Map<string, number>()
   private readonly closedVersions = new Map<string, number>()
   private readonly limits: DeliveryLimits
+  private readonly offsetOf: (merchantId: string) => number
   private inFlightCount = 0
 
-  constructor(limits: DeliveryLimits) {
+  /**
+   * `offsetOf` is each merchant's sandbox test-clock offset: an attempt due at
+   * a merchant's time T is due at real time T minus the offset, and the heap
+   * and `takeDue` work in real time.
+   */
+  constructor(limits: DeliveryLimits, offsetOf: (merchantId: string) => number = () => 0) {
     this.limits = limits
+    this.offsetOf = offsetOf
+  }
+
+  /** A merchant's clock moved forward: its attempts fall due earlier in real time. */
+  merchantClockMoved(merchantId: string): void {
+    for (const tracked of this.tracked.values()) if (tracked.merchantId === merchantId) this.queueIfEligible(tracked)
   }
 
   get size(): number {
@@ -143,6 +157,7 @@ export class PendingNotifications {
     const { notification } = state
     const tracked: Tracked = {
       streamId,
+      merchantId: notification.merchantId,
       orderingKey: notification.orderingKey,
       sourcePosition: notification.sourcePosition,
       endpoint: endpointOf(notification.notifyUrl),
@@ -162,8 +177,8 @@ export class PendingNotifications {
   }
 
   /**
-   * The next notification whose attempt is due at `now` and may start under
-   * the bounds, marked in flight; undefined when none may start now.
+   * The next notification whose attempt is due at `now` (real time) and may
+   * start under the bounds, marked in flight; undefined when none may start now.
    */
   takeDue(now: number): Tracked | undefined {
     while (this.inFlightCount < this.limits.deliveriesInFlightMax) {
@@ -272,7 +287,7 @@ export class PendingNotifications {
 
   private queueIfEligible(tracked: Tracked): void {
     if (!this.isEligible(tracked) || this.parked.get(tracked.endpoint)?.has(tracked)) return
-    const dueAt = tracked.state.nextAttemptAt
+    const dueAt = tracked.state.nextAttemptAt - this.offsetOf(tracked.merchantId)
     if (tracked.queuedAt === dueAt) return
     tracked.queuedAt = dueAt
     this.due.push(dueAt, tracked)

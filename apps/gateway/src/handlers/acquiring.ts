@@ -76,7 +76,7 @@ const withSharingMids = (list: ReadonlyArray<SharingItem>) =>
   )
 
 /** The wire's create order as the domain's OrderRequest: amounts in fils, identities as digests. */
-const orderRequestOf = (request: CreateOrderRequest) =>
+const orderRequestOf = (call: Call, request: CreateOrderRequest) =>
   Effect.gen(function* () {
     const eid =
       request.paySceneParams?.eid === undefined
@@ -87,6 +87,7 @@ const orderRequestOf = (request: CreateOrderRequest) =>
     const {
       totalAmount,
       currency: _currency,
+      expiredTime,
       paySceneParams,
       accessoryContent,
       sharingParamList: _list,
@@ -95,6 +96,8 @@ const orderRequestOf = (request: CreateOrderRequest) =>
     return withoutUndefined({
       ...rest,
       totalAmountFils: totalAmount,
+      // Sent on the merchant's own clock, compared with requestTime on the same (sandbox) clock.
+      expiredTime: expiredTime && call.toMerchantTime(expiredTime),
       paySceneParams: paySceneParams && withoutUndefined({ ...paySceneParams, eid }),
       sharingParamList,
       accessoryContent: accessoryContent && accessoryContentOf(accessoryContent),
@@ -161,7 +164,7 @@ export const acquiringHandlers: Pick<
         now: call.now,
         orderNo: newOrderNo(call.now, "acquiring"),
         requestTime: call.requestTime,
-        request: yield* orderRequestOf(request),
+        request: yield* orderRequestOf(call, request),
       })
       yield* indexOrderNo(merchantId, order.orderNo, "acquiring", streamId)
       const token = payTokenFor({ merchantId, merchantOrderNo: request.merchantOrderNo }, gateway.servicePrivateKey)

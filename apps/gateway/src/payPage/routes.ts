@@ -60,12 +60,18 @@ const orderOfToken = (token: string) =>
     const name = readPayToken(token, gateway.servicePrivateKey)
     const merchant = name === undefined ? undefined : gateway.merchantOf(name.merchantId)
     if (name === undefined || merchant === undefined) return undefined
-    const now = (yield* Clock.currentTimeMillis) as Timestamp
+    // The payer acts on the merchant's order, so on the merchant's (sandbox) time.
+    if (gateway.mode === "sandbox") yield* gateway.clocks.ensureLoaded(merchant.partnerId)
+    const now = gateway.clocks.nowOf(merchant.partnerId)
     const order = yield* currentOrder(
       merchant.partnerId,
       acquiringStreamId(merchant.partnerId, name.merchantOrderNo),
       now,
-    ).pipe(Effect.catchTag("Rejection", () => Effect.succeed(undefined)))
+    ).pipe(
+      // Reading may close an expired order: that event is recorded on the merchant's time too.
+      Effect.provideService(Clock.Clock, gateway.clocks.clockOf(merchant.partnerId)),
+      Effect.catchTag("Rejection", () => Effect.succeed(undefined)),
+    )
     if (order === undefined) return undefined
     const view: OrderView = {
       order,
@@ -102,6 +108,10 @@ const outcome =
   (report: (found: PayableOrder) => Effect.Effect<unknown, HandlerError, PayPageServices>): Page =>
   (found) =>
     report(found).pipe(
+      Effect.provideServiceEffect(
+        Clock.Clock,
+        Effect.map(Gateway, (gateway) => gateway.clocks.clockOf(found.merchant.partnerId)),
+      ),
       Effect.catchTag("Rejection", (rejection) => Effect.logInfo(`pay page: outcome refused: ${rejection.message}`)),
       Effect.as(seeOrderPage(found.view.token)),
     )

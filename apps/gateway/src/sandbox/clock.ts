@@ -1,35 +1,78 @@
+/**
+ * The sandbox's test clocks, one per merchant (`@mizan/test-clock`):
+ * - `/advanceClock { minutes }` moves the calling merchant's time forward:
+ *   expiry, the 180-day refund window, settlement and its notifications'
+ *   retries then run on it. Nobody else's time moves. The advance is an
+ *   event on the merchant's clock stream, so it survives restarts and the
+ *   audit sees it.
+ * - `/getClock` answers the merchant's time and offset.
+ * - `/resetClock` puts an unmoved clock at real time (a no-op) and refuses a
+ *   moved one: time never goes back, since recorded history would then run
+ *   backwards. A fresh sandbox merchant (`npm run merchant -- add`) starts at
+ *   real time.
+ */
+import { handleCommand } from "@mizan/eventsourcing"
 import { reject, Timestamp } from "@mizan/kernel"
-import { Clock, Effect, Schema } from "effect"
-import { SandboxClock } from "../clock.ts"
+import { advanceMinutesMax, testClock, testClockStreamId } from "@mizan/test-clock"
+import { Effect, Schema } from "effect"
+import { Gateway } from "../gateway.ts"
 import type { HandlerServices } from "../handlers/services.ts"
-import { type ApiOperation, operation } from "../pipeline.ts"
-
-/** A year: far enough for every window the spec has (180-day refunds), bounded so a typo cannot wreck a sandbox. */
-const advanceMinutesMax = 366 * 24 * 60
+import { type ApiOperation, type Call, operation } from "../pipeline.ts"
 
 const AdvanceClock = Schema.Struct({
   minutes: Schema.Int.check(
     Schema.isBetween({ minimum: 1, maximum: advanceMinutesMax }, { message: `must be from 1 to ${advanceMinutesMax}` }),
   ),
 })
-const ClockNow = Schema.Struct({ now: Timestamp })
+const NoParameters = Schema.UndefinedOr(Schema.Struct({}))
 
-/**
- * `/advanceClock { minutes }`: moves the service's time forward (expiry, the
- * 180-day refund window, notification retries). The clock never goes back,
- * so recorded history stays in order.
- */
+/** The merchant's clock as the sandbox answers it. */
+const MerchantClock = Schema.Struct({
+  /** The merchant's time, ms since the epoch. */
+  now: Timestamp,
+  /** How far the merchant's time is ahead of real time. */
+  offsetMinutes: Schema.Number,
+})
+
+const clockOf = (call: Call) =>
+  Effect.map(Gateway, ({ clocks }) => ({
+    now: clocks.nowOf(call.merchant.partnerId),
+    offsetMinutes: clocks.offsetOf(call.merchant.partnerId) / 60_000,
+  }))
+
 export const clockSandboxOperations: Readonly<Record<string, ApiOperation<HandlerServices>>> = {
   "/advanceClock": operation(
     AdvanceClock,
-    ClockNow,
-    (_call, request) =>
+    MerchantClock,
+    (call, request) =>
       Effect.gen(function* () {
-        const clock = yield* Clock.Clock
-        if (!(clock instanceof SandboxClock))
-          return yield* Effect.fail(reject("SERVICE_NOT_AVAILABLE", "no test clock"))
-        clock.advance(request.minutes * 60_000)
-        return { now: clock.currentTimeMillisUnsafe() as Timestamp }
+        const { clocks } = yield* Gateway
+        const merchantId = call.merchant.partnerId
+        const { state } = yield* handleCommand(testClock, testClockStreamId(merchantId), {
+          merchantId,
+          byMs: request.minutes * 60_000,
+          at: clocks.realNow() as Timestamp,
+        })
+        clocks.offsetReached(merchantId, state.offsetMs)
+        return yield* clockOf(call)
+      }),
+    false,
+  ),
+  "/getClock": operation(NoParameters, MerchantClock, (call) => clockOf(call), false),
+  "/resetClock": operation(
+    NoParameters,
+    MerchantClock,
+    (call) =>
+      Effect.gen(function* () {
+        const { clocks } = yield* Gateway
+        if (clocks.offsetOf(call.merchant.partnerId) > 0)
+          return yield* Effect.fail(
+            reject(
+              "INVALID_PARAMETER",
+              "the test clock never goes back once it has moved (recorded history would run backwards): register a fresh sandbox merchant for a clock at real time",
+            ),
+          )
+        return yield* clockOf(call)
       }),
     false,
   ),
