@@ -76,6 +76,10 @@ export const makeDelivery = (context: DeliveryContext) => {
           notifyId: state.notification.notifyId,
           merchantId: state.notification.merchantId,
           reason: state.reason._tag === "UrlRefused" ? state.reason.detail : "attempts exhausted",
+          // The line is dated in real time; a merchant on a sandbox test clock sees its own time.
+          ...(clocks.offsetOf(tracked.merchantId) === 0
+            ? {}
+            : { merchantTime: new Date(clocks.nowOf(tracked.merchantId)).toISOString() }),
         }),
       )
   })
