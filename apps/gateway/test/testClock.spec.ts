@@ -143,6 +143,27 @@ describe("a merchant's test clock", () => {
     expect((await sandbox(gateway.baseUrl, gateway.merchant("M2"), "resetClock", {})).head.code).toBe("0")
   })
 
+  it("never records a stream's history backwards, even for a member credited by a merchant a day ahead and by one on real time", async () => {
+    const transfer = (partnerId: string) =>
+      ok(gateway.merchant(partnerId), "/transfer/placeTransferOrder", {
+        merchantOrderNo: newNumber("w"),
+        beneficiaryIdentityType: "MEMBER_ID",
+        beneficiaryIdentity: gateway.merchant(partnerId).encryptField("MEMBER-1"),
+        amount: { amount: 1, currency: "AED" },
+        memo: "clock",
+      } as never)
+    await transfer("M1")
+    await transfer("M2")
+    await transfer("M1")
+    const lastRecordedAt = new Map<string, number>()
+    for (const event of await gateway.allEvents()) {
+      const previous = lastRecordedAt.get(event.streamId) ?? 0
+      expect(event.metadata.recordedAt, `${event.streamId} v${event.streamVersion}`).toBeGreaterThanOrEqual(previous)
+      lastRecordedAt.set(event.streamId, event.metadata.recordedAt)
+    }
+    expect([...lastRecordedAt.keys()].some((streamId) => streamId.startsWith("memberAccount/"))).toBe(true)
+  })
+
   it("keeps the requestTime window on real time: a request sent now is no stale request on a clock a day ahead", async () => {
     // 62004 (no such order), not 400 REQUESTTIME_TOO_LATER: the window compares with real time.
     expect((await refused(gateway.merchant("M1"), "/acquire2/getOrder", { merchantOrderNo: "none" })).code).toBe(

@@ -33,6 +33,10 @@ export const layerSandboxMemberDirectory = (
     Effect.gen(function* () {
       const store = yield* EventStore
       const withStore = Effect.provideService(EventStore, store)
+      // The directory keeps its own time, the clock it was built with: a member is credited by many
+      // merchants, and one merchant's sandbox test clock must not date another's credits.
+      const directoryClock = yield* Clock.Clock
+      const onDirectoryTime = Effect.provideService(Clock.Clock, directoryClock)
       const openedAt = yield* Clock.currentTimeMillis
       for (const { memberId: _, ...member } of members)
         yield* handleCommand(aggregate, streamId(member.memberIdDigest), {
@@ -64,7 +68,7 @@ export const layerSandboxMemberDirectory = (
             ),
           )
         },
-        credit: ({ identityType, identity, amount, reference, balanceMaxFils, now }) => {
+        credit: ({ identityType, identity, amount, reference, balanceMaxFils }) => {
           const member = byIdentity[identityType].get(identity)
           if (member === undefined) return Effect.fail(new MemberCreditRefused({ failCode: "BENEFICIARY_NOT_FOUND" }))
           return handleCommand(aggregate, streamId(member.memberIdDigest), {
@@ -72,9 +76,10 @@ export const layerSandboxMemberDirectory = (
             reference,
             amount,
             balanceMaxFils,
-            now,
+            now: timestamp(directoryClock.currentTimeMillisUnsafe()),
           }).pipe(
             withStore,
+            onDirectoryTime,
             Effect.asVoid,
             Effect.mapError((error) =>
               error._tag === "MemberAccountRefusal" && error.reason === "BALANCE_LIMIT_EXCEEDED"
