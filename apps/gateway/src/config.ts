@@ -118,6 +118,20 @@ export const SandboxConfig = Schema.Struct({
   ibanHolders: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
 })
 
+/**
+ * The work a process does: `api` serves the merchant API, the sandbox and the
+ * pay page; `notifier` delivers notifications; `expiry` closes orders past
+ * their expiredTime. `npm start` runs all three; at scale, N processes with
+ * `api` and `expiry` share one PostgreSQL with one `notifier`.
+ */
+export const roleNames = ["api", "notifier", "expiry"] as const
+export type Role = (typeof roleNames)[number]
+export const Roles = Schema.Array(
+  Schema.Literals(roleNames).annotate({ message: `must be one of ${roleNames.join(", ")}` }),
+).check(
+  Schema.makeFilter((roles: ReadonlyArray<string>) => roles.length > 0, { message: "must name at least one role" }),
+)
+
 export const GatewayConfig = Schema.Struct({
   /** `sandbox` turns on the sandbox API, the pay page's test outcomes and the test clock. */
   mode: Schema.Literals(["sandbox", "production"]),
@@ -136,6 +150,8 @@ export const GatewayConfig = Schema.Struct({
   rates: Schema.optionalKey(Schema.Array(RateConfig)),
   /** The sandbox's stand-ins for the outside world. */
   sandbox: Schema.optionalKey(SandboxConfig),
+  /** What this process runs (default all three): see `roleNames`. */
+  roles: Schema.optionalKey(Roles),
 })
 export type GatewayConfig = typeof GatewayConfig.Type
 

@@ -47,7 +47,8 @@ const sweepDue = (open: Map<string, OpenOrder>, clocks: MerchantClocks) =>
       }).pipe(
         Effect.provideService(Clock.Clock, clocks.clockOf(order.merchantId)),
         // A refusal means the order is no longer open (paid meanwhile): forget it; the log will say so too.
-        Effect.catchTag("Rejection", () => Effect.void),
+        // A version conflict means another process's sweep or a request got there first: the same.
+        Effect.catchTags({ Rejection: () => Effect.void, VersionConflict: () => Effect.void }),
       )
       open.delete(streamId)
     }

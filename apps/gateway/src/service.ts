@@ -1,8 +1,9 @@
 /**
  * The whole service in one process (`npm start`): the gateway's HTTP
  * server, the notifier delivering what the log announces, and the expiry
- * sweep, all on one store. At scale each can run as its own process against
- * PostgreSQL or KurrentDB (the notifier's own main, apps/notifier).
+ * sweep, all on one store. The configuration's `roles` say which of them a
+ * process runs, so that at scale N processes share one PostgreSQL: every one
+ * with `api` and `expiry`, one with `notifier`.
  */
 import { type NotifierOptions, runNotifier } from "@mizan/notifier"
 import { sign } from "@mizan/protocol"
@@ -10,9 +11,11 @@ import { Context, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { notificationSource } from "./announce/index.ts"
 import { type GatewayOptions, type Listen, layerGatewayServices, layerHttp } from "./app.ts"
+import { type GatewayConfig, type Role, roleNames } from "./config.ts"
 import { runExpirySweeper } from "./expiry.ts"
 import { Gateway } from "./gateway.ts"
 import { gatewayRoutes } from "./routes.ts"
+import { healthRoute } from "./server.ts"
 
 export interface ServiceOptions extends GatewayOptions {
   readonly listen: Listen
@@ -20,29 +23,35 @@ export interface ServiceOptions extends GatewayOptions {
   readonly notifier?: Partial<Omit<NotifierOptions, "source" | "sign" | "mode" | "clocks">>
 }
 
-/** Runs the notifier and the expiry sweep for as long as the layer lives. */
+/** The roles a configuration names; all three unless it names some. */
+export const rolesOf = (config: GatewayConfig): ReadonlySet<Role> => new Set(config.roles ?? roleNames)
+
+/** Runs the notifier and the expiry sweep, as the roles say, for as long as the layer lives. */
 const layerBackground = (options: ServiceOptions) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const gateway = yield* Gateway
-      yield* Effect.forkScoped(
-        runNotifier({
-          ...options.notifier,
-          source: notificationSource,
-          sign: (body) => sign(body, gateway.servicePrivateKey),
-          mode: gateway.mode,
-          // One process, one view of every merchant's time: an advance moves the retries at once.
-          clocks: gateway.clocks,
-        }).pipe(Effect.tapCause((cause) => Effect.logError("the notifier stopped", cause))),
-      )
-      yield* Effect.forkScoped(runExpirySweeper)
+      const roles = rolesOf(options.config)
+      if (roles.has("notifier"))
+        yield* Effect.forkScoped(
+          runNotifier({
+            ...options.notifier,
+            source: notificationSource,
+            sign: (body) => sign(body, gateway.servicePrivateKey),
+            mode: gateway.mode,
+            // One process, one view of every merchant's time: an advance moves the retries at once.
+            clocks: gateway.clocks,
+          }).pipe(Effect.tapCause((cause) => Effect.logError("the notifier stopped", cause))),
+        )
+      if (roles.has("expiry")) yield* Effect.forkScoped(runExpirySweeper)
     }),
   )
 
 /** The service's layer: HTTP server and background work over shared services. */
 export const layerService = (options: ServiceOptions) => {
   const services = layerGatewayServices(options)
-  return Layer.mergeAll(layerHttp(gatewayRoutes(options.config.mode), options.listen), layerBackground(options)).pipe(
+  const routes = rolesOf(options.config).has("api") ? gatewayRoutes(options.config.mode) : healthRoute
+  return Layer.mergeAll(layerHttp(routes, options.listen), layerBackground(options)).pipe(
     Layer.provideMerge(services),
     Layer.tap((context) => {
       const { address } = Context.get(context, HttpServer.HttpServer)
