@@ -223,3 +223,25 @@ describe("pending notifications, over random histories", () => {
     },
   )
 })
+
+describe("merchants on their own sandbox clocks", () => {
+  it("takes an attempt when it is due on its merchant's time, and sooner once that merchant's clock moves forward", () => {
+    const offsets = new Map<string, number>([["M2", 0]])
+    const pending = new PendingNotifications(limits, (merchantId) => offsets.get(merchantId) ?? 0)
+    // Scheduled on M1's time, an hour ahead of real time: due now in real time.
+    track(pending, notification("ahead", "order-a", 1n), 1n, t0 + 3_600_000)
+    offsets.set("M1", 3_600_000)
+    pending.merchantClockMoved("M1")
+    expect(takeAll(pending, t0).map((t) => t.streamId)).toEqual(["notification-ahead"])
+
+    const m2 = { ...notification("later", "order-b", 2n), merchantId: "M2" }
+    track(pending, m2, 2n, t0 + 60_000)
+    expect(takeAll(pending, t0)).toEqual([])
+    expect(pending.nextDueAt()).toBe(t0 + 60_000)
+    // M2 moves a minute forward: its attempt is due now, and nobody else's changes.
+    offsets.set("M2", 60_000)
+    pending.merchantClockMoved("M2")
+    expect(pending.nextDueAt()).toBe(t0)
+    expect(takeAll(pending, t0).map((t) => t.streamId)).toEqual(["notification-later"])
+  })
+})
