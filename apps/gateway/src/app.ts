@@ -7,10 +7,10 @@ import { createServer } from "node:http"
 import { resolve } from "node:path"
 import { NodeHttpServer } from "@effect/platform-node"
 import { CardPayoutBank, CardPayoutBankUnavailable } from "@mizan/card-transfer"
-import type { EventStore, StoreError } from "@mizan/eventsourcing"
+import { type EventStore, ExclusiveWork, inProcessExclusiveWork, type StoreError } from "@mizan/eventsourcing"
 import { fils, parseFils } from "@mizan/kernel"
 import { sha256Hex } from "@mizan/protocol"
-import { layerStore } from "@mizan/stores"
+import { layerExclusiveWork, layerStore } from "@mizan/stores"
 import { MerchantClocks } from "@mizan/test-clock"
 import {
   BankTransfer,
@@ -157,8 +157,14 @@ const layerOutsideWorld = (config: GatewayConfig) => {
 
 /** Everything the handlers need, built once. */
 export const layerGatewayServices = (options: GatewayOptions) => {
-  const store = options.storeLayer ?? layerStore(options.config.store ?? storeSettingDefault, options.baseDir)
-  return Layer.mergeAll(layerGateway(options), layerPayoutTerms(options.config)).pipe(
+  const setting = options.config.store ?? storeSettingDefault
+  const store = options.storeLayer ?? layerStore(setting, options.baseDir)
+  // A store given as a layer (the tests' memory store) is this process's alone.
+  const exclusiveWork =
+    options.storeLayer === undefined
+      ? layerExclusiveWork(setting, options.baseDir)
+      : Layer.succeed(ExclusiveWork, inProcessExclusiveWork())
+  return Layer.mergeAll(layerGateway(options), layerPayoutTerms(options.config), exclusiveWork).pipe(
     Layer.provideMerge(layerOutsideWorld(options.config).pipe(Layer.provideMerge(store))),
     Layer.provideMerge(layerRealTimeLogger),
   )

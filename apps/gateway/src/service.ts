@@ -5,6 +5,8 @@
  * process runs, so that at scale N processes share one PostgreSQL: every one
  * with `api` and `expiry`, one with `notifier`.
  */
+
+import { ExclusiveWork } from "@mizan/eventsourcing"
 import { type NotifierOptions, runNotifier } from "@mizan/notifier"
 import { sign } from "@mizan/protocol"
 import { Context, Effect, Layer } from "effect"
@@ -32,16 +34,23 @@ const layerBackground = (options: ServiceOptions) =>
     Effect.gen(function* () {
       const gateway = yield* Gateway
       const roles = rolesOf(options.config)
+      const exclusiveWork = yield* ExclusiveWork
       if (roles.has("notifier"))
         yield* Effect.forkScoped(
-          runNotifier({
-            ...options.notifier,
-            source: notificationSource,
-            sign: (body) => sign(body, gateway.servicePrivateKey),
-            mode: gateway.mode,
-            // One process, one view of every merchant's time: an advance moves the retries at once.
-            clocks: gateway.clocks,
-          }).pipe(Effect.tapCause((cause) => Effect.logError("the notifier stopped", cause))),
+          Effect.scoped(
+            Effect.gen(function* () {
+              // One notifier delivers for the whole store; another process's waits to take over.
+              yield* exclusiveWork.hold("notifier")
+              return yield* runNotifier({
+                ...options.notifier,
+                source: notificationSource,
+                sign: (body) => sign(body, gateway.servicePrivateKey),
+                mode: gateway.mode,
+                // One process, one view of every merchant's time: an advance moves the retries at once.
+                clocks: gateway.clocks,
+              })
+            }),
+          ).pipe(Effect.tapCause((cause) => Effect.logError("the notifier stopped", cause))),
         )
       if (roles.has("expiry")) yield* Effect.forkScoped(runExpirySweeper)
     }),

@@ -14,9 +14,9 @@
  */
 import { readFileSync } from "node:fs"
 import { type CommandLineError, readCommandLine } from "@mizan/command-line"
-import type { EventStore } from "@mizan/eventsourcing"
+import { type EventStore, ExclusiveWork } from "@mizan/eventsourcing"
 import { type PrivateKey, parsePrivateKey, sign } from "@mizan/protocol"
-import { layerStore } from "@mizan/stores"
+import { layerExclusiveWork, layerStore } from "@mizan/stores"
 import { Cause, Effect, Exit, Fiber } from "effect"
 import { runNotifier } from "./notifier.ts"
 import { readNotification, resendNotification } from "./operator.ts"
@@ -93,7 +93,17 @@ switch (command) {
     const source = await loadSource(process.env.MIZAN_NOTIFICATION_SOURCE)
     const notifier = Effect.runFork(
       onStore(
-        runNotifier({ source, mode: modeOf(process.env.MIZAN_NOTIFIER_MODE), sign: (body) => sign(body, privateKey) }),
+        Effect.scoped(
+          Effect.gen(function* () {
+            // One notifier delivers for the whole store; this one waits while another holds it.
+            yield* (yield* ExclusiveWork).hold("notifier")
+            return yield* runNotifier({
+              source,
+              mode: modeOf(process.env.MIZAN_NOTIFIER_MODE),
+              sign: (body) => sign(body, privateKey),
+            })
+          }),
+        ).pipe(Effect.provide(layerExclusiveWork(storeSetting, process.cwd()))),
         { mustExist: false },
       ),
     )

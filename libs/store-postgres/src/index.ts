@@ -1,3 +1,9 @@
+export {
+  exclusiveWorkPollIntervalMs,
+  layerPostgresExclusiveWork,
+  type PostgresExclusiveWorkOptions,
+  postgresExclusiveWork,
+} from "./exclusiveWork.ts"
 export { appendBatchEventsMax } from "./globalPosition.ts"
 export { type Migration, migrations, schemaVersion } from "./migrations.ts"
 export {

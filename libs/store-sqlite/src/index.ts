@@ -1,4 +1,5 @@
 export { type Synchronous, walCheckpointPages } from "./connection.ts"
+export { exclusiveWorkPollIntervalMs, layerSqliteExclusiveWork, sqliteExclusiveWork } from "./exclusiveWork.ts"
 export type { GroupCommitStats } from "./groupCommit.ts"
 export { schemaVersionCurrent } from "./schema.ts"
 export {

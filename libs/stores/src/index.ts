@@ -11,10 +11,10 @@
  */
 import { existsSync, statSync } from "node:fs"
 import { resolve } from "node:path"
-import { EventStore, StoreError } from "@mizan/eventsourcing"
+import { EventStore, ExclusiveWork, inProcessExclusiveWork, StoreError } from "@mizan/eventsourcing"
 import { layerKurrentDb } from "@mizan/store-kurrentdb"
-import { layerPostgres } from "@mizan/store-postgres"
-import { layerSqlite } from "@mizan/store-sqlite"
+import { layerPostgres, layerPostgresExclusiveWork } from "@mizan/store-postgres"
+import { layerSqlite, layerSqliteExclusiveWork } from "@mizan/store-sqlite"
 import { Effect, Layer, Result } from "effect"
 
 export type StoreSetting =
@@ -112,4 +112,29 @@ export const layerStore = (
   return Result.isSuccess(parsed)
     ? layerStoreOf(parsed.success, options)
     : Layer.effect(EventStore, Effect.fail(new StoreError({ reason: "InvalidRequest", detail: parsed.failure })))
+}
+
+/**
+ * Work one process at a time does among all on the store a setting names
+ * (the notifier's deliveries): an advisory lock on PostgreSQL, a lock file
+ * beside a SQLite store. KurrentDB offers neither to this adapter: there the
+ * work is exclusive only within one process, so run one notifier.
+ */
+export const layerExclusiveWorkOf = (store: StoreSetting): Layer.Layer<ExclusiveWork> => {
+  switch (store._tag) {
+    case "Sqlite":
+      return layerSqliteExclusiveWork(store.path)
+    case "Postgres":
+      return layerPostgresExclusiveWork(store.url, store.schema === undefined ? {} : { schema: store.schema })
+    case "KurrentDb":
+      return Layer.succeed(ExclusiveWork, inProcessExclusiveWork())
+  }
+}
+
+/** The exclusive work of the store a setting names; a setting that names none has nothing to share. */
+export const layerExclusiveWork = (setting: string, baseDir: string): Layer.Layer<ExclusiveWork> => {
+  const parsed = parseStoreSetting(setting, baseDir)
+  return Result.isSuccess(parsed)
+    ? layerExclusiveWorkOf(parsed.success)
+    : Layer.succeed(ExclusiveWork, inProcessExclusiveWork())
 }
