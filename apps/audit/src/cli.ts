@@ -17,6 +17,7 @@ import { reportJson, reportText } from "./report.ts"
 import {
   AuditError,
   auditErrorFromStore,
+  describeStore,
   eventCountOf,
   layerStore,
   parseStoreSetting,
@@ -50,6 +51,7 @@ export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres
   at --position N [--stream S]    the same, as of global position N
   export [--out FILE]             the whole log as NDJSON (to stdout without --out)
   import FILE [--in-flight N]     check an export file, then write it into the store
+  migrate                         create the store, or bring its schema to this version (the gateway does too)
 
 The store is --store, else $${storeEnvironmentVariable}, else ${storeSettingDefault}.
 Exit status: 0 all is well, 1 something is broken, 2 the audit could not run.
@@ -214,6 +216,15 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
         ? new AuditError({ detail: "import needs the FILE to import" })
         : { run: importCommand(io, store, argument, inFlight), storeMustExist: false }
     }
+    case "migrate":
+      // Opening a store that may be created is what creates and migrates it (the store's own migrations).
+      return {
+        run: Effect.as(
+          Effect.sync(() => io.stdout.write(`${describeStore(store)} holds a Mizan store at this version\n`)),
+          exitCodes.ok,
+        ),
+        storeMustExist: false,
+      }
     default:
       return new AuditError({ detail: name === undefined ? "no command given" : `unknown command "${name}"` })
   }

@@ -65,6 +65,12 @@ export interface KindCount {
 
 export interface ReplayReport {
   readonly events: number
+  /**
+   * Notification attempts recorded: with the notifier recording each attempt
+   * after its POST, what a merchant's endpoint received, less the attempts in
+   * flight when a notifier died.
+   */
+  readonly notificationAttempts: number
   readonly streams: number
   readonly firstPosition: GlobalPosition | undefined
   readonly lastPosition: GlobalPosition | undefined
@@ -232,6 +238,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
   const undecodable = new FindingList<UndecodableEvent>(listedMax)
   const versionGaps = new FindingList<VersionGap>(listedMax)
   let events = 0
+  let notificationAttempts = 0
   let firstPosition: GlobalPosition | undefined
   let lastPosition: GlobalPosition | undefined
 
@@ -306,6 +313,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
       tracked = streams.get(streamId) ?? track(streamId)
     }
     events++
+    if (record.type === "NotificationAttempted") notificationAttempts++
     firstPosition ??= record.globalPosition
     lastPosition = record.globalPosition
     if (record.streamVersion !== tracked.version + 1)
@@ -411,6 +419,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     for (const finding of dangling) allBroken.add(finding)
     return {
       events,
+      notificationAttempts,
       streams: streams.size,
       firstPosition,
       lastPosition,

@@ -27,6 +27,7 @@ const findingsJson = <A extends EventPlace>(findings: Findings<A>) => ({
 export const reportJson = (report: ReplayReport, elapsedMs?: number) => ({
   ok: isClean(report),
   events: report.events,
+  notificationAttempts: report.notificationAttempts,
   streams: report.streams,
   firstPosition: report.firstPosition?.toString() ?? null,
   lastPosition: report.lastPosition?.toString() ?? null,
@@ -85,6 +86,8 @@ export const reportText = (report: ReplayReport, elapsedMs?: number): string => 
     ...moneyFigureNames.map(
       (name) => `  ${moneyLabels[name].padEnd(10)}${formatFilsBigGrouped(report.money[name]).padStart(moneyWidth)}`,
     ),
+    "",
+    `Notification attempts recorded: ${formatCount(report.notificationAttempts)}`,
     "",
     ...findingsText("Broken invariants", report.brokenInvariants, (f) =>
       f.detail === "" ? `${f.kind}: ${f.rule}` : `${f.kind}: ${f.rule} (${f.detail})`,

@@ -49,6 +49,16 @@ describe("a PostgreSQL store that is not there", () => {
   })
 })
 
+describe("migrate", () => {
+  it("creates a store in a schema where none is, and then every reading command opens it", async () => {
+    const store = postgres("migrated")
+    expect((await cli(["replay", "--store", store])).code).toBe(exitCodes.failed)
+    const migrated = await cli(["migrate", "--store", store])
+    expect([migrated.code, migrated.stdout]).toEqual([exitCodes.ok, expect.stringContaining("holds a Mizan store")])
+    expect((await cli(["replay", "--json", "--store", store])).code).toBe(exitCodes.ok)
+  })
+})
+
 describe("export and import between SQLite and PostgreSQL", () => {
   it("carries a history from SQLite into PostgreSQL and back, every event, id and recorded time kept", async () => {
     const source = join(folder.dir, "source.db")
