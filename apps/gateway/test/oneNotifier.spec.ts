@@ -8,46 +8,18 @@
  */
 import type { ChildProcess } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type EmbeddedServer, startEmbeddedPostgres, testServerSettings } from "@mizan/store-postgres/testing"
 import { afterAll, describe, expect, it } from "vitest"
 import { sandbox } from "./calls.ts"
 import { testConfig, testMerchant } from "./harness.ts"
+import { startMerchantEndpoint, waitUntil } from "./merchantEndpoint.ts"
 import { call, clientOf, freePort, startService, stopService } from "./processes.ts"
-
-/** A merchant endpoint that fails each notification's first attempt (500) and acknowledges the rest, counting POSTs. */
-const startEndpoint = async () => {
-  const posts = new Map<string, number>()
-  const server: Server = createServer((request, response) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => {
-      const { notify_id: notifyId } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { notify_id: string }
-      const count = (posts.get(notifyId) ?? 0) + 1
-      posts.set(notifyId, count)
-      if (count === 1) response.writeHead(500).end("not yet")
-      else response.writeHead(200).end("SUCCESS")
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const address = server.address()
-  const url = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/notify`
-  return { url, posts, close: () => new Promise((resolve) => server.close(resolve)) }
-}
-
-const waitUntil = async (holds: () => boolean, what: string) => {
-  const deadline = Date.now() + 30_000
-  while (!holds()) {
-    if (Date.now() > deadline) throw new Error(`not in time: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
 
 /** Two processes with every role on `store`; orders paid through both, retries forced by the test clock, then a kill. */
 const runTwoNotifiers = async (dataDir: string, store: string) => {
-  const endpoint = await startEndpoint()
+  const endpoint = await startMerchantEndpoint({ failFirstAttempts: true })
   const configPath = join(dataDir, "config.json")
   writeFileSync(configPath, JSON.stringify(testConfig({ merchants: [testMerchant("M1")], store })))
   const ports = [await freePort(), await freePort()] as const

@@ -10,7 +10,6 @@
  */
 import { type ChildProcess, execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { MerchantClient } from "@mizan/merchant-client"
@@ -19,39 +18,12 @@ import { afterAll, describe, expect, it } from "vitest"
 import type { Role } from "../src/config.ts"
 import { sandbox } from "./calls.ts"
 import { testConfig, testMerchant } from "./harness.ts"
+import { startMerchantEndpoint } from "./merchantEndpoint.ts"
 import { call, clientOf, freePort, startService, stopService } from "./processes.ts"
 
 const ordersTotal = 200
 const refundsTotal = 50
 const requestsInFlight = 8
-
-interface Notified {
-  readonly notify_id: string
-  readonly acquireOrder?: { readonly merchantOrderNo: string; readonly status: string }
-  readonly refundOrder?: { readonly refundMerchantOrderNo: string; readonly status: string }
-}
-
-/** The merchant's endpoint: acknowledges everything, counting POSTs per notify_id and what each said. */
-const startEndpoint = async () => {
-  const posts = new Map<string, number>()
-  const said = new Set<string>()
-  const server: Server = createServer((request, response) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Notified
-      posts.set(body.notify_id, (posts.get(body.notify_id) ?? 0) + 1)
-      if (body.acquireOrder !== undefined) said.add(`${body.acquireOrder.merchantOrderNo} ${body.acquireOrder.status}`)
-      if (body.refundOrder !== undefined)
-        said.add(`${body.refundOrder.refundMerchantOrderNo} ${body.refundOrder.status}`)
-      response.writeHead(200).end("SUCCESS")
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const address = server.address()
-  const url = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/notify`
-  return { url, posts, said, close: () => new Promise((resolve) => server.close(resolve)) }
-}
 
 const dataDir = mkdtempSync(join(tmpdir(), "mizan-scale-out-"))
 let postgres: EmbeddedServer | undefined
@@ -65,7 +37,7 @@ afterAll(async () => {
  * is the setting the audit reads it with.
  */
 const proveScaleOut = async (folder: string, store: string, auditStore: string) => {
-  const endpoint = await startEndpoint()
+  const endpoint = await startMerchantEndpoint()
   const processes: Array<ChildProcess> = []
   const start = async (name: string, roles: ReadonlyArray<Role>) => {
     const configPath = join(folder, `${name}.json`)

@@ -12,6 +12,7 @@ import type { MerchantClient } from "@mizan/merchant-client"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ok, refused, sandbox } from "./calls.ts"
 import { newNumber, startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
+import { waitUntil } from "./merchantEndpoint.ts"
 import { call, clientOf, freePort, startService, stopService } from "./processes.ts"
 
 interface MerchantClock {
@@ -62,14 +63,6 @@ afterAll(async () => {
   await gateway.close()
   await new Promise((resolve) => failingEndpoint.close(resolve))
 })
-
-const waitUntil = async (holds: () => boolean, what: string, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs
-  while (!holds()) {
-    if (Date.now() > deadline) throw new Error(`not in time: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
 
 describe("a merchant's test clock", () => {
   it("keeps the sandbox working after an advance: a new order is CREATED, payable, and expires 2 hours later on the merchant's time", async () => {

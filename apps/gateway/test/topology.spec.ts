@@ -7,7 +7,6 @@
  */
 import type { ChildProcess } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type EmbeddedServer, startEmbeddedPostgres, testServerSettings } from "@mizan/store-postgres/testing"
@@ -15,41 +14,14 @@ import { afterAll, describe, expect, it } from "vitest"
 import type { Role } from "../src/config.ts"
 import { sandbox } from "./calls.ts"
 import { testConfig, testMerchant } from "./harness.ts"
+import { startMerchantEndpoint } from "./merchantEndpoint.ts"
 import { call, clientOf, freePort, startService, stopService } from "./processes.ts"
-
-interface Notified {
-  readonly notify_id: string
-  readonly acquireOrder?: { readonly merchantOrderNo: string; readonly status: string }
-  readonly refundOrder?: { readonly refundMerchantOrderNo: string; readonly status: string }
-}
-
-/** A merchant endpoint on loopback that acknowledges every notification, counting each notify_id and what it said. */
-const startEndpoint = async () => {
-  const received = new Map<string, number>()
-  const said = new Set<string>()
-  const server: Server = createServer((request, response) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Notified
-      received.set(body.notify_id, (received.get(body.notify_id) ?? 0) + 1)
-      if (body.acquireOrder !== undefined) said.add(`${body.acquireOrder.merchantOrderNo} ${body.acquireOrder.status}`)
-      if (body.refundOrder !== undefined)
-        said.add(`${body.refundOrder.refundMerchantOrderNo} ${body.refundOrder.status}`)
-      response.writeHead(200).end("SUCCESS")
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const address = server.address()
-  const url = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/notify`
-  return { url, received, said, close: () => new Promise((resolve) => server.close(resolve)) }
-}
 
 const ordersPerGateway = 10
 
 /** Starts the topology on `store`, pays orders and refunds one in two through both gateways, and answers what arrived. */
 const runTopology = async (dataDir: string, store: string) => {
-  const endpoint = await startEndpoint()
+  const endpoint = await startMerchantEndpoint()
   const processes: Array<ChildProcess> = []
   const start = async (name: string, roles: ReadonlyArray<Role>) => {
     const configPath = join(dataDir, `${name}.json`)
@@ -101,7 +73,7 @@ const runTopology = async (dataDir: string, store: string) => {
       await new Promise((resolve) => setTimeout(resolve, 100))
     // A moment more, in which a second notifier (were there one) would deliver its copies.
     await new Promise((resolve) => setTimeout(resolve, 1_500))
-    return { expected, said: endpoint.said, received: endpoint.received }
+    return { expected, said: endpoint.said, received: endpoint.posts }
   } finally {
     for (const child of processes) await stopService(child)
     await endpoint.close()

@@ -71,6 +71,28 @@ const inTransaction = async <A>(pool: pg.Pool, body: (client: pg.PoolClient) => 
   }
 }
 
+/** A connection or the pool: what the version checks query through. */
+type Queryable = Pick<pg.Pool, "query">
+
+/** Whether the schema holds the store's migration table, the mark of a Mizan store. */
+const hasMigrationTable = async (db: Queryable, tables: Tables): Promise<boolean> =>
+  (await db.query<{ present: boolean }>("SELECT to_regclass($1) IS NOT NULL AS present", [tables.migrations])).rows[0]
+    ?.present === true
+
+/** The schema's version, refused when newer code wrote it: this code cannot know its shape. */
+const versionFound = async (db: Queryable, tables: Tables): Promise<number> => {
+  const { rows } = await db.query<{ version: number }>(
+    `SELECT coalesce(max(version), 0) AS version FROM ${tables.migrations}`,
+  )
+  const found = rows[0]?.version ?? 0
+  if (found > schemaVersion)
+    throw new StoreError({
+      reason: "NewerSchema",
+      detail: `schema "${tables.schema}" is at version ${found}; this code knows versions up to ${schemaVersion}`,
+    })
+  return found
+}
+
 /**
  * For the tools that only read what a gateway wrote (the audit, the
  * notifier's operator commands): checks that the schema holds a Mizan store
@@ -80,24 +102,12 @@ const inTransaction = async <A>(pool: pg.Pool, body: (client: pg.PoolClient) => 
 export const requireMigrated = (pool: pg.Pool, tables: Tables): Effect.Effect<number, StoreError> =>
   Effect.tryPromise({
     try: async () => {
-      const { rows: present } = await pool.query<{ present: boolean }>(
-        "SELECT to_regclass($1) IS NOT NULL AS present",
-        [tables.migrations],
-      )
-      if (present[0]?.present !== true)
+      if (!(await hasMigrationTable(pool, tables)))
         throw new StoreError({
           reason: "Unavailable",
           detail: `no Mizan store in schema "${tables.schema}": the schema does not exist or holds no Mizan tables, and is not created to be read (check the store setting)`,
         })
-      const { rows } = await pool.query<{ version: number }>(
-        `SELECT coalesce(max(version), 0) AS version FROM ${tables.migrations}`,
-      )
-      const found = rows[0]?.version ?? 0
-      if (found > schemaVersion)
-        throw new StoreError({
-          reason: "NewerSchema",
-          detail: `schema "${tables.schema}" is at version ${found}; this code knows versions up to ${schemaVersion}`,
-        })
+      const found = await versionFound(pool, tables)
       if (found < schemaVersion)
         throw new StoreError({
           reason: "Unavailable",
@@ -115,11 +125,7 @@ export const migrate = (pool: pg.Pool, tables: Tables): Effect.Effect<number, St
       inTransaction(pool, async (client) => {
         await client.query(migrationLockSql, [tables.schema])
         // DDL only when there is something to do: a user who may only read and write the tables opens an up-to-date schema.
-        const { rows: present } = await client.query<{ present: boolean }>(
-          "SELECT to_regclass($1) IS NOT NULL AS present",
-          [tables.migrations],
-        )
-        if (present[0]?.present !== true) {
+        if (!(await hasMigrationTable(client, tables))) {
           await client.query(`CREATE SCHEMA IF NOT EXISTS "${tables.schema}"`)
           await client.query(`
             CREATE TABLE ${tables.migrations} (
@@ -128,15 +134,7 @@ export const migrate = (pool: pg.Pool, tables: Tables): Effect.Effect<number, St
               applied_at  timestamptz NOT NULL DEFAULT now()
             )`)
         }
-        const { rows } = await client.query<{ version: number }>(
-          `SELECT coalesce(max(version), 0) AS version FROM ${tables.migrations}`,
-        )
-        const found = rows[0]?.version ?? 0
-        if (found > schemaVersion)
-          throw new StoreError({
-            reason: "NewerSchema",
-            detail: `schema "${tables.schema}" is at version ${found}; this code knows versions up to ${schemaVersion}`,
-          })
+        const found = await versionFound(client, tables)
         for (const migration of migrations) {
           if (migration.version <= found) continue
           await client.query(migration.sql(tables))

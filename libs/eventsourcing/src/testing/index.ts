@@ -1,5 +1,6 @@
 export * from "./budget.ts"
 export * from "./contract.ts"
+export * from "./exclusiveWorkContract.ts"
 export * from "./givenWhenThen.ts"
 export * from "./readWholeLog.ts"
 export * from "./runCommands.ts"
