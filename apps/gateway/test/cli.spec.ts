@@ -45,23 +45,34 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
 const merchant = (...args: ReadonlyArray<string>) => run("merchant", [...args, "--config", configPath], folder)
 
-describe("the tools' command lines", () => {
-  it.each(["merchant", "send"] as const)("%s answers --help with its usage and 0", async (tool) => {
-    for (const args of [["--help"], ["add", "-h"]]) {
-      const help = await run(tool, args, folder)
-      expect([help.code, help.stderr]).toEqual([0, ""])
-      expect(help.stdout).toContain(`npm run ${tool} --`)
-    }
-  })
+/** Each of these starts the tool as a process, twice for --help: on a busy machine that takes seconds. */
+const childProcessTimeoutMs = 30_000
 
-  it.each(["merchant", "send"] as const)("%s answers an unknown option in one line and 2", async (tool) => {
-    const unknown = await run(tool, ["add", "M1", "--x"], folder)
-    expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([
-      2,
-      "",
-      `${tool}: unknown option --x; --help for usage\n`,
-    ])
-  })
+describe("the tools' command lines", () => {
+  it.each(["merchant", "send"] as const)(
+    "%s answers --help with its usage and 0",
+    { timeout: childProcessTimeoutMs },
+    async (tool) => {
+      for (const args of [["--help"], ["add", "-h"]]) {
+        const help = await run(tool, args, folder)
+        expect([help.code, help.stderr]).toEqual([0, ""])
+        expect(help.stdout).toContain(`npm run ${tool} --`)
+      }
+    },
+  )
+
+  it.each(["merchant", "send"] as const)(
+    "%s answers an unknown option in one line and 2",
+    { timeout: childProcessTimeoutMs },
+    async (tool) => {
+      const unknown = await run(tool, ["add", "M1", "--x"], folder)
+      expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([
+        2,
+        "",
+        `${tool}: unknown option --x; --help for usage\n`,
+      ])
+    },
+  )
 })
 
 describe("merchant add and list", () => {

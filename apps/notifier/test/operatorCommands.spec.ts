@@ -50,7 +50,7 @@ describe("the operator's commands", () => {
     expect(existsSync(missingPath)).toBe(false)
   })
 
-  it("answers --help with the usage and 0, and an unknown option in one line and 2", async () => {
+  it("answers --help with the usage and 0, and an unknown option in one line and 2", { timeout: 30_000 }, async () => {
     const store = `sqlite:${join(dir, "help.db")}`
     const help = await runMain(["show", "--help"], store)
     expect([help.code, help.stderr]).toEqual([0, ""])

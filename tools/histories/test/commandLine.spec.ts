@@ -47,7 +47,7 @@ describe("histories on the command line", () => {
     }
   })
 
-  it("answers --help with the usage and 0, and an unknown option in one line and 2", async () => {
+  it("answers --help with the usage and 0, and an unknown option in one line and 2", { timeout: 30_000 }, async () => {
     const help = await run(["--help"])
     expect([help.code, help.stdout, help.stderr]).toEqual([
       0,

@@ -73,7 +73,7 @@ describe("npm run postgres", () => {
     }
   })
 
-  it("answers --help with its usage and 0, and an unknown option in one line and 2", async () => {
+  it("answers --help with its usage and 0, and an unknown option in one line and 2", { timeout: 30_000 }, async () => {
     const run = (args: ReadonlyArray<string>) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
         execFile(process.execPath, [mainPath, ...args], (error, stdout, stderr) =>
