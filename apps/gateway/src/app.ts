@@ -7,10 +7,17 @@ import { createServer } from "node:http"
 import { resolve } from "node:path"
 import { NodeHttpServer } from "@effect/platform-node"
 import { CardPayoutBank, CardPayoutBankUnavailable } from "@mizan/card-transfer"
-import { type EventStore, ExclusiveWork, inProcessExclusiveWork, type StoreError } from "@mizan/eventsourcing"
+import {
+  type EventStore,
+  ExclusiveWork,
+  inProcessExclusiveWork,
+  layerInstrumentedEventStore,
+  type StoreError,
+} from "@mizan/eventsourcing"
 import { fils, parseFils } from "@mizan/kernel"
 import { sha256Hex } from "@mizan/protocol"
 import { layerExclusiveWork, layerStore } from "@mizan/stores"
+import { layerLogging, layerOtlpFromEnv } from "@mizan/telemetry"
 import { MerchantClocks } from "@mizan/test-clock"
 import {
   BankTransfer,
@@ -37,7 +44,6 @@ import { Gateway } from "./gateway.ts"
 import { loadServiceKeys } from "./keys.ts"
 import { loadMerchant } from "./merchants.ts"
 import { RateLimiter } from "./rateLimit.ts"
-import { layerRealTimeLogger } from "./realTimeLogger.ts"
 
 export interface GatewayOptions {
   readonly config: GatewayConfig
@@ -155,10 +161,20 @@ const layerOutsideWorld = (config: GatewayConfig) => {
   )
 }
 
+/**
+ * What the process tells its operator: log lines (real time, the configured
+ * format and level) and, when `OTEL_EXPORTER_OTLP_ENDPOINT` names a
+ * collector, traces and metrics over OTLP.
+ */
+export const layerTelemetry = (config: GatewayConfig) =>
+  Layer.mergeAll(layerLogging(config.logging), layerOtlpFromEnv("mizan-gateway"))
+
 /** Everything the handlers need, built once. */
 export const layerGatewayServices = (options: GatewayOptions) => {
   const setting = options.config.store ?? storeSettingDefault
-  const store = options.storeLayer ?? layerStore(setting, options.baseDir)
+  const store = layerInstrumentedEventStore.pipe(
+    Layer.provide(options.storeLayer ?? layerStore(setting, options.baseDir)),
+  )
   // A store given as a layer (the tests' memory store) is this process's alone.
   const exclusiveWork =
     options.storeLayer === undefined
@@ -166,7 +182,7 @@ export const layerGatewayServices = (options: GatewayOptions) => {
       : Layer.succeed(ExclusiveWork, inProcessExclusiveWork())
   return Layer.mergeAll(layerGateway(options), layerPayoutTerms(options.config), exclusiveWork).pipe(
     Layer.provideMerge(layerOutsideWorld(options.config).pipe(Layer.provideMerge(store))),
-    Layer.provideMerge(layerRealTimeLogger),
+    Layer.provideMerge(layerTelemetry(options.config)),
   )
 }
 

@@ -7,6 +7,7 @@
 import { BankCardTransfer } from "@mizan/card-transfer"
 import { FeePlan, issueMessage } from "@mizan/kernel"
 import { isOperationPath } from "@mizan/protocol"
+import { logFormats, logLevels } from "@mizan/telemetry"
 import { CurrencyCode, PayoutAbility } from "@mizan/transfer"
 import { Result, Schema } from "effect"
 
@@ -132,6 +133,13 @@ export const Roles = Schema.Array(
   Schema.makeFilter((roles: ReadonlyArray<string>) => roles.length > 0, { message: "must name at least one role" }),
 )
 
+export const LoggingConfig = Schema.Struct({
+  format: Schema.optionalKey(
+    Schema.Literals(logFormats).annotate({ message: `must be one of ${logFormats.join(", ")}` }),
+  ),
+  level: Schema.optionalKey(Schema.Literals(logLevels).annotate({ message: `must be one of ${logLevels.join(", ")}` })),
+})
+
 export const GatewayConfig = Schema.Struct({
   /** `sandbox` turns on the sandbox API, the pay page's test outcomes and the test clock. */
   mode: Schema.Literals(["sandbox", "production"]),
@@ -152,6 +160,10 @@ export const GatewayConfig = Schema.Struct({
   sandbox: Schema.optionalKey(SandboxConfig),
   /** What this process runs (default all three): see `roleNames`. */
   roles: Schema.optionalKey(Roles),
+  /** The log: `format` json (default; pretty at a terminal) or pretty, `level` debug, info (default), warn or error. */
+  logging: Schema.optionalKey(LoggingConfig),
+  /** Readiness: `/ready` fails while the notifier is more than this many seconds behind the log (default 30). */
+  readyNotifierLagSecondsMax: Schema.optionalKey(PositiveInt),
 })
 export type GatewayConfig = typeof GatewayConfig.Type
 

@@ -13,11 +13,21 @@
 import { acquiringOrder } from "@mizan/acquiring"
 import { EventStore, handleCommand, logStart, type RecordedEvent } from "@mizan/eventsourcing"
 import type { MerchantClocks } from "@mizan/test-clock"
-import { Clock, Effect, Stream } from "effect"
+import { Clock, Effect, Metric, Stream } from "effect"
 import { Gateway } from "./gateway.ts"
 
 /** How often open orders are checked, in real time. */
 export const expirySweepIntervalMs = 1_000
+
+export const expirySweeps = Metric.counter("mizan_expiry_sweeps_total", {
+  description: "Sweeps of the open orders for those past their expiredTime",
+  incremental: true,
+})
+
+export const ordersExpired = Metric.counter("mizan_orders_expired_total", {
+  description: "Orders this process closed because their expiredTime passed",
+  incremental: true,
+})
 
 interface OpenOrder {
   readonly merchantId: string
@@ -46,12 +56,15 @@ const sweepDue = (open: Map<string, OpenOrder>, clocks: MerchantClocks) =>
         now,
       }).pipe(
         Effect.provideService(Clock.Clock, clocks.clockOf(order.merchantId)),
+        Effect.tap(({ events }) => Metric.update(ordersExpired, events.length === 0 ? 0 : 1)),
         // A refusal means the order is no longer open (paid meanwhile): forget it; the log will say so too.
         // A version conflict means another process's sweep or a request got there first: the same.
         Effect.catchTags({ Rejection: () => Effect.void, VersionConflict: () => Effect.void }),
+        Effect.withSpan("Expiry.expireOrder", { attributes: { streamId } }),
       )
       open.delete(streamId)
     }
+    yield* Metric.update(expirySweeps, 1)
   })
 
 /** Runs until interrupted. */

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
-import { Context, Effect, Layer, Runtime } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
 import { ConfigError, decodeConfig, type GatewayConfig } from "./config.ts"
 import { listenAddressOf } from "./listen.ts"
@@ -82,9 +82,16 @@ const start = () => {
   )
 }
 
-/** The runtime's teardown, except that a run that ended by saying why it stopped keeps the exit code it set. */
-const keepingExitCode: Runtime.Teardown = (exit, onExit) =>
+/**
+ * The runtime's teardown, except that a run that ended by saying why it
+ * stopped keeps the exit code it set, and a stop asked for by SIGTERM or
+ * SIGINT that shut down cleanly (requests answered, attempts recorded, the
+ * store closed) exits 0: it did what it was asked.
+ */
+const keepingExitCode: Runtime.Teardown = (exit, onExit) => {
+  if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)) return onExit(Number(process.exitCode ?? 0))
   Runtime.defaultTeardown(exit, (code) => onExit(code === 0 ? Number(process.exitCode ?? 0) : code))
+}
 
 if (import.meta.main) {
   try {

@@ -252,6 +252,7 @@ const dispatch = <R>(path: string, row: ApiOperation<R>, request: ApiRequest, tr
     const requestTime = toMerchantTime(envelope.success.requestTime)
     const call: Call = { merchant, requestTime, now, traceCode, toMerchantTime }
     const body = yield* row.handle(call, bizContent.success).pipe(
+      Effect.withSpan(`Handler ${path}`, { attributes: { partnerId: merchant.partnerId } }),
       // Whatever the handler reads of the clock (the store's recordedAt above all) is the merchant's time.
       Effect.provideService(Clock.Clock, clocks.clockOf(merchant.partnerId)),
       Effect.catchTag("Rejection", (rejection) =>
@@ -280,21 +281,35 @@ const withTraceCode = (envelope: ResponseEnvelope, traceCode: string): ResponseE
   head: { ...envelope.head, traceCode },
 })
 
+/** What one request came to: the signed response, and what the access log and the metrics say of it. */
+export interface ApiOutcome {
+  readonly response: ApiResponse
+  readonly traceCode: string
+  /** The operation path served (an alias is served as its operation); undefined when the path names none. */
+  readonly operation: string | undefined
+  /** The answer's `head.code`. */
+  readonly code: string
+}
+
 /** Runs one merchant API request through the pipeline. Never fails: every outcome is a signed response. */
 export const handleApiRequest = <R>(api: Api<R>, request: ApiRequest) =>
   Effect.gen(function* () {
     const gateway = yield* Gateway
     const traceCode = newTraceCode()
+    yield* Effect.annotateCurrentSpan({ traceCode })
     const operationPath = request.path.startsWith(`${api.basePath}/`)
       ? request.path.slice(api.basePath.length)
       : undefined
     const path = operationPath === undefined ? undefined : (api.aliases?.[operationPath] ?? operationPath)
     const row = path === undefined ? undefined : api.operations[path]
+    const answer = (envelope: ResponseEnvelope, operation: string | undefined): ApiOutcome => ({
+      response: respond(withTraceCode(envelope, traceCode), gateway.servicePrivateKey),
+      traceCode,
+      operation,
+      code: envelope.head.code,
+    })
     if (path === undefined || row === undefined)
-      return respond(
-        withTraceCode(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), traceCode),
-        gateway.servicePrivateKey,
-      )
+      return answer(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), undefined)
     const envelope = yield* dispatch(path, row, request, traceCode).pipe(
       Effect.catch((failure) => {
         if (failure instanceof Refused) return Effect.succeed(failure.envelope)
@@ -309,6 +324,8 @@ export const handleApiRequest = <R>(api: Api<R>, request: ApiRequest) =>
           failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"),
         ),
       ),
+      // Every span below (handler, flow, command, store) carries the traceCode the merchant is told.
+      Effect.annotateSpans({ traceCode }),
     )
-    return respond(withTraceCode(envelope, traceCode), gateway.servicePrivateKey)
+    return answer(envelope, path)
   })

@@ -5,12 +5,11 @@ import { openApiRoute } from "./openapi.ts"
 import { payPageRoutes } from "./payPage/index.ts"
 import { merchantApi } from "./pipeline.ts"
 import { sandboxApi } from "./sandbox/index.ts"
-import { apiRoutes, healthRoute } from "./server.ts"
+import { apiRoutes } from "./server.ts"
 
 export const gatewayRoutes = (mode: "sandbox" | "production") =>
   Layer.mergeAll(
     apiRoutes(merchantApi(handlers)),
-    healthRoute,
     mode === "sandbox" ? apiRoutes(sandboxApi) : Layer.empty,
     payPageRoutes(mode),
     openApiRoute(mode === "sandbox" ? [merchantApi(handlers), sandboxApi] : [merchantApi(handlers)]),

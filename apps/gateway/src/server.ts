@@ -3,11 +3,12 @@
  * sandbox mode) the sandbox API, both through the one envelope pipeline,
  * plus whatever extra routes the composition adds (pay page, OpenAPI).
  */
-import { failureResponse } from "@mizan/protocol"
+import { failureResponse, headerNames, readHeader } from "@mizan/protocol"
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { claimedPartnerId, recordAccess } from "./accessLog.ts"
 import { Gateway } from "./gateway.ts"
-import { type Api, type ApiResponse, handleApiRequest, respond } from "./pipeline.ts"
+import { type Api, type ApiOutcome, type ApiResponse, handleApiRequest, respond } from "./pipeline.ts"
 
 const toHttp = (response: ApiResponse) =>
   HttpServerResponse.text(response.body, {
@@ -18,47 +19,76 @@ const toHttp = (response: ApiResponse) =>
 
 /**
  * Reads the raw body under the size limit. An oversized body is a transport
- * failure (wire-conventions.md: "may use a 4xx"): 413, still with a signed
+ * failure (the service may answer a 4xx): 413, still with a signed
  * envelope so clients can read why.
  */
-const serveApi = <R>(api: Api<R>) =>
-  Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+const answerApi = <R>(api: Api<R>, request: HttpServerRequest.HttpServerRequest, path: string) =>
+  Effect.gen(function* () {
     const gateway = yield* Gateway
     const body = yield* request.arrayBuffer.pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(gateway.bodyLimitBytes)),
       Effect.result,
     )
-    if (body._tag === "Failure") {
-      const reason = body.failure.reason
-      const tooLarge = reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge"
-      return toHttp(
-        respond(
-          failureResponse(
-            "INVALID_PARAMETER",
-            tooLarge ? `body is larger than ${gateway.bodyLimitBytes} bytes` : "body could not be read",
-          ),
-          gateway.servicePrivateKey,
-          tooLarge ? 413 : 400,
-        ),
-      )
+    if (body._tag === "Success")
+      return yield* handleApiRequest(api, { path, headers: request.headers, body: new Uint8Array(body.success) })
+    const reason = body.failure.reason
+    const tooLarge = reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge"
+    const envelope = failureResponse(
+      "INVALID_PARAMETER",
+      tooLarge ? `body is larger than ${gateway.bodyLimitBytes} bytes` : "body could not be read",
+    )
+    return {
+      response: respond(envelope, gateway.servicePrivateKey, tooLarge ? 413 : 400),
+      traceCode: undefined,
+      operation: undefined,
+      code: envelope.head.code,
     }
+  })
+
+/** What a request to an API path came to; the access log's traceCode, operation and code. */
+type Answer<R> = (
+  request: HttpServerRequest.HttpServerRequest,
+  path: string,
+) => Effect.Effect<Omit<ApiOutcome, "traceCode"> & { readonly traceCode: string | undefined }, never, R | Gateway>
+
+/** Serves one request to an API path, as a span of its own, and writes its access-log line. */
+const served = <R>(answer: Answer<R>) =>
+  Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+    const startedAt = performance.now()
     const path = new URL(request.url, "http://gateway").pathname
-    return toHttp(yield* handleApiRequest(api, { path, headers: request.headers, body: new Uint8Array(body.success) }))
+    const outcome = yield* answer(request, path).pipe(
+      Effect.withSpan("Gateway.request", { kind: "server", attributes: { "http.route": path } }),
+    )
+    yield* recordAccess({
+      method: request.method,
+      path,
+      partnerId: claimedPartnerId(readHeader(request.headers, headerNames.partnerId)),
+      operation: outcome.operation,
+      traceCode: outcome.traceCode,
+      code: outcome.code,
+      status: outcome.response.status,
+      durationMs: performance.now() - startedAt,
+    })
+    return toHttp(outcome.response)
   })
 
 /** The methods an API path answers 405 to: every operation is `POST`. */
 const methodsNotAllowed = ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"] as const
 
 /** 405 with `Allow: POST` and a signed envelope saying so, rather than an empty 404. */
-const methodNotAllowed = (request: HttpServerRequest.HttpServerRequest) =>
+const methodNotAllowed: Answer<never> = (request, path) =>
   Effect.map(Gateway, (gateway) => {
-    const path = new URL(request.url, "http://gateway").pathname
-    const answer = respond(
-      failureResponse("INVALID_PARAMETER", `${request.method} is not allowed on ${path}: every operation is POST`),
-      gateway.servicePrivateKey,
-      405,
+    const envelope = failureResponse(
+      "INVALID_PARAMETER",
+      `${request.method} is not allowed on ${path}: every operation is POST`,
     )
-    return toHttp({ ...answer, headers: { ...answer.headers, allow: "POST" } })
+    const response = respond(envelope, gateway.servicePrivateKey, 405)
+    return {
+      response: { ...response, headers: { ...response.headers, allow: "POST" } },
+      traceCode: undefined,
+      operation: undefined,
+      code: envelope.head.code,
+    }
   })
 
 /**
@@ -72,14 +102,13 @@ export const apiRoutes = <R>(api: Api<R>) =>
     Effect.gen(function* () {
       const context = yield* Effect.context<R | Gateway>()
       const router = yield* HttpRouter.HttpRouter
-      const serve = serveApi(api)
+      const serve = served((request, path) => answerApi(api, request, path))
+      const refuseMethod = served(methodNotAllowed)
       const paths = `${api.basePath}/*` as `/${string}`
       yield* router.add("POST", paths, (request) => serve(request).pipe(Effect.provideContext(context)))
       for (const method of methodsNotAllowed)
-        yield* router.add(method, paths, (request) => methodNotAllowed(request).pipe(Effect.provideContext(context)))
+        yield* router.add(method, paths, (request) => refuseMethod(request).pipe(Effect.provideContext(context)))
     }),
   )
-
-export const healthRoute = HttpRouter.add("GET", "/health", HttpServerResponse.text("ok"))
 
 export type RouteLayer = Layer.Layer<never, never, HttpRouter.HttpRouter>

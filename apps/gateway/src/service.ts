@@ -7,7 +7,7 @@
  */
 
 import { ExclusiveWork } from "@mizan/eventsourcing"
-import { type NotifierOptions, runNotifier } from "@mizan/notifier"
+import { type NotifierOptions, NotifierProgress, runNotifier } from "@mizan/notifier"
 import { sign } from "@mizan/protocol"
 import { Context, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
@@ -16,20 +16,20 @@ import { type GatewayOptions, type Listen, layerGatewayServices, layerHttp } fro
 import { type GatewayConfig, type Role, roleNames } from "./config.ts"
 import { runExpirySweeper } from "./expiry.ts"
 import { Gateway } from "./gateway.ts"
+import { operatorRoutes, readyNotifierLagSecondsDefault } from "./health.ts"
 import { gatewayRoutes } from "./routes.ts"
-import { healthRoute } from "./server.ts"
 
 export interface ServiceOptions extends GatewayOptions {
   readonly listen: Listen
   /** Notifier settings beyond the defaults (tests shorten timeouts). */
-  readonly notifier?: Partial<Omit<NotifierOptions, "source" | "sign" | "mode" | "clocks">>
+  readonly notifier?: Partial<Omit<NotifierOptions, "source" | "sign" | "mode" | "clocks" | "progress">>
 }
 
 /** The roles a configuration names; all three unless it names some. */
 export const rolesOf = (config: GatewayConfig): ReadonlySet<Role> => new Set(config.roles ?? roleNames)
 
 /** Runs the notifier and the expiry sweep, as the roles say, for as long as the layer lives. */
-const layerBackground = (options: ServiceOptions) =>
+const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const gateway = yield* Gateway
@@ -48,6 +48,7 @@ const layerBackground = (options: ServiceOptions) =>
                 mode: gateway.mode,
                 // One process, one view of every merchant's time: an advance moves the retries at once.
                 clocks: gateway.clocks,
+                progress,
               })
             }),
           ).pipe(Effect.tapCause((cause) => Effect.logError("the notifier stopped", cause))),
@@ -59,8 +60,17 @@ const layerBackground = (options: ServiceOptions) =>
 /** The service's layer: HTTP server and background work over shared services. */
 export const layerService = (options: ServiceOptions) => {
   const services = layerGatewayServices(options)
-  const routes = rolesOf(options.config).has("api") ? gatewayRoutes(options.config.mode) : healthRoute
-  return Layer.mergeAll(layerHttp(routes, options.listen), layerBackground(options)).pipe(
+  const roles = rolesOf(options.config)
+  const progress = new NotifierProgress()
+  const readiness = {
+    notifier: roles.has("notifier") ? progress : undefined,
+    notifierLagSecondsMax: options.config.readyNotifierLagSecondsMax ?? readyNotifierLagSecondsDefault,
+  }
+  const routes = Layer.mergeAll(
+    operatorRoutes(readiness),
+    roles.has("api") ? gatewayRoutes(options.config.mode) : Layer.empty,
+  )
+  return Layer.mergeAll(layerHttp(routes, options.listen), layerBackground(options, progress)).pipe(
     Layer.provideMerge(services),
     Layer.tap((context) => {
       const { address } = Context.get(context, HttpServer.HttpServer)

@@ -5,6 +5,7 @@
  * with its stack.
  */
 import { StoreError } from "@mizan/eventsourcing"
+import { TelemetrySettingError } from "@mizan/telemetry"
 import { HttpServerError } from "effect/http"
 import { ConfigError } from "./config.ts"
 import type { ListenAddress } from "./listen.ts"
@@ -25,6 +26,7 @@ const whyNotListening = (cause: unknown): string => {
  */
 export const whyItCannotStart = (error: unknown, listen?: ListenAddress): string | undefined => {
   if (error instanceof ConfigError) return `mizan: ${error.message}`
+  if (error instanceof TelemetrySettingError) return `mizan: ${error.message}`
   if (error instanceof StoreError) return `mizan: the event store cannot be used: ${error.message}`
   if (error instanceof HttpServerError.ServeError) {
     const where = listen === undefined ? "" : ` on ${listen.host}:${listen.port}`

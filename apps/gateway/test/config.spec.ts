@@ -32,6 +32,20 @@ describe("the configuration file", () => {
     )
   })
 
+  it("takes the log's format and level, and refuses a typo in either, naming the field", () => {
+    const config = { mode: "sandbox", merchants: [] }
+    expect(refusalOf({ ...config, logging: { format: "pretty", level: "warn" } })).toBe("accepted")
+    expect(refusalOf({ ...config, logging: { format: "xml" } })).toMatch(
+      /^configuration: logging\.format must be one of json, pretty/,
+    )
+    expect(refusalOf({ ...config, logging: { level: "verbose" } })).toMatch(
+      /^configuration: logging\.level must be one of debug, info, warn, error/,
+    )
+    expect(refusalOf({ ...config, readyNotifierLagSecondsMax: 0 })).toMatch(
+      /^configuration: readyNotifierLagSecondsMax/,
+    )
+  })
+
   it("refuses a payout currency the service cannot pay out in, before any calculation meets it", () => {
     const ability = { countryCode: "US", networkCode: "SWIFT", name: "SWIFT", beneficiaryType: "IBAN" }
     expect(

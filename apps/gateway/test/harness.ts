@@ -60,7 +60,13 @@ export const testMerchant = (partnerId: string, overrides: Partial<MerchantConfi
 /** The sandbox a fresh clone starts with (its members, IBAN holder and rate), with two merchants, M1 and M2. */
 export const testConfig = (overrides: Partial<GatewayConfig> = {}): GatewayConfig => {
   const { host: _, port: __, ...sandboxDefaults } = sandboxConfigDefault
-  return { ...sandboxDefaults, merchants: [testMerchant("M1"), testMerchant("M2")], ...overrides }
+  // Warnings and errors only: the access log of every test request would bury a failure's output.
+  return {
+    ...sandboxDefaults,
+    merchants: [testMerchant("M1"), testMerchant("M2")],
+    logging: { level: "warn" },
+    ...overrides,
+  }
 }
 
 export interface TestGateway {

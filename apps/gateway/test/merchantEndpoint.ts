@@ -21,7 +21,13 @@ export interface MerchantEndpoint {
   readonly close: () => Promise<void>
 }
 
-export const startMerchantEndpoint = async (options: { readonly failFirstAttempts?: boolean } = {}) => {
+export interface MerchantEndpointOptions {
+  readonly failFirstAttempts?: boolean
+  /** How long each answer takes, so that attempts are in flight when a test stops the service. */
+  readonly answerDelayMs?: number
+}
+
+export const startMerchantEndpoint = async (options: MerchantEndpointOptions = {}) => {
   const posts = new Map<string, number>()
   const said = new Set<string>()
   const server: Server = createServer((request, response) => {
@@ -34,8 +40,12 @@ export const startMerchantEndpoint = async (options: { readonly failFirstAttempt
       if (body.acquireOrder !== undefined) said.add(`${body.acquireOrder.merchantOrderNo} ${body.acquireOrder.status}`)
       if (body.refundOrder !== undefined)
         said.add(`${body.refundOrder.refundMerchantOrderNo} ${body.refundOrder.status}`)
-      if (options.failFirstAttempts === true && count === 1) response.writeHead(500).end("not yet")
-      else response.writeHead(200).end("SUCCESS")
+      const answer = () => {
+        if (options.failFirstAttempts === true && count === 1) response.writeHead(500).end("not yet")
+        else response.writeHead(200).end("SUCCESS")
+      }
+      if (options.answerDelayMs === undefined) answer()
+      else setTimeout(answer, options.answerDelayMs)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))

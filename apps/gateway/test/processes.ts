@@ -17,12 +17,32 @@ export const freePort = () =>
     })
   })
 
+export interface ServiceProcessOptions {
+  /** More environment (an OpenTelemetry collector, say). */
+  readonly env?: Readonly<Record<string, string>>
+  /** Receives every line the service writes to stdout (its log); stdout is ignored otherwise. */
+  readonly onLine?: (line: string) => void
+}
+
 /** Starts `main.ts` on a configuration file and waits until it answers on `port`. */
-export const startService = async (configPath: string, port: number): Promise<ChildProcess> => {
+export const startService = async (
+  configPath: string,
+  port: number,
+  options: ServiceProcessOptions = {},
+): Promise<ChildProcess> => {
   const child = spawn(process.execPath, [mainScript], {
-    env: { ...process.env, MIZAN_CONFIG: configPath, PORT: String(port) },
-    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, MIZAN_CONFIG: configPath, PORT: String(port), ...options.env },
+    stdio: ["ignore", options.onLine === undefined ? "ignore" : "pipe", "pipe"],
   })
+  const { onLine } = options
+  if (onLine !== undefined && child.stdout !== null) {
+    let partial = ""
+    child.stdout.setEncoding("utf8").on("data", (text: string) => {
+      const lines = (partial + text).split("\n")
+      partial = lines.pop() ?? ""
+      for (const line of lines) onLine(line)
+    })
+  }
   const deadline = Date.now() + 20_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`)

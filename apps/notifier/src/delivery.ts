@@ -8,10 +8,16 @@
  */
 import { type EventStore, handleCommand, loadAggregate, type StoreError } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
-import { type AttemptOutcome, type NotificationCommand, notificationAggregate } from "@mizan/notification"
+import {
+  type AttemptOutcome,
+  describeOutcome,
+  type NotificationCommand,
+  notificationAggregate,
+} from "@mizan/notification"
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, FiberSet, type Latch } from "effect"
 import { notificationBody } from "./body.ts"
+import { countAttempt } from "./metrics.ts"
 import type { NotifierSettings } from "./options.ts"
 import type { PendingNotifications, Tracked } from "./pending.ts"
 import { type Agents, postNotification } from "./post.ts"
@@ -55,34 +61,61 @@ export const makeDelivery = (context: DeliveryContext) => {
     }
   })
 
-  const deliver = Effect.fnUntraced(function* (tracked: Tracked) {
-    const at = clocks.nowOf(tracked.merchantId)
-    const command: NotificationCommand = yield* attempt(tracked, at)
-    // Another writer got there first (a second notifier on the same store, a
-    // clock that stepped back): take the store's word for the state.
-    const recorded = yield* handleCommand(notificationAggregate, tracked.streamId, command).pipe(
-      Effect.catchTags({
-        NotificationRefused: () => loadAggregate(notificationAggregate, tracked.streamId),
-        VersionConflict: () => loadAggregate(notificationAggregate, tracked.streamId),
-      }),
-      Effect.provideService(Clock.Clock, clocks.clockOf(tracked.merchantId)),
-    )
-    pending.finish(tracked, recorded.state, recorded.streamVersion)
-    wakeUp.openUnsafe()
-    const { state } = recorded
-    if (state.status === "GivenUp")
-      yield* Effect.logWarning("notification given up").pipe(
-        Effect.annotateLogs({
-          notifyId: state.notification.notifyId,
-          merchantId: state.notification.merchantId,
-          reason: state.reason._tag === "UrlRefused" ? state.reason.detail : "attempts exhausted",
-          // The line is dated in real time; a merchant on a sandbox test clock sees its own time.
-          ...(clocks.offsetOf(tracked.merchantId) === 0
-            ? {}
-            : { merchantTime: new Date(clocks.nowOf(tracked.merchantId)).toISOString() }),
+  /** The merchant's time in a log line, for a merchant on a sandbox test clock (the line itself is dated in real time). */
+  const merchantTimeOf = (merchantId: string) =>
+    clocks.offsetOf(merchantId) === 0 ? {} : { merchantTime: new Date(clocks.nowOf(merchantId)).toISOString() }
+
+  /**
+   * One attempt, recorded. It runs to its end once started, even when the
+   * notifier is asked to stop: the POST is bounded by the delivery timeout,
+   * and an attempt cut short would be made again after the restart, so a
+   * graceful stop leaves no attempt unrecorded and posts nothing twice.
+   */
+  const deliver = (tracked: Tracked) =>
+    Effect.gen(function* () {
+      const at = clocks.nowOf(tracked.merchantId)
+      const { notifyId, merchantId } = tracked.state.notification
+      const command: NotificationCommand = yield* attempt(tracked, at)
+      const result = command._tag === "RefuseUrl" ? "UrlRefused" : command.outcome._tag
+      yield* countAttempt(result)
+      if (command._tag === "RecordAttempt" && command.outcome._tag !== "Delivered")
+        yield* Effect.logWarning("notification attempt failed").pipe(
+          Effect.annotateLogs({
+            notifyId,
+            merchantId,
+            attempt: tracked.state.attemptsInRound + 1,
+            reason: describeOutcome(command.outcome),
+            ...merchantTimeOf(merchantId),
+          }),
+        )
+      // Another writer got there first (a second notifier on the same store, a
+      // clock that stepped back): take the store's word for the state.
+      const recorded = yield* handleCommand(notificationAggregate, tracked.streamId, command).pipe(
+        Effect.catchTags({
+          NotificationRefused: () => loadAggregate(notificationAggregate, tracked.streamId),
+          VersionConflict: () => loadAggregate(notificationAggregate, tracked.streamId),
         }),
+        Effect.provideService(Clock.Clock, clocks.clockOf(tracked.merchantId)),
       )
-  })
+      pending.finish(tracked, recorded.state, recorded.streamVersion)
+      wakeUp.openUnsafe()
+      const { state } = recorded
+      if (state.status === "GivenUp")
+        yield* Effect.logWarning("notification given up").pipe(
+          Effect.annotateLogs({
+            notifyId: state.notification.notifyId,
+            merchantId: state.notification.merchantId,
+            reason: state.reason._tag === "UrlRefused" ? state.reason.detail : "attempts exhausted",
+            ...merchantTimeOf(merchantId),
+          }),
+        )
+    }).pipe(
+      Effect.withSpan("Notifier.attempt", {
+        kind: "client",
+        attributes: { notifyId: tracked.state.notification.notifyId, merchantId: tracked.merchantId },
+      }),
+      Effect.uninterruptible,
+    )
 
   /** Runs until interrupted; fails only when the store does. */
   const loop: Effect.Effect<never, StoreError, EventStore> = Effect.gen(function* () {

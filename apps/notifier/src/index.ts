@@ -1,8 +1,9 @@
 export { notificationBody } from "./body.ts"
 export { runNotifier } from "./notifier.ts"
 export { notifyIdFor } from "./notifyId.ts"
-export { readNotification, requestedByLengthMax, resendNotification } from "./operator.ts"
+export { attemptHistory, readNotification, requestedByLengthMax, resendNotification } from "./operator.ts"
 export { type NotifierOptions, notifierDefaults } from "./options.ts"
+export { NotifierProgress, type NotifierStatus } from "./progress.ts"
 export { Announcement, loadNotificationSource, type NotificationSource, SourceNotLoaded } from "./source.ts"
 export {
   checkNotifyUrl,

@@ -39,6 +39,7 @@ import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Option, Result, Schema, Stream } from "effect"
 import { notifyIdFor } from "./notifyId.ts"
 import type { PendingNotifications } from "./pending.ts"
+import type { NotifierProgress } from "./progress.ts"
 import { Announcement, type NotificationSource } from "./source.ts"
 
 export interface IntakeContext {
@@ -50,6 +51,7 @@ export interface IntakeContext {
   readonly wake: () => void
   readonly pageSizeEvents: number
   readonly checkpointName: string
+  readonly progress: NotifierProgress
 }
 
 type IntakeError = StoreError | VersionConflict
@@ -71,7 +73,7 @@ interface PendingUpdate {
 export const checkpointIntervalMs = 1_000
 
 export const makeIntake = (context: IntakeContext) => {
-  const { source, pending, clocks, wake, pageSizeEvents, checkpointName } = context
+  const { source, pending, clocks, wake, pageSizeEvents, checkpointName, progress } = context
   const intakeCheckpoint = `${checkpointName}.intake`
   const pendingCheckpoint = `${checkpointName}.pending`
   let describedUpTo: GlobalPosition
@@ -151,7 +153,9 @@ export const makeIntake = (context: IntakeContext) => {
       if (!isNotificationStream(event.streamId) && event.globalPosition > describedUpTo)
         describedUpTo = event.globalPosition
     const last = page.at(-1)
-    if (last !== undefined) yield* storeCheckpoints(last.globalPosition)
+    if (last === undefined) return
+    progress.processedUpTo = last.globalPosition
+    yield* storeCheckpoints(last.globalPosition)
   })
 
   /**
@@ -186,6 +190,7 @@ export const makeIntake = (context: IntakeContext) => {
    */
   const catchUp: Effect.Effect<GlobalPosition, IntakeError, EventStore> = Effect.gen(function* () {
     const store = yield* EventStore
+    progress.status = "catchingUp"
     storedIntake = yield* store.readCheckpoint(intakeCheckpoint)
     storedPending = yield* store.readCheckpoint(pendingCheckpoint)
     describedUpTo = storedIntake
@@ -193,7 +198,10 @@ export const makeIntake = (context: IntakeContext) => {
     while (true) {
       const page = yield* store.readAll({ after: position, maxCount: pageSizeEvents })
       const last = page.at(-1)
-      if (last === undefined) return position
+      if (last === undefined) {
+        progress.processedUpTo = position
+        return position
+      }
       yield* processPage(page)
       position = last.globalPosition
     }
@@ -202,6 +210,7 @@ export const makeIntake = (context: IntakeContext) => {
   /** Every event appended after `position`, without end. */
   const follow = Effect.fnUntraced(function* (position: GlobalPosition) {
     const store = yield* EventStore
+    progress.status = "following"
     yield* store.follow(position, { pageSizeEvents }).pipe(Stream.runForEachArray(processPage))
   })
 

@@ -11,15 +11,18 @@
  *   MIZAN_NOTIFIER_MODE              production (default) or sandbox (loopback notifyUrls allowed)
  *   MIZAN_SERVICE_PRIVATE_KEY_FILE   the service's PKCS#8 PEM key (default data/service-private.pem); `run` only
  *   MIZAN_NOTIFICATION_SOURCE        a module exporting `notificationSource` (the gateway's); `run` only
+ *   MIZAN_LOG_FORMAT, MIZAN_LOG_LEVEL  json (default) or pretty; debug, info (default), warn or error
+ *   OTEL_EXPORTER_OTLP_ENDPOINT      an OpenTelemetry collector: traces and metrics are sent there
  */
 import { readFileSync } from "node:fs"
 import { type CommandLineError, readCommandLine } from "@mizan/command-line"
-import { type EventStore, ExclusiveWork } from "@mizan/eventsourcing"
+import { type EventStore, ExclusiveWork, layerInstrumentedEventStore } from "@mizan/eventsourcing"
 import { type PrivateKey, parsePrivateKey, sign } from "@mizan/protocol"
 import { layerExclusiveWork, layerStore } from "@mizan/stores"
-import { Cause, Effect, Exit, Fiber } from "effect"
+import { layerLogging, layerOtlpFromEnv, logSettingsFromEnv, type TelemetrySettingError } from "@mizan/telemetry"
+import { Cause, Effect, Exit, Fiber, Layer } from "effect"
 import { runNotifier } from "./notifier.ts"
-import { readNotification, resendNotification } from "./operator.ts"
+import { attemptHistory, readNotification, resendNotification } from "./operator.ts"
 import { loadNotificationSource, type NotificationSource } from "./source.ts"
 import type { NotifierMode } from "./urlPolicy.ts"
 
@@ -47,7 +50,10 @@ const storeSetting = process.env.MIZAN_STORE ?? "sqlite:data/mizan.db"
  * only one that exists, so that a mistyped path is not a store with nothing in it.
  */
 const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>, options: { readonly mustExist: boolean }) =>
-  Effect.provide(program, layerStore(storeSetting, process.cwd(), options))
+  Effect.provide(
+    program,
+    layerInstrumentedEventStore.pipe(Layer.provide(layerStore(storeSetting, process.cwd(), options))),
+  )
 
 /** The state as text: bigints (the source position) are written as decimal strings. */
 const show = (value: unknown): string =>
@@ -91,6 +97,13 @@ switch (command) {
       break
     }
     const source = await loadSource(process.env.MIZAN_NOTIFICATION_SOURCE)
+    const telemetry = (() => {
+      try {
+        return Layer.mergeAll(layerLogging(logSettingsFromEnv()), layerOtlpFromEnv("mizan-notifier"))
+      } catch (error) {
+        return fail((error as TelemetrySettingError).message)
+      }
+    })()
     const notifier = Effect.runFork(
       onStore(
         Effect.scoped(
@@ -105,7 +118,7 @@ switch (command) {
           }),
         ).pipe(Effect.provide(layerExclusiveWork(storeSetting, process.cwd()))),
         { mustExist: false },
-      ),
+      ).pipe(Effect.provide(telemetry)),
     )
     const stop = () => void Effect.runFork(Fiber.interrupt(notifier))
     process.once("SIGINT", stop)
@@ -116,11 +129,20 @@ switch (command) {
   }
   case "show": {
     if (notifyId === undefined) fail(usage)
-    const exit = await Effect.runPromiseExit(onStore(readNotification(notifyId as string), { mustExist: true }))
+    const exit = await Effect.runPromiseExit(
+      onStore(Effect.all([readNotification(notifyId as string), attemptHistory(notifyId as string)]), {
+        mustExist: true,
+      }),
+    )
     if (Exit.isFailure(exit)) fail(`cannot read notification ${notifyId}: ${reasonOf(exit.cause)}`)
-    else if (exit.value.status === "Unscheduled")
+    else if (exit.value[0].status === "Unscheduled")
       fail(`no notification ${notifyId} in the store (give the notify_id as the merchant received it)`)
-    else console.log(show(exit.value))
+    else {
+      const [state, history] = exit.value
+      console.log(show(state))
+      console.log("\nhistory, on the merchant's time:")
+      for (const line of history) console.log(`  ${new Date(line.at).toISOString()}  ${line.what}`)
+    }
     break
   }
   case "resend": {

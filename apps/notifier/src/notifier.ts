@@ -3,9 +3,11 @@ import { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Latch } from "effect"
 import { makeDelivery } from "./delivery.ts"
 import { makeIntake } from "./intake.ts"
+import { reportPending } from "./metrics.ts"
 import { type NotifierOptions, notifierSettings } from "./options.ts"
 import { PendingNotifications } from "./pending.ts"
 import { makeAgents } from "./post.ts"
+import { NotifierProgress } from "./progress.ts"
 
 /**
  * Runs the notifier until interrupted: rebuilds the pending notifications
@@ -14,8 +16,11 @@ import { makeAgents } from "./post.ts"
  * `main.ts` runs it as a process of its own. It fails only when the store
  * does: everything it knows is in the store, so running it again resumes.
  */
-export const runNotifier = (options: NotifierOptions): Effect.Effect<never, StoreError | VersionConflict, EventStore> =>
-  Effect.gen(function* () {
+export const runNotifier = (
+  options: NotifierOptions,
+): Effect.Effect<never, StoreError | VersionConflict, EventStore> => {
+  const progress = options.progress ?? new NotifierProgress()
+  return Effect.gen(function* () {
     const settings = notifierSettings(options)
     const agents = yield* Effect.acquireRelease(
       Effect.sync(() => makeAgents(settings.deliveriesInFlightPerEndpointMax, settings.deliveriesInFlightMax)),
@@ -34,6 +39,7 @@ export const runNotifier = (options: NotifierOptions): Effect.Effect<never, Stor
       ),
       (stopListening) => Effect.sync(stopListening),
     )
+    yield* Effect.forkScoped(reportPending(pending))
     const intake = makeIntake({
       source: settings.source,
       pending,
@@ -41,6 +47,7 @@ export const runNotifier = (options: NotifierOptions): Effect.Effect<never, Stor
       wake: () => wakeUp.openUnsafe(),
       pageSizeEvents: settings.pageSizeEvents,
       checkpointName: settings.checkpointName,
+      progress,
     })
     const delivery = makeDelivery({ settings, pending, clocks, agents, wakeUp })
     // Deliveries start only once every pending notification is known, so
@@ -50,4 +57,12 @@ export const runNotifier = (options: NotifierOptions): Effect.Effect<never, Stor
       Effect.annotateLogs({ pending: pending.size, position: String(caughtUpTo) }),
     )
     return yield* Effect.raceFirst(intake.follow(caughtUpTo).pipe(Effect.andThen(Effect.never)), delivery.loop)
-  }).pipe(Effect.scoped)
+  }).pipe(
+    Effect.onExit(() =>
+      Effect.sync(() => {
+        progress.status = "stopped"
+      }),
+    ),
+    Effect.scoped,
+  )
+}

@@ -4,11 +4,17 @@
  * the running notifier (in this process or another) reads it from the log
  * and delivers the new round on the same schedule, with the same notify_id.
  */
-import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
+import { EventStore, handleCommand, loadAggregate, StoreError } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
-import { NotificationRefused, notificationAggregate, notificationStreamId, type State } from "@mizan/notification"
+import {
+  describeOutcome,
+  NotificationRefused,
+  notificationAggregate,
+  notificationStreamId,
+  type State,
+} from "@mizan/notification"
 import { MerchantClocks } from "@mizan/test-clock"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Result } from "effect"
 
 /** An operator's name, as the Resent event records it. */
 export const requestedByLengthMax = 100
@@ -16,6 +22,55 @@ export const requestedByLengthMax = 100
 /** The notification's state, `Unscheduled` when there is none with this notify_id. */
 export const readNotification = (notifyId: string) =>
   Effect.map(loadAggregate(notificationAggregate, notificationStreamId(notifyId)), ({ state }): State => state)
+
+/** One line of a notification's history, as `notifier show` lists it. */
+export interface HistoryLine {
+  /** On the merchant's time, as the notification's own events are. */
+  readonly at: Timestamp
+  readonly what: string
+}
+
+/**
+ * Everything that happened to a notification, oldest first: when it was
+ * scheduled, every attempt with its HTTP status or error and the start of
+ * the merchant's answer, resends and the giving up.
+ */
+export const attemptHistory = Effect.fn("Notifier.history")(function* (notifyId: string) {
+  const streamId = notificationStreamId(notifyId)
+  // A notification's stream is a few events a round: read whole.
+  const records = yield* (yield* EventStore).readStream(streamId)
+  const lines: Array<HistoryLine> = []
+  for (const record of records) {
+    const decoded = notificationAggregate.codec.decode(record)
+    if (Result.isFailure(decoded))
+      return yield* new StoreError({
+        reason: "Undecodable",
+        detail: `${streamId}@${record.streamVersion}: ${decoded.failure}`,
+      })
+    const event = decoded.success
+    switch (event._tag) {
+      case "NotificationScheduled":
+        lines.push({ at: event.at, what: `scheduled, to ${event.notifyUrl}` })
+        break
+      case "NotificationAttempted":
+        lines.push({
+          at: event.at,
+          what: `attempt ${event.attempt} of round ${event.round}: ${describeOutcome(event.outcome)}`,
+        })
+        break
+      case "NotificationResent":
+        lines.push({ at: event.at, what: `resent by ${event.requestedBy}` })
+        break
+      case "NotificationGivenUp":
+        lines.push({
+          at: event.at,
+          what: `given up: ${event.reason._tag === "UrlRefused" ? event.reason.detail : "every attempt of the round failed"}`,
+        })
+        break
+    }
+  }
+  return lines
+})
 
 /** Opens a new round of attempts for a delivered or given-up notification, due at once. */
 export const resendNotification = Effect.fn("Notifier.resend")(function* (notifyId: string, requestedBy: string) {

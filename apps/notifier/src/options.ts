@@ -1,4 +1,5 @@
 import type { MerchantClocks } from "@mizan/test-clock"
+import type { NotifierProgress } from "./progress.ts"
 import type { NotificationSource } from "./source.ts"
 import type { NotifierMode, ResolveHost } from "./urlPolicy.ts"
 
@@ -30,6 +31,8 @@ export interface NotifierOptions {
    * learning advances from the log.
    */
   readonly clocks?: MerchantClocks
+  /** Kept up to date with how far the notifier has got (the service's `/ready` reads it). */
+  readonly progress?: NotifierProgress
 }
 
 export const notifierDefaults = {
@@ -43,8 +46,8 @@ export const notifierDefaults = {
   checkpointName: "notifier",
 } as const
 
-export type NotifierSettings = Required<Omit<NotifierOptions, "resolveHost" | "clocks">> &
-  Pick<NotifierOptions, "resolveHost" | "clocks">
+export type NotifierSettings = Required<Omit<NotifierOptions, "resolveHost" | "clocks" | "progress">> &
+  Pick<NotifierOptions, "resolveHost" | "clocks" | "progress">
 
 /** The options with their defaults; a bound that is not a positive whole number is a programming error. */
 export const notifierSettings = (options: NotifierOptions): NotifierSettings => {

@@ -232,6 +232,16 @@ export class PendingNotifications {
     this.unpark(tracked.endpoint)
   }
 
+  /** When the round of the longest-waiting pending notification opened, in real time; undefined when none waits. */
+  oldestRoundOpenedAt(): number | undefined {
+    let oldest: number | undefined
+    for (const { state, merchantId } of this.tracked.values()) {
+      const openedAt = state.roundStartedAt - this.offsetOf(merchantId)
+      if (oldest === undefined || openedAt < oldest) oldest = openedAt
+    }
+    return oldest
+  }
+
   /** The lowest anchor of any pending notification: where a restart must read from to find them all. */
   lowestAnchor(): bigint | undefined {
     let lowest: bigint | undefined

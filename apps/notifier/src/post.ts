@@ -5,7 +5,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest } from "node:http"
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https"
-import type { AttemptOutcome } from "@mizan/notification"
+import { type AttemptOutcome, answerStartMaxChars } from "@mizan/notification"
 import { isAcknowledgement } from "@mizan/protocol"
 import { Effect } from "effect"
 import { type AllowedUrl, pinnedLookup } from "./urlPolicy.ts"
@@ -49,6 +49,30 @@ const errorCode = (error: unknown): string => {
 
 const isSuccessStatus = (statusCode: number): boolean => statusCode >= 200 && statusCode < 300
 
+/** A code point that would break a log line or a terminal: C0 and C1 controls, DEL. */
+const isControl = (codePoint: number): boolean => codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0)
+
+/**
+ * The first characters of an answer, fit to keep: decoded leniently (a cut
+ * multi-byte character becomes U+FFFD), controls as spaces, at most
+ * `answerStartMaxChars`; nothing for an empty answer.
+ */
+export const answerStartOf = (chunks: ReadonlyArray<Buffer>): string | undefined => {
+  const text = Buffer.concat(chunks)
+    .subarray(0, answerStartMaxChars * 4)
+    .toString("utf8")
+  const characters = [...text].slice(0, answerStartMaxChars)
+  const kept = characters.map((c) => (isControl(c.codePointAt(0) ?? 0) ? " " : c)).join("")
+  return kept.trim() === "" ? undefined : kept
+}
+
+/** A failed attempt's outcome, with the start of what the merchant answered. */
+const notAcknowledged = (statusCode: number, chunks: ReadonlyArray<Buffer>): AttemptOutcome => {
+  const answerStart = answerStartOf(chunks)
+  const _tag = isSuccessStatus(statusCode) ? "BadAnswer" : "HttpStatus"
+  return answerStart === undefined ? { _tag, statusCode } : { _tag, statusCode, answerStart }
+}
+
 /** POSTs `body` with its `sign` header and classifies the answer. Never fails; interruption aborts the request. */
 export const postNotification = (
   target: AllowedUrl,
@@ -80,18 +104,18 @@ export const postNotification = (
         let answerBytes = 0
         response.on("data", (chunk: Buffer) => {
           answerBytes += chunk.byteLength
+          chunks.push(chunk)
           if (answerBytes > limits.answerBytesMax) {
-            settle(isSuccessStatus(statusCode) ? { _tag: "BadAnswer", statusCode } : { _tag: "HttpStatus", statusCode })
+            settle(notAcknowledged(statusCode, chunks))
             request.destroy()
-          } else chunks.push(chunk)
+          }
         })
         response.on("end", () => {
-          if (!isSuccessStatus(statusCode)) return settle({ _tag: "HttpStatus", statusCode })
           const answer = Buffer.concat(chunks).toString("utf8")
           settle(
             isAcknowledgement(statusCode, answer)
               ? { _tag: "Delivered", statusCode }
-              : { _tag: "BadAnswer", statusCode },
+              : notAcknowledged(statusCode, chunks),
           )
         })
         response.on("error", (error) => settle({ _tag: "ConnectionFailed", code: errorCode(error) }))

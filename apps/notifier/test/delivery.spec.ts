@@ -88,18 +88,28 @@ describe("acknowledgement", () => {
   const failures: Record<string, [Answer, object]> = {
     "/server-error-saying-success": [
       { status: 500, body: "SUCCESS" },
-      { _tag: "HttpStatus", statusCode: 500 },
+      { _tag: "HttpStatus", statusCode: 500, answerStart: "SUCCESS" },
     ],
     "/redirect": [
       { status: 302, body: "" },
       { _tag: "HttpStatus", statusCode: 302 },
     ],
-    "/fail-word": [{ body: "FAIL" }, { _tag: "BadAnswer", statusCode: 200 }],
-    "/json-fail": [{ body: '{"response":"FAIL"}' }, { _tag: "BadAnswer", statusCode: 200 }],
-    "/other-field": [{ body: '{"result":"SUCCESS"}' }, { _tag: "BadAnswer", statusCode: 200 }],
-    "/more-than-the-word": [{ body: "SUCCESS!" }, { _tag: "BadAnswer", statusCode: 200 }],
+    "/fail-word": [{ body: "FAIL" }, { _tag: "BadAnswer", statusCode: 200, answerStart: "FAIL" }],
+    "/json-fail": [
+      { body: '{"response":"FAIL"}' },
+      { _tag: "BadAnswer", statusCode: 200, answerStart: '{"response":"FAIL"}' },
+    ],
+    "/other-field": [
+      { body: '{"result":"SUCCESS"}' },
+      { _tag: "BadAnswer", statusCode: 200, answerStart: '{"result":"SUCCESS"}' },
+    ],
+    "/more-than-the-word": [{ body: "SUCCESS!" }, { _tag: "BadAnswer", statusCode: 200, answerStart: "SUCCESS!" }],
     "/empty": [{ body: "" }, { _tag: "BadAnswer", statusCode: 200 }],
-    "/too-long": [{ body: "SUCCESS".padEnd(5_000, " ") }, { _tag: "BadAnswer", statusCode: 200 }],
+    // Only the first 64 characters of an answer are kept, controls written as spaces.
+    "/too-long": [
+      { body: "SUCCESS\u0007".padEnd(5_000, "x") },
+      { _tag: "BadAnswer", statusCode: 200, answerStart: "SUCCESS ".padEnd(64, "x") },
+    ],
   }
 
   it("counts SUCCESS as plain text or as the response field, in any letter case, with a 2xx status, as delivered", async () => {

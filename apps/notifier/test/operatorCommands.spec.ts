@@ -7,8 +7,11 @@ import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { EventStore, handleCommand } from "@mizan/eventsourcing"
+import type { Timestamp } from "@mizan/kernel"
+import { type NotificationCommand, notificationAggregate, notificationStreamId } from "@mizan/notification"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 
 const mainPath = join(import.meta.dirname, "..", "src", "main.ts")
@@ -34,6 +37,54 @@ describe("the operator's commands", () => {
     expect(shown.code).toBe(2)
     expect(shown.stderr.trim()).toBe(
       "no notification N-UNKNOWN in the store (give the notify_id as the merchant received it)",
+    )
+  })
+
+  it("show lists every attempt with its time, HTTP status or error, and the start of the merchant's answer", async () => {
+    const storePath = join(dir, "history.db")
+    const notifyId = "a3f1c2d4e5b60718293a4b5c6d7e8f90"
+    const at = (minute: number) => Date.UTC(2026, 10, 21, 9, minute) as Timestamp
+    const commands: Array<NotificationCommand> = [
+      {
+        _tag: "Schedule",
+        notifyId,
+        merchantId: "M1",
+        notifyUrl: "https://merchant.example/notify",
+        orderKey: "acquireOrder",
+        order: { orderNo: "2026112100000001", merchantOrderNo: "ORD-1", status: "SUCCESS" },
+        orderingKey: "acquiring-M1-ORD-1",
+        sourceEventId: "0d6c9c2e-6b8f-4f57-9d4e-2d7f1c1b0a11",
+        sourcePosition: 41n,
+        at: at(0),
+      },
+      {
+        _tag: "RecordAttempt",
+        at: at(0),
+        outcome: { _tag: "HttpStatus", statusCode: 502, answerStart: "Bad Gateway" },
+      },
+      { _tag: "RecordAttempt", at: at(2), outcome: { _tag: "BadAnswer", statusCode: 200, answerStart: "FAIL" } },
+      { _tag: "RecordAttempt", at: at(12), outcome: { _tag: "Timeout", afterMs: 10_000 } },
+      { _tag: "RecordAttempt", at: at(22), outcome: { _tag: "ConnectionFailed", code: "ECONNREFUSED" } },
+      { _tag: "RecordAttempt", at: at(82), outcome: { _tag: "Delivered", statusCode: 200 } },
+    ]
+    await Effect.runPromise(
+      Effect.forEach(commands, (command) =>
+        handleCommand(notificationAggregate, notificationStreamId(notifyId), command),
+      ).pipe(Effect.provide(Layer.effect(EventStore, makeSqliteEventStore(storePath)))),
+    )
+    const shown = await runMain(["show", notifyId], `sqlite:${storePath}`)
+    expect([shown.code, shown.stderr]).toEqual([0, ""])
+    expect(shown.stdout.slice(shown.stdout.indexOf("history"))).toBe(
+      [
+        "history, on the merchant's time:",
+        "  2026-11-21T09:00:00.000Z  scheduled, to https://merchant.example/notify",
+        '  2026-11-21T09:00:00.000Z  attempt 1 of round 1: HTTP 502: "Bad Gateway"',
+        '  2026-11-21T09:02:00.000Z  attempt 2 of round 1: HTTP 200 without the acknowledgement: "FAIL"',
+        "  2026-11-21T09:12:00.000Z  attempt 3 of round 1: no answer within 10000 ms",
+        "  2026-11-21T09:22:00.000Z  attempt 4 of round 1: connection failed (ECONNREFUSED)",
+        "  2026-11-21T10:22:00.000Z  attempt 5 of round 1: delivered (HTTP 200)",
+        "",
+      ].join("\n"),
     )
   })
 

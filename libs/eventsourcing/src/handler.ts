@@ -96,4 +96,4 @@ export const handleCommand = <Command, Event, State, Error>(
         while: (error) => (error as { _tag?: string })._tag === "VersionConflict",
       }),
     )
-  })
+  }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId } }))

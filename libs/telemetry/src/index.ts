@@ -1,0 +1,2 @@
+export * from "./logging.ts"
+export * from "./otlp.ts"
