@@ -18,7 +18,7 @@ const toHttp = (response: ApiResponse) =>
 
 /**
  * Reads the raw body under the size limit. An oversized body is a transport
- * failure (wire-conventions.md: "may use a 4xx"): 413, still with a signed
+ * failure, outside the envelope (docs/api.md#transport): 413, still with a signed
  * envelope so clients can read why.
  */
 const serveApi = <R>(api: Api<R>) =>

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- NAME` runs tools/bench/src/NAME.ts. Benchmarks are not
+ * `npm run bench -- NAME` runs tools/bench/src/<NAME>.ts. Benchmarks are not
  * part of `npm test`: each prints its figures beside a baseline measured in
  * the same run, as ratios (see tools/bench/README.md).
  */
