@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest"
 import { linkProblems } from "../src/check.ts"
 import { commentsOf } from "../src/comments.ts"
 import { anchorsOf } from "../src/markdown.ts"
+import { packageProblems } from "../src/packages.ts"
 
 const repository = (files: Record<string, string>): string => {
   const root = mkdtempSync(join(tmpdir(), "links-"))
@@ -87,6 +88,26 @@ describe("the link check", () => {
       ].join("\n"),
     })
     expect(linkProblems(root)).toEqual([])
+  })
+})
+
+describe("packages", () => {
+  it("each has a README and a row in the root README's layout table, on this repository too", () => {
+    expect(packageProblems(fileURLToPath(new URL("../../..", import.meta.url)))).toEqual([])
+  })
+
+  it("refuses a package without a README, and one the layout table does not list", () => {
+    const root = repository({
+      "README.md": "| project | what |\n| --- | --- |\n| `libs/kernel` | money |\n",
+      "libs/kernel/package.json": "{}",
+      "libs/kernel/README.md": "# @mizan/kernel\n",
+      "tools/links/package.json": "{}",
+      "tools/lockfile/keep.mjs": "// not a package: no package.json\n",
+    })
+    expect(packageProblems(root)).toEqual([
+      "tools/links: has no README.md",
+      "README.md: the layout table does not list tools/links",
+    ])
   })
 })
 
