@@ -1,5 +1,5 @@
 /**
- * The module-boundary check of `npm test` (DESIGN.md, Layout):
+ * The module-boundary check of `npm test` (docs/architecture.md#layers-and-what-may-import-what):
  * - a domain lib (tag scope:domain) imports only @mizan/kernel,
  *   @mizan/eventsourcing and effect: no store, app, HTTP, file system or clock;
  * - a lib never imports an app;

@@ -3,8 +3,8 @@
  * every orderNo the service issues, the gateway appends one
  * `OrderNumberIssued { orderNo, kind, streamId }` to
  * `order-no-<merchant id length>-<merchant id>-<orderNo>`, expecting
- * `no_stream` (DESIGN.md, Consistency: uniqueness across streams uses
- * reservation streams). Their aggregate lives with the flows that write
+ * `no_stream` (docs/architecture.md#consistency: uniqueness across
+ * streams uses reservation streams). Their aggregate lives with the flows that write
  * them (@mizan/order-flows); the audit's rules about them live here.
  *
  * What the audit checks: each index holds exactly one event, and the stream it

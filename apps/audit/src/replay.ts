@@ -2,8 +2,8 @@
  * The replay: every recorded event, in global order, folded into its
  * stream's state with the domain's own `evolve`, and that aggregate's
  * `invariants` checked after every append, on every state a reader can load
- * (STYLE.md, "Assert what must hold, in two places": the decider promised
- * them, the audit asserts them).
+ * (CONTRIBUTING.md#how-the-code-reads, "assert what must hold in two
+ * places": the decider promised them, the audit asserts them).
  *
  * Memory: one `TrackedStream` per stream (its id, its current state and a few
  * numbers), kept in a Map for the whole replay, since any stream may receive

@@ -1,7 +1,7 @@
 /**
  * The domain libs' fixture files hold events recorded once, in every version
  * ever written; the audit must replay them all with every invariant holding
- * (DESIGN.md: old shapes are upcast on read).
+ * (docs/architecture.md#the-domain: old shapes are upcast on read).
  */
 import { makeEventCodec } from "@mizan/eventsourcing"
 import { Effect, Schema } from "effect"

@@ -115,7 +115,7 @@ const isNullType = (branch: unknown): boolean =>
   typeof branch === "object" && branch !== null && (branch as Json).type === "null"
 
 /** Every schema root compiled together, so that named definitions are shared (OpenAPI 3.1 dialect). */
-const compileSchemas = (roots: ReadonlyArray<Schema.Top>) => {
+export const compileSchemas = (roots: ReadonlyArray<Schema.Top>) => {
   const asts = roots.map((schema) => schema.ast) as unknown as readonly [SchemaAST.AST, ...Array<SchemaAST.AST>]
   const compiled = JsonSchema.toMultiDocumentOpenApi3_1(
     SchemaRepresentation.toJsonSchemaMultiDocument(SchemaRepresentation.toRepresentations(asts)),

@@ -6,7 +6,7 @@
  * the envelope itself.
  *
  * Business and protocol errors answer HTTP 200 with the code in `head`,
- * signed (wire-conventions.md, Transport). An unexpected failure answers
+ * signed (docs/api.md#transport). An unexpected failure answers
  * 500 SYSTEM_ERROR with a traceCode that finds it in the log, and never
  * says what went wrong inside.
  */

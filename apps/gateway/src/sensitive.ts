@@ -1,6 +1,6 @@
 /**
- * Encrypted request fields at the edge (Authentication 6; wire-conventions:
- * Encrypted request fields): decrypted with the service's private key and
+ * Encrypted request fields at the edge
+ * (docs/api.md#encrypted-fields): decrypted with the service's private key and
  * turned into digests here, so only digests (and a card's last 4) go on to
  * the domain. A field that does not decrypt is the client's mistake: 400
  * INVALID_PARAMETER naming the field, never echoing the value.

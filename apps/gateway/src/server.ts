@@ -19,7 +19,7 @@ const toHttp = (response: ApiResponse) =>
 
 /**
  * Reads the raw body under the size limit. An oversized body is a transport
- * failure (the service may answer a 4xx): 413, still with a signed
+ * failure, outside the envelope (docs/api.md#transport): 413, still with a signed
  * envelope so clients can read why.
  */
 const answerApi = <R>(api: Api<R>, request: HttpServerRequest.HttpServerRequest, path: string) =>

@@ -3,7 +3,7 @@ import type { NotificationDetails } from "@mizan/notification"
 import { notificationCharset } from "@mizan/protocol"
 
 /**
- * The notification body (wire-conventions.md, Notifications): `notify_id`,
+ * The notification body (docs/api.md#notifications): `notify_id`,
  * `notify_timestamp` in ms, the deprecated `notify_time` and
  * `_input_charset`, then the order object under its key. Made anew for every
  * attempt, since the time is the time of sending; signed as these exact bytes.

@@ -232,7 +232,7 @@ export const RevokeOrder = Schema.TaggedStruct("RevokeOrder", {
 
 /**
  * A refund request reserves its amount against this order: the refundable
- * balance lives here (DESIGN.md, Consistency). `refundOrderNo` is the
+ * balance lives here (docs/architecture.md#consistency). `refundOrderNo` is the
  * service's number of the refund order, made at the edge; a repeat keeps the first.
  */
 export const ReserveRefund = Schema.TaggedStruct("ReserveRefund", {

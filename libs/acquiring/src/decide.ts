@@ -2,7 +2,7 @@
  * decide(command, state): the events a command causes, or the spec's refusal.
  * Pure and total; time comes in on the command.
  *
- * Idempotency is a decision (DESIGN.md): a command whose outcome is already
+ * Idempotency is a decision (docs/architecture.md#the-domain): a command whose outcome is already
  * in the state decides nothing, and the caller answers the current order.
  *
  * The codes decided here, by the name a refusal carries (search for it):

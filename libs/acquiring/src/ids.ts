@@ -1,6 +1,6 @@
 /**
  * The stream of an acquiring order: one per merchant and merchantOrderNo
- * (DESIGN.md, Consistency). The merchant id's length goes first, so the id is
+ * (docs/architecture.md#consistency). The merchant id's length goes first, so the id is
  * injective whatever characters the two parts hold: ("a-b", "c") and
  * ("a", "b-c") name different streams.
  */

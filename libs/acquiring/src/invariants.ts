@@ -2,7 +2,7 @@
  * invariants(state): the rules an acquiring order must always satisfy, as a
  * list of the broken ones (empty when all hold). The property tests run it
  * after every step, and the audit after every append of a recorded history
- * (STYLE.md, "Assert what must hold, in two places").
+ * (CONTRIBUTING.md#how-the-code-reads: assert what must hold in two places).
  *
  * The audit runs this a million times a replay, so the checks are plain loops
  * that allocate nothing while the rules hold. Totals are summed as numbers:

@@ -1,6 +1,6 @@
 /**
  * The clear card number, in the one place it may exist: the command that
- * hands it to the bank port (DESIGN.md, Domain conventions). It is a value
+ * hands it to the bank port (docs/architecture.md#the-domain). It is a value
  * the event schemas cannot hold (no event field has its type), and it hides
  * its digits from every way a value gets written by accident: JSON,
  * String(), template strings and Node's inspect all show "****1234". Only

@@ -28,8 +28,8 @@ export interface FollowOptions {
 
 /**
  * The EventStore port. One stream per aggregate instance; the expected
- * version check of `append` is the only lock in Mizan (DESIGN.md,
- * Consistency). Every adapter passes the contract suite in
+ * version check of `append` is the only lock in Mizan
+ * (docs/architecture.md#consistency). Every adapter passes the contract suite in
  * `@mizan/eventsourcing/testing`.
  */
 export class EventStore extends Context.Service<

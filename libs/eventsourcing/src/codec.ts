@@ -20,7 +20,7 @@ export interface SerializedEvent {
 /**
  * How an aggregate's events are written and read. Old versions are upcast
  * step by step to the current one before they are decoded, so every version
- * ever written still replays (DESIGN.md, Domain conventions).
+ * ever written still replays (docs/architecture.md#the-domain).
  */
 export interface EventCodec<Event> {
   readonly encode: (event: Event) => SerializedEvent

@@ -5,7 +5,7 @@ import { Context, Effect, Semaphore } from "effect"
  * Within one process, commands on the same stream then take turns instead
  * of racing and retrying: 64 concurrent refunds on one order all get an
  * answer. Across processes the store's expected-version check is still the
- * lock (DESIGN.md, Consistency), and the handler's bounded retry handles it.
+ * lock (docs/architecture.md#consistency), and the handler's bounded retry handles it.
  * A stream's lock is dropped when no command holds or waits for it, so the
  * table stays as small as the number of streams in use.
  */

@@ -1,5 +1,5 @@
 /**
- * The spec's code catalogue ("Errors" in payment-service-interface.md), as
+ * The spec's code catalogue (docs/api.md#errors lists it), as
  * data shared by the domain (which decides a code) and the gateway (which
  * writes it into `head`). Keyed by the spec's message, since one number can
  * carry several messages (400 is both INVALID_PARAMETER and

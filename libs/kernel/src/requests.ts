@@ -10,8 +10,8 @@ import { type Rejection, reject } from "./rejection.ts"
 const escapePart = (part: string): string => part.replaceAll("%", "%25").replaceAll("/", "%2F")
 
 /**
- * A stream id of one aggregate instance, keyed by its parts (DESIGN.md,
- * Consistency). Injective even when the parts contain the separator: each
+ * A stream id of one aggregate instance, keyed by its parts
+ * (docs/architecture.md#consistency). Injective even when the parts contain the separator: each
  * part escapes "%" and "/" before the parts are joined with "/", so
  * splitting and unescaping gives the parts back.
  */

@@ -1,6 +1,6 @@
 /**
- * The merchant's side of notifications (payment-service-interface.md,
- * "Events" and Authentication 4): verify the `sign` header over the raw body
+ * The merchant's side of notifications (docs/api.md#notifications):
+ * verify the `sign` header over the raw body
  * before reading anything, decode the order, and drop the repeats that the
  * retry schedule sends ("the same notification may arrive more than once").
  */

@@ -1,7 +1,7 @@
 /**
  * Reading a response: the signature over the raw bytes first, since nothing
- * unsigned may be trusted (wire-conventions.md: "every response that carries
- * a body is signed"), then the envelope, then the operation's body.
+ * unsigned may be trusted (every answer is signed: docs/api.md#signatures),
+ * then the envelope, then the operation's body.
  */
 import { issueMessage } from "@mizan/kernel"
 import {

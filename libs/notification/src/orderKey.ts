@@ -2,7 +2,7 @@ import { Schema } from "effect"
 
 /**
  * The key under which a notification carries its order object
- * (wire-conventions.md, Notifications): one per kind of order the service
+ * (docs/api.md#notifications): one per kind of order the service
  * announces.
  */
 export const OrderKey = Schema.Literals([

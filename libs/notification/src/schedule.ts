@@ -1,7 +1,7 @@
 import { minuteMs, type Timestamp } from "@mizan/kernel"
 
 /**
- * The spec's retry schedule ("Merchant reply and retries", item 2): a failed
+ * The spec's retry schedule (docs/api.md#notifications): a failed
  * notification is sent again 2, 10, 10, 60, 120, 360 and 900 minutes after
  * the previous attempt, at most 7 times after the first. The first attempt of
  * a round goes out at once, so a round holds at most 8 attempts, the last one

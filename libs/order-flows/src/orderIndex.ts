@@ -1,6 +1,6 @@
 /**
- * Lookup by the service's orderNo (DESIGN.md, Consistency: uniqueness
- * across streams uses reservation streams, never a read-then-write race).
+ * Lookup by the service's orderNo (docs/architecture.md#consistency:
+ * uniqueness across streams uses reservation streams, never a read-then-write race).
  * Each orderNo the service issues gets a tiny index stream, keyed by
  * merchant, whose one event names the order's stream. Appending it expects
  * `no_stream`, so a retried request that finds it written moves on; a crash

@@ -1,6 +1,5 @@
 /**
- * The envelope every operation shares (payment-service-interface.md,
- * "Envelope"; wire-conventions.md, "Transport"): a request body
+ * The envelope every operation shares (docs/api.md#transport): a request body
  * `{ requestTime, bizContent? }`, a response body `{ head, body? }` where
  * `body` appears only when applyStatus is SUCCESS and code is "0", and the
  * headers `Partner-Id` and `sign`, read in any letter case.
@@ -18,7 +17,7 @@ export const headerNames = {
   contentLanguage: "Content-Language",
 } as const
 
-/** What clients send in `api-version` (wire-conventions.md). */
+/** What the official clients send in `api-version`; the gateway does not read it. */
 export const apiVersion = "v1"
 export const jsonContentType = "application/json"
 
@@ -199,7 +198,7 @@ export const failureResponse = (
 
 /**
  * A request whose signature is missing or does not verify: applyStatus ERROR
- * (Authentication 3). The spec gives no code for it; 403 UNAUTHORIZED is the
+ * (docs/api.md#signatures). The spec gives no code for it; 403 UNAUTHORIZED is the
  * catalogue's nearest ("API not authorised"), and applyStatus ERROR tells it
  * apart from a missing grant, which answers FAIL.
  */

@@ -1,5 +1,5 @@
 /**
- * Encrypted request fields (wire-conventions.md, "Encrypted request fields"):
+ * Encrypted request fields (docs/api.md#encrypted-fields):
  * RSA PKCS#1 v1.5 with the service's public key over the UTF-8 plaintext cut
  * into chunks of `keyBytes - 11` bytes, the ciphertext chunks concatenated and
  * Base64-encoded (344 characters per chunk for a 2048-bit key). Where the spec

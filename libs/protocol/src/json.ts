@@ -1,8 +1,8 @@
 /**
  * JSON for the wire. Parsing keeps the exact source text of every number that
  * is not a plain safe integer, so the Money codec sees `0.10`, `1e3` or
- * `12.345` as written and decides exactly (DESIGN.md: "the wire decimal is
- * parsed exactly"); a float never stands in for an amount. It relies on the
+ * `12.345` as written and decides exactly (docs/api.md#amounts-and-numbers: the wire
+ * decimal is parsed exactly); a float never stands in for an amount. It relies on the
  * `context.source` argument that Node 24 passes to `JSON.parse` revivers.
  */
 import { Data, Result } from "effect"

@@ -1,5 +1,5 @@
 /**
- * RSA keys of the protocol (wire-conventions.md, "Signatures"): private keys
+ * RSA keys of the protocol (docs/api.md#signatures): private keys
  * as PKCS#8 PEM, public keys as X.509 SubjectPublicKeyInfo PEM, at least 2048
  * bits. A key is parsed once into a `KeyObject` when a merchant is loaded or a
  * client is made; signing and verifying never parse PEM again.

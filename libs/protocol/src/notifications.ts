@@ -1,7 +1,6 @@
 /**
  * Notifications the service POSTs to a merchant's notifyUrl
- * (wire-conventions.md, "Notifications"; payment-service-interface.md,
- * "Events"): `notify_id`, `notify_timestamp`, the deprecated `notify_time`
+ * (docs/api.md#notifications): `notify_id`, `notify_timestamp`, the deprecated `notify_time`
  * (yyyyMMddHHmmss) and `_input_charset`, and one order object under its key.
  * The body is signed like a response, in the `sign` header.
  */
@@ -112,7 +111,7 @@ const acknowledgementWord = "success"
 /**
  * Whether a merchant's reply acknowledges a notification: a 2xx status and a
  * body that is `{"response":"SUCCESS"}` or the plain text `SUCCESS`, in any
- * letter case (wire-conventions.md). Anything else is a failed attempt that
+ * letter case, as the official SDKs reply. Anything else is a failed attempt that
  * the retry schedule repeats.
  */
 export const isAcknowledgement = (status: number, bodyText: string): boolean => {

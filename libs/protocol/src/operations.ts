@@ -1,6 +1,6 @@
 /**
- * The operation catalogue: every path of wire-conventions.md's path table
- * under `/sgs/api`, with its bizContent schema, its response body schema and
+ * The operation catalogue: every path the merchant API serves
+ * under `/sgs/api` (docs/api.md#operations), with its bizContent schema, its response body schema and
  * its encrypted fields. The gateway routes on it; the merchant client types
  * `call(path, bizContent)` by it; the OpenAPI description is generated from it.
  */
@@ -35,7 +35,7 @@ import {
   walletTransferSensitive,
 } from "./wire/wallet-transfer.ts"
 
-/** Every operation is `POST` under this base path (wire-conventions.md, "Transport"). */
+/** Every operation is `POST` under this base path (docs/api.md#transport). */
 export const apiBasePath = "/sgs/api"
 
 /** A wire schema with no services: decodes the wire form, encodes back to it. */

@@ -1,6 +1,5 @@
 /**
- * Request, response and notification signatures (wire-conventions.md,
- * "Signatures"): SHA256withRSA, that is RSA PKCS#1 v1.5 over SHA-256, computed
+ * Request, response and notification signatures (docs/api.md#signatures): SHA256withRSA, that is RSA PKCS#1 v1.5 over SHA-256, computed
  * over the exact raw bytes of the HTTP body and sent as standard Base64 in the
  * `sign` header. Nothing is sorted or re-serialised: real clients write keys
  * in any order, `0.10`, `\/` and empty objects, so only the bytes received

@@ -1,6 +1,6 @@
 /**
  * The stream of a refund order. A merchant's refund number is unique per
- * merchant (DESIGN.md, Consistency), so a request's refund order lives under
+ * merchant (docs/architecture.md#consistency), so a request's refund order lives under
  * the merchant and refundMerchantOrderNo. The refund a revoke starts has no
  * merchant number of its own: it lives under the revoked order's
  * merchantOrderNo in a namespace of its own, so it can never collide with a

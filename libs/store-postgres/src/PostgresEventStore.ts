@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL EventStore: for users who outgrow one machine. Several
  * processes may share one database; each stream's version row is the only
- * lock an append takes (DESIGN.md, Consistency), and the global order is
+ * lock an append takes (docs/architecture.md#consistency), and the global order is
  * the one described in globalPosition.ts and README.md.
  */
 import { randomUUID } from "node:crypto"

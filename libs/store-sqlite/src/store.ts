@@ -1,6 +1,6 @@
 /**
  * The embedded event store: one SQLite file through Node's built-in
- * node:sqlite, no server and no native addon (DESIGN.md, Layout).
+ * node:sqlite, no server and no native addon (docs/architecture.md#layers-and-what-may-import-what).
  */
 import type { DatabaseSync } from "node:sqlite"
 import {

@@ -9,8 +9,8 @@ const aheadClock = Effect.map(
   Clock.Clock,
   (real): Clock.Clock => ({
     sleep: (duration) => real.sleep(duration),
-  monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
-  monotonicTimeNanos: real.monotonicTimeNanos,
+    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
+    monotonicTimeNanos: real.monotonicTimeNanos,
     currentTimeMillisUnsafe: () => real.currentTimeMillisUnsafe() + tenHoursMs,
     currentTimeMillis: Effect.sync(() => real.currentTimeMillisUnsafe() + tenHoursMs),
     currentTimeNanosUnsafe: () => real.currentTimeNanosUnsafe() + BigInt(tenHoursMs) * 1_000_000n,

@@ -1,7 +1,7 @@
 /**
  * A small benchmark harness: time a workload over repeated runs after a
  * warm-up, take the median rate, and print each figure beside a baseline
- * measured in the same process as a ratio (DESIGN.md, Testing). The
+ * measured in the same process as a ratio (docs/architecture.md#testing). The
  * workload's runs and its baseline's runs alternate, so that a neighbour
  * busying the shared machine for a while slows both alike.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- NAME` runs tools/bench/src/NAME.ts. Benchmarks are not
+ * `npm run bench -- NAME` runs tools/bench/src/<NAME>.ts. Benchmarks are not
  * part of `npm test`: each prints its figures beside a baseline measured in
  * the same run, as ratios (see tools/bench/README.md).
  */
@@ -7,7 +7,7 @@ import { readdirSync } from "node:fs"
 import { type CommandLineError, readCommandLine } from "@mizan/command-line"
 
 const available = readdirSync(import.meta.dirname)
-  .filter((f) => f.endsWith(".ts") && !["run.ts", "harness.ts"].includes(f))
+  .filter((f) => f.endsWith(".ts") && !["run.ts", "harness.ts", "gatewayLoad.ts"].includes(f))
   .map((f) => f.slice(0, -3))
 const usage = `usage: npm run bench -- NAME   (one of: ${available.join(", ")})`
 let line: ReturnType<typeof readCommandLine<{}>>

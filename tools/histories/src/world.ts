@@ -2,7 +2,7 @@
  * What every story of a generated history shares: the seeded generator, the
  * simulated clock, the merchants and sandbox members, and the numbers the
  * edge would issue. Clear names, card numbers and IBANs are made up here and
- * digested at once, as the gateway does (DESIGN.md, Sensitive fields): only
+ * digested at once, as the gateway does (docs/api.md#encrypted-fields): only
  * digests and a card's last 4 digits reach a command's event.
  */
 import { createHash } from "node:crypto"

@@ -52,7 +52,7 @@ type FixtureFile =
     }
 
 /**
- * Every event of every domain lib's replay fixtures (libs/STAR/test/fixtures/STAR.events.json),
+ * Every event of every domain lib's replay fixtures (libs/<lib>/test/fixtures/<name>.events.json),
  * in file order. The files come in two shapes: a list of events that name
  * their stream, or a list of streams with their events.
  */

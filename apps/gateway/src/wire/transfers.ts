@@ -4,7 +4,7 @@
  * `fundoutInfo`, as the protocol's response schemas hold them (the Type
  * side: amounts in fils, names and numbers as SHA-256 digests). The same
  * shapes go into notifications, since a notification carries the order as
- * the query operation returns it (wire-conventions.md, Notifications).
+ * the query operation returns it (docs/api.md#notifications).
  */
 import type { BankCardTransfer } from "@mizan/card-transfer"
 import { DecimalText, type ResponseBodyOf, type VamDepositOrder as WireVamDepositOrder } from "@mizan/protocol"

@@ -1,7 +1,7 @@
 /**
  * Acquiring operations: create order, get order, get order payer, revoke and
- * cancel (payment-service-interface.md, "Acquiring order", "1. Create order"
- * to "5. Revoke order"; cancel's path and index come from wire-conventions.md).
+ * cancel (docs/api.md#create-order to docs/api.md#cancel-unpaid-order; cancel
+ * is named by its order as get order is).
  */
 import {
   BoundedString,
@@ -132,7 +132,7 @@ export const CreateOrderRequest = Schema.Struct({
   subject: RequiredString(12),
   totalAmount: PositiveMoneyFromWire,
   // The table marks `currency` required, yet clients send the currency only
-  // inside totalAmount (wire-conventions.md): optional, and AED when present.
+  // inside totalAmount, as the official SDKs do: optional, and AED when present.
   currency: Schema.optionalKey(Currency),
   expiredTime: Schema.optionalKey(Timestamp),
   payeeMid: Schema.optionalKey(BoundedString(12)),

@@ -1,7 +1,6 @@
 /**
- * Bank card transfer and its query (payment-service-interface.md, "Bank card
- * transfer order", "12. Bank card transfer", "13. Get bank card transfer
- * order").
+ * Bank card transfer and its query (docs/api.md#bank-card-transfer,
+ * docs/api.md#get-bank-card-transfer).
  */
 import { BoundedString, MoneyFromWire, PositiveMoneyFromWire, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
@@ -94,7 +93,7 @@ export type TransferBankCardOrder = typeof TransferBankCardOrder.Type
  * and `transferBankCardOrder` in the field description. Responses use
  * `transferToBankCard`, the key the service's own sample carries on the wire
  * and so the one a client written against it reads; notifications use
- * `transferBankCardOrder`, as wire-conventions.md's notification table says.
+ * `transferBankCardOrder` (docs/api.md#notifications).
  */
 export const cardTransferResponseKey = "transferToBankCard"
 

@@ -1,6 +1,6 @@
 /**
  * Field shapes shared by several operations. Lengths are the spec's String(n)
- * (payment-service-interface.md, "Common types"); amounts use the kernel's
+ * (docs/api.md#operations); amounts use the kernel's
  * exact Money codecs.
  */
 import { AmountFromWire, BoundedString, type Fils, isSha256Hex, PlainText, RequiredString } from "@mizan/kernel"
@@ -133,7 +133,7 @@ export const ForeignMoneyFromWire = Schema.Struct({ amount: AmountFromWire, curr
 )
 export type ForeignMoney = typeof ForeignMoneyFromWire.Type
 
-// Sensitive fields (payment-service-interface.md, Authentication 6).
+// Sensitive fields: sent encrypted, or as their SHA-256 where that is accepted (docs/api.md#encrypted-fields).
 
 /** UTF-8 takes at most 3 bytes per UTF-16 code unit. */
 const utf8BytesPerCharMax = 3

@@ -1,7 +1,7 @@
 /**
  * Payout helpers and bank transfers: payout ability list, rate calculator,
- * IBAN holder name, place and get bank transfer (payment-service-interface.md,
- * sections 7 to 11 and "Bank transfer order").
+ * IBAN holder name, place and get bank transfer
+ * (docs/api.md#payout-ability-list to docs/api.md#get-bank-transfer).
  */
 import {
   BoundedString,
@@ -173,7 +173,7 @@ export const TransferToBankOrder = Schema.Struct({
   branchName: Schema.optionalKey(BoundedString(35)),
   beneficiaryType: BoundedString(16),
   purposeCode: Schema.optionalKey(Text),
-  // Sent encrypted, so returned as a digest like every encrypted field (Authentication 6).
+  // Sent encrypted, so returned as a digest like every encrypted field (docs/api.md#encrypted-fields).
   accountNo: Schema.optionalKey(Sha256Hex),
   fundoutCurrencyCode: Schema.optionalKey(CurrencyCode),
 })

@@ -1,7 +1,7 @@
 /**
- * Refund and get refund (payment-service-interface.md, "Refund order",
- * "4. Refund order"; get refund's index follows the service's published
- * documentation: exactly one of refundMerchantOrderNo or orderNo).
+ * Refund and get refund (docs/api.md#refund-order, docs/api.md#get-refund-order;
+ * get refund names its refund by exactly one of refundMerchantOrderNo or
+ * orderNo).
  */
 import { BoundedString, MoneyFromWire, PositiveMoneyFromWire } from "@mizan/kernel"
 import { Schema, SchemaTransformation } from "effect"

@@ -1,4 +1,4 @@
-/** The virtual account top-up that the deposit notification carries (payment-service-interface.md, "Event: virtual account top-up"). */
+/** The virtual account top-up that the deposit notification carries (docs/api.md#vamdepositorder). */
 import { BoundedString, MoneyFromWire, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
 

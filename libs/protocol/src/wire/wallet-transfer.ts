@@ -1,7 +1,7 @@
 /**
- * Wallet transfer and its query (payment-service-interface.md, "Wallet
- * transfer order", "6. Wallet transfer"; the query's path and index come from
- * wire-conventions.md and the service's documentation).
+ * Wallet transfer and its query (docs/api.md#wallet-transfer,
+ * docs/api.md#get-wallet-transfer; the query names its transfer by its
+ * merchantOrderNo).
  */
 import { BoundedString, MoneyFromWire, PositiveMoneyFromWire, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"

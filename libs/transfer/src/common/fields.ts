@@ -1,6 +1,6 @@
 /**
  * Field schemas shared by the transfer orders, with the spec's lengths
- * (payment-service-interface.md, Resources; Limits).
+ * (docs/api.md#operations gives each field's form).
  */
 import { BoundedString, RequiredString } from "@mizan/kernel"
 

@@ -2,7 +2,7 @@
  * IBAN validation by ISO 13616: a known country code, that country's
  * length, and check digits that verify by ISO 7064 mod 97-10. Anything else
  * is 62101 WRONG_IBAN_FORMAT. The refusal never repeats the IBAN: it is a
- * sensitive value (DESIGN.md, Domain conventions).
+ * sensitive value (docs/architecture.md#the-domain).
  *
  * Input handling: the paper format's spaces (U+0020, any number, anywhere)
  * are removed and lower-case letters are upper-cased, so "de89 3704 0044

@@ -1,0 +1,47 @@
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { codeCatalogue } from "@mizan/kernel"
+import { apiBasePath, operationPaths } from "@mizan/protocol"
+import { describe, expect, it } from "vitest"
+import { fieldRows } from "../src/apiDoc/fields.ts"
+import { withSections } from "../src/apiDoc/markdown.ts"
+import { apiDocSections } from "../src/apiDoc/sections.ts"
+
+const page = readFileSync(fileURLToPath(new URL("../../../docs/api.md", import.meta.url)), "utf8")
+
+describe("docs/api.md", () => {
+  it("says what the code does: its generated sections are those npm run api-doc writes", () => {
+    expect(withSections(page, apiDocSections())).toBe(page)
+  })
+
+  it("names every operation path and every code of the catalogue", () => {
+    for (const path of operationPaths) expect(page).toContain(`POST ${apiBasePath}${path}`)
+    for (const entry of Object.values(codeCatalogue)) expect(page).toContain(`| \`${entry.code}\``)
+  })
+})
+
+describe("the field rows of a schema", () => {
+  it("flatten nested objects and list items by path, money as one field, with its form and whether it is required", () => {
+    const money = {
+      type: "object",
+      properties: { amount: { anyOf: [{ type: "number" }, { type: "string" }] }, currency: { enum: ["AED"] } },
+    }
+    const schema = {
+      type: "object",
+      properties: {
+        subject: { type: "string", maxLength: 12 },
+        total: money,
+        items: { type: "array", items: { type: "object", properties: { flag: { enum: ["YES", "NO"] } } } },
+        acquireOrder: { type: "object", properties: { status: { type: "string" } } },
+      },
+      required: ["subject", "total"],
+    }
+    expect(fieldRows(schema, new Set(["acquireOrder"]))).toEqual([
+      { path: "subject", form: "text, at most 12", required: true },
+      { path: "total", form: "money (AED)", required: true },
+      { path: "items", form: "list", required: false },
+      { path: "items[].flag", form: "one of `YES`, `NO`", required: false },
+      { path: "acquireOrder", form: "the `acquireOrder` object", required: false },
+    ])
+  })
+})
