@@ -10,23 +10,37 @@ import { freshSchema, postgresUrl } from "./support.ts"
 const spenderScript = join(import.meta.dirname, "crossProcess", "spender.ts")
 const spenderTimeoutMs = 40_000
 
+interface Spender {
+  /** Resolves once the spender's store is open. */
+  readonly ready: Promise<void>
+  readonly go: () => void
+  readonly outcomes: Promise<ReadonlyArray<string>>
+}
+
 /** Runs spender.ts in its own Node process (vitest's own Node 24, which runs .ts directly). */
-const spendInAnotherProcess = (env: Record<string, string>): Promise<ReadonlyArray<string>> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [spenderScript], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: spenderTimeoutMs,
-    })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk) => (stdout += chunk))
-    child.stderr.on("data", (chunk) => (stderr += chunk))
+const spendInAnotherProcess = (env: Record<string, string>): Spender => {
+  const child = spawn(process.execPath, [spenderScript], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+    timeout: spenderTimeoutMs,
+  })
+  let stdout = ""
+  let stderr = ""
+  const ready = new Promise<void>((resolve) =>
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk
+      if (stderr.includes("ready\n")) resolve()
+    }),
+  )
+  child.stdout.on("data", (chunk) => (stdout += chunk))
+  const outcomes = new Promise<ReadonlyArray<string>>((resolve, reject) => {
     child.on("error", reject)
     child.on("close", (code, signal) =>
       code === 0 ? resolve(JSON.parse(stdout)) : reject(new Error(`spender ${code ?? signal}: ${stderr}`)),
     )
   })
+  return { ready: Promise.race([ready, outcomes.then(() => undefined)]), go: () => child.stdin.end("go\n"), outcomes }
+}
 
 /** Amounts between 20 and 65 fils, different for each worker. */
 const amountsFor = (worker: number, count: number) =>
@@ -41,20 +55,24 @@ describe("two processes on one database", () => {
     await Effect.runPromise(Effect.provide(handleCommand(budget, stream, { _tag: "Fund", amount: fundedFils }), layer))
 
     const workers = [1, 2]
-    const amounts = workers.map((worker) => amountsFor(worker, 30))
-    const startAtMs = Date.now() + 2_000
-    const outcomes = await Promise.all(
-      workers.map((worker, i) =>
-        spendInAnotherProcess({
-          POSTGRES_URL: postgresUrl(),
-          SCHEMA: schema,
-          STREAM: stream,
-          WORKER: `w${worker}`,
-          SPEND_AMOUNTS_FILS: JSON.stringify(amounts[i]),
-          START_AT_MS: String(startAtMs),
-        }),
-      ),
+    // Each worker asks for less than the balance (about 800 fils of 1,000), both together for more:
+    // each gets spends through and the limit is reached, whichever runs faster.
+    const amounts = workers.map((worker) => amountsFor(worker, 18))
+    for (const asked of amounts.map((list) => list.reduce((a, b) => a + b, 0))) expect(asked).toBeLessThan(fundedFils)
+    expect(amounts.flat().reduce((a, b) => a + b, 0)).toBeGreaterThan(fundedFils)
+    const spenders = workers.map((worker, i) =>
+      spendInAnotherProcess({
+        POSTGRES_URL: postgresUrl(),
+        SCHEMA: schema,
+        STREAM: stream,
+        WORKER: `w${worker}`,
+        SPEND_AMOUNTS_FILS: JSON.stringify(amounts[i]),
+      }),
     )
+    // Both start spending together, however long each took to start.
+    await Promise.all(spenders.map((spender) => spender.ready))
+    for (const spender of spenders) spender.go()
+    const outcomes = await Promise.all(spenders.map((spender) => spender.outcomes))
 
     const acceptedFils = outcomes.flatMap((outcome, w) =>
       outcome.flatMap((result, i) => (result === "Accepted" ? [amounts[w]![i]!] : [])),

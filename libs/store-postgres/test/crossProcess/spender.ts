@@ -1,10 +1,11 @@
 /**
  * A second (and third) process for crossProcess.spec.ts: spends from one
- * stream through the command handler on the PostgreSQL store, starting at
- * an agreed instant so that the processes overlap, and prints each spend's
- * outcome as JSON.
+ * stream through the command handler on the PostgreSQL store, and prints
+ * each spend's outcome as JSON. It says "ready" on stderr once its store is
+ * open, and starts at the "go" its parent writes to stdin when every
+ * spender is ready, so that the processes overlap however slowly each starts.
  */
-import { handleCommand } from "@mizan/eventsourcing"
+import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import { budget } from "@mizan/eventsourcing/testing"
 import { Effect } from "effect"
 import { layerPostgres } from "../../src/index.ts"
@@ -22,8 +23,15 @@ const amountsFils: ReadonlyArray<number> = JSON.parse(required("SPEND_AMOUNTS_FI
 const worker = required("WORKER")
 const stream = required("STREAM")
 
+const go = Effect.callback<void>((resume) => {
+  process.stdin.once("data", () => resume(Effect.void))
+})
+
 const program = Effect.gen(function* () {
-  yield* Effect.sleep(Math.max(0, Number(required("START_AT_MS")) - Date.now()))
+  // A first read opens the store's connections before the race starts.
+  yield* loadAggregate(budget, stream)
+  process.stderr.write("ready\n")
+  yield* go
   return yield* Effect.forEach(
     amountsFils,
     (amountFils, i) =>
