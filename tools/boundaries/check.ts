@@ -2,7 +2,8 @@
  * The module-boundary check of `npm test` (docs/architecture.md#layers-and-what-may-import-what):
  * - a domain lib (tag scope:domain) imports only @mizan/kernel,
  *   @mizan/eventsourcing and effect: no store, app, HTTP, file system or clock;
- * - a lib never imports an app;
+ * - a lib never imports an app, and an app imports no other app but in the
+ *   one place that composes them (`appCompositions`);
  * - every @mizan import is declared in the importer's package.json, so that
  *   Nx's project graph (and its cache) sees the dependency.
  * It reads the workspace's package.json tags and every import in src/.
@@ -54,6 +55,14 @@ const packageOf = (specifier: string): string => {
 
 const domainMayImport = new Set(["effect", "@mizan/kernel", "@mizan/eventsourcing"])
 
+/**
+ * The only source files that may import another app: `npm start` runs the
+ * notifier in the gateway's process, and that composition lives in one file.
+ */
+export const appCompositions: ReadonlyMap<string, string> = new Map([
+  ["apps/gateway/src/service.ts", "@mizan/notifier"],
+])
+
 /** Every broken boundary of the workspace at `root`, one sentence each. */
 export const boundaryProblems = (root: string): Array<string> => {
   const projects = readProjects(root)
@@ -75,6 +84,11 @@ export const boundaryProblems = (root: string): Array<string> => {
             `${where}: a domain lib may import only effect, @mizan/kernel and @mizan/eventsourcing, not ${specifier}`,
           )
         if (isLib && target?.tags.includes("scope:app")) problems.push(`${where}: a lib must not import the app ${pkg}`)
+        const isApp = project.tags.includes("scope:app")
+        if (isApp && target?.tags.includes("scope:app") && pkg !== project.name && appCompositions.get(where) !== pkg)
+          problems.push(
+            `${where}: an app must not import the app ${pkg} (only ${[...appCompositions.keys()].join(", ")} composes apps)`,
+          )
         if (pkg.startsWith("@mizan/") && pkg !== project.name && !project.declared.has(pkg))
           problems.push(`${where}: imports ${pkg}, which ${project.name}'s package.json does not declare`)
       }

@@ -5,7 +5,6 @@
  * And `/metrics`, the process's metrics in Prometheus text format.
  */
 import { EventStore, logStart, type RecordedEvent } from "@mizan/eventsourcing"
-import type { NotifierProgress } from "@mizan/notifier"
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
@@ -20,9 +19,16 @@ export const storeProbeTimeoutMs = 2_000
 /** The notifier may be this far behind the log's head and still be ready, unless configured otherwise. */
 export const readyNotifierLagSecondsDefault = 30
 
+/** How far the notifier has got, as it reports it (the notifier's `NotifierProgress`). */
+export interface NotifierFollowing {
+  readonly status: "standby" | "catchingUp" | "following" | "stopped"
+  /** Every event up to here has been taken in. */
+  readonly processedUpTo: bigint
+}
+
 export interface Readiness {
   /** The notifier this process runs, if its roles include one. */
-  readonly notifier: NotifierProgress | undefined
+  readonly notifier: NotifierFollowing | undefined
   readonly notifierLagSecondsMax: number
 }
 
@@ -42,7 +48,7 @@ const oneEventAfter = (store: EventStore["Service"], position: bigint) =>
  * the store recorded: on a sandbox merchant's advanced test clock an event
  * looks younger than it is, never older.
  */
-const notifierReport = (store: EventStore["Service"], progress: NotifierProgress | undefined) =>
+const notifierReport = (store: EventStore["Service"], progress: NotifierFollowing | undefined) =>
   Effect.gen(function* () {
     if (progress === undefined) return { status: "not run here" } as const
     const { status } = progress

@@ -6,10 +6,10 @@
  * INVALID_PARAMETER naming the field, never echoing the value.
  */
 import { type Fils, reject, type Sha256Hex } from "@mizan/kernel"
+import { withoutUndefined } from "@mizan/order-views"
 import { digestOfSensitive, type OperationPath, operations, revealSensitive } from "@mizan/protocol"
 import { Effect, Result } from "effect"
 import { Gateway } from "./gateway.ts"
-import { withoutUndefined } from "./wire/defined.ts"
 
 const ruleOf = (path: OperationPath, field: string) => {
   const rule = (

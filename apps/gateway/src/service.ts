@@ -11,7 +11,6 @@ import { type NotifierOptions, NotifierProgress, runNotifier } from "@mizan/noti
 import { sign } from "@mizan/protocol"
 import { Context, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
-import { notificationSource } from "./announce/index.ts"
 import { type GatewayOptions, type Listen, layerGatewayServices, layerHttp } from "./app.ts"
 import { type GatewayConfig, type Role, roleNames } from "./config.ts"
 import { runExpirySweeper } from "./expiry.ts"
@@ -43,7 +42,6 @@ const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>
               yield* exclusiveWork.hold("notifier")
               return yield* runNotifier({
                 ...options.notifier,
-                source: notificationSource,
                 sign: (body) => sign(body, gateway.servicePrivateKey),
                 mode: gateway.mode,
                 // One process, one view of every merchant's time: an advance moves the retries at once.

@@ -4,18 +4,18 @@
  * and bank card transfers (to the order's notifyUrl) and of virtual-account
  * top-ups (to the merchant's vamNotifyUrl), each carrying the order as the
  * query operation shows it as of that status change. Then
- * `describeTransferEvent` itself, over the recorded events.
+ * the notification source itself, over the recorded events.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { BankCardTransfer } from "@mizan/card-transfer"
 import type { RecordedEvent } from "@mizan/eventsourcing"
 import type { ReceivedNotification } from "@mizan/merchant-client"
+import { notificationSource } from "@mizan/order-views"
 import { sha256Hex } from "@mizan/protocol"
 import { BankTransfer } from "@mizan/transfer"
 import { Option, Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { describeTransferEvent } from "../src/announce/transfers.ts"
 import { ok } from "./calls.ts"
 import { newNumber, startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
 import { sandboxOk } from "./transferSupport.ts"
@@ -179,8 +179,8 @@ describe("notifications of transfers, delivered to a merchant's endpoint", () =>
   })
 })
 
-describe("describeTransferEvent", () => {
-  const describeEvent = (event: RecordedEvent) => gateway.run(describeTransferEvent(event))
+describe("the notification source, on transfer events", () => {
+  const describeEvent = (event: RecordedEvent) => gateway.run(notificationSource.describe(event))
   const eventsOf = async (streamId: string) =>
     (await gateway.allEvents()).filter((event) => event.streamId === streamId)
 

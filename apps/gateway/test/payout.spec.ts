@@ -7,9 +7,9 @@
  */
 import { test } from "@fast-check/vitest"
 import { fils, formatFils } from "@mizan/kernel"
+import { toWireForeignMoney } from "@mizan/order-views"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { toWireForeignMoney } from "../src/wire/transfers.ts"
 import { ok, refused } from "./calls.ts"
 import { startGateway, testConfig, testMerchant } from "./harness.ts"
 import { suiteGateway } from "./suiteGateway.ts"

@@ -4,7 +4,6 @@ export { notifyIdFor } from "./notifyId.ts"
 export { attemptHistory, readNotification, requestedByLengthMax, resendNotification } from "./operator.ts"
 export { type NotifierOptions, notifierDefaults } from "./options.ts"
 export { NotifierProgress, type NotifierStatus } from "./progress.ts"
-export { Announcement, loadNotificationSource, type NotificationSource, SourceNotLoaded } from "./source.ts"
 export {
   checkNotifyUrl,
   type NotifierMode,

@@ -35,12 +35,12 @@ import {
   roundOpeningEventTypes,
   type State,
 } from "@mizan/notification"
+import { Announcement, type NotificationSource } from "@mizan/order-views"
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Option, Result, Schema, Stream } from "effect"
 import { notifyIdFor } from "./notifyId.ts"
 import type { PendingNotifications } from "./pending.ts"
 import type { NotifierProgress } from "./progress.ts"
-import { Announcement, type NotificationSource } from "./source.ts"
 
 export interface IntakeContext {
   readonly source: NotificationSource

@@ -10,7 +10,6 @@
  *   MIZAN_STORE                      the store: sqlite:PATH (default sqlite:data/mizan.db), postgres://... or kurrentdb://...
  *   MIZAN_NOTIFIER_MODE              production (default) or sandbox (loopback notifyUrls allowed)
  *   MIZAN_SERVICE_PRIVATE_KEY_FILE   the service's PKCS#8 PEM key (default data/service-private.pem); `run` only
- *   MIZAN_NOTIFICATION_SOURCE        a module exporting `notificationSource` (the gateway's); `run` only
  *   MIZAN_LOG_FORMAT, MIZAN_LOG_LEVEL  json (default) or pretty; debug, info (default), warn or error
  *   OTEL_EXPORTER_OTLP_ENDPOINT      an OpenTelemetry collector: traces and metrics are sent there
  */
@@ -23,7 +22,6 @@ import { layerLogging, layerOtlpFromEnv, logSettingsFromEnv, type TelemetrySetti
 import { Cause, Effect, Exit, Fiber, Layer } from "effect"
 import { runNotifier } from "./notifier.ts"
 import { attemptHistory, readNotification, resendNotification } from "./operator.ts"
-import { loadNotificationSource, type NotificationSource } from "./source.ts"
 import type { NotifierMode } from "./urlPolicy.ts"
 
 const usage = `usage:
@@ -59,16 +57,6 @@ const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>, options: { read
 const show = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2)
 
-const loadSource = async (specifier: string | undefined): Promise<NotificationSource> => {
-  if (specifier === undefined)
-    return fail("MIZAN_NOTIFICATION_SOURCE must name a module that exports `notificationSource` (the gateway's)")
-  try {
-    return await loadNotificationSource(specifier, process.cwd())
-  } catch (error) {
-    return fail(`MIZAN_NOTIFICATION_SOURCE: ${error instanceof Error ? error.message : String(error)}`)
-  }
-}
-
 const modeOf = (text: string | undefined): NotifierMode =>
   text === undefined || text === "production" ? "production" : text === "sandbox" ? "sandbox" : fail(usage)
 
@@ -96,7 +84,6 @@ switch (command) {
       fail(`cannot read the service's private key ${keyFile}: ${error instanceof Error ? error.message : error}`)
       break
     }
-    const source = await loadSource(process.env.MIZAN_NOTIFICATION_SOURCE)
     const telemetry = (() => {
       try {
         return Layer.mergeAll(layerLogging(logSettingsFromEnv()), layerOtlpFromEnv("mizan-notifier"))
@@ -111,7 +98,6 @@ switch (command) {
             // One notifier delivers for the whole store; this one waits while another holds it.
             yield* (yield* ExclusiveWork).hold("notifier")
             return yield* runNotifier({
-              source,
               mode: modeOf(process.env.MIZAN_NOTIFIER_MODE),
               sign: (body) => sign(body, privateKey),
             })

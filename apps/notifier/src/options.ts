@@ -1,11 +1,11 @@
+import { type NotificationSource, notificationSource } from "@mizan/order-views"
 import type { MerchantClocks } from "@mizan/test-clock"
 import type { NotifierProgress } from "./progress.ts"
-import type { NotificationSource } from "./source.ts"
 import type { NotifierMode, ResolveHost } from "./urlPolicy.ts"
 
 export interface NotifierOptions {
-  /** Which recorded events announce a status change (the gateway's knowledge). */
-  readonly source: NotificationSource
+  /** Which recorded events announce a status change: the service's own (`@mizan/order-views`) unless a test gives another. */
+  readonly source?: NotificationSource
   /** The `sign` header for a body: SHA256withRSA over the raw bytes with the service's private key, Base64. */
   readonly sign: (body: Uint8Array) => string
   /** Production refuses every non-public notifyUrl address; a sandbox may call loopback. */
@@ -51,7 +51,7 @@ export type NotifierSettings = Required<Omit<NotifierOptions, "resolveHost" | "c
 
 /** The options with their defaults; a bound that is not a positive whole number is a programming error. */
 export const notifierSettings = (options: NotifierOptions): NotifierSettings => {
-  const settings = { ...notifierDefaults, ...options }
+  const settings = { ...notifierDefaults, source: notificationSource, ...options }
   const bounds = {
     deliveryTimeoutMs: settings.deliveryTimeoutMs,
     deliveriesInFlightMax: settings.deliveriesInFlightMax,

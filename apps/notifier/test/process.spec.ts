@@ -7,15 +7,16 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { EventStore } from "@mizan/eventsourcing"
+import { acquiringOrder, acquiringStreamId } from "@mizan/acquiring"
+import { createOrder, merchantId, payOrder } from "@mizan/acquiring/testing"
+import { type EventStore, handleCommand } from "@mizan/eventsourcing"
 import { layerSqlite } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { notifierDefaults, notifyIdFor, readNotification } from "../src/index.ts"
-import { announce, serviceKeys, startMerchant } from "./harness.ts"
+import { serviceKeys, startMerchant } from "./harness.ts"
 
 const mainPath = join(import.meta.dirname, "..", "src", "main.ts")
-const sourcePath = join(import.meta.dirname, "testSource.ts")
 const ordersCount = 60
 
 let dir: string | undefined
@@ -44,11 +45,20 @@ describe("notifier process", () => {
     const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>) =>
       Effect.runPromise(Effect.provide(program, layerSqlite(storePath)))
 
+    // Paid orders, as the gateway records them: the notifier announces each payment on its own.
     const ids = await onStore(
       Effect.gen(function* () {
         const ids: Array<string> = []
-        for (let i = 0; i < ordersCount; i++)
-          ids.push(notifyIdFor((yield* announce(`acquiring-M1-P${i}`, endpoint.url())).id))
+        for (let i = 0; i < ordersCount; i++) {
+          const streamId = acquiringStreamId(merchantId, `P${i}`)
+          yield* handleCommand(
+            acquiringOrder,
+            streamId,
+            createOrder({ merchantOrderNo: `P${i}`, notifyUrl: endpoint.url() }),
+          )
+          const paid = yield* handleCommand(acquiringOrder, streamId, payOrder())
+          ids.push(notifyIdFor(paid.records[0]?.id as string))
+        }
         return ids
       }),
     )
@@ -67,7 +77,6 @@ describe("notifier process", () => {
           MIZAN_STORE: `sqlite:${storePath}`,
           MIZAN_SERVICE_PRIVATE_KEY_FILE: keyFile,
           MIZAN_NOTIFIER_MODE: "sandbox",
-          MIZAN_NOTIFICATION_SOURCE: sourcePath,
         },
         stdio: "ignore",
       })

@@ -1,12 +1,11 @@
 /**
  * The notification source of the tests: an order's status change is an
  * event of type OrderStatusChanged whose data is the announcement, and the
- * order's stream orders its notifications. `main.ts run` loads it by path in
- * the process tests (MIZAN_NOTIFICATION_SOURCE).
+ * order's stream orders its notifications.
  */
 import type { RecordedEvent } from "@mizan/eventsourcing"
+import type { Announcement, NotificationSource } from "@mizan/order-views"
 import { Effect, Option } from "effect"
-import type { Announcement, NotificationSource } from "../src/index.ts"
 
 /** The events of the test source: an order's status changed, with the announcement it makes. */
 export const statusChangedType = "OrderStatusChanged"

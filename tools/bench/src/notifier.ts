@@ -23,7 +23,8 @@ import {
   type RecordedEvent,
 } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
-import { type NotificationSource, notificationBody, runNotifier } from "@mizan/notifier"
+import { notificationBody, runNotifier } from "@mizan/notifier"
+import type { NotificationSource } from "@mizan/order-views"
 import { generateKeyPair, sign } from "@mizan/protocol"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
 import { Deferred, Effect, Exit, Fiber, Option, References, Scope, Stream } from "effect"

@@ -57,4 +57,20 @@ describe("module boundaries", () => {
       "libs/protocol/src/a.ts: imports @mizan/kernel, which @mizan/protocol's package.json does not declare",
     ])
   })
+
+  it("refuses an app that imports another app, except where the one-process service composes them", () => {
+    const root = workspace({
+      "apps/notifier/package.json": pkg("@mizan/notifier", "scope:app"),
+      "apps/audit/package.json": pkg("@mizan/audit", "scope:app", ["@mizan/notifier"]),
+      "apps/audit/src/a.ts": `import { runNotifier } from "@mizan/notifier"`,
+      "apps/gateway/package.json": pkg("@mizan/gateway", "scope:app", ["@mizan/notifier", "@mizan/audit"]),
+      "apps/gateway/src/service.ts": `import { runNotifier } from "@mizan/notifier"`,
+      "apps/gateway/src/health.ts": `import type { NotifierProgress } from "@mizan/notifier"\nimport { replayLog } from "@mizan/audit"`,
+    })
+    expect(boundaryProblems(root)).toEqual([
+      "apps/audit/src/a.ts: an app must not import the app @mizan/notifier (only apps/gateway/src/service.ts composes apps)",
+      "apps/gateway/src/health.ts: an app must not import the app @mizan/notifier (only apps/gateway/src/service.ts composes apps)",
+      "apps/gateway/src/health.ts: an app must not import the app @mizan/audit (only apps/gateway/src/service.ts composes apps)",
+    ])
+  })
 })

@@ -4,12 +4,12 @@
  * nothing recorded.
  */
 import { reject } from "@mizan/kernel"
+import { toWireFundoutInfo } from "@mizan/order-views"
 import { calculateFundout, PayoutAbilities, queryIbanHolderName, toFundoutAbilityItem } from "@mizan/transfer"
 import { Effect } from "effect"
 import type { Handlers } from "../pipeline.ts"
 import { revealField } from "../sensitive.ts"
 import { revealOptional } from "../transferOrders.ts"
-import { toWireFundoutInfo } from "../wire/transfers.ts"
 import type { HandlerServices } from "./services.ts"
 
 const ibanQuery = "/transfer/getIbanHolderName"

@@ -2,12 +2,11 @@
 import { acquiringStreamId, type RefundRequest } from "@mizan/acquiring"
 import { reject } from "@mizan/kernel"
 import { acquiringStreamOf, currentOrder, currentRefund, refundStreamOf, requestRefund } from "@mizan/order-flows"
+import { toWireRefundOrder, toWireRefundSummary, withoutUndefined } from "@mizan/order-views"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
 import type { Handlers } from "../pipeline.ts"
 import { digestSharingList } from "../sensitive.ts"
-import { toWireRefundOrder, toWireRefundSummary } from "../wire/acquiring.ts"
-import { withoutUndefined } from "../wire/defined.ts"
 import type { HandlerServices } from "./services.ts"
 
 const refundRequestOf = (request: DecodedRequestOf<"/acquire2/refund/placeOrder">) =>

@@ -17,6 +17,7 @@ import { BankCardTransfer, CardNumber, type ClearCardHolder, legalNameShape } fr
 import { loadAggregate } from "@mizan/eventsourcing"
 import { type CodeName, noFees, type Rejection, reject, type Sha256Hex } from "@mizan/kernel"
 import { indexOrderNo, newOrderNo } from "@mizan/order-flows"
+import { toWireBankCardOrder, toWireTransferOrder, toWireTransferToBankOrder } from "@mizan/order-views"
 import { type DecodedRequestOf, sha256Hex } from "@mizan/protocol"
 import { BankTransfer, charCount, fundoutTermsOf, parseIban, WalletTransfer } from "@mizan/transfer"
 import { Effect, Result } from "effect"
@@ -25,7 +26,6 @@ import type { Call, Handlers } from "../pipeline.ts"
 import { sandboxMemberDirectoryOf } from "../sandbox/memberDirectoryOutage.ts"
 import { digestField, revealField } from "../sensitive.ts"
 import { onTransfer, placedOrder, revealOptional, submitBankTransfer, submitCardPayout } from "../transferOrders.ts"
-import { toWireBankCardOrder, toWireTransferOrder, toWireTransferToBankOrder } from "../wire/transfers.ts"
 import type { HandlerServices } from "./services.ts"
 
 const invalid = (detail: string) => Effect.fail(reject("INVALID_PARAMETER", detail))

@@ -7,6 +7,7 @@
 import { acquiringStreamId } from "@mizan/acquiring"
 import { BoundedString, PositiveMoneyFromWire, RequiredString } from "@mizan/kernel"
 import { acquiringStreamOf, currentOrder, endRefund, onOrder, refundStreamOf } from "@mizan/order-flows"
+import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary } from "@mizan/order-views"
 import {
   AcquireOrderResponse,
   CardInfo,
@@ -19,7 +20,6 @@ import { Effect, Schema } from "effect"
 import type { HandlerServices } from "../handlers/services.ts"
 import { failPayment, payOrder } from "../payments.ts"
 import { type ApiOperation, type Call, operation } from "../pipeline.ts"
-import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary } from "../wire/acquiring.ts"
 
 const orderName = {
   merchantOrderNo: Schema.optionalKey(MerchantOrderNo),

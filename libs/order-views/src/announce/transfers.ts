@@ -10,16 +10,16 @@
  */
 import { BankCardTransfer } from "@mizan/card-transfer"
 import type { Aggregate, EventStore, RecordedEvent, StoreError } from "@mizan/eventsourcing"
-import type { Announcement } from "@mizan/notifier"
 import { encodeWire, type NotificationOrderKey, type NotificationOrders, notificationOrders } from "@mizan/protocol"
 import { BankTransfer, VamDeposit, WalletTransfer } from "@mizan/transfer"
 import { Effect, Option } from "effect"
+import type { Announcement } from "../announcement.ts"
 import {
   toWireBankCardOrder,
   toWireTransferOrder,
   toWireTransferToBankOrder,
   toWireVamDepositOrder,
-} from "../wire/transfers.ts"
+} from "../views/transfers.ts"
 import { stateAt } from "./stateAt.ts"
 
 /** What every transfer order knows of its notification: its merchant and where to tell it. */

@@ -6,11 +6,11 @@
  */
 import { acquiringOrder, isOrder } from "@mizan/acquiring"
 import type { RecordedEvent } from "@mizan/eventsourcing"
-import type { Announcement } from "@mizan/notifier"
 import { encodeWire, operations } from "@mizan/protocol"
 import { refundOrder } from "@mizan/refund"
 import { Effect, Option } from "effect"
-import { toWireAcquireOrder, toWireRefundOrder } from "../wire/acquiring.ts"
+import type { Announcement } from "../announcement.ts"
+import { toWireAcquireOrder, toWireRefundOrder } from "../views/acquiring.ts"
 import { stateAt } from "./stateAt.ts"
 
 /** The acquiring events that change what a merchant would see in `status` or `revoked`. */

@@ -1,12 +1,11 @@
 /**
- * What the notifier announces (apps/notifier's NotificationSource): the
- * status changes of every kind of order, as the gateway's query operations
- * show them. `notificationSource` is also what the notifier's own main
- * loads (`MIZAN_NOTIFICATION_SOURCE=apps/gateway/src/announce/index.ts`)
- * when it runs as a process of its own.
+ * What the notifier announces: the status changes of every kind of order,
+ * as the query operations show them. The notifier reads it, in the
+ * gateway's process or in its own.
  */
-import type { NotificationSource } from "@mizan/notifier"
+
 import { Effect, Option } from "effect"
+import type { NotificationSource } from "../announcement.ts"
 import { describeAcquiringEvent } from "./acquiring.ts"
 import { describeTransferEvent } from "./transfers.ts"
 

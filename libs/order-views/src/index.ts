@@ -1,0 +1,5 @@
+export * from "./announce/index.ts"
+export * from "./announcement.ts"
+export * from "./views/acquiring.ts"
+export * from "./views/defined.ts"
+export * from "./views/transfers.ts"
