@@ -11,8 +11,9 @@
  * names exists in the log (checked once the whole log has been read, see
  * replay.ts).
  */
+
+import type { BrokenRule } from "@mizan/kernel"
 import type { OrderIndexState } from "@mizan/order-flows"
-import type { BrokenRule } from "./registry.ts"
 
 export {
   type OrderIndexState,

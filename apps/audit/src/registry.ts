@@ -14,17 +14,14 @@ import {
 } from "@mizan/acquiring"
 import { BankCardTransfer } from "@mizan/card-transfer"
 import type { Aggregate, EventCodec } from "@mizan/eventsourcing"
+import type { BrokenRule } from "@mizan/kernel"
 import { isNotificationStream, notificationAggregate, invariants as notificationInvariants } from "@mizan/notification"
 import { invariants as refundInvariants, refundOrder } from "@mizan/refund"
 import { testClock, testClockInvariants, testClockStreamPrefix } from "@mizan/test-clock"
 import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "@mizan/transfer"
 import { orderIndex, orderIndexInvariants, orderIndexStreamPrefix } from "./orderIndex.ts"
 
-/** One broken rule of one state: the rule (a sentence the domain lib names) and what is wrong. */
-export interface BrokenRule {
-  readonly rule: string
-  readonly detail: string
-}
+export type { BrokenRule }
 
 /** The money totals of a replay, in fils. */
 export const moneyFigureNames = ["paid", "refunded", "settled", "paidOut", "fees", "deposited"] as const

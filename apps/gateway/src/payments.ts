@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto"
 import { acquiringStreamId, type CardInfo, type PayerRecord } from "@mizan/acquiring"
 import { type Fils, type Timestamp, zeroFils } from "@mizan/kernel"
-import { currentOrder, onOrder } from "@mizan/order-flows"
+import { onOrder, readOrderExpiringIfDue } from "@mizan/order-flows"
 import { Effect } from "effect"
 import type { Merchant } from "./gateway.ts"
 
@@ -32,7 +32,7 @@ export const payOrder = (merchant: Merchant, merchantOrderNo: string, now: Times
   Effect.gen(function* () {
     const merchantId = merchant.partnerId
     const streamId = acquiringStreamId(merchantId, merchantOrderNo)
-    const order = yield* currentOrder(merchantId, streamId, now)
+    const order = yield* readOrderExpiringIfDue(merchantId, streamId, now)
     return yield* onOrder(streamId, {
       _tag: "PayOrder",
       merchantId,
@@ -56,7 +56,7 @@ export const failPayment = (
   Effect.gen(function* () {
     const merchantId = merchant.partnerId
     const streamId = acquiringStreamId(merchantId, merchantOrderNo)
-    yield* currentOrder(merchantId, streamId, now)
+    yield* readOrderExpiringIfDue(merchantId, streamId, now)
     return yield* onOrder(streamId, {
       _tag: "FailPaymentAttempt",
       merchantId,

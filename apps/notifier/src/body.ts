@@ -1,24 +1,14 @@
-import { formatCompactUtc, type Timestamp } from "@mizan/kernel"
+import type { Timestamp } from "@mizan/kernel"
 import type { NotificationDetails } from "@mizan/notification"
-import { notificationCharset } from "@mizan/protocol"
+import { notificationBody as bodyText } from "@mizan/protocol"
 
 /**
- * The notification body (docs/api.md#notifications): `notify_id`,
- * `notify_timestamp` in ms, the deprecated `notify_time` and
- * `_input_charset`, then the order object under its key. Made anew for every
- * attempt, since the time is the time of sending; signed as these exact bytes.
+ * The bytes of a notification's attempt at `sentAt` (docs/api.md#notifications).
  * The order was recorded in its wire shape when the notification was
- * scheduled, so it goes out exactly as recorded (protocol's
- * `buildNotification` encodes an order from its domain form instead).
+ * scheduled, so it goes out exactly as recorded.
  */
 export const notificationBody = (notification: NotificationDetails, sentAt: Timestamp): Uint8Array =>
   Buffer.from(
-    JSON.stringify({
-      notify_id: notification.notifyId,
-      notify_timestamp: sentAt,
-      notify_time: formatCompactUtc(sentAt),
-      _input_charset: notificationCharset,
-      [notification.orderKey]: notification.order,
-    }),
+    bodyText({ notifyId: notification.notifyId, orderKey: notification.orderKey, order: notification.order }, sentAt),
     "utf8",
   )

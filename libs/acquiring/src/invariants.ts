@@ -11,6 +11,8 @@
  * checked against. A broken rule's detail is worked out again in bigint
  * (`sumFilsBig`), so a damaged history is reported exactly, never thrown on.
  */
+
+import type { BrokenRule } from "@mizan/kernel"
 import { type Fils, sumFilsBig } from "@mizan/kernel"
 import type { RefundAllocation, Settlement } from "./events.ts"
 import { accountBalances, allocationTotalFils } from "./refundAllocation.ts"
@@ -26,10 +28,7 @@ import {
   type State,
 } from "./state.ts"
 
-export interface BrokenRule {
-  readonly rule: string
-  readonly detail: string
-}
+export type { BrokenRule }
 
 export const rules = {
   transitions: "only the spec's status transitions happen",

@@ -26,17 +26,29 @@ export const readPageSizeEvents = 1_000
 /** How many times a command is decided again after losing a race for its stream. */
 export const versionConflictRetriesMax = 8
 
-/** Reads and folds a whole stream. */
+export interface LoadOptions {
+  /**
+   * Fold only up to this version: the state as it was just after that event
+   * (what a notification of that status change shows). The whole stream otherwise.
+   */
+  readonly upToVersion?: number
+}
+
+/** Reads and folds a stream, whole or up to a version. */
 export const loadAggregate = <Command, Event, State, Error>(
   aggregate: Aggregate<Command, Event, State, Error>,
   streamId: string,
+  options: LoadOptions = {},
 ): Effect.Effect<Loaded<State>, StoreError, EventStore> =>
   Effect.gen(function* () {
     const store = yield* EventStore
+    const upToVersion = options.upToVersion ?? Number.POSITIVE_INFINITY
     let state = aggregate.initialState
     let streamVersion = 0
     while (true) {
-      const page = yield* store.readStream(streamId, { fromVersion: streamVersion + 1, maxCount: readPageSizeEvents })
+      const maxCount = Math.min(readPageSizeEvents, upToVersion - streamVersion)
+      if (maxCount <= 0) return { state, streamVersion }
+      const page = yield* store.readStream(streamId, { fromVersion: streamVersion + 1, maxCount })
       for (const record of page) {
         const decoded = aggregate.codec.decode(record)
         if (Result.isFailure(decoded))
@@ -47,7 +59,7 @@ export const loadAggregate = <Command, Event, State, Error>(
         state = aggregate.evolve(state, decoded.success)
         streamVersion = record.streamVersion
       }
-      if (page.length < readPageSizeEvents) return { state, streamVersion }
+      if (page.length < maxCount) return { state, streamVersion }
     }
   })
 

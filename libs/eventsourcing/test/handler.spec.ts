@@ -31,6 +31,22 @@ describe("command handler", () => {
       }),
     ))
 
+  it("folds a stream up to a version: the state as it was just after that event", () =>
+    run(
+      Effect.gen(function* () {
+        yield* handleCommand(budget, "b-1", { _tag: "Fund", amount: 100 })
+        for (const reference of ["r1", "r2", "r3"])
+          yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 10, reference })
+        const asOf = (upToVersion: number) => loadAggregate(budget, "b-1", { upToVersion })
+        expect((yield* asOf(2)).state.balance).toBe(90)
+        expect((yield* asOf(2)).streamVersion).toBe(2)
+        expect((yield* asOf(0)).streamVersion).toBe(0)
+        // Past the end, it is the whole stream.
+        expect(yield* asOf(9)).toEqual(yield* loadAggregate(budget, "b-1"))
+        expect((yield* asOf(9)).state.balance).toBe(70)
+      }),
+    ))
+
   it("appends nothing for a repeat and answers the current state", () =>
     run(
       Effect.gen(function* () {

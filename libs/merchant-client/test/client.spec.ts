@@ -3,12 +3,13 @@ import type { AddressInfo } from "node:net"
 import { type Fils, type Timestamp, timestamp } from "@mizan/kernel"
 import {
   type AcquireOrder,
-  buildNotification,
   decryptField,
+  encodeNotificationOrder,
   encodeResponseBody,
   failureResponse,
   type GeneratedKeyPair,
   generateKeyPair,
+  notificationBody,
   sign,
 } from "@mizan/protocol"
 import { Effect, Result } from "effect"
@@ -258,12 +259,14 @@ describe("calling an operation", () => {
 
 describe("receiving a notification", () => {
   const notificationOf = (notifyId: string) =>
-    buildNotification({
-      notifyId,
-      at: timestamp(now),
-      orderKey: "acquireOrder",
-      order: { ...order, status: "PAID_SUCCESS" },
-    })
+    notificationBody(
+      {
+        notifyId,
+        orderKey: "acquireOrder",
+        order: encodeNotificationOrder("acquireOrder", { ...order, status: "PAID_SUCCESS" }),
+      },
+      timestamp(now),
+    )
 
   it("verifies and decodes a good notification", () => {
     const body = notificationOf("N-1")

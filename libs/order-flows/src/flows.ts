@@ -57,11 +57,12 @@ export const onOrder = (streamId: string, command: AcquiringCommand) =>
   )
 
 /**
- * The order as it is now. An order past its expiredTime is closed by this
- * read if the expiry sweep has not closed it yet: it reads as FAILURE,
- * never as a CREATED order that can no longer be paid.
+ * The order as it is now. A read that may write, and says so: an order past
+ * its expiredTime that the expiry sweep has not closed yet is closed by this
+ * read (an append), so that it reads as FAILURE, never as a CREATED order
+ * that can no longer be paid.
  */
-export const currentOrder = (merchantId: string, streamId: string, now: Timestamp) =>
+export const readOrderExpiringIfDue = (merchantId: string, streamId: string, now: Timestamp) =>
   onOrder(streamId, { _tag: "ExpireOrder", merchantId, now })
 
 /** Runs a command on a refund order and answers the refund after it. */
@@ -180,7 +181,7 @@ export const requestRefund = (input: {
   Effect.gen(function* () {
     const { merchantId, acquiringStream, request, now } = input
     // An order past its expiry is closed first, so the refund reads its true status.
-    yield* currentOrder(merchantId, acquiringStream, now)
+    yield* readOrderExpiringIfDue(merchantId, acquiringStream, now)
     const order = yield* onOrder(acquiringStream, {
       _tag: "ReserveRefund",
       merchantId,

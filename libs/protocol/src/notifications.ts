@@ -55,26 +55,37 @@ export type Notification = {
   }
 }[NotificationOrderKey]
 
-export interface NotificationInput<K extends NotificationOrderKey> {
+/** What a notification says: which order, under which key, in its wire form (as the query operation answers it). */
+export interface NotificationContent {
   readonly notifyId: string
-  readonly at: Timestamp
-  readonly orderKey: K
-  /** The order as the service holds it (amounts in fils); encoded here. */
-  readonly order: NotificationOrders[K]["Type"]
+  readonly orderKey: NotificationOrderKey
+  /** The order's wire JSON: see `encodeNotificationOrder`. */
+  readonly order: unknown
 }
 
-/** The raw notification body, ready to sign and send. Throws `WireEncodingError` when the order breaks its schema. */
-export const buildNotification = <K extends NotificationOrderKey>(input: NotificationInput<K>): string =>
+/**
+ * The order of a notification in its wire form, from the form the service
+ * holds it in (amounts in fils). Throws `WireEncodingError` when the order
+ * breaks its schema.
+ */
+export const encodeNotificationOrder = <K extends NotificationOrderKey>(
+  orderKey: K,
+  order: NotificationOrders[K]["Type"],
+): unknown => encodeWire(notificationOrders[orderKey] as Schema.Codec<unknown, unknown>, order, orderKey)
+
+/**
+ * The raw notification body, ready to sign and send: `notify_id`,
+ * `notify_timestamp` in ms, the deprecated `notify_time` and
+ * `_input_charset`, then the order under its key. Made anew for every
+ * attempt, since the time is the time of sending; signed as these exact bytes.
+ */
+export const notificationBody = (content: NotificationContent, sentAt: Timestamp): string =>
   stringifyJson({
-    notify_id: input.notifyId,
-    notify_timestamp: input.at,
-    notify_time: formatCompactUtc(input.at),
+    notify_id: content.notifyId,
+    notify_timestamp: sentAt,
+    notify_time: formatCompactUtc(sentAt),
     _input_charset: notificationCharset,
-    [input.orderKey]: encodeWire(
-      notificationOrders[input.orderKey] as Schema.Codec<unknown, unknown>,
-      input.order,
-      input.orderKey,
-    ),
+    [content.orderKey]: content.order,
   })
 
 /** A notification body that is not one of the six kinds; `message` names the field. */

@@ -2,10 +2,11 @@ import { formatCompactUtc, type Timestamp } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import {
-  buildNotification,
   decodeNotification,
+  encodeNotificationOrder,
   isAcknowledgement,
   type NotificationOrderKey,
+  notificationBody,
   notificationOrderKeys,
   notificationOrders,
   parseJson,
@@ -34,9 +35,13 @@ const wireOrders: Record<NotificationOrderKey, unknown> = {
 const typedOrder = <K extends NotificationOrderKey>(key: K) =>
   Schema.decodeUnknownSync(notificationOrders[key] as Schema.Codec<unknown, unknown>)(wireOrders[key]) as never
 
+/** A notification body of an order held as the service holds it (amounts in fils). */
+const build = <K extends NotificationOrderKey>(notifyId: string, orderKey: K) =>
+  notificationBody({ notifyId, orderKey, order: encodeNotificationOrder(orderKey, typedOrder(orderKey)) }, at)
+
 describe("notification bodies", () => {
   it.each(notificationOrderKeys)("builds a %s notification that decodes back to the same order", (orderKey) => {
-    const text = buildNotification({ notifyId: "N-1", at, orderKey, order: typedOrder(orderKey) })
+    const text = build("N-1", orderKey)
     const body = JSON.parse(text)
     expect(body).toMatchObject({
       notify_id: "N-1",
@@ -50,27 +55,20 @@ describe("notification bodies", () => {
   })
 
   it("writes notify_time as yyyyMMddHHmmss in UTC", () => {
-    const text = buildNotification({
-      notifyId: "N",
-      at,
-      orderKey: "vamDepositOrder",
-      order: typedOrder("vamDepositOrder"),
-    })
+    const text = build("N", "vamDepositOrder")
     expect(JSON.parse(text).notify_time).toBe("20231114221523")
   })
 
   it("keeps amounts as JSON numbers in fils-exact form", () => {
-    const text = buildNotification({ notifyId: "N", at, orderKey: "refundOrder", order: typedOrder("refundOrder") })
+    const text = build("N", "refundOrder")
     expect(text).toContain('"amount":{"amount":10.1,"currency":"AED"}')
     const notification = Result.getOrThrow(decodeNotification(Result.getOrThrow(parseJson(text))))
     expect(notification.orderKey === "refundOrder" && notification.order.amount).toBe(1010)
   })
 
-  it("refuses to build a notification whose order breaks its schema", () => {
+  it("refuses to encode a notification's order that breaks its schema", () => {
     const order = { ...(typedOrder("transferOrder") as object), beneficiaryIdentity: "+971500000001" }
-    expect(() => buildNotification({ notifyId: "N", at, orderKey: "transferOrder", order: order as never })).toThrow(
-      WireEncodingError,
-    )
+    expect(() => encodeNotificationOrder("transferOrder", order as never)).toThrow(WireEncodingError)
   })
 
   it("refuses a body with no order key, or with two", () => {

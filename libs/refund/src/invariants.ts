@@ -5,14 +5,13 @@
  * order (refunds never exceed the paid amount, no account gives back more
  * than it received) are the acquiring order's `invariants`.
  */
+
+import type { BrokenRule } from "@mizan/kernel"
 import { detailsPartsFils } from "./allocation.ts"
 import type { RefundDetails } from "./commands.ts"
 import { isRefund, type State } from "./state.ts"
 
-export interface BrokenRule {
-  readonly rule: string
-  readonly detail: string
-}
+export type { BrokenRule }
 
 export const rules = {
   transitions: "only the spec's status transitions happen",

@@ -7,7 +7,14 @@
 import type { Order, OrderRequest } from "@mizan/acquiring"
 import { acquiringStreamId } from "@mizan/acquiring"
 import { reject } from "@mizan/kernel"
-import { acquiringStreamOf, currentOrder, indexOrderNo, newOrderNo, onOrder, revokeOrder } from "@mizan/order-flows"
+import {
+  acquiringStreamOf,
+  indexOrderNo,
+  newOrderNo,
+  onOrder,
+  readOrderExpiringIfDue,
+  revokeOrder,
+} from "@mizan/order-flows"
 import { toWireAcquireOrder, withoutUndefined } from "@mizan/order-views"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { WalletTransfer } from "@mizan/transfer"
@@ -140,7 +147,7 @@ const revokeFailure = (call: Call, error: { readonly message: string }) =>
 
 const orderOf = (call: Call, name: { merchantOrderNo?: string; orderNo?: string }) =>
   Effect.flatMap(acquiringStreamOf(call.merchant.partnerId, name), (streamId) =>
-    Effect.map(currentOrder(call.merchant.partnerId, streamId, call.now), (order) => ({ order, streamId })),
+    Effect.map(readOrderExpiringIfDue(call.merchant.partnerId, streamId, call.now), (order) => ({ order, streamId })),
   )
 
 export const acquiringHandlers: Pick<

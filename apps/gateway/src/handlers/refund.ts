@@ -1,7 +1,13 @@
 /** The refund operations (spec: 4 refund; get refund from the wire conventions). */
 import { acquiringStreamId, type RefundRequest } from "@mizan/acquiring"
 import { reject } from "@mizan/kernel"
-import { acquiringStreamOf, currentOrder, currentRefund, refundStreamOf, requestRefund } from "@mizan/order-flows"
+import {
+  acquiringStreamOf,
+  currentRefund,
+  readOrderExpiringIfDue,
+  refundStreamOf,
+  requestRefund,
+} from "@mizan/order-flows"
 import { toWireRefundOrder, toWireRefundSummary, withoutUndefined } from "@mizan/order-views"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
@@ -52,7 +58,7 @@ export const refundHandlers: Pick<
     Effect.gen(function* () {
       const merchantId = call.merchant.partnerId
       const refund = yield* currentRefund(yield* refundStreamOf(merchantId, request))
-      const order = yield* currentOrder(
+      const order = yield* readOrderExpiringIfDue(
         merchantId,
         acquiringStreamId(merchantId, refund.details.originMerchantOrderNo),
         call.now,

@@ -2,7 +2,7 @@
  * The hosted pay page's HTTP routes (interactionParams.tokenUrl):
  *
  * - `GET /pay/:token` shows the order as it is now (an expired order is
- *   closed by this read: `currentOrder`).
+ *   closed by this read: `readOrderExpiringIfDue`).
  * - `POST /pay/:token/3ds` is the target of DIRECTPAY's threeDSecureDom
  *   form: the sandbox's 3-D Secure challenge.
  * - `POST /pay/:token/pay` and `POST /pay/:token/fail` (sandbox only) report
@@ -21,7 +21,7 @@ import { randomBytes } from "node:crypto"
 import { acquiringStreamId } from "@mizan/acquiring"
 import type { EventStore } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
-import { currentOrder } from "@mizan/order-flows"
+import { readOrderExpiringIfDue } from "@mizan/order-flows"
 import { Cause, Clock, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { Gateway, type Merchant } from "../gateway.ts"
@@ -63,7 +63,7 @@ const orderOfToken = (token: string) =>
     // The payer acts on the merchant's order, so on the merchant's (sandbox) time.
     if (gateway.mode === "sandbox") yield* gateway.clocks.ensureLoaded(merchant.partnerId)
     const now = gateway.clocks.nowOf(merchant.partnerId)
-    const order = yield* currentOrder(
+    const order = yield* readOrderExpiringIfDue(
       merchant.partnerId,
       acquiringStreamId(merchant.partnerId, name.merchantOrderNo),
       now,

@@ -6,7 +6,7 @@
 
 import { acquiringStreamId } from "@mizan/acquiring"
 import { BoundedString, PositiveMoneyFromWire, RequiredString } from "@mizan/kernel"
-import { acquiringStreamOf, currentOrder, endRefund, onOrder, refundStreamOf } from "@mizan/order-flows"
+import { acquiringStreamOf, endRefund, onOrder, readOrderExpiringIfDue, refundStreamOf } from "@mizan/order-flows"
 import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary } from "@mizan/order-views"
 import {
   AcquireOrderResponse,
@@ -58,13 +58,13 @@ const FailRefundRequest = Schema.Struct({
 const merchantOrderNoOf = (call: Call, name: { merchantOrderNo?: string; orderNo?: string }) =>
   Effect.gen(function* () {
     const streamId = yield* acquiringStreamOf(call.merchant.partnerId, name)
-    const order = yield* currentOrder(call.merchant.partnerId, streamId, call.now)
+    const order = yield* readOrderExpiringIfDue(call.merchant.partnerId, streamId, call.now)
     return order.request.merchantOrderNo
   })
 
 const refundAnswer = (call: Call, refund: Parameters<typeof toWireRefundOrder>[0]) =>
   Effect.map(
-    currentOrder(
+    readOrderExpiringIfDue(
       call.merchant.partnerId,
       acquiringStreamId(call.merchant.partnerId, refund.details.originMerchantOrderNo),
       call.now,
