@@ -3,6 +3,7 @@
  * merchant API (and, in sandbox mode, the sandbox) over HTTP on the chosen
  * store, with the notifier running in the same process (`npm start`).
  */
+
 import { createServer } from "node:http"
 import { resolve } from "node:path"
 import { NodeHttpServer } from "@effect/platform-node"
@@ -15,6 +16,7 @@ import {
   type StoreError,
 } from "@mizan/eventsourcing"
 import { fils, parseFils } from "@mizan/kernel"
+import { MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
 import { sha256Hex } from "@mizan/protocol"
 import { layerExclusiveWork, layerStore } from "@mizan/stores"
 import { layerLogging, layerOtlpFromEnv } from "@mizan/telemetry"
@@ -26,10 +28,8 @@ import {
   layerHolderNameDirectory,
   layerPayoutAbilities,
   layerRateTable,
-  MemberAccount,
   type PayoutAbility,
   rate,
-  WalletTransfer,
 } from "@mizan/transfer"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
@@ -44,6 +44,7 @@ import { Gateway } from "./gateway.ts"
 import { loadServiceKeys } from "./keys.ts"
 import { loadMerchant } from "./merchants.ts"
 import { RateLimiter } from "./rateLimit.ts"
+import { layerSandboxMemberDirectory } from "./sandbox/memberDirectory.ts"
 
 export interface GatewayOptions {
   readonly config: GatewayConfig
@@ -136,7 +137,7 @@ const layerOutsideWorld = (config: GatewayConfig) => {
       openingBalanceFils: openingBalanceFils(m.openingBalance),
     }))
     return Layer.mergeAll(
-      MemberAccount.layerSandboxMemberDirectory(members),
+      layerSandboxMemberDirectory(members),
       layerHolderNameDirectory(config.sandbox?.ibanHolders ?? {}),
       // The sandbox's banks take every payout; its outcome comes from the sandbox API.
       Layer.succeed(BankTransfer.PayoutBank, { submitBankTransfer: () => Effect.void }),
@@ -148,9 +149,9 @@ const layerOutsideWorld = (config: GatewayConfig) => {
     Layer.succeed(HolderNameLookup, {
       registeredHolderName: () => Effect.fail(new HolderNameLookupUnavailable(notConnected("holder-name directory"))),
     }),
-    Layer.succeed(WalletTransfer.MemberDirectory, {
-      find: () => Effect.fail(new WalletTransfer.MemberDirectoryUnavailable(notConnected("member directory"))),
-      credit: () => Effect.fail(new WalletTransfer.MemberDirectoryUnavailable(notConnected("member directory"))),
+    Layer.succeed(MemberDirectory, {
+      find: () => Effect.fail(new MemberDirectoryUnavailable(notConnected("member directory"))),
+      credit: () => Effect.fail(new MemberDirectoryUnavailable(notConnected("member directory"))),
     }),
     Layer.succeed(BankTransfer.PayoutBank, {
       submitBankTransfer: () => Effect.fail(new BankTransfer.BankUnavailable(notConnected("bank"))),

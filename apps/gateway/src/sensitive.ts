@@ -77,3 +77,7 @@ export const digestSharingList = <IdentityType extends string>(
             }),
         ),
       )
+
+/** Decrypts an optional encrypted field of an operation; absent stays absent (400 naming it when it does not decrypt). */
+export const revealOptional = (path: Parameters<typeof revealField>[0], field: string, value: string | undefined) =>
+  value === undefined ? Effect.succeed(undefined) : revealField(path, field, value)

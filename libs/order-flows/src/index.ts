@@ -1,2 +1,5 @@
 export * from "./flows.ts"
 export * from "./orderIndex.ts"
+export * from "./transfers.ts"
+export * from "./wallet/memberDirectory.ts"
+export * from "./wallet/transferToWallet.ts"

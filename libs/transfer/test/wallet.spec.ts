@@ -1,11 +1,10 @@
 import { test } from "@fast-check/vitest"
-import { EventStore, handleCommand, layerMemory, loadAggregate } from "@mizan/eventsourcing"
 import { deciderSpec } from "@mizan/eventsourcing/testing"
 import { type FeePlan, fils } from "@mizan/kernel"
-import { Effect, Layer, Result } from "effect"
+import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { MemberAccount, WalletTransfer } from "../src/index.ts"
+import { WalletTransfer } from "../src/index.ts"
 import { at, eventsOf, runCommands, sha256, withRetries } from "./support.ts"
 
 const { aggregate, invariants, streamId } = WalletTransfer
@@ -340,106 +339,4 @@ describe("wallet transfer properties", () => {
         expect(Result.getOrThrow(aggregate.codec.decode(written))).toEqual(event)
       }
   })
-})
-
-describe("the wallet transfer workflow on the sandbox member directory", () => {
-  const aisha = {
-    memberId: "100000000001",
-    memberIdDigest: sha256("100000000001"),
-    phoneNoDigest: phone,
-    fullName,
-    openingBalanceFils: fils(1_500_000),
-  }
-  const layer = MemberAccount.layerSandboxMemberDirectory([aisha]).pipe(Layer.provideMerge(layerMemory))
-  const input = (merchantOrderNo: string, amount: number): WalletTransfer.WalletTransferInput => {
-    const { _tag, beneficiary, ...rest } = place({ merchantOrderNo, amount: fils(amount) })
-    return { ...rest, orderNo: `T-${merchantOrderNo}` }
-  }
-  const balance = Effect.map(
-    loadAggregate(MemberAccount.aggregate, MemberAccount.streamId(aisha.memberIdDigest)),
-    ({ state }) => (state.status === "OPEN" ? state.balanceFils : -1),
-  )
-
-  it("credits the member and records SUCCESS, once, however often the request is retried", () =>
-    Effect.runPromise(
-      Effect.provide(
-        Effect.gen(function* () {
-          const first = yield* WalletTransfer.transferToWallet(input("W-1", 100_000))
-          const retry = yield* WalletTransfer.transferToWallet({ ...input("W-1", 100_000), orderNo: "T-retry" })
-          expect(first.status).toBe("SUCCESS")
-          expect(retry).toEqual(first)
-          expect(yield* balance).toBe(1_600_000)
-        }),
-        layer,
-      ),
-    ))
-
-  it("finishes a transfer left CREATED by a crash when the request is retried", () =>
-    Effect.runPromise(
-      Effect.provide(
-        Effect.gen(function* () {
-          // The crash: the order was placed, the credit never ran.
-          yield* handleCommand(aggregate, streamId("M1", "W-9"), {
-            ...place({ merchantOrderNo: "W-9", amount: fils(50_000) }),
-            orderNo: "T-W-9",
-            beneficiary: { _tag: "MemberFound", fullName, balanceFils: fils(1_500_000) },
-          })
-          const retried = yield* WalletTransfer.transferToWallet(input("W-9", 50_000))
-          expect(retried.status).toBe("SUCCESS")
-          expect(yield* balance).toBe(1_550_000)
-        }),
-        layer,
-      ),
-    ))
-
-  it("fails a transfer the member's balance cannot take", () =>
-    Effect.runPromise(
-      Effect.provide(
-        Effect.gen(function* () {
-          const order = yield* WalletTransfer.transferToWallet(input("W-2", 600_000))
-          expect(order).toMatchObject({ status: "FAILURE", failCode: "BENEFICIARY_BALANCE_LIMIT_EXCEEDED" })
-          expect(yield* balance).toBe(1_500_000)
-        }),
-        layer,
-      ),
-    ))
-
-  /** The directory, made to yield after each lookup so that concurrent transfers all decide on a stale balance. */
-  const racingDirectory = Layer.effect(
-    WalletTransfer.MemberDirectory,
-    Effect.gen(function* () {
-      const directory = yield* WalletTransfer.MemberDirectory
-      return WalletTransfer.MemberDirectory.of({
-        find: (type, identity) => Effect.tap(directory.find(type, identity), () => Effect.yieldNow),
-        credit: directory.credit,
-      })
-    }),
-  )
-  const racingLayer = racingDirectory.pipe(
-    Layer.provide(MemberAccount.layerSandboxMemberDirectory([aisha])),
-    Layer.provideMerge(layerMemory),
-  )
-
-  test.prop([fc.array(fc.integer({ min: 1, max: 400_000 }), { minLength: 2, maxLength: 8 })], { numRuns: 25 })(
-    "never takes a member above AED 20,000, whatever transfers run at once",
-    (amounts) =>
-      Effect.runPromise(
-        Effect.provide(
-          Effect.gen(function* () {
-            const orders = yield* Effect.all(
-              amounts.map((amount, i) => WalletTransfer.transferToWallet(input(`C-${i}`, amount))),
-              { concurrency: "unbounded" },
-            )
-            const credited = orders.filter((o) => o.status === "SUCCESS").reduce((sum, o) => sum + o.amount, 0)
-            const final = yield* balance
-            expect(final).toBeLessThanOrEqual(2_000_000)
-            expect(final).toBe(1_500_000 + credited)
-            expect(orders.every((o) => o.status !== "CREATED")).toBe(true)
-            const stored = yield* (yield* EventStore).readStream(MemberAccount.streamId(aisha.memberIdDigest))
-            expect(stored.length).toBe(1 + orders.filter((o) => o.status === "SUCCESS").length)
-          }),
-          racingLayer,
-        ),
-      ),
-  )
 })

@@ -12,9 +12,11 @@
  * Nothing runs concurrently: the same seed gives the same log, event ids and
  * times included.
  */
+
 import { EventStore, type StoreError, type VersionConflict } from "@mizan/eventsourcing"
+import { layerSandboxMemberDirectory } from "@mizan/gateway/sandbox/memberDirectory"
 import { dayMs, type Timestamp, timestamp } from "@mizan/kernel"
-import { MemberAccount, type WalletTransfer } from "@mizan/transfer"
+import type { MemberDirectoryUnavailable } from "@mizan/order-flows"
 import { Clock, Effect } from "effect"
 import { SimulatedClock } from "./clock.ts"
 import { makeRandom } from "./random.ts"
@@ -130,7 +132,7 @@ class Agenda {
   }
 }
 
-export type GenerateError = StoreError | VersionConflict | WalletTransfer.MemberDirectoryUnavailable
+export type GenerateError = StoreError | VersionConflict | MemberDirectoryUnavailable
 
 /** Writes a history of about `options.events` events into the EventStore provided. */
 export const generateHistory = (options: GenerateOptions): Effect.Effect<GeneratedHistory, GenerateError, EventStore> =>
@@ -183,7 +185,7 @@ export const generateHistory = (options: GenerateOptions): Effect.Effect<Generat
     })
 
     yield* simulate.pipe(
-      Effect.provide(MemberAccount.layerSandboxMemberDirectory(world.members)),
+      Effect.provide(layerSandboxMemberDirectory(world.members)),
       Effect.provideService(EventStore, recording.store),
       Effect.provideService(Clock.Clock, clock),
     )

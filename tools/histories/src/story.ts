@@ -5,13 +5,14 @@
  * answers the steps that follow it and how much later they happen. The
  * generator interleaves every story's steps in time order (generate.ts).
  */
+
 import type { EventStore, StoreError, VersionConflict } from "@mizan/eventsourcing"
 import type { Rejection } from "@mizan/kernel"
-import type { WalletTransfer } from "@mizan/transfer"
+import type { MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
 import { Effect } from "effect"
 
-export type StepError = Rejection | StoreError | VersionConflict | WalletTransfer.MemberDirectoryUnavailable
-export type StepServices = EventStore | WalletTransfer.MemberDirectory
+export type StepError = Rejection | StoreError | VersionConflict | MemberDirectoryUnavailable
+export type StepServices = EventStore | MemberDirectory
 
 /** What one step of a story does now; it answers what happens next. A refusal (Rejection) ends its story. */
 export type Step = Effect.Effect<ReadonlyArray<Next>, StepError, StepServices>

@@ -5,9 +5,11 @@
  * digested at once, as the gateway does (docs/api.md#encrypted-fields): only
  * digests and a card's last 4 digits reach a command's event.
  */
+
 import { createHash } from "node:crypto"
+import type { SandboxMember } from "@mizan/gateway/sandbox/memberDirectory"
 import { type FeePlan, fils, formatCompactUtc, type Sha256Hex, type Timestamp, timestamp } from "@mizan/kernel"
-import { type MemberAccount, type PayoutAbility, rate } from "@mizan/transfer"
+import { type PayoutAbility, rate } from "@mizan/transfer"
 import type { SimulatedClock } from "./clock.ts"
 import type { Random } from "./random.ts"
 
@@ -33,7 +35,7 @@ export interface World {
   readonly random: Random
   readonly clock: SimulatedClock
   readonly merchants: ReadonlyArray<Merchant>
-  readonly members: ReadonlyArray<MemberAccount.SandboxMember>
+  readonly members: ReadonlyArray<SandboxMember>
   readonly now: () => Timestamp
   /** A merchant's reference, unique in the history: `ORD-0000042`. */
   readonly merchantNumber: (prefix: string) => string
@@ -48,7 +50,7 @@ const familyNames = ["AL MANSOURI", "AL NAHYAN", "HASSAN", "AL FALASI", "KHAN", 
 
 export const personName = (random: Random): string => `${random.pick(givenNames)} ${random.pick(familyNames)}`
 
-const membersFor = (random: Random, count: number): ReadonlyArray<MemberAccount.SandboxMember> =>
+const membersFor = (random: Random, count: number): ReadonlyArray<SandboxMember> =>
   Array.from({ length: count }, (_, i) => {
     const memberId = `1${String(i + 1).padStart(11, "0")}`
     return {

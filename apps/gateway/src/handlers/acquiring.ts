@@ -4,12 +4,14 @@
  * handlers turn the wire into commands, run the flows of orders.ts and map
  * the state back.
  */
+
 import type { Order, OrderRequest } from "@mizan/acquiring"
 import { acquiringStreamId } from "@mizan/acquiring"
 import { reject } from "@mizan/kernel"
 import {
   acquiringStreamOf,
   indexOrderNo,
+  MemberDirectory,
   newOrderNo,
   onOrder,
   readOrderExpiringIfDue,
@@ -17,7 +19,6 @@ import {
 } from "@mizan/order-flows"
 import { toWireAcquireOrder, withoutUndefined } from "@mizan/order-views"
 import type { DecodedRequestOf } from "@mizan/protocol"
-import { WalletTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
 import { Gateway } from "../gateway.ts"
 import { payPagePath, payTokenFor } from "../payToken.ts"
@@ -70,7 +71,7 @@ type SharingItem = NonNullable<OrderRequest["sharingParamList"]>[number]
  * none): the order is taken and names no member.
  */
 const withSharingMids = (list: ReadonlyArray<SharingItem>) =>
-  Effect.flatMap(WalletTransfer.MemberDirectory, (directory) =>
+  Effect.flatMap(MemberDirectory, (directory) =>
     Effect.forEach(list, (item) =>
       directory.find(item.sharingIdentityType, item.sharingIdentity).pipe(
         Effect.map((found) =>

@@ -1,6 +1,7 @@
 import type { CardPayoutBank } from "@mizan/card-transfer"
 import type { EventStore } from "@mizan/eventsourcing"
-import type { BankTransfer, HolderNameLookup, PayoutAbilities, RateSource, WalletTransfer } from "@mizan/transfer"
+import type { MemberDirectory } from "@mizan/order-flows"
+import type { BankTransfer, HolderNameLookup, PayoutAbilities, RateSource } from "@mizan/transfer"
 import type { Gateway } from "../gateway.ts"
 
 /** What the operation handlers may require: built once in `layerGatewayServices`. */
@@ -10,6 +11,6 @@ export type HandlerServices =
   | PayoutAbilities
   | RateSource
   | HolderNameLookup
-  | WalletTransfer.MemberDirectory
+  | MemberDirectory
   | BankTransfer.PayoutBank
   | CardPayoutBank

@@ -13,10 +13,20 @@
  * orderNo), so a request retried after a crash between two of them heals
  * the order.
  */
+
 import { BankCardTransfer, CardNumber, type ClearCardHolder, legalNameShape } from "@mizan/card-transfer"
 import { loadAggregate } from "@mizan/eventsourcing"
 import { type CodeName, noFees, type Rejection, reject, type Sha256Hex } from "@mizan/kernel"
-import { indexOrderNo, newOrderNo } from "@mizan/order-flows"
+import {
+  indexOrderNo,
+  MemberDirectory,
+  newOrderNo,
+  onTransfer,
+  placedOrder,
+  submitBankTransfer,
+  submitCardPayout,
+  transferToWallet,
+} from "@mizan/order-flows"
 import { toWireBankCardOrder, toWireTransferOrder, toWireTransferToBankOrder } from "@mizan/order-views"
 import { type DecodedRequestOf, sha256Hex } from "@mizan/protocol"
 import { BankTransfer, charCount, fundoutTermsOf, parseIban, WalletTransfer } from "@mizan/transfer"
@@ -24,8 +34,7 @@ import { Effect, Result } from "effect"
 import { Gateway, type Merchant } from "../gateway.ts"
 import type { Call, Handlers } from "../pipeline.ts"
 import { sandboxMemberDirectoryOf } from "../sandbox/memberDirectoryOutage.ts"
-import { digestField, revealField } from "../sensitive.ts"
-import { onTransfer, placedOrder, revealOptional, submitBankTransfer, submitCardPayout } from "../transferOrders.ts"
+import { digestField, revealField, revealOptional } from "../sensitive.ts"
 import type { HandlerServices } from "./services.ts"
 
 const invalid = (detail: string) => Effect.fail(reject("INVALID_PARAMETER", detail))
@@ -38,7 +47,7 @@ const walletPath = "/transfer/placeTransferOrder"
 const memberDirectoryFor = (merchantId: string) =>
   Effect.gen(function* () {
     const gateway = yield* Gateway
-    const directory = yield* WalletTransfer.MemberDirectory
+    const directory = yield* MemberDirectory
     return gateway.mode === "sandbox" ? yield* sandboxMemberDirectoryOf(merchantId, directory) : directory
   })
 
@@ -67,7 +76,7 @@ const placeWalletTransfer = (call: Call, request: DecodedRequestOf<typeof wallet
         : yield* digestField(walletPath, "beneficiaryFullName", request.beneficiaryFullName)
     const streamId = WalletTransfer.streamId(merchantId, request.merchantOrderNo)
     const directory = yield* memberDirectoryFor(merchantId)
-    const order = yield* WalletTransfer.transferToWallet({
+    const order = yield* transferToWallet({
       merchantId,
       orderNo: newOrderNo(call.now, "walletTransfer"),
       requestTime: call.requestTime,
@@ -83,7 +92,7 @@ const placeWalletTransfer = (call: Call, request: DecodedRequestOf<typeof wallet
       },
       feePlan: call.merchant.config.fees?.walletTransfer ?? noFees,
     }).pipe(
-      Effect.provideService(WalletTransfer.MemberDirectory, directory),
+      Effect.provideService(MemberDirectory, directory),
       Effect.catchTag("MemberDirectoryUnavailable", () => walletOrderSoFar(streamId)),
     )
     yield* indexOrderNo(merchantId, order.orderNo, "walletTransfer", streamId)

@@ -11,9 +11,11 @@
  * stream per merchant, so it holds across restarts, never leaks to another
  * merchant, and the audit replays it.
  */
+
 import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
-import { MemberAccount, WalletTransfer } from "@mizan/transfer"
+import { MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
+import { MemberAccount } from "@mizan/transfer"
 import { Effect } from "effect"
 
 const { directoryOutage: outage, directoryOutageStreamId: outageStreamId } = MemberAccount
@@ -23,15 +25,13 @@ export const setMemberDirectoryAvailability = (merchantId: string, available: bo
   Effect.map(handleCommand(outage, outageStreamId(merchantId), { available, now }), ({ state }) => state.available)
 
 /** The member directory as the merchant's wallet transfers see it in the sandbox: booking fails during an outage. */
-export const sandboxMemberDirectoryOf = (merchantId: string, directory: WalletTransfer.MemberDirectory["Service"]) =>
+export const sandboxMemberDirectoryOf = (merchantId: string, directory: MemberDirectory["Service"]) =>
   Effect.map(loadAggregate(outage, outageStreamId(merchantId)), ({ state }) =>
     state.available
       ? directory
-      : WalletTransfer.MemberDirectory.of({
+      : MemberDirectory.of({
           find: directory.find,
           credit: () =>
-            Effect.fail(
-              new WalletTransfer.MemberDirectoryUnavailable({ detail: "the sandbox's member directory outage is on" }),
-            ),
+            Effect.fail(new MemberDirectoryUnavailable({ detail: "the sandbox's member directory outage is on" })),
         }),
   )

@@ -24,7 +24,7 @@
 import { BankCardTransfer } from "@mizan/card-transfer"
 import { BoundedString, PositiveMoneyFromWire, RequiredString, reject, Timestamp } from "@mizan/kernel"
 import type { OrderName } from "@mizan/order-flows"
-import { newOrderNo } from "@mizan/order-flows"
+import { newOrderNo, onTransfer, placedOrder, transferStreamOf } from "@mizan/order-flows"
 import { toWireBankCardOrder, toWireTransferToBankOrder, toWireVamDepositOrder } from "@mizan/order-views"
 import {
   CardTransferResponse,
@@ -40,7 +40,6 @@ import { BankTransfer, VamDeposit } from "@mizan/transfer"
 import { Effect, Schema } from "effect"
 import type { HandlerServices } from "../handlers/services.ts"
 import { type ApiOperation, type Call, operation } from "../pipeline.ts"
-import { onTransfer, placedOrder, transferStreamOf } from "../transferOrders.ts"
 import { setMemberDirectoryAvailability } from "./memberDirectoryOutage.ts"
 
 /** A request naming one order by exactly one of the merchant's number and the service's. */

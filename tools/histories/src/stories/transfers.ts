@@ -4,9 +4,11 @@
  * transfers and bank card transfers with the bank's outcomes, and
  * virtual-account deposits as the bank reports them.
  */
+
 import { BankCardTransfer, CardNumber, legalNameShape } from "@mizan/card-transfer"
 import { handleCommand } from "@mizan/eventsourcing"
 import { fils, hourMs, minuteMs, type Sha256Hex } from "@mizan/kernel"
+import { transferToWallet } from "@mizan/order-flows"
 import { BankTransfer, VamDeposit, WalletTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
 import { indexOrderNo } from "../flows.ts"
@@ -41,7 +43,7 @@ export const walletStory = (world: World): Step =>
     const merchantOrderNo = world.merchantNumber("WT")
     const orderNo = world.serviceOrderNo("walletTransfer")
     const now = world.now()
-    yield* WalletTransfer.transferToWallet({
+    yield* transferToWallet({
       merchantId: merchant.merchantId,
       orderNo,
       requestTime: now,

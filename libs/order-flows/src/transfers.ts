@@ -1,21 +1,16 @@
 /**
  * Reading and moving transfer orders, shared by the merchant API's transfer
- * handlers and the sandbox's transfer helpers: naming an order (by the
+ * operations and the sandbox's transfer helpers: naming an order (by the
  * merchant's number or the service's), loading it, running a command on it,
  * and handing a CREATED payout to its bank.
  */
 import { type BankCardTransfer, type CardNumber, CardPayoutBank, type ClearCardHolder } from "@mizan/card-transfer"
 import { type Aggregate, handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import { reject } from "@mizan/kernel"
-import type { OrderName } from "@mizan/order-flows"
-import { findByOrderNo, type OrderKind } from "@mizan/order-flows"
 import { BankTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
-import { revealField } from "./sensitive.ts"
-
-/** Decrypts an optional encrypted field of an operation; absent stays absent (400 naming it when it does not decrypt). */
-export const revealOptional = (path: Parameters<typeof revealField>[0], field: string, value: string | undefined) =>
-  value === undefined ? Effect.succeed(undefined) : revealField(path, field, value)
+import type { OrderName } from "./flows.ts"
+import { findByOrderNo, type OrderKind } from "./orderIndex.ts"
 
 /** Every transfer aggregate's state is "NONE" until its order is placed. */
 type PlacedOf<State> = Exclude<State, { readonly status: "NONE" }>

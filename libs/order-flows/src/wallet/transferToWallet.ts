@@ -1,13 +1,13 @@
 import { type EventStore, handleCommand, type StoreError, type VersionConflict } from "@mizan/eventsourcing"
 import type { Rejection } from "@mizan/kernel"
+import { WalletTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
-import { aggregate, streamId } from "./aggregate.ts"
-import type { CreditOutcome, PlaceWalletTransfer } from "./commands.ts"
-import { beneficiaryBalanceMaxFils } from "./limits.ts"
-import { MemberDirectory, type MemberDirectoryUnavailable } from "./MemberDirectory.ts"
-import type { WalletTransferOrder } from "./state.ts"
+import { MemberDirectory, type MemberDirectoryUnavailable } from "./memberDirectory.ts"
 
-export type WalletTransferInput = Omit<PlaceWalletTransfer, "_tag" | "beneficiary">
+const { aggregate, streamId, beneficiaryBalanceMaxFils } = WalletTransfer
+type CreditOutcome = WalletTransfer.CreditOutcome
+
+export type WalletTransferInput = Omit<WalletTransfer.PlaceWalletTransfer, "_tag" | "beneficiary">
 
 /**
  * The wallet transfer operation, end to end:
@@ -25,7 +25,7 @@ export type WalletTransferInput = Omit<PlaceWalletTransfer, "_tag" | "beneficiar
 export const transferToWallet = (
   input: WalletTransferInput,
 ): Effect.Effect<
-  WalletTransferOrder,
+  WalletTransfer.WalletTransferOrder,
   Rejection | MemberDirectoryUnavailable | StoreError | VersionConflict,
   EventStore | MemberDirectory
 > =>

@@ -1,9 +1,12 @@
 import { EventStore, handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import { type Fils, type Sha256Hex, timestamp } from "@mizan/kernel"
+import { MemberCreditRefused, MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
+import { MemberAccount, type WalletTransfer } from "@mizan/transfer"
 import { Clock, Effect, Layer } from "effect"
-import type { Beneficiary, BeneficiaryIdentityType } from "../wallet/commands.ts"
-import { MemberCreditRefused, MemberDirectory, MemberDirectoryUnavailable } from "../wallet/MemberDirectory.ts"
-import { aggregate, streamId } from "./aggregate.ts"
+
+const { aggregate, streamId } = MemberAccount
+type Beneficiary = WalletTransfer.Beneficiary
+type BeneficiaryIdentityType = WalletTransfer.BeneficiaryIdentityType
 
 /** A sandbox member, from configuration: the digests the gateway computed, and an opening balance. */
 export interface SandboxMember {

@@ -1,7 +1,6 @@
 import type { Fils, Sha256Hex, Timestamp } from "@mizan/kernel"
+import type { WalletTransfer } from "@mizan/transfer"
 import { Context, Data, type Effect } from "effect"
-import type { Beneficiary, BeneficiaryIdentityType } from "./commands.ts"
-import type { CreditFailCode } from "./failures.ts"
 
 /** The directory could not answer; nothing was booked, so the request may be retried as it is. */
 export class MemberDirectoryUnavailable extends Data.TaggedError("MemberDirectoryUnavailable")<{
@@ -10,11 +9,11 @@ export class MemberDirectoryUnavailable extends Data.TaggedError("MemberDirector
 
 /** The directory refused the credit for good: the transfer fails with this failCode. */
 export class MemberCreditRefused extends Data.TaggedError("MemberCreditRefused")<{
-  readonly failCode: CreditFailCode
+  readonly failCode: WalletTransfer.CreditFailCode
 }> {}
 
 export interface MemberCredit {
-  readonly identityType: BeneficiaryIdentityType
+  readonly identityType: WalletTransfer.BeneficiaryIdentityType
   readonly identity: Sha256Hex
   readonly amount: Fils
   /** The wallet transfer's orderNo: a credit is booked at most once per reference. */
@@ -36,9 +35,9 @@ export class MemberDirectory extends Context.Service<
   MemberDirectory,
   {
     readonly find: (
-      identityType: BeneficiaryIdentityType,
+      identityType: WalletTransfer.BeneficiaryIdentityType,
       identity: Sha256Hex,
-    ) => Effect.Effect<Beneficiary, MemberDirectoryUnavailable>
+    ) => Effect.Effect<WalletTransfer.Beneficiary, MemberDirectoryUnavailable>
     readonly credit: (credit: MemberCredit) => Effect.Effect<void, MemberCreditRefused | MemberDirectoryUnavailable>
   }
->()("@mizan/transfer/MemberDirectory") {}
+>()("@mizan/order-flows/MemberDirectory") {}
