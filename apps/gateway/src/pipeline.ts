@@ -36,7 +36,7 @@ import {
   successResponse,
   verify,
 } from "@mizan/protocol"
-import { Cause, Clock, Effect, Result, Schema } from "effect"
+import { Cause, Clock, Data, Effect, Result, Schema } from "effect"
 import { Gateway, type Merchant } from "./gateway.ts"
 
 export interface ApiRequest {
@@ -176,15 +176,11 @@ const merchantUrlProblem = (value: unknown, mode: AddressPolicyMode, path: strin
 const newTraceCode = (): string => randomBytes(8).toString("hex")
 
 /** A refusal that ends the pipeline early, with the head it answers. */
-class Refused {
-  readonly envelope: ResponseEnvelope
-  constructor(envelope: ResponseEnvelope) {
-    this.envelope = envelope
-  }
-}
+class Refused extends Data.TaggedError("Refused")<{ readonly envelope: ResponseEnvelope }> {}
 
-const refuse = (code: Exclude<CodeName, "SUCCESS">, msg?: string) =>
-  Effect.fail(new Refused(failureResponse(code, msg)))
+const refuseWith = (envelope: ResponseEnvelope) => Effect.fail(new Refused({ envelope }))
+
+const refuse = (code: Exclude<CodeName, "SUCCESS">, msg?: string) => refuseWith(failureResponse(code, msg))
 
 const checkRequestTime = (requestTime: Timestamp, nowMs: number, windowMs: number) => {
   if (requestTime < nowMs - windowMs)
@@ -213,12 +209,10 @@ const authenticate = (request: ApiRequest) =>
     // An unknown Partner-Id answers exactly as a signature that does not verify,
     // so that the API never tells a caller which partner ids exist.
     if (merchant === undefined || !verify(request.body, signature, merchant.publicKey))
-      return yield* Effect.fail(
-        new Refused(
-          signature === undefined || signature.trim() === ""
-            ? signatureErrorResponse("header sign is required: sign the raw body with the merchant's private key")
-            : signatureErrorResponse(),
-        ),
+      return yield* refuseWith(
+        signature === undefined || signature.trim() === ""
+          ? signatureErrorResponse("header sign is required: sign the raw body with the merchant's private key")
+          : signatureErrorResponse(),
       )
     return merchant
   })
@@ -256,7 +250,7 @@ const dispatch = <R>(path: string, row: ApiOperation<R>, request: ApiRequest, tr
       // Whatever the handler reads of the clock (the store's recordedAt above all) is the merchant's time.
       Effect.provideService(Clock.Clock, clocks.clockOf(merchant.partnerId)),
       Effect.catchTag("Rejection", (rejection) =>
-        Effect.fail(new Refused(failureResponse(rejection.code as Exclude<CodeName, "SUCCESS">, rejection.detail))),
+        refuse(rejection.code as Exclude<CodeName, "SUCCESS">, rejection.detail),
       ),
     )
     return successResponse(encodeWire(row.response, body, "body"))
@@ -311,13 +305,13 @@ export const handleApiRequest = <R>(api: Api<R>, request: ApiRequest) =>
     if (path === undefined || row === undefined)
       return answer(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), undefined)
     const envelope = yield* dispatch(path, row, request, traceCode).pipe(
-      Effect.catch((failure) => {
-        if (failure instanceof Refused) return Effect.succeed(failure.envelope)
-        return Effect.as(
+      Effect.catchTag("Refused", (refused) => Effect.succeed(refused.envelope)),
+      Effect.catch((failure) =>
+        Effect.as(
           Effect.logError(`${traceCode} ${path} failed`, failure),
           failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"),
-        )
-      }),
+        ),
+      ),
       Effect.catchCause((cause) =>
         Effect.as(
           Effect.logError(`${traceCode} ${path} defect`, Cause.pretty(cause)),

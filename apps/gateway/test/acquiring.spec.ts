@@ -2,6 +2,7 @@ import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { ok, refused, sandbox } from "./calls.ts"
 import { newNumber } from "./harness.ts"
+import { waitUntil } from "./merchantEndpoint.ts"
 import { suiteGateway } from "./suiteGateway.ts"
 
 const gateway = suiteGateway()
@@ -250,10 +251,11 @@ describe("expiry, cancel and revoke", () => {
     })
     const paid = await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: read })
     expect(paid.head.code).toBe("62002")
-    // The sweep runs every second of service time: give it a moment of real time.
-    await new Promise((resolve) => setTimeout(resolve, 1_500))
-    const events = (await gateway.allEvents()).filter((e) => e.streamId === `acquiring-2-M1-${swept}`)
-    expect(events.map((e) => e.type)).toEqual(["OrderCreated", "OrderClosed"])
+    // Nobody reads the other order: the sweep (once a second) closes it on its own.
+    const sweptTypes = async () =>
+      (await gateway.allEvents()).filter((e) => e.streamId === `acquiring-2-M1-${swept}`).map((e) => e.type)
+    await waitUntil(async () => (await sweptTypes()).length === 2, "the sweep closes the unread order", 10_000)
+    expect(await sweptTypes()).toEqual(["OrderCreated", "OrderClosed"])
   })
 
   it("cancels an unpaid order, and answers 62001 for a paid one", async () => {

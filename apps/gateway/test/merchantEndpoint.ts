@@ -60,9 +60,9 @@ export const startMerchantEndpoint = async (options: MerchantEndpointOptions = {
 }
 
 /** Waits (polling, up to `timeoutMs`) until `holds` answers true. */
-export const waitUntil = async (holds: () => boolean, what: string, timeoutMs = 30_000) => {
+export const waitUntil = async (holds: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) => {
   const deadline = Date.now() + timeoutMs
-  while (!holds()) {
+  while (!(await holds())) {
     if (Date.now() > deadline) throw new Error(`not in time: ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

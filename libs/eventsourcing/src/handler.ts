@@ -1,4 +1,4 @@
-import { Effect, Result } from "effect"
+import { Effect, Predicate, Result } from "effect"
 import type { EventCodec } from "./codec.ts"
 import type { Decider } from "./decider.ts"
 import { EventStore } from "./EventStore.ts"
@@ -105,7 +105,8 @@ export const handleCommand = <Command, Event, State, Error>(
     return yield* locks.withLock(streamId, attempt).pipe(
       Effect.retry({
         times: versionConflictRetriesMax,
-        while: (error) => (error as { _tag?: string })._tag === "VersionConflict",
+        // Only a lost race is decided again; the decider's own refusals and store failures are answers.
+        while: Predicate.isTagged("VersionConflict"),
       }),
     )
   }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId } }))
