@@ -173,6 +173,37 @@ describe("traces at the OpenTelemetry collector", () => {
     for (const span of spansOf()) expect(nearNow(Number(BigInt(span.startTimeUnixNano) / 1_000_000n))).toBe(true)
   })
 
+  it("follow a refund through its flow (reserve on the order, then the refund order), each step with the traceCode", async () => {
+    const merchantOrderNo = "ops-refunded"
+    expect((await createOrder(merchantOrderNo)).json.head).toMatchObject({ code: "0" })
+    const paid = await postSigned(
+      `${baseUrl}/sgs/sandbox/payOrder`,
+      JSON.stringify({ requestTime: Date.now(), bizContent: { merchantOrderNo } }),
+      "M1",
+      m1Key,
+    )
+    expect(paid.json.head).toMatchObject({ code: "0" })
+    const refunded = await postSigned(
+      `${baseUrl}/sgs/api/acquire2/refund/placeOrder`,
+      JSON.stringify({
+        requestTime: Date.now(),
+        bizContent: {
+          refundMerchantOrderNo: `${merchantOrderNo}-r`,
+          originMerchantOrderNo: merchantOrderNo,
+          amount: { amount: 2, currency: "AED" },
+        },
+      }),
+      "M1",
+      m1Key,
+    )
+    expect(refunded.json.head).toMatchObject({ code: "0" })
+    const traceCode = refunded.json.head.traceCode as string
+    const names = () => receiver.spans.filter((span) => span.attributes.traceCode === traceCode).map((s) => s.name)
+    const flowSteps = ["OrderFlows.requestRefund", "OrderFlows.createRefundFromReservation"]
+    await waitUntil(() => flowSteps.every((name) => names().includes(name)), "the refund flow's spans")
+    expect(names().filter((name) => name === "EventSourcing.handleCommand").length).toBeGreaterThanOrEqual(3)
+  })
+
   it("come with the metrics", async () => {
     const expected = ["mizan_api_requests_total", "mizan_api_request_duration_seconds", "mizan_store_appends_total"]
     await waitUntil(() => expected.every((name) => receiver.metricNames.has(name)), "the metrics at the collector")
@@ -190,8 +221,8 @@ describe("GET /metrics", () => {
     const creates = family("mizan_api_requests_total")?.metrics.find(
       (m) => m.labels?.operation === "/acquire2/placeOrder" && m.labels?.code === "0",
     )
-    // ops-1, ops-ahead, ops-traced and ops-counted.
-    expect(Number(creates?.value)).toBe(4)
+    // ops-1, ops-ahead, ops-traced, ops-refunded and ops-counted.
+    expect(Number(creates?.value)).toBe(5)
     expect(family("mizan_api_request_duration_seconds")?.type).toBe("HISTOGRAM")
     const appended = family("mizan_store_appends_total")?.metrics.find((m) => m.labels?.outcome === "appended")
     expect(Number(appended?.value)).toBeGreaterThanOrEqual(4)

@@ -115,7 +115,7 @@ export const createRefundFromReservation = (
     )
     yield* indexOrderNo(order.merchantId, refund.orderNo, "refund", refundStream)
     return refund
-  })
+  }).pipe(Effect.withSpan("OrderFlows.createRefundFromReservation", { attributes: { acquiringStream } }))
 
 /** The refund stream of a merchant's refund named either way (62004 / 62035 when it names nothing). */
 export const refundStreamOf = (merchantId: string, name: { refundMerchantOrderNo?: string; orderNo?: string }) =>
@@ -162,7 +162,7 @@ export const endRefund = (
         reason: refund.failure.failDes,
       })
     return refund
-  })
+  }).pipe(Effect.withSpan("OrderFlows.endRefund", { attributes: { refundStream } }))
 
 /**
  * A refund request (libs/refund/README.md, "Refund order"): the amount is
@@ -197,7 +197,7 @@ export const requestRefund = (input: {
       now,
     )
     return { order, refund }
-  })
+  }).pipe(Effect.withSpan("OrderFlows.requestRefund", { attributes: { acquiringStream: input.acquiringStream } }))
 
 /**
  * Revoke (libs/refund/README.md, "Revoke order"): the order first; a paid
@@ -221,4 +221,4 @@ export const revokeOrder = (input: {
     if (order.refunds.some((r) => r.cause === "REVOKE"))
       yield* createRefundFromReservation(order, acquiringStream, order.request.merchantOrderNo, "REVOKE", now)
     return order
-  })
+  }).pipe(Effect.withSpan("OrderFlows.revokeOrder", { attributes: { acquiringStream: input.acquiringStream } }))

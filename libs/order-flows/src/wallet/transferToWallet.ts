@@ -60,4 +60,6 @@ export const transferToWallet = (
       outcome,
     })
     return settled.state.status === "NONE" ? order : settled.state
-  })
+  }).pipe(
+    Effect.withSpan("OrderFlows.transferToWallet", { attributes: { merchantOrderNo: input.request.merchantOrderNo } }),
+  )
