@@ -32,6 +32,7 @@ import {
   readHeader,
   sign,
   signatureErrorResponse,
+  signOffLoop,
   stringifyJson,
   successResponse,
   verify,
@@ -256,6 +257,23 @@ const dispatch = <R>(path: string, row: ApiOperation<R>, request: ApiRequest, tr
     return successResponse(encodeWire(row.response, body, "body"))
   })
 
+/** Signs (off the event loop) and frames an envelope: what every answer of the pipeline goes out as. */
+export const respondOffLoop = (
+  envelope: ResponseEnvelope,
+  privateKey: Gateway["Service"]["servicePrivateKey"],
+): Effect.Effect<ApiResponse> => {
+  const body = stringifyJson(envelope)
+  // Signing with a key that parsed cannot fail; if it ever did, the server would answer a bare 500.
+  return Effect.map(
+    Effect.promise(() => signOffLoop(body, privateKey)),
+    (signature): ApiResponse => ({
+      status: 200,
+      headers: { "content-type": "application/json; charset=utf-8", sign: signature },
+      body,
+    }),
+  )
+}
+
 /** Signs and frames an envelope; every response that carries a body is signed. */
 export const respond = (
   envelope: ResponseEnvelope,
@@ -296,14 +314,13 @@ export const handleApiRequest = <R>(api: Api<R>, request: ApiRequest) =>
       : undefined
     const path = operationPath === undefined ? undefined : (api.aliases?.[operationPath] ?? operationPath)
     const row = path === undefined ? undefined : api.operations[path]
-    const answer = (envelope: ResponseEnvelope, operation: string | undefined): ApiOutcome => ({
-      response: respond(withTraceCode(envelope, traceCode), gateway.servicePrivateKey),
-      traceCode,
-      operation,
-      code: envelope.head.code,
-    })
+    const answer = (envelope: ResponseEnvelope, operation: string | undefined) =>
+      Effect.map(
+        respondOffLoop(withTraceCode(envelope, traceCode), gateway.servicePrivateKey),
+        (response): ApiOutcome => ({ response, traceCode, operation, code: envelope.head.code }),
+      )
     if (path === undefined || row === undefined)
-      return answer(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), undefined)
+      return yield* answer(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), undefined)
     const envelope = yield* dispatch(path, row, request, traceCode).pipe(
       Effect.catchTag("Refused", (refused) => Effect.succeed(refused.envelope)),
       Effect.catch((failure) =>
@@ -321,5 +338,5 @@ export const handleApiRequest = <R>(api: Api<R>, request: ApiRequest) =>
       // Every span below (handler, flow, command, store) carries the traceCode the merchant is told.
       Effect.annotateSpans({ traceCode }),
     )
-    return answer(envelope, path)
+    return yield* answer(envelope, path)
   })

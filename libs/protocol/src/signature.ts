@@ -23,6 +23,19 @@ export const sign = (body: BodyBytes, privateKey: PrivateKey): string =>
   rsaSign("sha256", bytesOf(body), privateKey).toString("base64")
 
 /**
+ * `sign`, off the event loop: given a callback, node:crypto signs in libuv's
+ * thread pool (`UV_THREADPOOL_SIZE` threads, 4 by default), so a server keeps
+ * reading, verifying and deciding other requests while an RSA signature,
+ * the largest piece of a request's CPU, is computed beside it.
+ */
+export const signOffLoop = (body: BodyBytes, privateKey: PrivateKey): Promise<string> =>
+  new Promise((resolve, reject) =>
+    rsaSign("sha256", bytesOf(body), privateKey, (error, signature) =>
+      error === null ? resolve(signature.toString("base64")) : reject(error),
+    ),
+  )
+
+/**
  * Whether `signature` is a valid signature of the body under `publicKey`.
  * Never throws: a missing, malformed or foreign signature answers false.
  */

@@ -1,7 +1,16 @@
 import { test } from "@fast-check/vitest"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { generateKeyPair, KeyError, parsePrivateKey, parsePublicKey, publicKeyOf, sign, verify } from "../src/index.ts"
+import {
+  generateKeyPair,
+  KeyError,
+  parsePrivateKey,
+  parsePublicKey,
+  publicKeyOf,
+  sign,
+  signOffLoop,
+  verify,
+} from "../src/index.ts"
 
 const merchant = generateKeyPair()
 const stranger = generateKeyPair()
@@ -12,6 +21,13 @@ const body =
 describe("SHA256withRSA signatures over the raw body", () => {
   it("verifies a signature made with the matching private key", () => {
     expect(verify(body, sign(body, merchant.privateKey), merchant.publicKey)).toBe(true)
+  })
+
+  it("signs off the event loop to the same signature, byte for byte", async () => {
+    const offLoop = await signOffLoop(body, merchant.privateKey)
+    // PKCS#1 v1.5 is deterministic: the thread pool's signature is the one the event loop would make.
+    expect(offLoop).toBe(sign(body, merchant.privateKey))
+    expect(verify(body, offLoop, merchant.publicKey)).toBe(true)
   })
 
   it("signs text and its UTF-8 bytes alike", () => {
