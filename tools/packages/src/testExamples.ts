@@ -1,0 +1,53 @@
+/**
+ * `npm run test:examples`: the example service as a platform team gets it.
+ * Packs the libs, copies the tarballs and `examples/platform-service` into a
+ * temporary folder outside the repository (the example's package.json names
+ * the tarballs as `../../dist/...`, the same layout there), installs them
+ * and the example's other dependencies from the npm registry, type-checks
+ * the example and runs its tests. Nothing there can reach the workspace:
+ * npm's node-options (the @mizan/source condition) and the workspace's
+ * node_modules/.bin are kept out of its environment.
+ * Then every package's engines claim is tried on every Node at hand
+ * (src/checkEngines.ts).
+ */
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { basename, delimiter, join, sep } from "node:path"
+import { checkEngines } from "./checkEngines.ts"
+import { packAll, repositoryRoot } from "./pack.ts"
+import { run } from "./run.ts"
+
+/** The environment of a process that must not see the workspace. */
+export const outsideEnv = (env: NodeJS.ProcessEnv, root: string): NodeJS.ProcessEnv => {
+  const { NODE_OPTIONS: _options, npm_config_node_options: _npmOptions, ...rest } = env
+  const path = (env.PATH ?? "")
+    .split(delimiter)
+    .filter((dir) => !dir.startsWith(root) || !dir.includes(`${sep}node_modules${sep}`))
+    .join(delimiter)
+  return { ...rest, PATH: path }
+}
+
+const example = "platform-service"
+
+const main = () => {
+  const tarballs = packAll(repositoryRoot)
+  const scratch = mkdtempSync(join(tmpdir(), "mizan-examples-"))
+  // Run as root, embedded PostgreSQL runs its binaries as the `postgres` user, who must reach them in here.
+  chmodSync(scratch, 0o755)
+  const env = outsideEnv(process.env, repositoryRoot.replace(/[/\\]$/, ""))
+  mkdirSync(join(scratch, "dist"))
+  for (const tarball of tarballs) copyFileSync(tarball, join(scratch, "dist", basename(tarball)))
+  const folder = join(scratch, "examples", example)
+  cpSync(join(repositoryRoot, "examples", example), folder, {
+    recursive: true,
+    filter: (source) => !/[/\\](node_modules|data)([/\\]|$)|\.db(-wal|-shm)?$/.test(source),
+  })
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: folder, env })
+  run("npm", ["run", "typecheck"], { cwd: folder, env })
+  run("npm", ["test"], { cwd: folder, env })
+  checkEngines(folder, env)
+  rmSync(scratch, { recursive: true, force: true })
+  console.log(`Examples: ${example} type-checks and passes its tests on the packed libs`)
+}
+
+if (import.meta.main) main()
