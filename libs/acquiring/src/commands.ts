@@ -10,6 +10,9 @@ import {
   BoundedString,
   FeePlan,
   Fils,
+  MerchantId,
+  MerchantOrderNo,
+  OrderNo,
   PositiveFils,
   RequiredString,
   Sha256Hex,
@@ -20,12 +23,7 @@ import { Schema } from "effect"
 
 const pattern = (regExp: RegExp, message: string) => Schema.String.check(Schema.isPattern(regExp, { message }))
 
-/** Partner-Id: the merchant id of the calling account. */
-export const MerchantId = RequiredString(12)
-/** The merchant's reference of an order or a refund. */
-export const MerchantOrderNo = RequiredString(64)
-/** The service's own number of an order or a refund, generated at the edge. */
-export const OrderNo = RequiredString(64)
+export { MerchantId, MerchantOrderNo, OrderNo } from "@mizan/kernel"
 
 /** A serial number of a split payment item: 1, 2, 3 and so on. */
 export const SharingIdentitySeqId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be 1 or more" }))

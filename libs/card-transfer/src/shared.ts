@@ -1,9 +1,4 @@
 /**
  * Order keys of the bank card transfer.
  */
-import { BoundedString, RequiredString } from "@mizan/kernel"
-
-export const MerchantId = RequiredString(12)
-export const MerchantOrderNo = RequiredString(64)
-export const OrderNo = RequiredString(32)
-export const NotifyUrl = BoundedString(200)
+export { MerchantId, MerchantOrderNo, NotifyUrl, OrderNo } from "@mizan/kernel"

@@ -5,12 +5,19 @@
  * balance lives; this aggregate records them and follows the refund's
  * lifecycle. Field names follow the spec's `refundOrder`, money suffixed Fils.
  */
-import { BoundedString, Fils, PositiveFils, RequiredString, Timestamp } from "@mizan/kernel"
+import {
+  BoundedString,
+  Fils,
+  MerchantId,
+  MerchantOrderNo,
+  OrderNo,
+  PositiveFils,
+  RequiredString,
+  Timestamp,
+} from "@mizan/kernel"
 import { Schema } from "effect"
 
-export const MerchantId = RequiredString(12)
-export const MerchantOrderNo = RequiredString(64)
-export const OrderNo = RequiredString(64)
+export { MerchantId, MerchantOrderNo, OrderNo } from "@mizan/kernel"
 
 /** Whether the merchant asked for the refund, or a revoke started it. */
 export const RefundCause = Schema.Literals(["REQUEST", "REVOKE"])
