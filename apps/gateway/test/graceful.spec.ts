@@ -5,7 +5,7 @@
  * and exits 0. Nothing it acknowledged is lost, and every POST a merchant
  * received is an attempt in the store.
  */
-import { type ChildProcess, execFile } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { sandbox } from "./calls.ts"
 import { testConfig, testMerchant } from "./harness.ts"
 import { startMerchantEndpoint } from "./merchantEndpoint.ts"
-import { call, clientOf, freePort, startService, stopService } from "./processes.ts"
+import { auditReplay, call, clientOf, freePort, startService, stopService } from "./processes.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "mizan-graceful-"))
 const children: Array<ChildProcess> = []
@@ -23,20 +23,11 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-const audit = () =>
-  new Promise<{ ok: boolean; notificationAttempts: number }>((done, fail) =>
-    execFile(
-      process.execPath,
-      [
-        join(import.meta.dirname, "..", "..", "audit", "src", "main.ts"),
-        "replay",
-        "--json",
-        "--store",
-        `sqlite:${join(dataDir, "store.db")}`,
-      ],
-      (error, stdout, stderr) => (error === null && stderr === "" ? done(JSON.parse(stdout)) : fail(new Error(stderr))),
-    ),
-  )
+const audit = async () => {
+  const replay = await auditReplay(`sqlite:${join(dataDir, "store.db")}`)
+  expect([replay.code, replay.stderr]).toEqual([0, ""])
+  return JSON.parse(replay.stdout) as { ok: boolean; notificationAttempts: number }
+}
 
 describe("SIGTERM under load", () => {
   it("loses no acknowledged request and leaves no notification attempt unrecorded", { timeout: 90_000 }, async () => {

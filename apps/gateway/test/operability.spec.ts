@@ -56,29 +56,26 @@ afterAll(async () => {
 
 const m1Key = merchantKeys("M1").privateKey
 
-const createOrder = (merchantOrderNo: string) =>
-  postSigned(
-    `${baseUrl}/sgs/api/acquire2/placeOrder`,
-    JSON.stringify({
-      requestTime: Date.now(),
-      bizContent: {
-        merchantOrderNo,
-        subject: "Hassan card",
-        totalAmount: { amount: 10, currency: "AED" },
-        paySceneCode: "PAYPAGE",
-      },
-    }),
-    "M1",
-    m1Key,
-  )
+/** A signed request of M1's to an API or sandbox path (`/sgs/api/...`, `/sgs/sandbox/...`). */
+const m1Request = (path: string, bizContent: object) =>
+  postSigned(`${baseUrl}${path}`, JSON.stringify({ requestTime: Date.now(), bizContent }), "M1", m1Key)
 
-const advanceM1Clock = (minutes: number) =>
-  postSigned(
-    `${baseUrl}/sgs/sandbox/advanceClock`,
-    JSON.stringify({ requestTime: Date.now(), bizContent: { minutes } }),
-    "M1",
-    m1Key,
-  )
+const createOrder = (merchantOrderNo: string, extra: { readonly notifyUrl?: string } = {}) =>
+  m1Request("/sgs/api/acquire2/placeOrder", {
+    merchantOrderNo,
+    subject: "Hassan card",
+    totalAmount: { amount: 10, currency: "AED" },
+    paySceneCode: "PAYPAGE",
+    ...extra,
+  })
+
+/** Creates and pays (through the sandbox) an order of M1's, and checks both were taken. */
+const createAndPay = async (merchantOrderNo: string, extra: { readonly notifyUrl?: string } = {}) => {
+  expect((await createOrder(merchantOrderNo, extra)).json.head).toMatchObject({ code: "0" })
+  expect((await m1Request("/sgs/sandbox/payOrder", { merchantOrderNo })).json.head).toMatchObject({ code: "0" })
+}
+
+const advanceM1Clock = (minutes: number) => m1Request("/sgs/sandbox/advanceClock", { minutes })
 
 interface AccessLine {
   readonly message: string
@@ -175,27 +172,12 @@ describe("traces at the OpenTelemetry collector", () => {
 
   it("follow a refund through its flow (reserve on the order, then the refund order), each step with the traceCode", async () => {
     const merchantOrderNo = "ops-refunded"
-    expect((await createOrder(merchantOrderNo)).json.head).toMatchObject({ code: "0" })
-    const paid = await postSigned(
-      `${baseUrl}/sgs/sandbox/payOrder`,
-      JSON.stringify({ requestTime: Date.now(), bizContent: { merchantOrderNo } }),
-      "M1",
-      m1Key,
-    )
-    expect(paid.json.head).toMatchObject({ code: "0" })
-    const refunded = await postSigned(
-      `${baseUrl}/sgs/api/acquire2/refund/placeOrder`,
-      JSON.stringify({
-        requestTime: Date.now(),
-        bizContent: {
-          refundMerchantOrderNo: `${merchantOrderNo}-r`,
-          originMerchantOrderNo: merchantOrderNo,
-          amount: { amount: 2, currency: "AED" },
-        },
-      }),
-      "M1",
-      m1Key,
-    )
+    await createAndPay(merchantOrderNo)
+    const refunded = await m1Request("/sgs/api/acquire2/refund/placeOrder", {
+      refundMerchantOrderNo: `${merchantOrderNo}-r`,
+      originMerchantOrderNo: merchantOrderNo,
+      amount: { amount: 2, currency: "AED" },
+    })
     expect(refunded.json.head).toMatchObject({ code: "0" })
     const traceCode = refunded.json.head.traceCode as string
     const names = () => receiver.spans.filter((span) => span.attributes.traceCode === traceCode).map((s) => s.name)
@@ -234,30 +216,7 @@ describe("a failed notification attempt", () => {
   it("is logged as a warning when it happens, with the merchant's answer", async () => {
     const endpoint = await startMerchantEndpoint({ failFirstAttempts: true })
     try {
-      const merchantOrderNo = "ops-notified"
-      const created = await postSigned(
-        `${baseUrl}/sgs/api/acquire2/placeOrder`,
-        JSON.stringify({
-          requestTime: Date.now(),
-          bizContent: {
-            merchantOrderNo,
-            subject: "Notified",
-            totalAmount: { amount: 10, currency: "AED" },
-            paySceneCode: "PAYPAGE",
-            notifyUrl: endpoint.url,
-          },
-        }),
-        "M1",
-        m1Key,
-      )
-      expect(created.json.head).toMatchObject({ code: "0" })
-      const paid = await postSigned(
-        `${baseUrl}/sgs/sandbox/payOrder`,
-        JSON.stringify({ requestTime: Date.now(), bizContent: { merchantOrderNo } }),
-        "M1",
-        m1Key,
-      )
-      expect(paid.json.head).toMatchObject({ code: "0" })
+      await createAndPay("ops-notified", { notifyUrl: endpoint.url })
       await waitUntil(
         () =>
           logLines.some((line) => {

@@ -1,5 +1,5 @@
 /** The service as separate processes (`main.ts`), for the crash and multi-process tests. */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
@@ -75,3 +75,13 @@ export const clientOf = (dataDir: string, port: number, partnerId = "M1"): Merch
   })
 
 export const call = <A>(effect: Effect.Effect<A, unknown>) => Effect.runPromise(effect)
+
+const auditScript = join(import.meta.dirname, "..", "..", "audit", "src", "main.ts")
+
+/** `mizan-audit replay --json` on `store`, as an operator runs it: its exit code, stdout and stderr. */
+export const auditReplay = (store: string) =>
+  new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((done) =>
+    execFile(process.execPath, [auditScript, "replay", "--json", "--store", store], (error, stdout, stderr) =>
+      done({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+    ),
+  )

@@ -8,7 +8,7 @@
  * and the audit's count of recorded attempts is the POSTs received less
  * exactly those.
  */
-import { type ChildProcess, execFile } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -19,7 +19,7 @@ import type { Role } from "../src/config.ts"
 import { sandbox } from "./calls.ts"
 import { testConfig, testMerchant } from "./harness.ts"
 import { startMerchantEndpoint } from "./merchantEndpoint.ts"
-import { call, clientOf, freePort, startService, stopService } from "./processes.ts"
+import { auditReplay, call, clientOf, freePort, startService, stopService } from "./processes.ts"
 
 const ordersTotal = 200
 const refundsTotal = 50
@@ -134,13 +134,7 @@ const proveScaleOut = async (folder: string, store: string, auditStore: string) 
     await new Promise((resolve) => setTimeout(resolve, 2_000))
     for (const child of processes) await stopService(child)
 
-    const audit = await new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
-      execFile(
-        process.execPath,
-        [join(import.meta.dirname, "..", "..", "audit", "src", "main.ts"), "replay", "--json", "--store", auditStore],
-        (error, stdout, stderr) => done({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-      ),
-    )
+    const audit = await auditReplay(auditStore)
     expect(audit.stderr).toBe("")
     const report = JSON.parse(audit.stdout) as { ok: boolean; notificationAttempts: number }
     expect(report.ok).toBe(true)

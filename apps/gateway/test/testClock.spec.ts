@@ -2,7 +2,6 @@
  * Sandbox test clocks, one per merchant, that never break the sandbox and
  * never go back: over real HTTP, and across a SIGKILL with real processes.
  */
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
@@ -13,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ok, refused, sandbox } from "./calls.ts"
 import { newNumber, startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
 import { waitUntil } from "./merchantEndpoint.ts"
-import { call, clientOf, freePort, startService, stopService } from "./processes.ts"
+import { auditReplay, call, clientOf, freePort, startService, stopService } from "./processes.ts"
 
 interface MerchantClock {
   readonly now: number
@@ -204,20 +203,7 @@ describe("a merchant's test clock across a kill", () => {
       await stopService(second)
     }
 
-    const audit = await new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
-      execFile(
-        process.execPath,
-        [
-          join(import.meta.dirname, "..", "..", "audit", "src", "main.ts"),
-          "replay",
-          "--json",
-          "--store",
-          `sqlite:${join(dataDir, "store.db")}`,
-        ],
-        { cwd: dataDir },
-        (error, stdout, stderr) => done({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-      ),
-    )
+    const audit = await auditReplay(`sqlite:${join(dataDir, "store.db")}`)
     expect(audit.stderr).toBe("")
     const report = JSON.parse(audit.stdout) as { ok: boolean; brokenInvariants: { total: number } }
     expect(report).toMatchObject({ ok: true, brokenInvariants: { total: 0 } })

@@ -4,7 +4,7 @@
  * the running notifier (in this process or another) reads it from the log
  * and delivers the new round on the same schedule, with the same notify_id.
  */
-import { EventStore, handleCommand, loadAggregate, StoreError } from "@mizan/eventsourcing"
+import { decodeRecord, EventStore, handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
 import {
   describeOutcome,
@@ -14,7 +14,7 @@ import {
   type State,
 } from "@mizan/notification"
 import { MerchantClocks } from "@mizan/test-clock"
-import { Clock, Effect, Result } from "effect"
+import { Clock, Effect } from "effect"
 
 /** An operator's name, as the Resent event records it. */
 export const requestedByLengthMax = 100
@@ -41,13 +41,7 @@ export const attemptHistory = Effect.fn("Notifier.history")(function* (notifyId:
   const records = yield* (yield* EventStore).readStream(streamId)
   const lines: Array<HistoryLine> = []
   for (const record of records) {
-    const decoded = notificationAggregate.codec.decode(record)
-    if (Result.isFailure(decoded))
-      return yield* new StoreError({
-        reason: "Undecodable",
-        detail: `${streamId}@${record.streamVersion}: ${decoded.failure}`,
-      })
-    const event = decoded.success
+    const event = yield* decodeRecord(notificationAggregate.codec, record)
     switch (event._tag) {
       case "NotificationScheduled":
         lines.push({ at: event.at, what: `scheduled, to ${event.notifyUrl}` })

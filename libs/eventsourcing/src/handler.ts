@@ -26,6 +26,22 @@ export const readPageSizeEvents = 1_000
 /** How many times a command is decided again after losing a race for its stream. */
 export const versionConflictRetriesMax = 8
 
+/** A recorded event of `aggregate`'s, decoded; a record it cannot read is an Undecodable store error naming it. */
+export const decodeRecord = <Event>(
+  codec: EventCodec<Event>,
+  record: RecordedEvent,
+): Effect.Effect<Event, StoreError> => {
+  const decoded = codec.decode(record)
+  return Result.isSuccess(decoded)
+    ? Effect.succeed(decoded.success)
+    : Effect.fail(
+        new StoreError({
+          reason: "Undecodable",
+          detail: `${record.streamId}@${record.streamVersion}: ${decoded.failure}`,
+        }),
+      )
+}
+
 export interface LoadOptions {
   /**
    * Fold only up to this version: the state as it was just after that event
@@ -50,13 +66,7 @@ export const loadAggregate = <Command, Event, State, Error>(
       if (maxCount <= 0) return { state, streamVersion }
       const page = yield* store.readStream(streamId, { fromVersion: streamVersion + 1, maxCount })
       for (const record of page) {
-        const decoded = aggregate.codec.decode(record)
-        if (Result.isFailure(decoded))
-          return yield* new StoreError({
-            reason: "Undecodable",
-            detail: `${streamId}@${record.streamVersion}: ${decoded.failure}`,
-          })
-        state = aggregate.evolve(state, decoded.success)
+        state = aggregate.evolve(state, yield* decodeRecord(aggregate.codec, record))
         streamVersion = record.streamVersion
       }
       if (page.length < maxCount) return { state, streamVersion }
