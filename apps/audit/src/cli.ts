@@ -187,14 +187,15 @@ const exportCommand = (io: CliIo, store: StoreSetting, out: string | undefined):
     }),
   )
 
-const importCommand = (io: CliIo, store: StoreSetting, file: string, inFlight: number): Run =>
+const importCommand = (io: CliIo, store: StoreSetting, file: string, inFlight: number | undefined): Run =>
   Effect.gen(function* () {
     const path = resolve(io.cwd, file)
     if (!existsSync(path)) return yield* new AuditError({ detail: `no export file at ${path}` })
     const progress = progressFor(io, "import", store, false)
-    const summary = yield* importLog(path, { appendsInFlightMax: inFlight, onProgress: progress.update }).pipe(
-      Effect.ensuring(Effect.sync(progress.finish)),
-    )
+    const summary = yield* importLog(path, {
+      ...(inFlight === undefined ? {} : { appendsInFlightMax: inFlight }),
+      onProgress: progress.update,
+    }).pipe(Effect.ensuring(Effect.sync(progress.finish)))
     yield* ioWrite(io)(
       `imported ${formatCount(summary.events)} events of ${formatCount(summary.streams)} streams in ${formatCount(summary.appends)} appends, and ${formatCount(summary.signedHeads)} signed heads\n`,
     )
@@ -241,7 +242,10 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
     case "export":
       return reading(exportCommand(io, store, parsed.values.out))
     case "import": {
-      const inFlight = wholeNumber("in-flight", parsed.values["in-flight"], importDefaults.appendsInFlightMax)
+      // Unset, import chooses: 32, or 1 for a file with signed heads (transfer.ts).
+      const given = parsed.values["in-flight"]
+      const inFlight =
+        given === undefined ? undefined : wholeNumber("in-flight", given, importDefaults.appendsInFlightMax)
       if (inFlight instanceof AuditError) return inFlight
       return argument === undefined
         ? new AuditError({ detail: "import needs the FILE to import" })

@@ -24,10 +24,11 @@
  * at every signed head, and refuses a file whose events are not the ones
  * they hashed or signed. The second pass compares the hash the target store
  * computes for each event with the file's, and stores every head with the
- * target's position of its last event. A head digests the log from its
- * first event in its order, so a file with heads imports only into an empty
- * store, one append at a time (concurrent appends could commit in another
- * order). Memory: each stream's last version and chain hash.
+ * target's position of its last event, once the target's log digests to
+ * it. A head digests the log from its first event in its order, so a file
+ * with heads imports only into an empty store, by default one append at a
+ * time (concurrent appends may commit in another order). Memory: each
+ * stream's last version and chain hash.
  */
 import { createReadStream } from "node:fs"
 import { createInterface } from "node:readline"
@@ -158,8 +159,9 @@ const atLine = (number: number, detail: string) => new AuditError({ detail: `lin
 export interface ImportOptions {
   /**
    * Appends to different streams in flight at once (1 keeps the file's exact
-   * global order in every store). A file with signed heads is written one
-   * append at a time whatever this says: its heads digest that order.
+   * global order in every store). Default: 32, or 1 for a file with signed
+   * heads, which digest that order (the SQLite store keeps it at any number;
+   * a store that does not is caught at the next head).
    */
   readonly appendsInFlightMax?: number
   readonly registry?: ReadonlyArray<AuditedAggregate>
@@ -303,7 +305,11 @@ const newEventOf = ({ id, type, schemaVersion, data, metadata }: ExportedEvent):
 const writeFile = (path: string, options: ImportOptions, inFlight: number) =>
   Effect.gen(function* () {
     const store = yield* EventStore
-    /** The target's record of the file's latest event written so far: where a head that follows it stands. */
+    /** The target's records of the chunk being written, to fold into the digest in the target's order. */
+    let chunkRecords: Array<RecordedEvent> = []
+    /** The target's log as written so far: count, running digest and last record. */
+    let targetCount = 0
+    let targetDigest = chainGenesis
     let lastWritten: RecordedEvent | undefined
     let chunk: Array<Batch> = []
     let chunkStreams = new Set<string>()
@@ -331,17 +337,25 @@ const writeFile = (path: string, options: ImportOptions, inFlight: number) =>
               b.firstLine + differs,
               `the target store hashes ${b.streamId} v${records[differs]!.streamVersion} otherwise than the file: it did not keep the event as written`,
             )
-          const last = records.at(-1)!
-          if (lastWritten === undefined || last.globalPosition > lastWritten.globalPosition) lastWritten = last
+          chunkRecords.push(...records)
           return Effect.void
         }),
       )
 
-    /** Stores a head at the target's position of the event it ends at, every append before it written. */
-    const storeHead = (head: ExportedHead) =>
+    /**
+     * Stores a head at the target's position of the event it ends at, every
+     * append before it written, once the target's log digests to it: appends
+     * written at once may commit in another order than the file's.
+     */
+    const storeHead = (number: number, head: ExportedHead) =>
       Effect.gen(function* () {
         yield* closeBatch
         yield* flushChunk
+        if (targetCount !== head.count || targetDigest !== head.digest)
+          return yield* atLine(
+            number,
+            `the target store committed the appends before this signed head in another order than the file's (appends written at once): import again, into an empty store, with --in-flight 1`,
+          )
         const signed: SignedHead = { ...head, position: lastWritten!.globalPosition }
         yield* store.storeSignedHead(signed)
       })
@@ -352,6 +366,13 @@ const writeFile = (path: string, options: ImportOptions, inFlight: number) =>
       chunk = []
       chunkStreams = new Set()
       yield* Effect.forEach(appending, append, { concurrency: inFlight, discard: true })
+      // One chunk is written after the one before has committed, so sorting within a chunk gives the target's order.
+      for (const record of chunkRecords.sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : 1))) {
+        targetDigest = logDigestAfter(targetDigest, record.chainHash ?? chainGenesis)
+        targetCount++
+        lastWritten = record
+      }
+      chunkRecords = []
       appends += appending.length
       written += appending.reduce((n, b) => n + b.events.length, 0)
       options.onProgress?.(written)
@@ -371,7 +392,7 @@ const writeFile = (path: string, options: ImportOptions, inFlight: number) =>
         const parsed = parseLine(text)
         // The first pass has checked every line.
         if (Result.isFailure(parsed) || parsed.success._tag === "End") return
-        if (parsed.success._tag === "Head") return yield* storeHead(parsed.success.head)
+        if (parsed.success._tag === "Head") return yield* storeHead(number, parsed.success.head)
         const { event, globalPosition } = parsed.success
         const record = recordOf(event, globalPosition)
         const continues =
@@ -408,7 +429,8 @@ export const importLog = (
 ): Effect.Effect<ImportSummary, AuditError | StoreError, EventStore> =>
   Effect.gen(function* () {
     const checked = yield* checkFile(path, options.registry ?? registry)
-    const inFlight = checked.signedHeads > 0 ? 1 : (options.appendsInFlightMax ?? importDefaults.appendsInFlightMax)
+    // Heads digest the file's order: unless told otherwise, keep it exactly, which one append at a time does in any store.
+    const inFlight = options.appendsInFlightMax ?? (checked.signedHeads > 0 ? 1 : importDefaults.appendsInFlightMax)
     const { written, appends } = yield* writeFile(path, options, inFlight)
     return { events: written, streams: checked.streams, appends, signedHeads: checked.signedHeads }
   })

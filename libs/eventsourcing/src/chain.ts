@@ -16,33 +16,77 @@ export type Sha256Hex = string
 export const chainGenesis: Sha256Hex = "0".repeat(64)
 
 /**
- * JSON with object keys sorted by UTF-16 code unit and no whitespace, in
- * the manner of RFC 8785 (JCS): strings and numbers are written as
- * JSON.stringify writes them (ECMAScript's shortest round-trip numbers), so
- * a value read back from its stored JSON text gives the same bytes as the
- * value that was written. Written by hand rather than with a replacer,
- * because JavaScript objects always enumerate integer-like keys first,
- * whatever order they were inserted in. Undefined members are left out, as
- * JSON.stringify leaves them out of what the store keeps.
+ * Canonical JSON written member by member: object keys sorted, no
+ * whitespace, undefined members left out, as JSON.stringify leaves them out
+ * of what the store keeps. For the objects `canonicalJson`'s fast path
+ * cannot order.
  */
-export const canonicalJson = (value: unknown): string => {
+const canonicalJsonByHand = (value: unknown): string => {
   if (value === null || typeof value !== "object") {
     const text = JSON.stringify(value)
     if (text === undefined) throw new TypeError(`a ${typeof value} has no JSON form`)
     return text
   }
   const toJson = (value as { toJSON?: () => unknown }).toJSON
-  if (typeof toJson === "function") return canonicalJson(toJson.call(value))
+  if (typeof toJson === "function") return canonicalJsonByHand(toJson.call(value))
   if (Array.isArray(value))
-    return `[${value.map((item) => (item === undefined || typeof item === "function" ? "null" : canonicalJson(item))).join(",")}]`
+    return `[${value.map((item) => (item === undefined || typeof item === "function" ? "null" : canonicalJsonByHand(item))).join(",")}]`
   const members: Array<string> = []
   const record = value as Record<string, unknown>
   for (const key of Object.keys(record).sort()) {
     const member = record[key]
     if (member === undefined || typeof member === "function" || typeof member === "symbol") continue
-    members.push(`${JSON.stringify(key)}:${canonicalJson(member)}`)
+    members.push(`${JSON.stringify(key)}:${canonicalJsonByHand(member)}`)
   }
   return `{${members.join(",")}}`
+}
+
+/**
+ * Keys a copy cannot hold in the order they were inserted: JavaScript
+ * objects enumerate integer-like keys first, in numeric order, and
+ * `__proto__` sets the prototype instead of a member.
+ */
+const unorderableKey = /^(?:0|[1-9][0-9]*|__proto__)$/
+
+/** Thrown inside `sortedCopy` when an object has such a key: the copy is abandoned for the hand-written form. */
+const unorderable = Symbol("unorderable")
+
+/** A copy of a JSON value with every object's keys inserted in sorted order, and every toJSON applied. */
+const sortedCopy = (value: unknown): unknown => {
+  if (value === null || typeof value !== "object") return value
+  if (Array.isArray(value)) return value.map(sortedCopy)
+  const toJson = (value as { toJSON?: () => unknown }).toJSON
+  if (typeof toJson === "function") return sortedCopy(toJson.call(value))
+  const record = value as Record<string, unknown>
+  const copy: Record<string, unknown> = {}
+  for (const key of Object.keys(record).sort()) {
+    if (unorderableKey.test(key)) throw unorderable
+    copy[key] = sortedCopy(record[key])
+  }
+  return copy
+}
+
+/**
+ * JSON with object keys sorted by UTF-16 code unit and no whitespace, in
+ * the manner of RFC 8785 (JCS): strings and numbers are written as
+ * JSON.stringify writes them (ECMAScript's shortest round-trip numbers), so
+ * a value read back from its stored JSON text gives the same bytes as the
+ * value that was written. Built as a key-sorted copy written by one
+ * JSON.stringify, about twice as fast as writing member by member (an
+ * append hashes every event it writes); an object with an integer-like key,
+ * which no copy can hold in sorted order, is written member by member.
+ */
+export const canonicalJson = (value: unknown): string => {
+  let copy: unknown
+  try {
+    copy = sortedCopy(value)
+  } catch (error) {
+    if (error === unorderable) return canonicalJsonByHand(value)
+    throw error
+  }
+  const text = JSON.stringify(copy)
+  if (text === undefined) throw new TypeError(`a ${typeof value} has no JSON form`)
+  return text
 }
 
 /**

@@ -13,11 +13,37 @@ const record = {
   metadata: { recordedAt: 1_767_225_600_000 },
 }
 
+/** The definition, written plainly as the test's oracle: members in sorted key order, each written as JSON writes it. */
+const sortedKeysJson = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(sortedKeysJson).join(",")}]`
+  if (value === null || typeof value !== "object") return JSON.stringify(value)
+  const record = value as Record<string, unknown>
+  return `{${Object.keys(record)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${sortedKeysJson(record[key])}`)
+    .join(",")}}`
+}
+
 describe("canonical JSON", () => {
+  it("is every object's members in sorted key order, integer-like keys among them, for any JSON value", () =>
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.jsonValue(), fc.dictionary(fc.oneof(fc.string(), fc.nat().map(String)), fc.jsonValue())),
+        (value) => {
+          const stored = JSON.parse(JSON.stringify(value)) as unknown
+          expect(canonicalJson(stored)).toBe(sortedKeysJson(stored))
+        },
+      ),
+    ))
+
   it("sorts keys by code unit, integer-like keys included, with no whitespace", () => {
     expect(canonicalJson({ b: 1, "10": 2, a: { z: null, "2": [true, 0.5] }, "1": "é" })).toBe(
       '{"1":"é","10":2,"a":{"2":[true,0.5],"z":null},"b":1}',
     )
+  })
+
+  it("writes a member named __proto__ as a member, sorted with the rest", () => {
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"x":2},"a":0}'))).toBe('{"__proto__":{"x":2},"a":0,"b":1}')
   })
 
   it("leaves out undefined members, as the JSON a store keeps does", () => {
@@ -26,10 +52,16 @@ describe("canonical JSON", () => {
 
   it("gives the same bytes for a value and for the value read back from its stored JSON text", () =>
     fc.assert(
-      fc.property(fc.jsonValue(), (value) => {
-        expect(canonicalJson(JSON.parse(JSON.stringify(value)))).toBe(canonicalJson(value))
-        expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)))
-      }),
+      fc.property(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.json().map((text) => JSON.parse(text) as unknown),
+        ),
+        (value) => {
+          expect(canonicalJson(JSON.parse(JSON.stringify(value)))).toBe(canonicalJson(value))
+          expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)))
+        },
+      ),
     ))
 })
 
