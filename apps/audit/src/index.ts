@@ -9,6 +9,7 @@ export { fixedClock } from "./fixedClock.ts"
 export { formatFilsBig, jsonReplacer, toJson } from "./format.ts"
 export { ExportedEvent, ExportedHead, endLine, exportLine, headLine, parseLine } from "./ndjson.ts"
 export { OrderNumberIssued, orderIndex, orderIndexRules, orderIndexStreamId } from "./orderIndex.ts"
+export { refundReservationProblem, refundReservationRule } from "./refundReservation.ts"
 export {
   type AuditedAggregate,
   aggregateOf,
