@@ -18,7 +18,7 @@ export interface Migration {
   readonly description: string
   readonly sql: (tables: Tables) => string
   /** Work SQL alone cannot do (hashing), run after `sql` in the same transaction. */
-  readonly then?: (client: pg.PoolClient, tables: Tables) => Promise<void>
+  readonly afterSql?: (client: pg.PoolClient, tables: Tables) => Promise<void>
 }
 
 export const migrations: ReadonlyArray<Migration> = [
@@ -69,7 +69,7 @@ export const migrations: ReadonlyArray<Migration> = [
         global_position bigint NOT NULL  -- where this store holds last_event_id (not signed: an import moves it)
       );
     `,
-    then: async (client, t) => {
+    afterSql: async (client, t) => {
       await chainStoredEvents(client, t)
       await client.query(`ALTER TABLE ${t.events} ALTER COLUMN chain_hash SET NOT NULL`)
     },
@@ -163,7 +163,7 @@ export const migrate = (pool: pg.Pool, tables: Tables): Effect.Effect<number, St
         for (const migration of migrations) {
           if (migration.version <= found) continue
           await client.query(migration.sql(tables))
-          await migration.then?.(client, tables)
+          await migration.afterSql?.(client, tables)
           await client.query(`INSERT INTO ${tables.migrations} (version, description) VALUES ($1, $2)`, [
             migration.version,
             migration.description,

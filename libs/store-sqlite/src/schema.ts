@@ -15,7 +15,7 @@ export interface Migration {
   readonly description: string
   readonly sql: string
   /** Work SQL alone cannot do (hashing), run after `sql` in the same transaction. */
-  readonly then?: (db: DatabaseSync) => void
+  readonly afterSql?: (db: DatabaseSync) => void
 }
 
 /** Marks a file as a Mizan event store ("MZN" and a 1), so that another application's database is never touched. */
@@ -64,7 +64,7 @@ export const migrations: ReadonlyArray<Migration> = [
         position INTEGER NOT NULL -- where this file holds last_event_id (not signed: an import moves it)
       ) STRICT;
     `,
-    then: chainStoredEvents,
+    afterSql: chainStoredEvents,
   },
 ]
 
@@ -123,7 +123,7 @@ export const migrate = (
       // Another process may have migrated while this one waited for the write lock.
       if (checkFileIsOurs(db, path, target) < migration.version) {
         db.exec(migration.sql)
-        migration.then?.(db)
+        migration.afterSql?.(db)
         db.exec(`PRAGMA user_version = ${migration.version}`)
         applied.push(migration.version)
       }
