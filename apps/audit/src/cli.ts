@@ -5,10 +5,11 @@
  * (a bad argument, a missing or newer store, a damaged export file).
  */
 
-import { createWriteStream, existsSync } from "node:fs"
+import { createWriteStream, existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { type CommandLine, readCommandLine } from "@mizan/command-line"
 import type { EventStore, StoreError } from "@mizan/eventsourcing"
+import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { formatCount } from "./format.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
@@ -26,6 +27,8 @@ import {
 } from "./stores.ts"
 import { timelineOf } from "./timeline.ts"
 import { chunkWriter, exportLog, importDefaults, importLog, type WriteChunk } from "./transfer.ts"
+import { verifyIsClean, verifyLog } from "./verify.ts"
+import { verifyJson, verifyText } from "./verifyReport.ts"
 import { everyStreamAt, streamAtJson, streamAtText, timelineIsClean, timelineJson, timelineText } from "./views.ts"
 
 export const exitCodes = { ok: 0, broken: 1, failed: 2 } as const
@@ -33,6 +36,9 @@ export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
 
 /** The store the gateway writes by default (apps/gateway): the audit reads the same one unless told otherwise. */
 export const storeSettingDefault = "sqlite:data/mizan.db"
+
+/** Where the gateway writes the service's public key by default (apps/gateway/src/keys.ts). */
+export const servicePublicKeyFileDefault = "data/service-public.pem"
 
 export interface CliIo {
   readonly stdout: NodeJS.WritableStream & { readonly isTTY?: boolean }
@@ -51,6 +57,8 @@ export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres
   at --position N [--stream S]    the same, as of global position N
   export [--out FILE]             the whole log as NDJSON (to stdout without --out)
   import FILE [--in-flight N]     check an export file, then write it into the store
+  verify [--service-public-key F] check every event's chain hash and every signed head of the log
+                                  (the key that signed the heads; default ${servicePublicKeyFileDefault})
   migrate                         create the store, or bring its schema to this version (the gateway does too)
 
 The store is --store, else $${storeEnvironmentVariable}, else ${storeSettingDefault}.
@@ -64,6 +72,7 @@ const options = {
   position: { type: "string" },
   out: { type: "string" },
   "in-flight": { type: "string" },
+  "service-public-key": { type: "string" },
 } as const
 
 type Parsed = Exclude<CommandLine<typeof options>, { readonly help: true }>
@@ -178,18 +187,41 @@ const exportCommand = (io: CliIo, store: StoreSetting, out: string | undefined):
     }),
   )
 
-const importCommand = (io: CliIo, store: StoreSetting, file: string, inFlight: number): Run =>
+const importCommand = (io: CliIo, store: StoreSetting, file: string, inFlight: number | undefined): Run =>
   Effect.gen(function* () {
     const path = resolve(io.cwd, file)
     if (!existsSync(path)) return yield* new AuditError({ detail: `no export file at ${path}` })
     const progress = progressFor(io, "import", store, false)
-    const summary = yield* importLog(path, { appendsInFlightMax: inFlight, onProgress: progress.update }).pipe(
-      Effect.ensuring(Effect.sync(progress.finish)),
-    )
+    const summary = yield* importLog(path, {
+      ...(inFlight === undefined ? {} : { appendsInFlightMax: inFlight }),
+      onProgress: progress.update,
+    }).pipe(Effect.ensuring(Effect.sync(progress.finish)))
     yield* ioWrite(io)(
-      `imported ${formatCount(summary.events)} events of ${formatCount(summary.streams)} streams in ${formatCount(summary.appends)} appends\n`,
+      `imported ${formatCount(summary.events)} events of ${formatCount(summary.streams)} streams in ${formatCount(summary.appends)} appends, and ${formatCount(summary.signedHeads)} signed heads\n`,
     )
     return exitCodes.ok
+  })
+
+/** The service's public key, read before the store is opened so that a wrong path fails at once. */
+const readServicePublicKey = (io: CliIo, file: string | undefined): PublicKey | AuditError => {
+  const path = resolve(io.cwd, file ?? servicePublicKeyFileDefault)
+  if (!existsSync(path))
+    return new AuditError({
+      detail: `no service public key at ${path}: give the key that signed the log's heads with --service-public-key FILE`,
+    })
+  try {
+    return parsePublicKey(readFileSync(path, "utf8"))
+  } catch (error) {
+    if (error instanceof KeyError) return new AuditError({ detail: `${path}: ${error.reason}` })
+    throw error
+  }
+}
+
+const verifyCommand = (io: CliIo, key: PublicKey, json: boolean): Run =>
+  Effect.gen(function* () {
+    const report = yield* verifyLog({ servicePublicKey: key })
+    yield* ioWrite(io)(json ? verifyJson(report) : verifyText(report))
+    return verifyIsClean(report) ? exitCodes.ok : exitCodes.broken
   })
 
 const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | AuditError => {
@@ -210,11 +242,18 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
     case "export":
       return reading(exportCommand(io, store, parsed.values.out))
     case "import": {
-      const inFlight = wholeNumber("in-flight", parsed.values["in-flight"], importDefaults.appendsInFlightMax)
+      // Unset, import chooses: 32, or 1 for a file with signed heads (transfer.ts).
+      const given = parsed.values["in-flight"]
+      const inFlight =
+        given === undefined ? undefined : wholeNumber("in-flight", given, importDefaults.appendsInFlightMax)
       if (inFlight instanceof AuditError) return inFlight
       return argument === undefined
         ? new AuditError({ detail: "import needs the FILE to import" })
         : { run: importCommand(io, store, argument, inFlight), storeMustExist: false }
+    }
+    case "verify": {
+      const key = readServicePublicKey(io, parsed.values["service-public-key"])
+      return key instanceof AuditError ? key : reading(verifyCommand(io, key, json))
     }
     case "migrate":
       // Opening a store that may be created is what creates and migrates it (the store's own migrations).

@@ -1,13 +1,15 @@
 /**
  * @mizan/audit: replay every event of a store with every invariant checked,
- * show a stream's timeline, travel in time, export and import the log.
+ * show a stream's timeline, travel in time, export and import the log,
+ * verify its chain and signed heads.
  * `src/main.ts` is the command line; this is the same, as functions.
  */
 export { type CliIo, type ExitCode, exitCodes, parseTime, runCli, storeSettingDefault, usage } from "./cli.ts"
 export { fixedClock } from "./fixedClock.ts"
 export { formatFilsBig, jsonReplacer, toJson } from "./format.ts"
-export { ExportedEvent, endLine, exportLine, parseLine } from "./ndjson.ts"
+export { ExportedEvent, ExportedHead, endLine, exportLine, headLine, parseLine } from "./ndjson.ts"
 export { OrderNumberIssued, orderIndex, orderIndexRules, orderIndexStreamId } from "./orderIndex.ts"
+export { refundReservationProblem, refundReservationRule } from "./refundReservation.ts"
 export {
   type AuditedAggregate,
   aggregateOf,
@@ -41,3 +43,14 @@ export { reportJson, reportText } from "./report.ts"
 export { AuditError, layerStore, parseStoreSetting, type StoreSetting } from "./stores.ts"
 export { type Timeline, type TimelineStep, timelineOf } from "./timeline.ts"
 export { exportLog, type ImportOptions, type ImportSummary, importDefaults, importLog } from "./transfer.ts"
+export {
+  type EventFinding,
+  type HeadFinding,
+  type VerifyFinding,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyFindingsMax,
+  verifyIsClean,
+  verifyLog,
+} from "./verify.ts"
+export { verifyJson, verifyText } from "./verifyReport.ts"

@@ -11,10 +11,20 @@
  *
  * The end line is what tells a complete file from one cut short at a line
  * boundary (a copy that stopped, a full disk): without it, import refuses.
+ *
+ * An event line carries the event's `chainHash`, and each signed head of the
+ * log is a line of its own right after the event it ends at (its count-th),
+ * without its position (the target store's positions are its own):
+ *
+ *   {"signedHead":{"count":2,"lastEventId":"...","digest":"...","signedAt":...,"signature":"..."}}
  */
-import type { RecordedEvent } from "@mizan/eventsourcing"
+import type { LogHead, RecordedEvent, SignedHead } from "@mizan/eventsourcing"
 import { issueMessage } from "@mizan/kernel"
 import { Result, Schema } from "effect"
+
+const Sha256Hex = Schema.String.check(
+  Schema.isPattern(/^[0-9a-f]{64}$/, { message: "must be a SHA-256 digest in 64 lower-case hex digits" }),
+)
 
 const Count = (what: string) =>
   Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: `${what} must be 1 or more` }))
@@ -34,8 +44,23 @@ export const ExportedEvent = Schema.Struct({
     correlationId: Schema.optionalKey(Schema.String),
     causationId: Schema.optionalKey(Schema.String),
   }),
+  // Optional: files exported before the chain have none, and the target store computes it.
+  chainHash: Schema.optionalKey(Sha256Hex),
 })
 export type ExportedEvent = typeof ExportedEvent.Type
+
+export const ExportedHead = Schema.Struct({
+  signedHead: Schema.Struct({
+    count: Count("a head's count"),
+    lastEventId: Schema.NonEmptyString,
+    digest: Sha256Hex,
+    signedAt: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "must be a time in ms since 1970" })),
+    signature: Schema.NonEmptyString,
+  }),
+})
+
+/** A head as a file carries it: the signed fields and the signature, without a store's position. */
+export type ExportedHead = LogHead & { readonly signature: string }
 
 export const ExportEnd = Schema.Struct({
   end: Schema.Struct({ events: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)) }),
@@ -52,16 +77,23 @@ export const exportLine = (record: RecordedEvent): string =>
     schemaVersion: record.schemaVersion,
     data: record.data,
     metadata: record.metadata,
+    ...(record.chainHash === undefined ? {} : { chainHash: record.chainHash }),
   })
+
+/** One signed head's line. */
+export const headLine = ({ count, lastEventId, digest, signedAt, signature }: SignedHead): string =>
+  JSON.stringify({ signedHead: { count, lastEventId, digest, signedAt, signature } })
 
 export const endLine = (events: number): string => JSON.stringify({ end: { events } })
 
 export type ParsedLine =
   | { readonly _tag: "Event"; readonly event: ExportedEvent; readonly globalPosition: bigint }
+  | { readonly _tag: "Head"; readonly head: ExportedHead }
   | { readonly _tag: "End"; readonly events: number }
 
 const decodeEvent = Schema.decodeUnknownResult(ExportedEvent)
 const decodeEnd = Schema.decodeUnknownResult(ExportEnd)
+const decodeHead = Schema.decodeUnknownResult(ExportedHead)
 
 /** A line of an export, or why it is not one (a sentence without the line's content: it may be event data). */
 export const parseLine = (text: string): Result.Result<ParsedLine, string> => {
@@ -76,6 +108,11 @@ export const parseLine = (text: string): Result.Result<ParsedLine, string> => {
     return Result.mapBoth(decodeEnd(json), {
       onFailure: (error) => `the end line is malformed: ${issueMessage(error.issue)}`,
       onSuccess: (end): ParsedLine => ({ _tag: "End", events: end.end.events }),
+    })
+  if (typeof json === "object" && json !== null && "signedHead" in json)
+    return Result.mapBoth(decodeHead(json), {
+      onFailure: (error) => `the signed head line is malformed: ${issueMessage(error.issue)}`,
+      onSuccess: (line): ParsedLine => ({ _tag: "Head", head: line.signedHead }),
     })
   return Result.mapBoth(decodeEvent(json), {
     onFailure: (error) => `not an exported event: ${issueMessage(error.issue)}`,

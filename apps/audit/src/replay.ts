@@ -12,8 +12,10 @@
  * totals still count every one), and one page of events at a time.
  */
 import { EventStore, type GlobalPosition, logStart, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
+import type { State as RefundState } from "@mizan/refund"
 import { Effect, Result } from "effect"
 import { orderIndexRules } from "./orderIndex.ts"
+import { refundReservationProblem } from "./refundReservation.ts"
 import {
   type AuditedAggregate,
   aggregateOf,
@@ -166,7 +168,12 @@ class FilsTotal {
   }
 }
 
-const ruleKey = (broken: BrokenRule): string => `${broken.rule}\u0000${broken.detail}`
+/**
+ * A broken rule is one finding per stream while it stays broken: its detail
+ * (a remaining amount, a balance) moves with every later append, and an
+ * edited refund was reported again at each of them.
+ */
+const ruleKey = (broken: BrokenRule): string => broken.rule
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
@@ -273,9 +280,9 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     const keys = new Set<string>()
     for (const rule of now) {
       const key = ruleKey(rule)
-      keys.add(key)
-      if (tracked.broken?.has(key) !== true)
+      if (tracked.broken?.has(key) !== true && !keys.has(key))
         broken.add({ ...placeOf(tracked), kind: aggregate.kind, rule: rule.rule, detail: rule.detail })
+      keys.add(key)
     }
     tracked.broken = keys
   }
@@ -359,6 +366,18 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     due = tracked
   }
 
+  /** Refund orders that disagree with their reservation (checked on the whole log, or the part read). */
+  const refundsApartFromReservations = (): Array<BrokenInvariant> => {
+    const found: Array<BrokenInvariant> = []
+    const stateOf = (streamId: string) => streams.get(streamId)?.state
+    for (const tracked of streams.values()) {
+      if (tracked.aggregate?.kind !== "refund") continue
+      const problem = refundReservationProblem(tracked.state as RefundState, stateOf)
+      if (problem !== undefined) found.push({ kind: "refund", ...placeOf(tracked), ...problem })
+    }
+    return found
+  }
+
   /** Order-number indexes that name a stream the log does not hold (checked on the whole log, or the part read). */
   const danglingOrderNumbers = (): Array<BrokenInvariant> => {
     const found: Array<BrokenInvariant> = []
@@ -412,7 +431,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
 
   const report = (): ReplayReport => {
     checkDue()
-    const dangling = danglingOrderNumbers()
+    const dangling = [...danglingOrderNumbers(), ...refundsApartFromReservations()]
     const allBroken = new FindingList<BrokenInvariant>(listedMax)
     for (const finding of broken.listed) allBroken.add(finding)
     allBroken.total = broken.total

@@ -18,20 +18,37 @@
  * with the expected version the first pass established, its ids,
  * correlation ids and recorded time kept (the store's Clock is stopped at
  * the event's recordedAt). Global positions are the target's own.
+ *
+ * The tamper-evident log travels too (docs/architecture.md#a-tamper-evident-log).
+ * The first pass recomputes every event's chain hash and the running digest
+ * at every signed head, and refuses a file whose events are not the ones
+ * they hashed or signed. The second pass compares the hash the target store
+ * computes for each event with the file's, and stores every head with the
+ * target's position of its last event, once the target's log digests to
+ * it. A head digests the log from its first event in its order, so a file
+ * with heads imports only into an empty store, by default one append at a
+ * time (concurrent appends may commit in another order). Memory: each
+ * stream's last version and chain hash.
  */
 import { createReadStream } from "node:fs"
 import { createInterface } from "node:readline"
 import {
+  chainGenesis,
+  chainHashOf,
   EventStore,
   type EventStoreShape,
+  emptyStreamHead,
+  logDigestAfter,
   logStart,
   type NewEvent,
   type RecordedEvent,
+  type SignedHead,
   type StoreError,
+  type StreamHead,
 } from "@mizan/eventsourcing"
 import { Clock, Effect, Result } from "effect"
 import { fixedClock } from "./fixedClock.ts"
-import { type ExportedEvent, endLine, exportLine, parseLine } from "./ndjson.ts"
+import { type ExportedEvent, type ExportedHead, endLine, exportLine, headLine, parseLine } from "./ndjson.ts"
 import { type AuditedAggregate, aggregateOf, registry } from "./registry.ts"
 import { endsAppend, replayPageSizeEventsDefault } from "./replay.ts"
 import { AuditError } from "./stores.ts"
@@ -53,6 +70,9 @@ export const chunkWriter =
       )
     })
 
+/** Signed heads read per page by export. */
+const headsPageSize = 1_000
+
 export interface ExportOptions {
   readonly pageSizeEvents?: number
   readonly onProgress?: (eventsWritten: number) => void
@@ -66,17 +86,45 @@ export const exportLog = (
   Effect.gen(function* () {
     const store = yield* EventStore
     const maxCount = options.pageSizeEvents ?? replayPageSizeEventsDefault
+    let heads = yield* store.readSignedHeads({ afterCount: 0, maxCount: headsPageSize })
+    let headIndex = 0
+    /** The lines of the heads up to `count` events, reading the next page of heads as one runs out. */
+    const headLinesUpTo = (count: number) =>
+      Effect.gen(function* () {
+        const lines: Array<string> = []
+        while (true) {
+          if (headIndex === heads.length) {
+            const last = heads.at(-1)
+            if (last === undefined) return lines
+            heads = yield* store.readSignedHeads({ afterCount: last.count, maxCount: headsPageSize })
+            headIndex = 0
+            if (heads.length === 0) return lines
+          }
+          const head = heads[headIndex]!
+          if (head.count > count) return lines
+          lines.push(headLine(head))
+          headIndex++
+        }
+      })
     let after = logStart
     let events = 0
     while (true) {
       const page = yield* store.readAll({ after, maxCount })
       if (page.length === 0) break
-      yield* write(`${page.map(exportLine).join("\n")}\n`)
-      events += page.length
+      const lines: Array<string> = []
+      for (const event of page) {
+        lines.push(exportLine(event))
+        events++
+        // Each head right after the event it ends at, where import checks it.
+        lines.push(...(yield* headLinesUpTo(events)))
+      }
+      yield* write(`${lines.join("\n")}\n`)
       after = page[page.length - 1]!.globalPosition
       options.onProgress?.(events)
     }
-    yield* write(`${endLine(events)}\n`)
+    // Heads past the log's end (its tail was cut off) are exported too, for import to refuse.
+    const beyond = yield* headLinesUpTo(Number.MAX_SAFE_INTEGER)
+    yield* write(`${[...beyond, endLine(events)].join("\n")}\n`)
     return events
   })
 
@@ -109,7 +157,12 @@ const linesOf = <E>(path: string, each: (line: Line) => Effect.Effect<void, E, E
 const atLine = (number: number, detail: string) => new AuditError({ detail: `line ${number}: ${detail}` })
 
 export interface ImportOptions {
-  /** Appends to different streams in flight at once (1 keeps the file's exact global order in every store). */
+  /**
+   * Appends to different streams in flight at once (1 keeps the file's exact
+   * global order in every store). Default: 32, or 1 for a file with signed
+   * heads, which digest that order (the SQLite store keeps it at any number;
+   * a store that does not is caught at the next head).
+   */
   readonly appendsInFlightMax?: number
   readonly registry?: ReadonlyArray<AuditedAggregate>
   readonly onProgress?: (eventsWritten: number) => void
@@ -127,29 +180,54 @@ export interface ImportSummary {
   readonly events: number
   readonly streams: number
   readonly appends: number
+  readonly signedHeads: number
 }
 
-/** The target store's version of a stream: 0 for a stream it does not hold. */
-const versionInStore = (store: EventStoreShape, streamId: string) =>
+/** Where the target store's stream stands: version 0 for a stream it does not hold. */
+const headInStore = (store: EventStoreShape, streamId: string) =>
   Effect.gen(function* () {
-    let version = 0
+    let head: StreamHead = emptyStreamHead
     while (true) {
-      const page = yield* store.readStream(streamId, { fromVersion: version + 1, maxCount: 1_000 })
+      const page = yield* store.readStream(streamId, { fromVersion: head.version + 1, maxCount: 1_000 })
       const last = page.at(-1)
-      if (last === undefined) return version
-      version = last.streamVersion
+      if (last === undefined) return head
+      // A store that keeps no chain leaves the genesis: its events' hashes are not the file's concern.
+      head = { version: last.streamVersion, chainHash: last.chainHash ?? chainGenesis }
     }
   })
 
-/** The first pass: every check, nothing written. Answers the event count and each stream's first version. */
+/** Why a head line does not hold for the file's events so far, if it does not. */
+const headProblem = (head: ExportedHead, events: number, lastEventId: string | undefined, digest: string) => {
+  if (head.count !== events)
+    return `the signed head of ${head.count} events stands after event ${events}: the file lost or gained events before it`
+  if (head.lastEventId !== lastEventId || head.digest !== digest)
+    return `the signed head of ${head.count} events does not digest the file's first ${head.count} events: the file was changed`
+  return undefined
+}
+
+/** The first pass: every check, nothing written. Answers the event count, each stream's first version, and whether it holds heads. */
 const checkFile = (path: string, entries: ReadonlyArray<AuditedAggregate>) =>
   Effect.gen(function* () {
     const store = yield* EventStore
     const targetIsEmpty = (yield* store.readAll({ after: logStart, maxCount: 1 })).length === 0
-    const nextVersion = new Map<string, number>()
+    const heads = new Map<string, StreamHead>()
     let previousPosition: bigint | undefined
     let events = 0
+    let signedHeads = 0
+    let digest = chainGenesis
+    let lastEventId: string | undefined
     let ended: number | undefined
+    const checkHead = (number: number, head: ExportedHead) =>
+      Effect.gen(function* () {
+        if (!targetIsEmpty)
+          return yield* atLine(
+            number,
+            "the file carries signed heads, which digest a log from its first event: import it into an empty store",
+          )
+        const problem = headProblem(head, events, lastEventId, digest)
+        if (problem !== undefined) return yield* atLine(number, problem)
+        signedHeads++
+      })
     const check = ({ number, text }: Line) =>
       Effect.gen(function* () {
         if (ended !== undefined) return yield* atLine(number, `a line after the end line (line ${ended})`)
@@ -162,6 +240,7 @@ const checkFile = (path: string, entries: ReadonlyArray<AuditedAggregate>) =>
           ended = number
           return
         }
+        if (line._tag === "Head") return yield* checkHead(number, line.head)
         const { event, globalPosition } = line
         const where = `${event.streamId} v${event.streamVersion}`
         if (previousPosition !== undefined && globalPosition <= previousPosition)
@@ -175,20 +254,28 @@ const checkFile = (path: string, entries: ReadonlyArray<AuditedAggregate>) =>
           return yield* atLine(number, `${event.streamId} belongs to no aggregate the audit knows`)
         const decoded = aggregate.codec.decode(event)
         if (Result.isFailure(decoded)) return yield* atLine(number, `${where} does not decode: ${decoded.failure}`)
-        const expected =
-          nextVersion.get(event.streamId) ?? (targetIsEmpty ? 1 : (yield* versionInStore(store, event.streamId)) + 1)
-        if (event.streamVersion !== expected)
+        const head =
+          heads.get(event.streamId) ?? (targetIsEmpty ? emptyStreamHead : yield* headInStore(store, event.streamId))
+        if (event.streamVersion !== head.version + 1)
           return yield* atLine(
             number,
-            `${where} does not follow on: the stream is at version ${expected - 1} (in the file before it, or in the target store)`,
+            `${where} does not follow on: the stream is at version ${head.version} (in the file before it, or in the target store)`,
           )
-        nextVersion.set(event.streamId, expected + 1)
+        const chainHash = chainHashOf(head.chainHash, event)
+        if (event.chainHash !== undefined && event.chainHash !== chainHash)
+          return yield* atLine(
+            number,
+            `${where} does not hash to the chain hash the file gives: the event was changed after it was recorded`,
+          )
+        heads.set(event.streamId, { version: event.streamVersion, chainHash })
+        digest = logDigestAfter(digest, chainHash)
+        lastEventId = event.id
         events++
       })
     const lines = yield* linesOf(path, check)
     if (ended === undefined)
       return yield* atLine(lines, "the file ends without its end line: it was cut short (truncated)")
-    return { events, streams: nextVersion.size }
+    return { events, streams: heads.size, signedHeads }
   })
 
 interface Batch {
@@ -196,6 +283,8 @@ interface Batch {
   readonly streamId: string
   readonly firstVersion: number
   readonly events: Array<NewEvent>
+  /** The file's chain hash of each event, where it gives one: the target's must be the same. */
+  readonly chainHashes: Array<string | undefined>
   /** The source record of the batch's last event: where its append ends, and when it was recorded (one time for all). */
   last: RecordedEvent
 }
@@ -212,11 +301,16 @@ const newEventOf = ({ id, type, schemaVersion, data, metadata }: ExportedEvent):
     : { id, type, schemaVersion, data, metadata: ids }
 }
 
-/** The second pass: the appends, with the versions the first pass checked. */
-const writeFile = (path: string, options: ImportOptions) =>
+/** The second pass: the appends, with the versions the first pass checked; `inFlight` 1 when the file holds heads. */
+const writeFile = (path: string, options: ImportOptions, inFlight: number) =>
   Effect.gen(function* () {
     const store = yield* EventStore
-    const inFlight = options.appendsInFlightMax ?? importDefaults.appendsInFlightMax
+    /** The target's records of the chunk being written, to fold into the digest in the target's order. */
+    let chunkRecords: Array<RecordedEvent> = []
+    /** The target's log as written so far: count, running digest and last record. */
+    let targetCount = 0
+    let targetDigest = chainGenesis
+    let lastWritten: RecordedEvent | undefined
     let chunk: Array<Batch> = []
     let chunkStreams = new Set<string>()
     let batch: Batch | undefined
@@ -234,7 +328,37 @@ const writeFile = (path: string, options: ImportOptions) =>
               : `the target store refused ${b.streamId} v${b.firstVersion}: ${error.message}`,
           ),
         ),
+        Effect.flatMap(({ records }) => {
+          const differs = records.findIndex(
+            (r, i) => b.chainHashes[i] !== undefined && r.chainHash !== b.chainHashes[i],
+          )
+          if (differs >= 0)
+            return atLine(
+              b.firstLine + differs,
+              `the target store hashes ${b.streamId} v${records[differs]!.streamVersion} otherwise than the file: it did not keep the event as written`,
+            )
+          chunkRecords.push(...records)
+          return Effect.void
+        }),
       )
+
+    /**
+     * Stores a head at the target's position of the event it ends at, every
+     * append before it written, once the target's log digests to it: appends
+     * written at once may commit in another order than the file's.
+     */
+    const storeHead = (number: number, head: ExportedHead) =>
+      Effect.gen(function* () {
+        yield* closeBatch
+        yield* flushChunk
+        if (targetCount !== head.count || targetDigest !== head.digest)
+          return yield* atLine(
+            number,
+            `the target store committed the appends before this signed head in another order than the file's (appends written at once): import again, into an empty store, with --in-flight 1`,
+          )
+        const signed: SignedHead = { ...head, position: lastWritten!.globalPosition }
+        yield* store.storeSignedHead(signed)
+      })
 
     const flushChunk = Effect.gen(function* () {
       if (chunk.length === 0) return
@@ -242,6 +366,13 @@ const writeFile = (path: string, options: ImportOptions) =>
       chunk = []
       chunkStreams = new Set()
       yield* Effect.forEach(appending, append, { concurrency: inFlight, discard: true })
+      // One chunk is written after the one before has committed, so sorting within a chunk gives the target's order.
+      for (const record of chunkRecords.sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : 1))) {
+        targetDigest = logDigestAfter(targetDigest, record.chainHash ?? chainGenesis)
+        targetCount++
+        lastWritten = record
+      }
+      chunkRecords = []
       appends += appending.length
       written += appending.reduce((n, b) => n + b.events.length, 0)
       options.onProgress?.(written)
@@ -259,8 +390,9 @@ const writeFile = (path: string, options: ImportOptions) =>
     const take = ({ number, text }: Line) =>
       Effect.gen(function* () {
         const parsed = parseLine(text)
-        // The first pass has checked every line: only the end line is not an event.
+        // The first pass has checked every line.
         if (Result.isFailure(parsed) || parsed.success._tag === "End") return
+        if (parsed.success._tag === "Head") return yield* storeHead(number, parsed.success.head)
         const { event, globalPosition } = parsed.success
         const record = recordOf(event, globalPosition)
         const continues =
@@ -269,6 +401,7 @@ const writeFile = (path: string, options: ImportOptions) =>
           batch.events.length < importDefaults.appendBatchMaxEvents
         if (batch !== undefined && continues) {
           batch.events.push(newEventOf(event))
+          batch.chainHashes.push(event.chainHash)
           batch.last = record
           return
         }
@@ -278,6 +411,7 @@ const writeFile = (path: string, options: ImportOptions) =>
           streamId: event.streamId,
           firstVersion: event.streamVersion,
           events: [newEventOf(event)],
+          chainHashes: [event.chainHash],
           last: record,
         }
       })
@@ -295,6 +429,8 @@ export const importLog = (
 ): Effect.Effect<ImportSummary, AuditError | StoreError, EventStore> =>
   Effect.gen(function* () {
     const checked = yield* checkFile(path, options.registry ?? registry)
-    const { written, appends } = yield* writeFile(path, options)
-    return { events: written, streams: checked.streams, appends }
+    // Heads digest the file's order: unless told otherwise, keep it exactly, which one append at a time does in any store.
+    const inFlight = options.appendsInFlightMax ?? (checked.signedHeads > 0 ? 1 : importDefaults.appendsInFlightMax)
+    const { written, appends } = yield* writeFile(path, options, inFlight)
+    return { events: written, streams: checked.streams, appends, signedHeads: checked.signedHeads }
   })

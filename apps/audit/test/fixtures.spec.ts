@@ -6,7 +6,14 @@
 import { makeEventCodec } from "@mizan/eventsourcing"
 import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { type AuditedAggregate, aggregateOf, makeReplayer, registry, replayLog } from "../src/index.ts"
+import {
+  type AuditedAggregate,
+  aggregateOf,
+  makeReplayer,
+  refundReservationRule,
+  registry,
+  replayLog,
+} from "../src/index.ts"
 import { appendStreams, domainFixtures, withMemoryStore } from "./support/stores.ts"
 
 const fixtures = domainFixtures()
@@ -35,7 +42,9 @@ describe("the domain libs' recorded fixtures", () => {
       }),
     )
     expect(report.undecodable.listed).toEqual([])
-    expect(report.brokenInvariants.listed).toEqual([])
+    // Each lib records its own streams: the refund fixtures' acquiring orders are in no fixture file, so the rule
+    // that spans the two (src/refundReservation.ts) cannot hold here; every rule of a stream alone must.
+    expect(report.brokenInvariants.listed.filter((b) => b.rule !== refundReservationRule)).toEqual([])
     expect(report.versionGaps.listed).toEqual([])
     expect(report.events).toBe(fixtures.length)
     expect(report.streams).toBe(new Set(fixtures.map((f) => f.streamId)).size)

@@ -6,8 +6,10 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { generateHistory } from "@mizan/histories"
 import { type EmbeddedServer, startEmbeddedPostgres, testServerSettings } from "@mizan/store-postgres/testing"
+import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { exitCodes } from "../src/index.ts"
+import { chainedHistory, writeServicePublicKey } from "./support/chained.ts"
 import { cli } from "./support/cli.ts"
 import { tempFolder, withSqliteStore } from "./support/stores.ts"
 
@@ -99,5 +101,47 @@ describe("export and import between SQLite and PostgreSQL", () => {
       byStream(withoutPositions(readFileSync(file, "utf8"))),
     )
     expect(await replayJson(postgres("concurrent"))).toMatchObject({ ok: true })
+  })
+})
+
+describe("the tamper-evident log in PostgreSQL", () => {
+  it("arrives from SQLite with its chain and signed heads, verifies, and fails verify naming the event whose data changed by one byte", async () => {
+    const source = join(folder.dir, "chained.db")
+    await withSqliteStore(source, chainedHistory(47, 200))
+    const file = join(folder.dir, "chained.ndjson")
+    expect((await cli(["export", "--out", file, "--store", `sqlite:${source}`])).code).toBe(exitCodes.ok)
+    const store = postgres("chained")
+    const imported = await cli(["import", file, "--store", store])
+    expect([imported.code, imported.stdout]).toEqual([exitCodes.ok, expect.stringContaining("and 2 signed heads")])
+    const key = writeServicePublicKey(folder.dir)
+    const verify = () => cli(["verify", "--store", store, "--service-public-key", key])
+    expect((await verify()).code).toBe(exitCodes.ok)
+
+    const client = new pg.Client({ connectionString: server.connectionString })
+    await client.connect()
+    let named: string
+    try {
+      const { rows } = await client.query<{
+        global_position: string
+        stream_id: string
+        stream_version: number
+        data: string
+      }>(
+        "SELECT global_position, stream_id, stream_version, data::text AS data FROM chained.events ORDER BY global_position OFFSET 36 LIMIT 1",
+      )
+      const row = rows[0]!
+      const digit = row.data.search(/[0-9]/)
+      const changed = `${row.data.slice(0, digit)}${row.data[digit] === "9" ? "8" : "9"}${row.data.slice(digit + 1)}`
+      await client.query("UPDATE chained.events SET data = $1::json WHERE global_position = $2", [
+        changed,
+        row.global_position,
+      ])
+      named = `event ${row.stream_id} v${row.stream_version} at global position ${row.global_position}`
+    } finally {
+      await client.end()
+    }
+    const run = await verify()
+    expect(run.code).toBe(exitCodes.broken)
+    expect(run.stdout).toContain(`the first difference: ${named}`)
   })
 })

@@ -30,6 +30,7 @@ import {
   makeReplayer,
   orderIndexRules,
   orderIndexStreamId,
+  refundReservationRule,
   replayLog,
   timeRule,
 } from "../src/index.ts"
@@ -38,13 +39,16 @@ import { withMemoryStore } from "./support/stores.ts"
 
 const replayOf = (store: EventStoreShape) => withMemoryStore(replayLog(), store)
 
-/** A copy of a generated store, so that each test damages its own. */
-const copyOf = async (source: EventStoreShape): Promise<EventStoreShape> => {
+/** A copy of a generated store, so that each test damages its own; `edit` changes events on the way, as a hand in the store would. */
+const copyOf = async (
+  source: EventStoreShape,
+  edit: (record: RecordedEvent) => RecordedEvent = (record) => record,
+): Promise<EventStoreShape> => {
   const copy = makeMemoryEventStore()
   await withMemoryStore(
     Effect.gen(function* () {
       const page = yield* source.readAll({ after: logStart, maxCount: 1_000_000 })
-      for (const r of page)
+      for (const r of page.map(edit))
         yield* copy.append(
           r.streamId,
           [{ id: r.id, type: r.type, schemaVersion: r.schemaVersion, data: r.data }],
@@ -54,6 +58,25 @@ const copyOf = async (source: EventStoreShape): Promise<EventStoreShape> => {
     copy,
   )
   return copy
+}
+
+/** The first refund order of the history that succeeded, with a payee part above a dirham to edit. */
+const succeededRefund = async (store: EventStoreShape) => {
+  const replayer = await replayOf(store)
+  for (const tracked of replayer.streams.values()) {
+    const state = tracked.state as { status?: string; orderNo?: string; details?: { payeeRefundFils: number } }
+    if (tracked.aggregate?.kind === "refund" && state.status === "SUCCESS" && state.details!.payeeRefundFils > 100)
+      return { streamId: tracked.streamId, orderNo: state.orderNo! }
+  }
+  throw new Error("no succeeded refund in the generated history")
+}
+
+type Data = Record<string, unknown>
+
+/** Moves an amount and its payee part by the same number of fils, so that the parts still sum to the whole. */
+const moved = (byFils: number, amount: Data, payee: Data, amountKey: string, payeeKey: string) => {
+  amount[amountKey] = (amount[amountKey] as number) + byFils
+  payee[payeeKey] = (payee[payeeKey] as number) + byFils
 }
 
 /** Appends events as they are, at the end of the stream; answers their records. */
@@ -142,7 +165,7 @@ describe("a damaged history", () => {
     ])
   })
 
-  it("reports a broken rule once, when it breaks, and not again while it stays broken the same way", async () => {
+  it("reports a broken rule once, when it breaks, and not again while it stays broken", async () => {
     const store = await copyOf(generated.store)
     const { streamId, order } = await orderWhere(store, paidAndRefundable)
     const paid = paymentOf(order)!.paidAmountFils
@@ -162,6 +185,42 @@ describe("a damaged history", () => {
     const rulesReported = (await replayOf(store)).report().brokenInvariants.listed.map((b) => b.rule)
     expect(rulesReported.filter((r) => r === acquiringRules.refundsWithinPaid)).toHaveLength(1)
     expect(rulesReported).toContain(acquiringRules.transitions)
+  })
+
+  it("reports a refund order edited in its own stream, parts still summing, once, at the refund stream", async () => {
+    const { streamId, orderNo } = await succeededRefund(generated.store)
+    const store = await copyOf(generated.store, (record) => {
+      if (record.streamId !== streamId || record.type !== "RefundCreated") return record
+      const data = structuredClone(record.data) as { details: Data }
+      moved(-100, data.details, data.details, "amountFils", "payeeRefundFils")
+      return { ...record, data }
+    })
+    const found = (await replayOf(store)).report().brokenInvariants.listed
+    expect(found).toEqual([
+      expect.objectContaining({
+        kind: "refund",
+        streamId,
+        rule: refundReservationRule,
+        detail: expect.stringContaining(`refund order ${orderNo} against its reservation`),
+      }),
+    ])
+    expect(found[0]!.detail).toContain("amount")
+  })
+
+  it("reports a reservation edited on the acquiring order once per stream and rule while it stays broken", async () => {
+    const { orderNo } = await succeededRefund(generated.store)
+    const store = await copyOf(generated.store, (record) => {
+      const data = record.data as { refundOrderNo?: string }
+      if (record.type !== "RefundReserved" || data.refundOrderNo !== orderNo) return record
+      const edited = structuredClone(record.data) as { request: Data; allocation: Data }
+      // Far above what the payee received: the acquiring order's own rules break too, and stay broken.
+      moved(100_000_000, edited.request, edited.allocation, "amountFils", "payeeFils")
+      return { ...record, data: edited }
+    })
+    const found = (await replayOf(store)).report().brokenInvariants.listed
+    const perStreamAndRule = found.map((b) => `${b.streamId} ${b.rule}`)
+    expect(new Set(perStreamAndRule).size).toBe(perStreamAndRule.length)
+    expect(found).toContainEqual(expect.objectContaining({ kind: "refund", rule: refundReservationRule }))
   })
 
   it("reports an event whose data does not decode, with why, and goes on with the rest", async () => {

@@ -6,7 +6,7 @@
  * with `api` and `expiry`, one with `notifier`.
  */
 
-import { ExclusiveWork } from "@mizan/eventsourcing"
+import { ExclusiveWork, headSignIntervalMsDefault, runHeadSigner } from "@mizan/eventsourcing"
 import { type NotifierOptions, NotifierProgress, runNotifier } from "@mizan/notifier"
 import { sign } from "@mizan/protocol"
 import { Context, Effect, Layer } from "effect"
@@ -22,6 +22,8 @@ export interface ServiceOptions extends GatewayOptions {
   readonly listen: Listen
   /** Notifier settings beyond the defaults (tests shorten timeouts). */
   readonly notifier?: Partial<Omit<NotifierOptions, "source" | "sign" | "mode" | "clocks" | "progress">>
+  /** How often the notifier's process signs a head of the log, when it moved (tests shorten it). */
+  readonly headSignIntervalMs?: number
 }
 
 /** The roles a configuration names; all three unless it names some. */
@@ -50,6 +52,19 @@ const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>
               })
             }),
           ).pipe(Effect.tapCause((cause) => Effect.logError("the notifier stopped", cause))),
+        )
+      if (roles.has("notifier"))
+        // The log's signed heads (docs/architecture.md#a-tamper-evident-log), by one process of all on the store.
+        yield* Effect.forkScoped(
+          Effect.scoped(
+            Effect.andThen(
+              exclusiveWork.hold("head-signer"),
+              runHeadSigner(
+                (payload) => sign(payload, gateway.servicePrivateKey),
+                options.headSignIntervalMs ?? headSignIntervalMsDefault,
+              ),
+            ),
+          ).pipe(Effect.tapCause((cause) => Effect.logError("the head signer stopped", cause))),
         )
       if (roles.has("expiry")) yield* Effect.forkScoped(runExpirySweeper)
     }),

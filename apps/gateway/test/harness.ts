@@ -87,6 +87,7 @@ export interface StartOptions {
   readonly config?: GatewayConfig
   readonly storeLayer?: Layer.Layer<EventStore, StoreError>
   readonly notifier?: ServiceOptions["notifier"]
+  readonly headSignIntervalMs?: number
 }
 
 export const startGateway = async (options: StartOptions = {}): Promise<TestGateway> => {
@@ -99,6 +100,7 @@ export const startGateway = async (options: StartOptions = {}): Promise<TestGate
       storeLayer: options.storeLayer ?? layerMemory,
       listen: { port: 0, host: "127.0.0.1" },
       ...(options.notifier === undefined ? {} : { notifier: options.notifier }),
+      ...(options.headSignIntervalMs === undefined ? {} : { headSignIntervalMs: options.headSignIntervalMs }),
     }),
   )
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))

@@ -1,4 +1,5 @@
 import { Context, type Effect, type Stream } from "effect"
+import type { SignedHead } from "./chain.ts"
 import type {
   AppendResult,
   ExpectedVersion,
@@ -18,6 +19,12 @@ export interface ReadStreamOptions {
 export interface ReadAllOptions {
   /** Return events whose global position is after this one (`logStart` for all). */
   readonly after: GlobalPosition
+  readonly maxCount: number
+}
+
+export interface ReadSignedHeadsOptions {
+  /** Return heads whose count is above this one (0 for all). */
+  readonly afterCount: number
   readonly maxCount: number
 }
 
@@ -53,6 +60,16 @@ export class EventStore extends Context.Service<
     /** A named reader's stored position (`logStart` when it has none). */
     readonly readCheckpoint: (name: string) => Effect.Effect<GlobalPosition, StoreError>
     readonly storeCheckpoint: (name: string, position: GlobalPosition) => Effect.Effect<void, StoreError>
+    /**
+     * Keeps a signed head of the log (chain.ts), kept apart from the log
+     * itself so that cutting off the log's tail leaves the heads that
+     * covered it. A second head with the same count keeps the first.
+     */
+    readonly storeSignedHead: (head: SignedHead) => Effect.Effect<void, StoreError>
+    /** One page of the signed heads, by count ascending. */
+    readonly readSignedHeads: (options: ReadSignedHeadsOptions) => Effect.Effect<ReadonlyArray<SignedHead>, StoreError>
+    /** The head with the highest count, if any: where the signer resumes. */
+    readonly readLastSignedHead: Effect.Effect<SignedHead | undefined, StoreError>
   }
 >()("@mizan/eventsourcing/EventStore") {}
 

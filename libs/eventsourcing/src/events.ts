@@ -50,6 +50,12 @@ export interface RecordedEvent {
   readonly streamVersion: number
   /** Its place in the global log: strictly increasing in the order readers see. */
   readonly globalPosition: GlobalPosition
+  /**
+   * SHA-256 over its stream's previous chain hash and its own recorded
+   * fields (`chainHashOf`, chain.ts), computed by the store that recorded
+   * it. Absent only where an adapter keeps no chain (KurrentDB, its README).
+   */
+  readonly chainHash?: string
 }
 
 export interface AppendResult {

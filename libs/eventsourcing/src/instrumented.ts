@@ -47,6 +47,12 @@ export const instrumentedEventStore = (store: EventStoreShape): EventStoreShape 
     store
       .storeCheckpoint(name, position)
       .pipe(Effect.withSpan("EventStore.storeCheckpoint", { attributes: { checkpoint: name } })),
+  storeSignedHead: (head) =>
+    store
+      .storeSignedHead(head)
+      .pipe(Effect.withSpan("EventStore.storeSignedHead", { attributes: { count: head.count } })),
+  readSignedHeads: (options) => store.readSignedHeads(options).pipe(Effect.withSpan("EventStore.readSignedHeads")),
+  readLastSignedHead: store.readLastSignedHead.pipe(Effect.withSpan("EventStore.readLastSignedHead")),
 })
 
 /** Wraps the store provided below it with `instrumentedEventStore`. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto"
 import { Clock, Effect, Layer } from "effect"
+import { chainGenesis, chainHashOf, type SignedHead } from "./chain.ts"
 import { EventStore, type EventStoreShape } from "./EventStore.ts"
 import {
   type ExpectedVersion,
@@ -37,6 +38,8 @@ export const makeMemoryEventStore = (): EventStoreShape => {
   const log: Array<RecordedEvent> = []
   const streams = new Map<string, Array<RecordedEvent>>()
   const checkpoints = new Map<string, GlobalPosition>()
+  // Kept sorted by count: the signer adds them in that order, and a repeated count keeps the first.
+  const heads: Array<SignedHead> = []
   const signal = new AppendSignal()
 
   const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
@@ -53,8 +56,9 @@ export const makeMemoryEventStore = (): EventStoreShape => {
           const stream = streams.get(streamId) ?? []
           if (!versionMatches(expected, stream.length))
             return Effect.fail(new VersionConflict({ streamId, expected, actual: stream.length }))
-          const records = events.map(
-            (event, i): RecordedEvent => ({
+          let previous = stream.at(-1)?.chainHash ?? chainGenesis
+          const records = events.map((event, i): RecordedEvent => {
+            const fields = {
               id: event.id ?? randomUUID(),
               streamId,
               type: event.type,
@@ -62,9 +66,10 @@ export const makeMemoryEventStore = (): EventStoreShape => {
               data: structuredClone(event.data),
               metadata: { ...event.metadata, recordedAt },
               streamVersion: stream.length + i + 1,
-              globalPosition: BigInt(log.length + i + 1),
-            }),
-          )
+            }
+            previous = chainHashOf(previous, fields)
+            return { ...fields, globalPosition: BigInt(log.length + i + 1), chainHash: previous }
+          })
           stream.push(...records)
           streams.set(streamId, stream)
           log.push(...records)
@@ -82,6 +87,15 @@ export const makeMemoryEventStore = (): EventStoreShape => {
     follow: followByReading(readAll, signal, 1_000),
     readCheckpoint: (name) => Effect.sync(() => checkpoints.get(name) ?? logStart),
     storeCheckpoint: (name, position) => Effect.sync(() => void checkpoints.set(name, position)),
+    storeSignedHead: (head) =>
+      Effect.sync(() => {
+        if (heads.some((kept) => kept.count === head.count)) return
+        heads.push(head)
+        heads.sort((a, b) => a.count - b.count)
+      }),
+    readSignedHeads: ({ afterCount, maxCount }) =>
+      Effect.sync(() => heads.filter((head) => head.count > afterCount).slice(0, maxCount)),
+    readLastSignedHead: Effect.sync(() => heads.at(-1)),
   }
 }
 

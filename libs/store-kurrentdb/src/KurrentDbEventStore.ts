@@ -219,8 +219,19 @@ export const storeOn = (client: KurrentDBClient, namespace: Namespace, pollInter
         },
         catch: storeErrorFrom(`storing checkpoint ${name}`),
       }),
+    // No chain and no signed heads here (README.md, The tamper-evident log): refused, never pretended.
+    storeSignedHead: () => noTamperEvidence,
+    readSignedHeads: () => noTamperEvidence,
+    readLastSignedHead: noTamperEvidence,
   }
 }
+
+const noTamperEvidence = Effect.fail(
+  new StoreError({
+    reason: "InvalidRequest",
+    detail: "the KurrentDB store keeps no chain hashes and no signed heads (libs/store-kurrentdb/README.md)",
+  }),
+)
 
 export const makeKurrentDbEventStore = (
   connectionString: string,

@@ -6,16 +6,20 @@
  */
 import { randomUUID } from "node:crypto"
 import {
+  chainHashOf,
   checkAppendRequest,
   type EventMetadata,
   EventStore,
   type EventStoreShape,
   type ExpectedVersion,
+  emptyStreamHead,
   followByReading,
   logStart,
   type NewEvent,
   type RecordedEvent,
   StoreError,
+  type StreamHead,
+  StreamHeadCache,
   VersionConflict,
 } from "@mizan/eventsourcing"
 import { Clock, Effect, Layer, type Scope, Stream } from "effect"
@@ -24,7 +28,8 @@ import { columnTypes } from "./columnTypes.ts"
 import { isStreamVersionTaken, storeErrorFrom } from "./errors.ts"
 import { appendBatchEventsMax } from "./globalPosition.ts"
 import { migrate, requireMigrated } from "./migrations.ts"
-import { type EventRow, type Statement, statementsFor } from "./statements.ts"
+import { metadataOf, toRecordedEvent, toSignedHead } from "./records.ts"
+import { type EventRow, type SignedHeadRow, type Statement, statementsFor } from "./statements.ts"
 import { defaultSchema, tablesIn } from "./tables.ts"
 import { Followers, NotificationChannel } from "./wakeups.ts"
 
@@ -43,11 +48,14 @@ export interface PostgresStoreOptions {
    * gateway wrote. Default false: the gateway creates and migrates.
    */
   readonly mustExist?: boolean
+  /** How many streams' last version and chain hash this process remembers, to chain an append without a read. Default 10,000. */
+  readonly streamHeadCacheMaxStreams?: number
 }
 
 const defaults = {
   schema: defaultSchema,
   poolSizeConnections: 10,
+  streamHeadCacheMaxStreams: 10_000,
   pollIntervalMs: 1_000,
   listenRetryDelayMs: 1_000,
   mustExist: false,
@@ -56,64 +64,76 @@ const defaults = {
 /** The channel this store's appends are announced on (one per schema). */
 export const appendChannel = (schema: string): string => `mizan_appended_${schema}`
 
-/** Metadata as the port returns it: only the ids that were given, and when the store recorded the event. */
-const metadataOf = (correlationId: string | null, causationId: string | null, recordedAt: number) => ({
-  ...(correlationId === null ? {} : { correlationId }),
-  ...(causationId === null ? {} : { causationId }),
-  recordedAt,
-})
-
-const toRecordedEvent = (row: EventRow): RecordedEvent => ({
-  id: row.event_id,
-  streamId: row.stream_id,
-  type: row.event_type,
-  schemaVersion: row.schema_version,
-  data: row.data,
-  metadata: metadataOf(row.correlation_id, row.causation_id, Number(row.recorded_at_ms)),
-  streamVersion: row.stream_version,
-  globalPosition: BigInt(row.global_position),
-})
-
 const idOf = (metadata: EventMetadata | undefined, key: keyof EventMetadata): string | null => metadata?.[key] ?? null
 
 /**
- * Settles ids and turns the batch into the append statement's parallel
- * arrays. Data is round-tripped through JSON so that what the append
- * answers is exactly what a later read returns.
+ * Settles ids and turns an append's events into the columns that do not
+ * depend on where the stream stands. Data is round-tripped through JSON so
+ * that what the append answers (and hashes) is exactly what a later read
+ * returns.
  */
-const encodeBatch = (events: ReadonlyArray<NewEvent>) =>
+const encodeEvents = (events: ReadonlyArray<NewEvent>) =>
   Effect.try({
     try: () => {
-      const ids = events.map((event) => event.id ?? randomUUID())
       const dataJson = events.map((event) => JSON.stringify(event.data) ?? "null")
-      const correlationIds = events.map((event) => idOf(event.metadata, "correlationId"))
-      const causationIds = events.map((event) => idOf(event.metadata, "causationId"))
-      const records = (streamId: string, recordedAt: number, versions: ReadonlyArray<VersionRow>) =>
-        events.map(
-          (event, i): RecordedEvent => ({
-            id: ids[i]!,
-            streamId,
-            type: event.type,
-            schemaVersion: event.schemaVersion,
-            data: JSON.parse(dataJson[i]!),
-            metadata: metadataOf(correlationIds[i]!, causationIds[i]!, recordedAt),
-            streamVersion: versions[i]!.stream_version,
-            globalPosition: BigInt(versions[i]!.global_position),
-          }),
-        )
-      const columns = [
-        ids,
-        events.map((event) => event.type),
-        events.map((event) => event.schemaVersion),
+      return {
+        ids: events.map((event) => event.id ?? randomUUID()),
         dataJson,
-        correlationIds,
-        causationIds,
-      ]
-      return { columns, records }
+        data: dataJson.map((json) => JSON.parse(json) as unknown),
+        correlationIds: events.map((event) => idOf(event.metadata, "correlationId")),
+        causationIds: events.map((event) => idOf(event.metadata, "causationId")),
+      }
     },
     catch: (cause) =>
       new StoreError({ reason: "InvalidRequest", detail: `event data must be JSON: ${String(cause)}`, cause }),
   })
+
+type EncodedEvents = Effect.Success<ReturnType<typeof encodeEvents>>
+
+/**
+ * The append's events chained after `head` (chain.ts): their records but
+ * for the global position, which the insert gives, and the statement's
+ * parallel arrays.
+ */
+const chainBatch = (
+  events: ReadonlyArray<NewEvent>,
+  encoded: EncodedEvents,
+  streamId: string,
+  recordedAt: number,
+  head: StreamHead,
+) => {
+  let previous = head.chainHash
+  const chained = events.map((event, i) => {
+    const fields = {
+      id: encoded.ids[i]!,
+      streamId,
+      type: event.type,
+      schemaVersion: event.schemaVersion,
+      data: encoded.data[i],
+      metadata: metadataOf(encoded.correlationIds[i]!, encoded.causationIds[i]!, recordedAt),
+      streamVersion: head.version + i + 1,
+    }
+    previous = chainHashOf(previous, fields)
+    return { ...fields, chainHash: previous }
+  })
+  const columns = [
+    encoded.ids,
+    events.map((event) => event.type),
+    events.map((event) => event.schemaVersion),
+    encoded.dataJson,
+    encoded.correlationIds,
+    encoded.causationIds,
+    chained.map((event) => event.chainHash),
+  ]
+  return { chained, columns, last: { version: head.version + events.length, chainHash: previous } }
+}
+
+/**
+ * How often an append expecting "any" builds on the stream's head again
+ * after another writer moved it first. Each retry re-reads the head, so
+ * only a stream appended to without pause by others exhausts it.
+ */
+export const anyAppendAttemptsMax = 100
 
 /** What the append statement answers for each event it inserted. */
 interface VersionRow {
@@ -174,14 +194,14 @@ export const makePostgresEventStore = (
         (rows) => rows[0]?.version ?? 0,
       )
 
-    /** Runs the append statement; "lost" when another writer holds the versions it claimed. */
-    const claimAndInsert = (streamId: string, expected: ExpectedVersion, values: ReadonlyArray<unknown>) =>
+    /** Runs the append statement at `version`; "lost" when another writer holds the versions it claimed. */
+    const claimAndInsert = (streamId: string, version: number, values: ReadonlyArray<unknown>) =>
       Effect.tryPromise({
         try: () =>
           pool
             .query<VersionRow>({
-              ...statements.append(expected),
-              values: typeof expected === "number" && expected > 0 ? [...values, expected] : [...values],
+              ...statements.append(version),
+              values: version > 0 ? [...values, version] : [...values],
             })
             .then(
               (result) => (result.rows.length === 0 ? ("lost" as const) : result.rows),
@@ -194,6 +214,36 @@ export const makePostgresEventStore = (
         catch: storeErrorFrom(`appending to ${streamId}`),
       })
 
+    const heads = new StreamHeadCache(settings.streamHeadCacheMaxStreams)
+
+    /**
+     * Where the append builds on: the stream's head at the expected version,
+     * remembered or read (one indexed row). "missing" when the stream has no
+     * event at that version, which is a lost race by the time it is answered.
+     */
+    const headFor = (streamId: string, expected: ExpectedVersion) => {
+      if (expected === "no_stream" || expected === 0) return Effect.succeed(emptyStreamHead)
+      const known = heads.get(streamId)
+      if (expected === "any")
+        return known !== undefined
+          ? Effect.succeed(known)
+          : Effect.map(
+              query<{ stream_version: number; chain_hash: string }>(
+                `reading the head of ${streamId}`,
+                statements.streamHead,
+                [streamId],
+              ),
+              ([row]): StreamHead =>
+                row === undefined ? emptyStreamHead : { version: row.stream_version, chainHash: row.chain_hash },
+            )
+      if (known?.version === expected) return Effect.succeed(known)
+      return Effect.map(
+        query<{ chain_hash: string }>(`reading ${streamId} v${expected}`, statements.chainHashAt, [streamId, expected]),
+        ([row]): StreamHead | "missing" =>
+          row === undefined ? "missing" : { version: expected, chainHash: row.chain_hash },
+      )
+    }
+
     const append: EventStoreShape["append"] = (streamId, events, expected) =>
       Effect.gen(function* () {
         yield* checkAppendRequest(streamId, events.length, expected)
@@ -203,23 +253,33 @@ export const makePostgresEventStore = (
             detail: `an append carries at most ${appendBatchEventsMax} events, not ${events.length}`,
           })
         const recordedAt = yield* Clock.currentTimeMillis
-        const batch = yield* encodeBatch(events)
-        const inserted = yield* claimAndInsert(streamId, expected, [
-          streamId,
-          events.length,
-          recordedAt,
-          ...batch.columns,
-        ])
-        if (inserted === "lost")
-          return yield* new VersionConflict({ streamId, expected, actual: yield* streamVersion(streamId) })
-        followers.wakeAll()
-        notifications.announce()
-        const records = batch.records(
-          streamId,
-          recordedAt,
-          [...inserted].sort((a, b) => a.stream_version - b.stream_version),
-        )
-        return { streamVersion: records.at(-1)!.streamVersion, records }
+        const encoded = yield* encodeEvents(events)
+        for (let attempt = 1; ; attempt++) {
+          const head = yield* headFor(streamId, expected)
+          if (head === "missing")
+            return yield* new VersionConflict({ streamId, expected, actual: yield* streamVersion(streamId) })
+          const batch = chainBatch(events, encoded, streamId, recordedAt, head)
+          const inserted = yield* claimAndInsert(streamId, head.version, [
+            streamId,
+            events.length,
+            recordedAt,
+            ...batch.columns,
+          ])
+          if (inserted === "lost") {
+            heads.forget(streamId)
+            // "any" appends wherever the stream stands: build on its new head.
+            if (expected === "any" && attempt < anyAppendAttemptsMax) continue
+            return yield* new VersionConflict({ streamId, expected, actual: yield* streamVersion(streamId) })
+          }
+          heads.remember(streamId, batch.last)
+          followers.wakeAll()
+          notifications.announce()
+          const positions = new Map(inserted.map((row) => [row.stream_version, BigInt(row.global_position)]))
+          const records = batch.chained.map(
+            (event): RecordedEvent => ({ ...event, globalPosition: positions.get(event.streamVersion)! }),
+          )
+          return { streamVersion: batch.last.version, records }
+        }
       })
 
     const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
@@ -237,7 +297,14 @@ export const makePostgresEventStore = (
             Math.max(options?.fromVersion ?? 1, 1),
             options?.maxCount ?? null,
           ]),
-          (rows) => rows.map(toRecordedEvent),
+          (rows) => {
+            const records = rows.map(toRecordedEvent)
+            const last = records.at(-1)
+            // The handler reads a stream and then appends after its last event: remember where that is.
+            if (last?.chainHash !== undefined)
+              heads.remember(streamId, { version: last.streamVersion, chainHash: last.chainHash })
+            return records
+          },
         ),
       readAll,
       follow: (after, options) =>
@@ -254,6 +321,26 @@ export const makePostgresEventStore = (
         ),
       storeCheckpoint: (name, position) =>
         Effect.asVoid(query(`storing checkpoint ${name}`, statements.storeCheckpoint, [name, position.toString()])),
+      storeSignedHead: (head) =>
+        Effect.asVoid(
+          query(`storing the signed head at ${head.count} events`, statements.storeSignedHead, [
+            head.count,
+            head.lastEventId,
+            head.digest,
+            head.signedAt,
+            head.signature,
+            head.position.toString(),
+          ]),
+        ),
+      readSignedHeads: ({ afterCount, maxCount }) =>
+        Effect.map(
+          query<SignedHeadRow>("reading the signed heads", statements.readSignedHeads, [afterCount, maxCount]),
+          (rows) => rows.map(toSignedHead),
+        ),
+      readLastSignedHead: Effect.map(
+        query<SignedHeadRow>("reading the last signed head", statements.readLastSignedHead, []),
+        ([row]) => (row === undefined ? undefined : toSignedHead(row)),
+      ),
     }
     return store
   })

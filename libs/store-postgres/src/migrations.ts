@@ -9,6 +9,7 @@
 import { StoreError } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import type pg from "pg"
+import { chainStoredEvents } from "./chainMigration.ts"
 import { storeErrorFrom, streamVersionConstraint } from "./errors.ts"
 import type { Tables } from "./tables.ts"
 
@@ -16,6 +17,8 @@ export interface Migration {
   readonly version: number
   readonly description: string
   readonly sql: (tables: Tables) => string
+  /** Work SQL alone cannot do (hashing), run after `sql` in the same transaction. */
+  readonly afterSql?: (client: pg.PoolClient, tables: Tables) => Promise<void>
 }
 
 export const migrations: ReadonlyArray<Migration> = [
@@ -48,6 +51,28 @@ export const migrations: ReadonlyArray<Migration> = [
         global_position bigint NOT NULL
       );
     `,
+  },
+  {
+    version: 2,
+    description: "the tamper-evident log: chain hashes and signed heads",
+    sql: (t) => `
+      -- SHA-256 hex over the stream's previous chain hash and this event (libs/eventsourcing/src/chain.ts).
+      -- Filled for every stored row by chainStoredEvents, then required.
+      ALTER TABLE ${t.events} ADD COLUMN chain_hash text;
+      -- Signed heads of the log, apart from it: cutting off the log's tail leaves the heads that covered it.
+      CREATE TABLE ${t.signedHeads} (
+        count           bigint PRIMARY KEY, -- events in the log up to and including last_event_id
+        last_event_id   text   NOT NULL,
+        digest          text   NOT NULL,
+        signed_at_ms    bigint NOT NULL,
+        signature       text   NOT NULL, -- Base64 SHA256withRSA
+        global_position bigint NOT NULL  -- where this store holds last_event_id (not signed: an import moves it)
+      );
+    `,
+    afterSql: async (client, t) => {
+      await chainStoredEvents(client, t)
+      await client.query(`ALTER TABLE ${t.events} ALTER COLUMN chain_hash SET NOT NULL`)
+    },
   },
 ]
 
@@ -138,6 +163,7 @@ export const migrate = (pool: pg.Pool, tables: Tables): Effect.Effect<number, St
         for (const migration of migrations) {
           if (migration.version <= found) continue
           await client.query(migration.sql(tables))
+          await migration.afterSql?.(client, tables)
           await client.query(`INSERT INTO ${tables.migrations} (version, description) VALUES ($1, $2)`, [
             migration.version,
             migration.description,

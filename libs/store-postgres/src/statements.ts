@@ -3,7 +3,6 @@
  * carry the schema, because node-postgres prepares a name once per
  * connection and two stores may share a database.
  */
-import type { ExpectedVersion } from "@mizan/eventsourcing"
 import { transactionBaseSql, visibleBelowSql } from "./globalPosition.ts"
 import type { Tables } from "./tables.ts"
 
@@ -24,35 +23,49 @@ export interface EventRow {
   readonly correlation_id: string | null
   readonly causation_id: string | null
   readonly recorded_at_ms: string
+  /** NULL only while migration 2 chains the rows stored before it. */
+  readonly chain_hash: string | null
 }
 
 const eventColumns =
-  "global_position, stream_id, stream_version, event_id, event_type, schema_version, data, correlation_id, causation_id, recorded_at_ms"
+  "global_position, stream_id, stream_version, event_id, event_type, schema_version, data, correlation_id, causation_id, recorded_at_ms, chain_hash"
+
+/** The columns of a signed head's row. */
+export interface SignedHeadRow {
+  readonly count: string
+  readonly last_event_id: string
+  readonly digest: string
+  readonly signed_at_ms: string
+  readonly signature: string
+  readonly global_position: string
+}
+
+const signedHeadColumns = "count, last_event_id, digest, signed_at_ms, signature, global_position"
 
 /**
  * How an append claims its versions on the stream's row, by what it expects.
  * Each answers `version_before` for a claim it won and no row for one it
  * lost. The row stays locked until the append commits, so a concurrent
  * append to the same stream waits and then re-checks (READ COMMITTED
- * re-evaluates UPDATE and ON CONFLICT against the committed row).
- * Parameters: $1 stream id, $2 event count, $10 expected version.
+ * re-evaluates UPDATE and ON CONFLICT against the committed row). There is
+ * no claim for "any": the chain hashes are computed before the statement,
+ * from the version the append builds on, so the store appends "any" at the
+ * version it last saw (PostgresEventStore.ts).
+ * Parameters: $1 stream id, $2 event count, $11 expected version.
  */
 const claimSql = (t: Tables) => ({
-  any: `INSERT INTO ${t.streams} AS s (stream_id, stream_version) VALUES ($1, $2::integer)
-        ON CONFLICT (stream_id) DO UPDATE SET stream_version = s.stream_version + excluded.stream_version
-        RETURNING s.stream_version - $2::integer AS version_before`,
   new: `INSERT INTO ${t.streams} (stream_id, stream_version) VALUES ($1, $2::integer)
         ON CONFLICT (stream_id) DO NOTHING
         RETURNING 0 AS version_before`,
   at: `UPDATE ${t.streams} SET stream_version = stream_version + $2::integer
-       WHERE stream_id = $1 AND stream_version = $10::integer
-       RETURNING $10::integer AS version_before`,
+       WHERE stream_id = $1 AND stream_version = $11::integer
+       RETURNING $11::integer AS version_before`,
 })
 
 /**
  * One statement, so one round trip and one implicit transaction: claim the
  * versions, then insert the events (nothing, when the claim was lost).
- * $3 recorded at (ms), $4-$9 the events' columns as parallel arrays. Data
+ * $3 recorded at (ms), $4-$10 the events' columns as parallel arrays. Data
  * travels as JSON text and is cast to json here: parsing it inside a JSON
  * document would refuse a `\u0000` escape, which json (unlike jsonb) stores.
  */
@@ -60,22 +73,45 @@ const appendSql = (t: Tables, claim: string) => `
   WITH claimed AS (${claim})
   INSERT INTO ${t.events} (${eventColumns})
   SELECT ${transactionBaseSql} + e.ordinal, $1, claimed.version_before + e.ordinal, e.id, e.type, e.schema_version,
-         e.data::json, e.correlation_id, e.causation_id, $3::bigint
+         e.data::json, e.correlation_id, e.causation_id, $3::bigint, e.chain_hash
   FROM claimed,
-       unnest($4::text[], $5::text[], $6::integer[], $7::text[], $8::text[], $9::text[])
-         WITH ORDINALITY AS e(id, type, schema_version, data, correlation_id, causation_id, ordinal)
+       unnest($4::text[], $5::text[], $6::integer[], $7::text[], $8::text[], $9::text[], $10::text[])
+         WITH ORDINALITY AS e(id, type, schema_version, data, correlation_id, causation_id, chain_hash, ordinal)
   RETURNING global_position, stream_version`
 
 export const statementsFor = (t: Tables) => {
   const named = (operation: string, text: string): Statement => ({ name: `mizan.${t.schema}.${operation}`, text })
   const claims = claimSql(t)
-  const appendAny = named("append-any", appendSql(t, claims.any))
   const appendNew = named("append-new", appendSql(t, claims.new))
   const appendAt = named("append-at", appendSql(t, claims.at))
   return {
-    /** The statement for an append, by what it expects of the stream. */
-    append: (expected: ExpectedVersion): Statement =>
-      expected === "any" ? appendAny : expected === "no_stream" || expected === 0 ? appendNew : appendAt,
+    /** The statement for an append at a known version (0: a new stream). */
+    append: (version: number): Statement => (version === 0 ? appendNew : appendAt),
+    /** $1 stream id: the version and chain hash of its last event (no row for a stream with none). */
+    streamHead: named(
+      "stream-head",
+      `SELECT stream_version, chain_hash FROM ${t.events} WHERE stream_id = $1 ORDER BY stream_version DESC LIMIT 1`,
+    ),
+    /** $1 stream id, $2 version: that event's chain hash. */
+    chainHashAt: named(
+      "chain-hash-at",
+      `SELECT chain_hash FROM ${t.events} WHERE stream_id = $1 AND stream_version = $2::integer`,
+    ),
+    /** $1..$6 a signed head; a second head at one count keeps the first. */
+    storeSignedHead: named(
+      "store-signed-head",
+      `INSERT INTO ${t.signedHeads} (${signedHeadColumns}) VALUES ($1::bigint, $2, $3, $4::bigint, $5, $6::bigint)
+       ON CONFLICT (count) DO NOTHING`,
+    ),
+    /** $1 after this count, $2 how many. */
+    readSignedHeads: named(
+      "read-signed-heads",
+      `SELECT ${signedHeadColumns} FROM ${t.signedHeads} WHERE count > $1::bigint ORDER BY count LIMIT $2::integer`,
+    ),
+    readLastSignedHead: named(
+      "read-last-signed-head",
+      `SELECT ${signedHeadColumns} FROM ${t.signedHeads} ORDER BY count DESC LIMIT 1`,
+    ),
     /**
      * A stream's version, for the VersionConflict of a lost claim. The events
      * table is asked too, in case a claim was lost to the unique constraint.

@@ -8,6 +8,7 @@ export interface Tables {
   readonly streams: string
   readonly events: string
   readonly checkpoints: string
+  readonly signedHeads: string
 }
 
 /** Lower-case letters, digits and underscores: a name that never needs quoting or escaping. */
@@ -23,6 +24,7 @@ export const tablesIn = (schema: string): Effect.Effect<Tables, StoreError> =>
         streams: `"${schema}".streams`,
         events: `"${schema}".events`,
         checkpoints: `"${schema}".checkpoints`,
+        signedHeads: `"${schema}".signed_heads`,
       })
     : Effect.fail(
         new StoreError({

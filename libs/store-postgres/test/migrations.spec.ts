@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto"
+import { expectChained, readWholeLog } from "@mizan/eventsourcing/testing"
 import { Effect, Exit, type Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { makePostgresEventStore, migrations, schemaVersion } from "../src/index.ts"
+import { tablesIn } from "../src/tables.ts"
 import { freshSchema, openStore, postgresUrl, rawClient, sql } from "./support.ts"
 
 const appliedVersions = (schema: string) =>
@@ -139,6 +141,35 @@ describe("schema migrations", () => {
         const refused = yield* Effect.flip(openStore(schema, { mustExist: true }))
         expect(refused.detail).toContain(`is at version ${schemaVersion - 1}, older than this code's ${schemaVersion}`)
         expect(yield* appliedVersions(schema)).toEqual(everyVersion.slice(0, -1))
+      }),
+    ))
+
+  it("chains the events of a store written at version 1, stream by stream, so that it verifies", () =>
+    run(
+      Effect.gen(function* () {
+        const schema = freshSchema()
+        const tables = yield* tablesIn(schema)
+        const client = yield* rawClient
+        // The store as version 1 of this code left it: its tables, its migration row, events without chain hashes.
+        yield* sql(client, `CREATE SCHEMA "${schema}"`)
+        yield* sql(
+          client,
+          `CREATE TABLE ${tables.migrations} (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+        )
+        yield* sql(client, migrations[0]!.sql(tables))
+        yield* sql(client, `INSERT INTO ${tables.migrations} (version, description) VALUES (1, 'v1')`)
+        const insert = `INSERT INTO ${tables.events} (global_position, stream_id, stream_version, event_id, event_type, schema_version, data, correlation_id, causation_id, recorded_at_ms) VALUES ($1, $2, $3, $4, 'Made', 1, $5::json, $6, NULL, $7)`
+        yield* sql(client, insert, [65_537, "b", 1, "e1", '{"z":1,"a":"x"}', null, 1_767_225_600_000])
+        yield* sql(client, insert, [131_073, "a", 1, "e2", "{}", "c", 1_767_225_600_001])
+        yield* sql(client, insert, [196_609, "b", 2, "e3", '{"list":[1,2]}', null, 1_767_225_600_002])
+        yield* sql(client, `INSERT INTO ${tables.streams} VALUES ('a', 1), ('b', 2)`)
+        const store = yield* openStore(schema)
+        expect(yield* appliedVersions(schema)).toEqual(everyVersion)
+        const log = yield* readWholeLog(store)
+        expect(log.map((e) => e.id)).toEqual(["e1", "e2", "e3"])
+        expectChained(log)
+        yield* store.append("b", [{ type: "Made", schemaVersion: 1, data: {} }], 2)
+        expectChained(yield* readWholeLog(store))
       }),
     ))
 })

@@ -27,9 +27,9 @@ import {
   versionMatches,
 } from "@mizan/eventsourcing"
 import { Effect } from "effect"
-import { type EncodedEvent, recordOfEncoded } from "./rows.ts"
+import { chainedOfEncoded, type EncodedEvent } from "./rows.ts"
 import { breaksUniqueConstraint, storeErrorFrom } from "./sqliteErrors.ts"
-import { makeStreamVersions } from "./streamVersions.ts"
+import { makeStreamVersions, type StreamHead } from "./streamVersions.ts"
 
 export type AppendOutcome = Effect.Effect<AppendResult, VersionConflict | StoreError>
 
@@ -79,7 +79,7 @@ const prepareWriterStatements = (db: DatabaseSync): WriterStatements => ({
   release: db.prepare("RELEASE append_"),
   rollbackToSavepoint: db.prepare("ROLLBACK TO append_"),
   insert: db.prepare(
-    "INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at, chain_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   ),
 })
 
@@ -97,8 +97,8 @@ export interface GroupCommitOptions {
 interface WrittenBatch {
   /** One per append of the batch, in its order. */
   readonly outcomes: ReadonlyArray<AppendOutcome>
-  /** The streams' versions as the batch leaves them. */
-  readonly versions: ReadonlyMap<string, number>
+  /** The streams' heads as the batch leaves them. */
+  readonly heads: ReadonlyMap<string, StreamHead>
   /** How many of its appends were written. */
   readonly written: number
 }
@@ -112,11 +112,13 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
   let appends = 0
   let largestBatchAppends = 0
 
-  /** Inserts one append's events after its stream's `version`; throws what SQLite threw. */
-  const insertAppend = (append: PendingAppend, version: number): AppendResult => {
+  /** Inserts one append's events after its stream's head, chaining each to the one before; throws what SQLite threw. */
+  const insertAppend = (append: PendingAppend, head: StreamHead): AppendResult & { readonly chainHash: string } => {
     const records: Array<RecordedEvent> = []
+    let previous = head.chainHash
     for (const [i, event] of append.events.entries()) {
-      const streamVersion = version + i + 1
+      const streamVersion = head.version + i + 1
+      const { fields, chainHash } = chainedOfEncoded(event, append.streamId, streamVersion, append.recordedAt, previous)
       const { lastInsertRowid } = statements.insert.run(
         event.id,
         append.streamId,
@@ -126,10 +128,12 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
         event.dataJson,
         event.metadataJson,
         append.recordedAt,
+        chainHash,
       )
-      records.push(recordOfEncoded(event, append.streamId, streamVersion, BigInt(lastInsertRowid), append.recordedAt))
+      records.push({ ...fields, globalPosition: BigInt(lastInsertRowid), chainHash })
+      previous = chainHash
     }
-    return { streamVersion: version + append.events.length, records }
+    return { streamVersion: head.version + append.events.length, records, chainHash: previous }
   }
 
   /** Why SQLite refused one append's insert, in the port's words. */
@@ -140,7 +144,7 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
       return new VersionConflict({
         streamId: append.streamId,
         expected: append.expected,
-        actual: streamVersions.committedVersion(append.streamId),
+        actual: streamVersions.committedHead(append.streamId).version,
       })
     }
     if (breaksUniqueConstraint(error, "events.event_id"))
@@ -157,14 +161,16 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
    */
   const writeBatch = (batch: ReadonlyArray<PendingAppend>): WrittenBatch => {
     const outcomes: Array<AppendOutcome> = []
-    // Versions as this transaction leaves them, so that appends to one stream in one batch see each other.
-    const versions = new Map<string, number>()
+    // Heads as this transaction leaves them, so that appends to one stream in one batch see (and chain to) each other.
+    const heads = new Map<string, StreamHead>()
     let written = 0
     for (const append of batch) {
-      const version = versions.get(append.streamId) ?? streamVersions.committedVersion(append.streamId)
-      if (!versionMatches(append.expected, version)) {
+      const head = heads.get(append.streamId) ?? streamVersions.committedHead(append.streamId)
+      if (!versionMatches(append.expected, head.version)) {
         outcomes.push(
-          Effect.fail(new VersionConflict({ streamId: append.streamId, expected: append.expected, actual: version })),
+          Effect.fail(
+            new VersionConflict({ streamId: append.streamId, expected: append.expected, actual: head.version }),
+          ),
         )
         continue
       }
@@ -172,9 +178,9 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
       const savepoint = append.events.length > 1
       if (savepoint) statements.savepoint.run()
       try {
-        const result = insertAppend(append, version)
+        const { chainHash, ...result } = insertAppend(append, head)
         if (savepoint) statements.release.run()
-        versions.set(append.streamId, result.streamVersion)
+        heads.set(append.streamId, { version: result.streamVersion, chainHash })
         outcomes.push(Effect.succeed(result))
         written++
       } catch (error) {
@@ -187,7 +193,7 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
         outcomes.push(Effect.fail(insertFailure(error, append)))
       }
     }
-    return { outcomes, versions, written }
+    return { outcomes, heads, written }
   }
 
   /** Runs one transaction over `batch`, then settles every append in it. */
@@ -205,7 +211,7 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
       for (const append of batch) append.settle(failure)
       return
     }
-    streamVersions.committed(result.versions)
+    streamVersions.committed(result.heads)
     transactions++
     appends += result.written
     largestBatchAppends = Math.max(largestBatchAppends, batch.length)

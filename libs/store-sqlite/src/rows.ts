@@ -3,7 +3,7 @@
  * form the port promises (`data` is plain JSON, events.ts).
  */
 import { randomUUIDv7 } from "node:crypto"
-import { type EventMetadata, type NewEvent, type RecordedEvent, StoreError } from "@mizan/eventsourcing"
+import { chainHashOf, type EventMetadata, type NewEvent, type RecordedEvent, StoreError } from "@mizan/eventsourcing"
 
 /** An event encoded for its row, before the writer gives it a stream version and a position. */
 export interface EncodedEvent {
@@ -50,28 +50,33 @@ export const encodeEvents = (events: ReadonlyArray<NewEvent>): ReadonlyArray<Enc
 const metadataOf = (metadataJson: string | null, recordedAt: number): RecordedEvent["metadata"] =>
   metadataJson === null ? { recordedAt } : { ...(JSON.parse(metadataJson) as EventMetadata), recordedAt }
 
-/** The record of an event the writer has just inserted. */
-export const recordOfEncoded = (
+/**
+ * The chained fields of an event the writer is about to insert, and its
+ * chain hash: computed from the data parsed back from the stored text, so
+ * that the hash covers exactly what a later read returns.
+ */
+export const chainedOfEncoded = (
   event: EncodedEvent,
   streamId: string,
   streamVersion: number,
-  globalPosition: bigint,
   recordedAt: number,
-): RecordedEvent => ({
-  id: event.id,
-  streamId,
-  type: event.type,
-  schemaVersion: event.schemaVersion,
-  // Parsed back from the stored text, so that the acknowledged record equals what a later read returns.
-  data: JSON.parse(event.dataJson),
-  metadata: metadataOf(event.metadataJson, recordedAt),
-  streamVersion,
-  globalPosition,
-})
+  previousChainHash: string,
+) => {
+  const fields = {
+    id: event.id,
+    streamId,
+    type: event.type,
+    schemaVersion: event.schemaVersion,
+    data: JSON.parse(event.dataJson) as unknown,
+    metadata: metadataOf(event.metadataJson, recordedAt),
+    streamVersion,
+  }
+  return { fields, chainHash: chainHashOf(previousChainHash, fields) }
+}
 
 /** The columns every read selects, in this order (statements return arrays, the cheapest row shape). */
 export const eventColumns =
-  "global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at"
+  "global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at, chain_hash"
 
 export type EventRow = readonly [
   globalPosition: number,
@@ -83,6 +88,7 @@ export type EventRow = readonly [
   data: string,
   metadata: string | null,
   recordedAt: number,
+  chainHash: string,
 ]
 
 /** The record of a stored row. Positions are read as numbers, exact up to 2^53 events. */
@@ -95,4 +101,5 @@ export const recordOfRow = (row: EventRow): RecordedEvent => ({
   metadata: metadataOf(row[7], row[8]),
   streamVersion: row[3],
   globalPosition: BigInt(row[0]),
+  chainHash: row[9],
 })

@@ -7,12 +7,15 @@
  */
 import type { DatabaseSync } from "node:sqlite"
 import { StoreError } from "@mizan/eventsourcing"
+import { chainStoredEvents } from "./chainMigration.ts"
 import { storeErrorFrom } from "./sqliteErrors.ts"
 
 export interface Migration {
   readonly version: number
   readonly description: string
   readonly sql: string
+  /** Work SQL alone cannot do (hashing), run after `sql` in the same transaction. */
+  readonly afterSql?: (db: DatabaseSync) => void
 }
 
 /** Marks a file as a Mizan event store ("MZN" and a 1), so that another application's database is never touched. */
@@ -43,6 +46,25 @@ export const migrations: ReadonlyArray<Migration> = [
         position INTEGER NOT NULL
       ) STRICT, WITHOUT ROWID;
     `,
+  },
+  {
+    version: 2,
+    description: "the tamper-evident log: chain hashes and signed heads",
+    sql: `
+      -- SHA-256 hex over the stream's previous chain hash and this event (libs/eventsourcing/src/chain.ts).
+      -- SQLite adds a NOT NULL column only with a default; the migration fills every stored row at once.
+      ALTER TABLE events ADD COLUMN chain_hash TEXT NOT NULL DEFAULT '';
+      -- Signed heads of the log, apart from it: cutting off the log's tail leaves the heads that covered it.
+      CREATE TABLE signed_heads (
+        count INTEGER PRIMARY KEY, -- events in the log up to and including last_event_id
+        last_event_id TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        signed_at INTEGER NOT NULL, -- ms since the epoch
+        signature TEXT NOT NULL, -- Base64 SHA256withRSA
+        position INTEGER NOT NULL -- where this file holds last_event_id (not signed: an import moves it)
+      ) STRICT;
+    `,
+    afterSql: chainStoredEvents,
   },
 ]
 
@@ -101,6 +123,7 @@ export const migrate = (
       // Another process may have migrated while this one waited for the write lock.
       if (checkFileIsOurs(db, path, target) < migration.version) {
         db.exec(migration.sql)
+        migration.afterSql?.(db)
         db.exec(`PRAGMA user_version = ${migration.version}`)
         applied.push(migration.version)
       }

@@ -11,6 +11,7 @@ import {
   type EventStoreShape,
   followByReading,
   logStart,
+  type SignedHead,
   StoreError,
   type VersionConflict,
 } from "@mizan/eventsourcing"
@@ -55,7 +56,30 @@ interface Queries {
   readonly readStream: (streamId: string, fromVersion: number, maxCount: number) => ReadonlyArray<EventRow>
   readonly readCheckpoint: (name: string) => bigint | undefined
   readonly storeCheckpoint: (name: string, position: bigint) => void
+  readonly storeSignedHead: (head: SignedHead) => void
+  readonly readSignedHeads: (afterCount: number, maxCount: number) => ReadonlyArray<SignedHead>
+  readonly readLastSignedHead: () => SignedHead | undefined
 }
+
+const signedHeadColumns = "count, last_event_id, digest, signed_at, signature, position"
+
+type SignedHeadRow = readonly [
+  count: number,
+  lastEventId: string,
+  digest: string,
+  signedAt: number,
+  signature: string,
+  position: number,
+]
+
+const signedHeadOfRow = (row: SignedHeadRow): SignedHead => ({
+  count: row[0],
+  lastEventId: row[1],
+  digest: row[2],
+  signedAt: row[3],
+  signature: row[4],
+  position: BigInt(row[5]),
+})
 
 const prepareQueries = (db: DatabaseSync): Queries => {
   const readAll = db.prepare(
@@ -71,7 +95,24 @@ const prepareQueries = (db: DatabaseSync): Queries => {
   const storeCheckpoint = db.prepare(
     "INSERT INTO checkpoints (name, position) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET position = excluded.position",
   )
+  const storeSignedHead = db.prepare(
+    `INSERT INTO signed_heads (${signedHeadColumns}) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (count) DO NOTHING`,
+  )
+  const readSignedHeads = db.prepare(
+    `SELECT ${signedHeadColumns} FROM signed_heads WHERE count > ? ORDER BY count LIMIT ?`,
+  )
+  const readLastSignedHead = db.prepare(`SELECT ${signedHeadColumns} FROM signed_heads ORDER BY count DESC LIMIT 1`)
+  readSignedHeads.setReturnArrays(true)
+  readLastSignedHead.setReturnArrays(true)
   return {
+    storeSignedHead: (head) =>
+      void storeSignedHead.run(head.count, head.lastEventId, head.digest, head.signedAt, head.signature, head.position),
+    readSignedHeads: (afterCount, maxCount) =>
+      (readSignedHeads.all(afterCount, maxCount) as unknown as ReadonlyArray<SignedHeadRow>).map(signedHeadOfRow),
+    readLastSignedHead: () => {
+      const row = readLastSignedHead.get() as unknown as SignedHeadRow | undefined
+      return row === undefined ? undefined : signedHeadOfRow(row)
+    },
     readAll: (after, maxCount) => readAll.all(after, maxCount) as unknown as ReadonlyArray<EventRow>,
     readStream: (streamId, fromVersion, maxCount) =>
       readStream.all(streamId, fromVersion, maxCount) as unknown as ReadonlyArray<EventRow>,
@@ -181,6 +222,13 @@ const storeOnDatabase = (db: DatabaseSync, path: string, settings: Required<Sqli
     readCheckpoint: (name) => attempt(`reading checkpoint ${name}`, () => queries.readCheckpoint(name) ?? logStart),
     storeCheckpoint: (name, position) =>
       attempt(`storing checkpoint ${name}`, () => queries.storeCheckpoint(name, position)),
+    storeSignedHead: (head) =>
+      attempt(`storing the signed head at ${head.count} events`, () => queries.storeSignedHead(head)),
+    readSignedHeads: ({ afterCount, maxCount }) =>
+      isCount(maxCount)
+        ? attempt("reading the signed heads", () => queries.readSignedHeads(afterCount, maxCount))
+        : invalidRequest(`a page holds at least one head, not ${maxCount}`),
+    readLastSignedHead: attempt("reading the last signed head", queries.readLastSignedHead),
     stats: writer.stats,
   }
   return {

@@ -1,7 +1,9 @@
 import { DatabaseSync } from "node:sqlite"
 import { StoreError } from "@mizan/eventsourcing"
+import { expectChained, readWholeLog } from "@mizan/eventsourcing/testing"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { makeSqliteEventStore } from "../src/index.ts"
 import { applicationId, type Migration, migrate, migrations, schemaVersionCurrent } from "../src/schema.ts"
 import { tempDatabasePath } from "./support/stores.ts"
 
@@ -38,7 +40,7 @@ describe("schema migrations", () => {
       expect(migrate(db, path)).toEqual({ from: 0, applied: migrations.map((m) => m.version) })
       expect(pragma(db, "user_version")).toBe(schemaVersionCurrent)
       expect(pragma(db, "application_id")).toBe(applicationId)
-      expect(tables(db)).toEqual(["checkpoints", "events"])
+      expect(tables(db)).toEqual(["checkpoints", "events", "signed_heads"])
     }))
 
   it("are a no-op on a file already at the current version, leaving its schema and data alone", () =>
@@ -74,4 +76,30 @@ describe("schema migrations", () => {
       expect(tables(db)).not.toContain("extra")
       expect(db.isTransaction).toBe(false)
     }))
+
+  it("chain the events of a file written before chain hashes, stream by stream, so that it verifies", () =>
+    Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const path = yield* tempDatabasePath
+          const db = new DatabaseSync(path)
+          migrate(db, path, migrations.slice(0, 1))
+          const insert = db.prepare(
+            "INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          )
+          // Two streams interleaved in the log, one event with metadata, as schema version 1 wrote them.
+          insert.run("e1", "b", 1, "Made", 1, '{"z":1,"a":"x"}', null, 1_767_225_600_000)
+          insert.run("e2", "a", 1, "Made", 1, "{}", '{"correlationId":"c"}', 1_767_225_600_001)
+          insert.run("e3", "b", 2, "Changed", 2, '{"list":[1,2]}', null, 1_767_225_600_002)
+          db.close()
+          const store = yield* makeSqliteEventStore(path)
+          const log = yield* readWholeLog(store)
+          expect(log.map((e) => e.id)).toEqual(["e1", "e2", "e3"])
+          expectChained(log)
+          // New appends continue the migrated chains.
+          yield* store.append("b", [{ type: "Changed", schemaVersion: 2, data: { list: [] } }], 2)
+          expectChained(yield* readWholeLog(store))
+        }),
+      ),
+    ))
 })

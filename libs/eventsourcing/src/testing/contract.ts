@@ -8,6 +8,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { EventStoreShape } from "../EventStore.ts"
 import { type GlobalPosition, logStart, type NewEvent } from "../events.ts"
+import { chainContract, expectChained } from "./chainContract.ts"
 import { readWholeLog } from "./readWholeLog.ts"
 
 export interface StoreUnderTest {
@@ -68,6 +69,8 @@ export const eventStoreContract = (
   const timeout = options.testTimeoutMs ?? 30_000
   const run = <A>(body: (sut: StoreUnderTest) => Effect.Effect<A, unknown, Scope.Scope>) =>
     Effect.runPromise(Effect.scoped(Effect.flatMap(open, body)))
+
+  chainContract(adapter, run, { timeout, ...(options.volatile === undefined ? {} : { volatile: options.volatile }) })
 
   describe(`EventStore contract: ${adapter}`, () => {
     it("appends to a new stream and reads it back in order with versions 1..n", { timeout }, () =>
@@ -200,6 +203,7 @@ export const eventStoreContract = (
                     expect(inStream.map((e) => e.streamVersion)).toEqual(inStream.map((_, i) => i + 1))
                     expect(log.filter((e) => e.streamId === stream).map((e) => e.id)).toEqual(inStream.map((e) => e.id))
                   }
+                  expectChained(log)
                   // Each append's events stay together and in their order.
                   for (const { size } of appends) expect(size).toBeGreaterThan(0)
                 }),

@@ -1,4 +1,5 @@
 export * from "./budget.ts"
+export * from "./chainContract.ts"
 export * from "./contract.ts"
 export * from "./exclusiveWorkContract.ts"
 export * from "./givenWhenThen.ts"

@@ -1,0 +1,26 @@
+/** How `verify` reports: a few lines for people, one JSON object for machines. */
+import { formatCount, isoTime, toJson } from "./format.ts"
+import type { VerifyFinding, VerifyReport } from "./verify.ts"
+
+const placeOf = (finding: VerifyFinding): string =>
+  finding._tag === "Event"
+    ? `event ${finding.streamId} v${finding.streamVersion} at global position ${finding.globalPosition}`
+    : `signed head of ${formatCount(finding.count)} events (signed ${isoTime(finding.signedAt)})`
+
+export const verifyText = (report: VerifyReport): string => {
+  const read = `${formatCount(report.events)} events in ${formatCount(report.streams)} streams, ${formatCount(report.headsChecked)} signed heads`
+  const uncovered =
+    report.eventsAfterLastHead === 0
+      ? ""
+      : `${formatCount(report.eventsAfterLastHead)} events after the last signed head: a cut among them would not show yet\n`
+  if (report.findings.length === 0) return `verified ${read}: every link and every head holds\n${uncovered}`
+  const [first] = report.findings
+  const lines = report.findings.map((finding) => `  ${placeOf(finding)}: ${finding.detail}`)
+  const more = report.findingsNotListed === 0 ? [] : [`  ... and ${formatCount(report.findingsNotListed)} more`]
+  return [`BROKEN: read ${read}`, `the first difference: ${placeOf(first!)}`, ...lines, ...more, ""]
+    .join("\n")
+    .concat(uncovered)
+}
+
+export const verifyJson = (report: VerifyReport): string =>
+  `${toJson({ ok: report.findings.length === 0, ...report })}\n`
