@@ -22,10 +22,11 @@ import {
 import { fils, timestamp } from "@mizan/kernel"
 import { testClockStreamId } from "@mizan/test-clock"
 import { WalletTransfer } from "@mizan/transfer"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
 import {
   evolveRule,
+  fixedClock,
   isClean,
   makeReplayer,
   orderIndexRules,
@@ -48,12 +49,16 @@ const copyOf = async (
   await withMemoryStore(
     Effect.gen(function* () {
       const page = yield* source.readAll({ after: logStart, maxCount: 1_000_000 })
+      // Each event keeps its recorded time: the replay tells an append's events by it, and
+      // one decision of two events (placed, then failed at once) must stay one append.
       for (const r of page.map(edit))
-        yield* copy.append(
-          r.streamId,
-          [{ id: r.id, type: r.type, schemaVersion: r.schemaVersion, data: r.data }],
-          r.streamVersion - 1,
-        )
+        yield* copy
+          .append(
+            r.streamId,
+            [{ id: r.id, type: r.type, schemaVersion: r.schemaVersion, data: r.data }],
+            r.streamVersion - 1,
+          )
+          .pipe(Effect.provideService(Clock.Clock, fixedClock(r.metadata.recordedAt)))
     }),
     copy,
   )
