@@ -7,7 +7,7 @@
  */
 import { acquiringStreamId, type Order, refundSummary } from "@mizan/acquiring"
 import { fils, type Timestamp } from "@mizan/kernel"
-import { currentOrder, endRefund, indexOrderNo, newOrderNo, onOrder, requestRefund } from "@mizan/order-flows"
+import { endRefund, indexOrderNo, newOrderNo, onOrder, readOrderExpiringIfDue, requestRefund } from "@mizan/order-flows"
 import { refundStreamId } from "@mizan/refund"
 import { Effect } from "effect"
 
@@ -48,7 +48,7 @@ export const createOrder = (input: NewOrder, now: Timestamp) =>
 export const payOrder = (orderId: string, now: Timestamp) =>
   Effect.gen(function* () {
     const streamId = acquiringStreamId(merchantId, orderId)
-    const order = yield* currentOrder(merchantId, streamId, now)
+    const order = yield* readOrderExpiringIfDue(merchantId, streamId, now)
     return yield* onOrder(streamId, {
       _tag: "PayOrder",
       merchantId,
@@ -79,7 +79,7 @@ export const completeRefund = (refundId: string, now: Timestamp) =>
   Effect.asVoid(endRefund(refundStreamId(merchantId, refundId), { _tag: "CompleteRefund" }, now))
 
 export const readOrder = (orderId: string, now: Timestamp) =>
-  currentOrder(merchantId, acquiringStreamId(merchantId, orderId), now)
+  readOrderExpiringIfDue(merchantId, acquiringStreamId(merchantId, orderId), now)
 
 /** The service's own JSON shape of an order: what its clients read back. */
 export const orderView = (order: Order) => {
