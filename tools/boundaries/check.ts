@@ -2,6 +2,8 @@
  * The module-boundary check of `npm test` (DESIGN.md, Layout):
  * - a domain lib (tag scope:domain) imports only @mizan/kernel,
  *   @mizan/eventsourcing and effect: no store, app, HTTP, file system or clock;
+ *   its `src/testing/` (the `./testing` entry: models and arbitraries for
+ *   tests) may also import fast-check;
  * - a lib never imports an app;
  * - every @mizan import is declared in the importer's package.json, so that
  *   Nx's project graph (and its cache) sees the dependency.
@@ -53,6 +55,8 @@ const packageOf = (specifier: string): string => {
 }
 
 const domainMayImport = new Set(["effect", "@mizan/kernel", "@mizan/eventsourcing"])
+/** What a domain lib's testing entry may import besides: the property-testing library its arbitraries are made of. */
+const domainTestingMayImport = new Set([...domainMayImport, "fast-check"])
 
 /** Every broken boundary of the workspace at `root`, one sentence each. */
 export const boundaryProblems = (root: string): Array<string> => {
@@ -66,13 +70,14 @@ export const boundaryProblems = (root: string): Array<string> => {
     const isLib = relative(root, project.dir).startsWith("libs")
     for (const file of sourceFiles(srcDir)) {
       const where = relative(root, file)
+      const allowed = relative(srcDir, file).startsWith("testing") ? domainTestingMayImport : domainMayImport
       for (const specifier of importsOf(readFileSync(file, "utf8"))) {
         if (specifier.startsWith(".")) continue
         const pkg = packageOf(specifier)
         const target = byName.get(pkg)
-        if (project.tags.includes("scope:domain") && !domainMayImport.has(pkg))
+        if (project.tags.includes("scope:domain") && !allowed.has(pkg))
           problems.push(
-            `${where}: a domain lib may import only effect, @mizan/kernel and @mizan/eventsourcing, not ${specifier}`,
+            `${where}: a domain lib may import only effect, @mizan/kernel and @mizan/eventsourcing${allowed === domainMayImport ? "" : " (and fast-check in src/testing)"}, not ${specifier}`,
           )
         if (isLib && target?.tags.includes("scope:app")) problems.push(`${where}: a lib must not import the app ${pkg}`)
         if (pkg.startsWith("@mizan/") && pkg !== project.name && !project.declared.has(pkg))
