@@ -23,6 +23,7 @@ import {
   minFils,
   minuteMs,
   PositiveFils,
+  PositiveMoneyFromWire,
   percentageFee,
   Rejection,
   RequiredString,
@@ -34,6 +35,7 @@ import {
   TextBoolean,
   Timestamp,
   timestamp,
+  toWireMoney,
 } from "../src/index.ts"
 
 const messageOf = (schema: Schema.Top & Schema.Decoder<unknown>, input: unknown): string => {
@@ -218,6 +220,38 @@ describe("text fields", () => {
   it('takes only the texts "true" and "false" as a text boolean', () => {
     expect(messageOf(TextBoolean, "true")).toBe("ok")
     expect(messageOf(TextBoolean, "yes")).toBe('must be the text "true" or "false"')
+  })
+})
+
+describe("decode problems in a merchant developer's words", () => {
+  const shape = Schema.Struct({
+    n: Schema.Number,
+    s: Schema.String,
+    b: Schema.Boolean,
+    o: Schema.Struct({ k: Schema.optionalKey(Schema.String) }),
+    l: Schema.Array(Schema.String),
+  })
+  const valid = { n: 1, s: "x", b: true, o: {}, l: [] }
+
+  it.each([
+    ["n", "x", "n must be a number"],
+    ["s", 1, "s must be a string"],
+    ["b", "yes", "b must be true or false"],
+    ["o", 1, "o must be an object"],
+    ["l", 1, "l must be a list"],
+  ])("names the type %s must have", (field, value, message) =>
+    expect(messageOf(shape, { ...valid, [field]: value })).toBe(message),
+  )
+
+  it("writes list items by index and nested fields with dots", () => {
+    const nested = Schema.Struct({ a: Schema.Array(Schema.Struct({ b: Schema.String })) })
+    expect(messageOf(nested, { a: [{ b: "x" }, { b: 1 }] })).toBe("a[1].b must be a string")
+  })
+
+  it("takes a positive wire Money above zero only, and writes Money back as the wire does", () => {
+    expect(messageOf(PositiveMoneyFromWire, { amount: 0, currency: "AED" })).toBe("must be greater than 0")
+    expect(messageOf(PositiveMoneyFromWire, { amount: 0.01, currency: "AED" })).toBe("ok")
+    expect(toWireMoney(fils(1_050))).toEqual({ amount: 10.5, currency: "AED" })
   })
 })
 
