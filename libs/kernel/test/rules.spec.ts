@@ -22,6 +22,7 @@ import {
   issueMessage,
   minFils,
   minuteMs,
+  noFees,
   PositiveFils,
   PositiveMoneyFromWire,
   percentageFee,
@@ -103,6 +104,8 @@ describe("proportional allocation", () => {
     expect(allocateProportionally(fils(5), [fils(1), fils(3)])).toEqual([1, 4])
     // Equal fractions: the earlier part first, as many as are left.
     expect(allocateProportionally(fils(2), [fils(1), fils(1), fils(1)])).toEqual([1, 1, 0])
+    expect(allocateProportionally(fils(1), [fils(1), fils(1), fils(1)])).toEqual([1, 0, 0])
+    expect(allocateProportionally(fils(1), [fils(5), fils(5), fils(5), fils(5)])).toEqual([1, 0, 0, 0])
     expect(allocateProportionally(fils(6), [fils(1), fils(1), fils(2)])).toEqual([2, 1, 3])
   })
 })
@@ -119,6 +122,8 @@ describe("percentage fees", () => {
     expect(percentageFee(fils(100), 9_900, fils(1))).toBe(100)
     expect(percentageFee(fils(100), 9_900, fils(2))).toBe(100)
   })
+
+  it("charges nothing under the plan of no fees", () => expect(noFees).toEqual({ basisPoints: 0, fixedFils: 0 }))
 
   it("takes plans from 0 to 10,000 basis points and names the rule past them", () => {
     expect(messageOf(FeePlan, { basisPoints: 10_000, fixedFils: 0 })).toBe("ok")
@@ -153,7 +158,8 @@ describe("digests, scenes and codes", () => {
   })
 
   it("gives a workaround only where the spec gives one", () => {
-    expect(codeCatalogue.SUCCESS).toEqual({ code: "0", message: "SUCCESS", meaning: "Success" })
+    expect(codeCatalogue.SUCCESS).toStrictEqual({ code: "0", message: "SUCCESS", meaning: "Success" })
+    expect(Object.keys(codeCatalogue.SUCCESS)).toEqual(["code", "message", "meaning"])
     expect(codeCatalogue.SYSTEM_ERROR.workaround).toBe("Retry later")
   })
 
@@ -215,6 +221,7 @@ describe("text fields", () => {
     expect(characterCount("\ud800\udc00")).toBe(1)
     expect(characterCount("\ud83d\ue000")).toBe(2)
     expect(characterCount("\ud83d\udbff")).toBe(2)
+    expect(characterCount("\ude00\ude00")).toBe(2)
   })
 
   it('takes only the texts "true" and "false" as a text boolean', () => {
@@ -242,6 +249,13 @@ describe("decode problems in a merchant developer's words", () => {
   ])("names the type %s must have", (field, value, message) =>
     expect(messageOf(shape, { ...valid, [field]: value })).toBe(message),
   )
+
+  it("joins several problems into one sentence", () => {
+    const result = Schema.decodeUnknownResult(shape)({ ...valid, n: "x", s: 1 }, { errors: "all" })
+    expect(Result.isFailure(result) && issueMessage(result.failure.issue)).toBe(
+      "n must be a number; s must be a string",
+    )
+  })
 
   it("writes list items by index and nested fields with dots", () => {
     const nested = Schema.Struct({ a: Schema.Array(Schema.Struct({ b: Schema.String })) })
