@@ -3,6 +3,7 @@ import { issueMessage } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import {
+  AttemptFailure,
   AttemptOutcome,
   decide,
   evolve,
@@ -19,6 +20,7 @@ import {
   notificationStreamId,
   OrderKey,
   type Pending,
+  roundOpeningEventTypes,
   type State,
   sameRecord,
 } from "../src/index.ts"
@@ -87,6 +89,29 @@ describe("repeats decide nothing; anything else is refused", () => {
     decidesNothing(deliverAt(3), after(schedule(0), deliverAt(3)))
   })
 
+  it("takes an attempt of an earlier round, repeated after a resend, as an attempt before its time", () =>
+    expect(refusalOf(deliverAt(0), after(schedule(0), deliverAt(0), resendAt(10)))).toMatchObject({
+      detail: expect.stringMatching(/is before it is due/),
+    }))
+
+  it("delivers on the round's last attempt, rather than giving up", () => {
+    const sevenFailed = after(schedule(0), ...onTimeAttemptMinutes.slice(0, 7).map(failAt))
+    expect(after(schedule(0), ...onTimeAttemptMinutes.slice(0, 7).map(failAt), deliverAt(1462))).toMatchObject({
+      status: "Delivered",
+    })
+    expect(decide(deliverAt(1462), sevenFailed)).toEqual(
+      Result.succeed([
+        {
+          _tag: "NotificationAttempted",
+          round: 1,
+          attempt: 8,
+          at: atMinute(1462),
+          outcome: { _tag: "Delivered", statusCode: 200 },
+        },
+      ]),
+    )
+  })
+
   it("takes the resend that opened the round again as a repeat, until an attempt is made in it", () => {
     const resent = after(schedule(0), deliverAt(0), resendAt(10))
     decidesNothing(resendAt(10), resent)
@@ -132,6 +157,28 @@ describe("evolve leaves a state alone when an event does not fit it", () => {
   })
 })
 
+describe("the round's last failed attempt gives up by itself", () => {
+  it("folds a history cut after that attempt, before its give-up, into a given-up notification", () => {
+    const events: Array<NotificationEvent> = [
+      { _tag: "NotificationScheduled", ...details, at: atMinute(0) },
+      ...onTimeAttemptMinutes.map(
+        (minute, i): NotificationEvent => ({
+          _tag: "NotificationAttempted",
+          round: 1,
+          attempt: i + 1,
+          at: atMinute(minute),
+          outcome: { _tag: "HttpStatus", statusCode: 503 },
+        }),
+      ),
+    ]
+    expect(fold(notificationAggregate, events)).toMatchObject({
+      status: "GivenUp",
+      givenUpAt: atMinute(1462),
+      reason: { _tag: "AttemptsExhausted" },
+    })
+  })
+})
+
 describe("invariants name what a damaged state breaks", () => {
   const pending = after(schedule(0), failAt(0)) as Pending
   const brokenBy = (changes: Partial<Record<string, unknown>>) => invariants({ ...pending, ...changes } as State)
@@ -159,6 +206,18 @@ describe("invariants name what a damaged state breaks", () => {
     expect(brokenBy({ lastAttempt: undefined, attemptsInRound: 0, nextAttemptAt: atMinute(0) })).toEqual([])
     expect(brokenBy({ roundStartedAt: atMinute(1), scheduledAt: atMinute(0), nextAttemptAt: atMinute(2) })).toEqual([
       "an attempt was made before its round started",
+    ])
+  })
+
+  it("report counts without any attempt behind them, whatever the status", () => {
+    expect(brokenBy({ lastAttempt: undefined })).toContain("the round counts 1 attempts, its last attempt is number 0")
+    const delivered = after(schedule(0), deliverAt(0))
+    expect(invariants({ ...delivered, lastAttempt: undefined, attemptsInRound: 0 } as State)).toEqual([
+      "delivered without an acknowledged attempt",
+    ])
+    const givenUp = failedRound()
+    expect(invariants({ ...givenUp, lastAttempt: undefined } as State)).toEqual([
+      "the round counts 8 attempts, its last attempt is number 0",
     ])
   })
 
@@ -250,7 +309,20 @@ describe("notification data", () => {
       NotificationResent: { current: 1 },
     }))
 
+  it("reads every kind of failed attempt, and knows which events open a round", () => {
+    for (const failure of [
+      { _tag: "HttpStatus", statusCode: 503 },
+      { _tag: "BadAnswer", statusCode: 200 },
+      { _tag: "Timeout", afterMs: 10_000 },
+      { _tag: "ConnectionFailed", code: "ECONNRESET" },
+    ])
+      expect(Schema.decodeUnknownSync(AttemptFailure)(failure)).toEqual(failure)
+    expect(messageOf(AttemptFailure, { _tag: "Delivered", statusCode: 200 })).not.toBe("ok")
+    expect(roundOpeningEventTypes).toEqual(new Set(["NotificationScheduled", "NotificationResent"]))
+  })
+
   it("compares outcomes field by field", () => {
+    expect(sameRecord({ _tag: "UrlRefused" }, { _tag: "UrlRefused", detail: "x" })).toBe(false)
     expect(sameRecord({ _tag: "HttpStatus", statusCode: 503 }, { _tag: "HttpStatus", statusCode: 503 })).toBe(true)
     expect(sameRecord({ _tag: "HttpStatus", statusCode: 503 }, { _tag: "HttpStatus", statusCode: 502 })).toBe(false)
     expect(sameRecord({ _tag: "AttemptsExhausted" }, { _tag: "UrlRefused", detail: "x" })).toBe(false)
