@@ -2,6 +2,8 @@
  * The module-boundary check of `npm test` (docs/architecture.md#layers-and-what-may-import-what):
  * - a domain lib (tag scope:domain) imports only @mizan/kernel,
  *   @mizan/eventsourcing and effect: no store, app, HTTP, file system or clock;
+ *   its `src/testing/` (the package's testing entry: models and arbitraries for
+ *   tests) may also import fast-check;
  * - a lib never imports an app, and an app imports no other app but in the
  *   one place that composes them (`appCompositions`);
  * - every @mizan import is declared in the importer's package.json, so that
@@ -54,6 +56,8 @@ const packageOf = (specifier: string): string => {
 }
 
 const domainMayImport = new Set(["effect", "@mizan/kernel", "@mizan/eventsourcing"])
+/** What a domain lib's testing entry may import besides: the property-testing library its arbitraries are made of. */
+const domainTestingMayImport = new Set([...domainMayImport, "fast-check"])
 
 /**
  * The only source files that may import another app: `npm start` runs the
@@ -75,13 +79,14 @@ export const boundaryProblems = (root: string): Array<string> => {
     const isLib = relative(root, project.dir).startsWith("libs")
     for (const file of sourceFiles(srcDir)) {
       const where = relative(root, file)
+      const allowed = relative(srcDir, file).startsWith("testing") ? domainTestingMayImport : domainMayImport
       for (const specifier of importsOf(readFileSync(file, "utf8"))) {
         if (specifier.startsWith(".")) continue
         const pkg = packageOf(specifier)
         const target = byName.get(pkg)
-        if (project.tags.includes("scope:domain") && !domainMayImport.has(pkg))
+        if (project.tags.includes("scope:domain") && !allowed.has(pkg))
           problems.push(
-            `${where}: a domain lib may import only effect, @mizan/kernel and @mizan/eventsourcing, not ${specifier}`,
+            `${where}: a domain lib may import only effect, @mizan/kernel and @mizan/eventsourcing${allowed === domainMayImport ? "" : " (and fast-check in src/testing)"}, not ${specifier}`,
           )
         if (isLib && target?.tags.includes("scope:app")) problems.push(`${where}: a lib must not import the app ${pkg}`)
         const isApp = project.tags.includes("scope:app")

@@ -6,6 +6,7 @@ import { describe, expect } from "vitest"
 import {
   accountBalances,
   allocationTotalFils,
+  type Command,
   decide,
   evolve,
   initialState,
@@ -15,7 +16,20 @@ import {
   type RefundSharingParam,
   type State,
 } from "../src/index.ts"
-import { createOrder, digest, eventsOf, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
+import {
+  type AcquiringModel,
+  createOrder,
+  digest,
+  emptyAcquiringModel,
+  eventsOf,
+  merchantId,
+  payOrder,
+  predictAcquiring,
+  reserveRefund,
+  sharingItem,
+  viewOfModel,
+  viewOfOrder,
+} from "../src/testing/index.ts"
 
 /**
  * Small orders over several accounts, refunded a few fils at a time: the
@@ -31,10 +45,10 @@ const smallPaidOrder = fc
     withholding: fc.option(fc.nat(), { nil: undefined }),
   })
   .filter(({ sharingFils, payeeExtraFils }) => sumFils(sharingFils.map(fils)) + payeeExtraFils > 0)
-  .map(({ sharingFils, payeeExtraFils, discountFils, basisPoints, fixedFils, withholding }): State => {
+  .map(({ sharingFils, payeeExtraFils, discountFils, basisPoints, fixedFils, withholding }): ReadonlyArray<Command> => {
     const totalFils = sharingFils.reduce((a, b) => a + b, payeeExtraFils)
     const withholdingId = withholding === undefined ? undefined : (withholding % Math.max(sharingFils.length, 1)) + 1
-    const events = eventsOf(
+    return [
       createOrder({
         totalAmountFils: fils(totalFils),
         sharingParamList: sharingFils.map((amount, i) =>
@@ -45,9 +59,14 @@ const smallPaidOrder = fc
         paidAmountFils: fils(Math.max(1, totalFils - discountFils)),
         feePlan: { basisPoints, fixedFils: fils(fixedFils) },
       }),
-    )
-    return events.reduce(evolve, initialState)
+    ]
   })
+
+/** The order and its reference model after the same commands. */
+const orderAndModel = (commands: ReadonlyArray<Command>): { state: State; model: AcquiringModel } => ({
+  state: eventsOf(...commands).reduce(evolve, initialState),
+  model: commands.reduce((model, command) => predictAcquiring(model, command).model, emptyAcquiringModel(merchantId)),
+})
 
 describe("refund allocation properties", () => {
   test.prop(
@@ -69,9 +88,9 @@ describe("refund allocation properties", () => {
     ],
     { numRuns: 200 },
   )(
-    "no sequence of refunds takes from any account more than it received, and every allocation sums to its refund",
+    "a refund is taken exactly when the model takes it, refused with the model's code otherwise; no account ever gives back more than it received, and every allocation sums to its refund",
     (paidOrder, refunds) => {
-      let state = paidOrder
+      let { state, model } = orderAndModel(paidOrder)
       refunds.forEach((refund, i) => {
         const sharingParamList = refund.list?.map(
           (m): RefundSharingParam => ({
@@ -82,16 +101,22 @@ describe("refund allocation properties", () => {
             sharingAmountFils: fils(m.amountFils),
           }),
         )
-        const decided = decide(
-          reserveRefund({
-            refundMerchantOrderNo: `R${i}`,
-            amountFils: fils(refund.amountFils),
-            ...(refund.refundSharingAmount === undefined ? {} : { refundSharingAmount: refund.refundSharingAmount }),
-            ...(sharingParamList === undefined ? {} : { sharingParamList }),
-          }),
-          state,
-        )
-        if (Result.isFailure(decided)) return
+        const command = reserveRefund({
+          refundMerchantOrderNo: `R${i}`,
+          amountFils: fils(refund.amountFils),
+          ...(refund.refundSharingAmount === undefined ? {} : { refundSharingAmount: refund.refundSharingAmount }),
+          ...(sharingParamList === undefined ? {} : { sharingParamList }),
+        })
+        const decided = decide(command, state)
+        const predicted = predictAcquiring(model, command)
+        model = predicted.model
+        if (Result.isFailure(decided)) {
+          // Refused: with the code the model gives, and nothing taken from any account.
+          expect({ kind: "refused", code: decided.failure.code }).toEqual(predicted.outcome)
+          expect(viewOfOrder(state)).toEqual(viewOfModel(model))
+          return
+        }
+        expect(predicted.outcome).toEqual({ kind: "accepted" })
         for (const event of decided.success)
           if (event._tag === "RefundReserved")
             expect(allocationTotalFils(event.allocation)).toBe(BigInt(refund.amountFils))
@@ -102,6 +127,7 @@ describe("refund allocation properties", () => {
         if (payment === undefined) throw new Error("the payment vanished")
         for (const balance of accountBalances(payment, state.refunds))
           expect(balance.refundedFils).toBeLessThanOrEqual(balance.receivedFils)
+        expect(viewOfOrder(state)).toEqual(viewOfModel(model))
       })
     },
   )

@@ -1,91 +1,32 @@
 import { test } from "@fast-check/vitest"
 import { deciderSpec } from "@mizan/eventsourcing/testing"
-import { type FeePlan, fils } from "@mizan/kernel"
+import { fils } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { BankCardTransfer, CardNumber, type LegalNameShape, legalNameShape } from "../src/index.ts"
-import { at, runCommands, sha256 } from "./support.ts"
+import { BankCardTransfer, type LegalNameShape } from "../src/index.ts"
+import {
+  aisha,
+  clearCard,
+  declined,
+  declinedEvent,
+  edge,
+  failed,
+  failedEvent,
+  fee,
+  now,
+  outcome,
+  paid,
+  place,
+  placedBy,
+  refund,
+  refunded,
+  succeededEvent,
+} from "./builders.ts"
+import { runCommands, sha256 } from "./support.ts"
 
 const { aggregate, invariants } = BankCardTransfer
 const spec = deciderSpec(aggregate)
-
-const now = at("2026-03-01T10:00:00Z")
-const later = at("2026-03-01T10:05:00Z")
-const refunded = at("2026-03-02T09:00:00Z")
-const fee: FeePlan = { basisPoints: 150, fixedFils: fils(100) }
-const clearCard = "4111111111111111"
-const card = (clear = clearCard) => new CardNumber(clear, sha256(clear))
-
-/** What the edge does: decrypt, digest the names and the card, measure the company name. */
-const edge = (
-  holder:
-    | { readonly firstName: string; readonly lastName: string; readonly middleName?: string }
-    | { readonly companyName: string },
-  clear = clearCard,
-  request: Partial<BankCardTransfer.BankCardTransferRequest> = {},
-): BankCardTransfer.PlaceBankCardTransfer => {
-  const names =
-    "companyName" in holder
-      ? { accountHolderType: "CORPORATE" as const, companyName: sha256(holder.companyName) }
-      : {
-          accountHolderType: "INDIVIDUAL" as const,
-          firstName: sha256(holder.firstName),
-          lastName: sha256(holder.lastName),
-          ...(holder.middleName === undefined ? {} : { middleName: sha256(holder.middleName) }),
-        }
-  return {
-    _tag: "PlaceBankCardTransfer",
-    merchantId: "M1",
-    orderNo: "C0001",
-    requestTime: now,
-    now,
-    request: {
-      merchantOrderNo: "K-1",
-      ...names,
-      amount: fils(50_000),
-      expiryYear: "2028",
-      expiryMonth: "09",
-      ...request,
-    },
-    cardNumber: card(clear),
-    ...("companyName" in holder ? { companyNameShape: legalNameShape(holder.companyName) } : {}),
-    enabledProducts: ["TRANSFER_TO_BANK_CARD"],
-    feePlan: fee,
-    payerFeeMemberId: "100000000099",
-  }
-}
-const aisha = { firstName: "AISHA", lastName: "AL MANSOURI" }
-const place = (request: Partial<BankCardTransfer.BankCardTransferRequest> = {}) => edge(aisha, clearCard, request)
-const placedBy = (command: BankCardTransfer.PlaceBankCardTransfer) =>
-  Result.getOrThrow(aggregate.decide(command, aggregate.initialState))[0] as BankCardTransfer.BankCardTransferPlaced
-
-const outcome = (recorded: BankCardTransfer.CardPayoutOutcome): BankCardTransfer.RecordCardPayoutOutcome => ({
-  _tag: "RecordCardPayoutOutcome",
-  merchantId: "M1",
-  now: later,
-  outcome: recorded,
-})
-const refund: BankCardTransfer.RecordPayoutRefund = { _tag: "RecordPayoutRefund", merchantId: "M1", now: refunded }
-const paid = { _tag: "Paid", bankReference: "VD26060A1" } as const
-const declined = { _tag: "BankDeclined", failDes: "Card issuer declined" } as const
-const failed = { _tag: "Failed", failDes: "Payout network timeout" } as const
-
-const succeededEvent: BankCardTransfer.BankCardTransferSucceeded = {
-  _tag: "BankCardTransferSucceeded",
-  bankReference: "VD26060A1",
-  at: later,
-}
-const declinedEvent: BankCardTransfer.BankCardTransferDeclined = {
-  _tag: "BankCardTransferDeclined",
-  failDes: "Card issuer declined",
-  at: later,
-}
-const failedEvent: BankCardTransfer.BankCardTransferFailed = {
-  _tag: "BankCardTransferFailed",
-  failDes: "Payout network timeout",
-  at: later,
-}
 
 describe("placing a bank card transfer", () => {
   it("records the order CREATED with digests, the last 4 digits, the fee and its payer, deducted now", () =>

@@ -55,3 +55,36 @@ describe("invariants on damaged histories", () => {
     ).toEqual([rules.membersUnique])
   })
 })
+
+describe("what a broken rule says", () => {
+  const detailsOf = (events: ReadonlyArray<Event>) => invariants(fold(refundOrder, events)).map((b) => b.detail)
+
+  it("names the event and the status it did not fit", () => {
+    expect(detailsOf([created(), { _tag: "RefundSucceeded", succeededAt: at(2) }])).toEqual([
+      "RefundSucceeded on a CREATED refund",
+    ])
+    expect(detailsOf([{ _tag: "RefundSettled", settledAt: at(2) }])).toEqual([
+      "RefundSettled before the refund was created",
+    ])
+  })
+
+  it("keeps the first refund when it is created twice, and says so", () => {
+    const state = fold(refundOrder, [created(), created({ reason: "second" })])
+    expect(state).toMatchObject({ details: { reason: "damaged" } })
+    expect(invariants(state).map((b) => b.detail)).toEqual(["RefundCreated on a refund that already exists"])
+  })
+
+  it("gives the parts' sum and the amount, and the members named twice", () => {
+    expect(detailsOf([created({ payeeRefundFils: fils(details.payeeRefundFils + 1) })])).toEqual(["parts 1001 != 1000"])
+    const [first] = details.sharingInfoList
+    if (first === undefined) throw new Error("no member")
+    expect(
+      detailsOf([
+        created({
+          sharingInfoList: [first, first],
+          payeeRefundFils: fils(details.amountFils - details.feeRefundedFils - 2 * first.sharingSettledAmountFils),
+        }),
+      ]),
+    ).toEqual(["1, 1"])
+  })
+})

@@ -65,7 +65,10 @@ describe("refund order: creation", () => {
     spec
       .given(created)
       .when(createRefund({ reason: "late" }))
-      .thenRejects({ code: "REFUND_MERCHANT_ORDER_NO_EXIST" })
+      .thenRejects({
+        code: "REFUND_MERCHANT_ORDER_NO_EXIST",
+        detail: "refundMerchantOrderNo is already used by a refund with other parameters",
+      })
   })
 
   it("refuses parts that add up to more, or to less, than the amount (400): 10.00 is never recorded as 9.99", () => {
@@ -124,16 +127,23 @@ describe("refund order: lifecycle CREATED, REFUNDED_SETTLED, SUCCESS, FAILURE", 
       .thenNothing())
 
   it("refuses to settle or complete a failed refund with 62002", () => {
-    spec.given(failed).when(settleRefund()).thenRejects({ code: "ORDER_FAILURE" })
-    spec.given(failed).when(completeRefund()).thenRejects({ code: "ORDER_FAILURE" })
+    spec.given(failed).when(settleRefund()).thenRejects({ code: "ORDER_FAILURE", detail: "the refund failed" })
+    spec.given(failed).when(completeRefund()).thenRejects({ code: "ORDER_FAILURE", detail: "the refund failed" })
   })
 
   it("refuses to fail a succeeded refund with 62028", () =>
-    spec.given(succeeded).when(failRefund()).thenRejects({ code: "ORDER_SUCCESS" }))
+    spec
+      .given(succeeded)
+      .when(failRefund())
+      .thenRejects({ code: "ORDER_SUCCESS", detail: "the refund already succeeded; it cannot fail" }))
 
   it.each([settleRefund(), completeRefund(), failRefund()])(
     "refuses $_tag of a refund that does not exist with 62004",
-    (command) => spec.given([]).when(command).thenRejects({ code: "MERCHANT_ORDER_NO_NOT_EXIST" }),
+    (command) =>
+      spec.given([]).when(command).thenRejects({
+        code: "MERCHANT_ORDER_NO_NOT_EXIST",
+        detail: "no refund exists with this refundMerchantOrderNo",
+      }),
   )
 
   it("refuses a command of another merchant with 62004", () =>

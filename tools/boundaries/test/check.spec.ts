@@ -46,6 +46,19 @@ describe("module boundaries", () => {
     expect(problems[0]).toMatch(/libs\/refund\/src\/a.ts: a domain lib may import only .* not node:fs/)
   })
 
+  it("lets a domain lib's testing entry import fast-check, and nothing else of the domain", () => {
+    const root = workspace({
+      "libs/refund/package.json": pkg("@mizan/refund", "scope:domain", ["@mizan/kernel"]),
+      "libs/refund/src/testing/model.ts": `import fc from "fast-check"\nimport { fils } from "@mizan/kernel"`,
+      "libs/refund/src/decide.ts": `import fc from "fast-check"`,
+      "libs/refund/src/testing/store.ts": `import { readFileSync } from "node:fs"`,
+    })
+    expect(boundaryProblems(root)).toEqual([
+      "libs/refund/src/decide.ts: a domain lib may import only effect, @mizan/kernel and @mizan/eventsourcing, not fast-check",
+      "libs/refund/src/testing/store.ts: a domain lib may import only effect, @mizan/kernel and @mizan/eventsourcing (and fast-check in src/testing), not node:fs",
+    ])
+  })
+
   it("refuses a lib that imports an app, and an undeclared workspace import", () => {
     const root = workspace({
       "apps/gateway/package.json": pkg("@mizan/gateway", "scope:app"),

@@ -1,0 +1,9 @@
+/**
+ * `@mizan/transfer/testing`: a reference model of one wallet transfer
+ * (`predictWallet`), written apart from the decider with the spec's limits
+ * as numbers, and random commands aimed at those limits (`walletCommand`),
+ * for both-sided proofs: what is within AED 10,000 and AED 20,000 is placed,
+ * what is one fils past either fails with its failCode.
+ */
+export * from "./walletModel.ts"
+export * from "./walletSteps.ts"
