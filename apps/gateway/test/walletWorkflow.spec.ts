@@ -11,6 +11,7 @@ import { EventStore, handleCommand, layerMemory, loadAggregate } from "@mizan/ev
 import { fils, type Sha256Hex, timestamp } from "@mizan/kernel"
 import { MemberDirectory, transferToWallet, type WalletTransferInput } from "@mizan/order-flows"
 import { MemberAccount, WalletTransfer } from "@mizan/transfer"
+import { placeWalletTransfer } from "@mizan/transfer/testing"
 import { Effect, Layer } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -22,23 +23,13 @@ const now = timestamp(Date.parse("2026-03-01T10:00:00Z"))
 const phone = sha256("+971501234567")
 const fullName = sha256("AISHA AL MANSOURI")
 
-const place = (request: Partial<WalletTransfer.WalletTransferRequest> = {}): WalletTransfer.PlaceWalletTransfer => ({
-  _tag: "PlaceWalletTransfer",
-  merchantId: "M1",
-  orderNo: "T0001",
-  requestTime: now,
-  now,
-  request: {
-    merchantOrderNo: "W-1",
-    beneficiaryIdentityType: "PHONE_NO",
+const place = (request: Partial<WalletTransfer.WalletTransferRequest> = {}): WalletTransfer.PlaceWalletTransfer =>
+  placeWalletTransfer({
+    now,
     beneficiaryIdentity: phone,
-    amount: fils(100_000),
-    memo: "salary",
-    ...request,
-  },
-  beneficiary: { _tag: "MemberFound", fullName, balanceFils: fils(500_000) },
-  feePlan: { basisPoints: 100, fixedFils: fils(50) },
-})
+    beneficiary: { _tag: "MemberFound", fullName, balanceFils: fils(500_000) },
+    request,
+  })
 
 describe("the wallet transfer workflow on the sandbox member directory", () => {
   const aisha = {

@@ -5,6 +5,7 @@ import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { WalletTransfer } from "../src/index.ts"
+import { placeWalletTransfer } from "../src/testing/index.ts"
 import { at, eventsOf, runCommands, sha256, withRetries } from "./support.ts"
 
 const { aggregate, invariants, streamId } = WalletTransfer
@@ -19,23 +20,8 @@ const fullName = sha256("AISHA AL MANSOURI")
 const place = (
   request: Partial<WalletTransfer.WalletTransferRequest> = {},
   beneficiary: WalletTransfer.Beneficiary = { _tag: "MemberFound", fullName, balanceFils: fils(500_000) },
-): WalletTransfer.PlaceWalletTransfer => ({
-  _tag: "PlaceWalletTransfer",
-  merchantId: "M1",
-  orderNo: "T0001",
-  requestTime: now,
-  now,
-  request: {
-    merchantOrderNo: "W-1",
-    beneficiaryIdentityType: "PHONE_NO",
-    beneficiaryIdentity: phone,
-    amount: fils(100_000),
-    memo: "salary",
-    ...request,
-  },
-  beneficiary,
-  feePlan: fee,
-})
+): WalletTransfer.PlaceWalletTransfer =>
+  placeWalletTransfer({ now, beneficiaryIdentity: phone, beneficiary, feePlan: fee, request })
 
 const placedBy = (command: WalletTransfer.PlaceWalletTransfer): WalletTransfer.WalletTransferPlaced => {
   const decided = aggregate.decide(command, aggregate.initialState)

@@ -5,5 +5,7 @@
  * for both-sided proofs: what is within AED 10,000 and AED 20,000 is placed,
  * what is one fils past either fails with its failCode.
  */
+
+export * from "./walletBuilders.ts"
 export * from "./walletModel.ts"
 export * from "./walletSteps.ts"

@@ -1,6 +1,7 @@
 import { type FeePlan, fils, type Sha256Hex, type Timestamp, timestamp } from "@mizan/kernel"
 import fc from "fast-check"
 import type { Beneficiary, Command } from "../wallet/commands.ts"
+import { placeWalletTransfer } from "./walletBuilders.ts"
 
 const digest = (n: number): Sha256Hex => n.toString(16).padStart(64, "0") as Sha256Hex
 const memberName = digest(1)
@@ -51,23 +52,18 @@ export const walletCommand = (merchantId: string, from: Timestamp): fc.Arbitrary
       const beneficiary: Beneficiary = found
         ? { _tag: "MemberFound", fullName: memberName, balanceFils: fils(balanceFils) }
         : { _tag: "MemberNotFound" }
-      return {
-        _tag: "PlaceWalletTransfer",
+      return placeWalletTransfer({
         merchantId,
-        orderNo: "T0001",
-        requestTime: now,
         now,
+        beneficiaryIdentity: digest(7),
+        beneficiary,
+        feePlan,
         request: {
-          merchantOrderNo: "W-1",
-          beneficiaryIdentityType: "PHONE_NO",
-          beneficiaryIdentity: digest(7),
           amount: fils(amount),
           memo,
           ...(fullName === "none" ? {} : { beneficiaryFullName: fullName === "matching" ? memberName : digest(2) }),
         },
-        beneficiary,
-        feePlan,
-      }
+      })
     })
   const settle = fc
     .record({
