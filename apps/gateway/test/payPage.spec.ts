@@ -92,20 +92,34 @@ describe("the order's page", () => {
 
   it("answers 404 for an unknown, tampered or forged token", async () => {
     const { path } = await createPayPageOrder()
-    const [payload = "", mac = ""] = path.slice("/pay/".length).split(".")
-    const otherPayload = Buffer.from(JSON.stringify(["M2", "someone-elses"])).toString("base64url")
+    const token = path.slice("/pay/".length)
+    // One character changed in the middle fails the cipher's tag; the earlier format (names beside an HMAC) is unknown too.
+    const middle = Math.floor(token.length / 2)
+    const tampered = `${token.slice(0, middle)}${token[middle] === "A" ? "B" : "A"}${token.slice(middle + 1)}`
+    const clearNames = `${Buffer.from(JSON.stringify(["M1", "someone-elses"])).toString("base64url")}.${token.slice(0, 43)}`
     const unknownOrder = await gateway.run(
       Effect.gen(function* () {
         const { servicePrivateKey } = yield* Gateway
         return payTokenFor({ merchantId: "M1", merchantOrderNo: "never-created" }, servicePrivateKey)
       }),
     )
-    for (const token of ["nonsense", `${payload}.${mac.slice(1)}x`, `${otherPayload}.${mac}`, unknownOrder]) {
-      const page = await openPage(`/pay/${token}`)
-      expect(page.status, token).toBe(404)
+    for (const forged of ["nonsense", tampered, token.slice(0, -2), clearNames, unknownOrder]) {
+      const page = await openPage(`/pay/${forged}`)
+      expect(page.status, forged).toBe(404)
       expect(page.text).toContain("Payment link not found")
     }
-    expect((await post(`/pay/${otherPayload}.${mac}/pay`)).status).toBe(404)
+    expect((await post(`/pay/${tampered}/pay`)).status).toBe(404)
+  })
+
+  it("names the order in its link without revealing the merchant's order number, and always by the same link", async () => {
+    const merchantOrderNo = newNumber("secret-number")
+    const { path } = await createPayPageOrder({ merchantOrderNo })
+    const token = path.slice("/pay/".length)
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/)
+    for (const reading of [token, Buffer.from(token, "base64url").toString("latin1")])
+      expect(reading).not.toContain("secret-number")
+    const repeated = await createOrder({ merchantOrderNo })
+    expect(pathOf(repeated.body.interactionParams?.tokenUrl ?? "")).toBe(path)
   })
 })
 

@@ -11,8 +11,8 @@
  *
  * Why this is safe from cross-site request forgery without a CSRF token:
  * the page has no session, cookie or other ambient authority for a forged
- * request to borrow. The capability is the token in the path, an HMAC over
- * the order's names that only this service can make (payToken.ts); a site
+ * request to borrow. The capability is the token in the path, the order's
+ * names sealed with a key only this service holds (payToken.ts); a site
  * that can make a browser POST to `/pay/<token>/pay` already knows the
  * token, and could POST it itself. The outcomes are POST only, so links,
  * prefetchers and crawlers (which GET) never decide an order.
