@@ -6,7 +6,7 @@
  * the service assigns aside); `npm run openapi-examples` writes the file
  * anew from such a run. So an example cannot drift from the service.
  */
-import examples from "./examples.json" with { type: "json" }
+import recording from "./examples.json" with { type: "json" }
 
 export interface RecordedExample {
   /** The request body as sent: `{ requestTime, bizContent }`. */
@@ -18,4 +18,4 @@ export interface RecordedExample {
 /** Recorded examples by full path (`/sgs/api/acquire2/placeOrder`). */
 export type RecordedExamples = Readonly<Record<string, RecordedExample>>
 
-export const recordedExamples: RecordedExamples = examples
+export const recordedExamples: RecordedExamples = (recording as { readonly examples?: RecordedExamples }).examples ?? {}
