@@ -2,8 +2,8 @@
  * The OpenAPI description's examples are a real run: this test runs every
  * operation against a sandbox gateway (openapiExamples/record.ts) and
  * requires src/openapi/examples.json to be exactly that run, stand-ins for
- * times and assigned numbers aside. `npm run openapi-examples` runs it with
- * UPDATE_OPENAPI_EXAMPLES=1, which writes the file instead.
+ * times and assigned numbers aside. `npm run openapi-fixtures` runs it with
+ * UPDATE_OPENAPI_FIXTURES=1, which writes the file instead.
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -24,12 +24,12 @@ let recording: Recording
 beforeAll(async () => {
   gateway = await startGateway()
   recording = await recordExamples(gateway)
-  if (process.env.UPDATE_OPENAPI_EXAMPLES === "1") writeFileSync(fixture, `${JSON.stringify(recording, null, 2)}\n`)
+  if (process.env.UPDATE_OPENAPI_FIXTURES === "1") writeFileSync(fixture, `${JSON.stringify(recording, null, 2)}\n`)
 }, 60_000)
 afterAll(() => gateway?.close())
 
 describe("the OpenAPI examples", () => {
-  it("are what a real run sends and receives (npm run openapi-examples writes them anew)", () => {
+  it("are what a real run sends and receives (npm run openapi-fixtures writes them anew)", () => {
     expect(JSON.parse(readFileSync(fixture, "utf8"))).toEqual(recording)
   })
 

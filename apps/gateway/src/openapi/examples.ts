@@ -3,7 +3,7 @@
  * examples. They are recorded, not written: `test/openapiExamples.spec.ts`
  * runs every operation against a sandbox gateway and checks that
  * `examples.json` is what that run sends and receives (times and numbers
- * the service assigns aside); `npm run openapi-examples` writes the file
+ * the service assigns aside); `npm run openapi-fixtures` writes the file
  * anew from such a run. So an example cannot drift from the service.
  */
 import recording from "./examples.json" with { type: "json" }
