@@ -189,11 +189,17 @@ describe("components", () => {
     expect(placeOrder.properties.expiredTime).toMatchObject({ $ref: "#/components/schemas/Timestamp" })
   })
 
-  it("lists the scene codes as an enum, and head.code as the code catalogue, every code explained", () => {
+  it("lists the scene codes, the bank transfer statuses and the wallet fail codes as enums, and head.code as the code catalogue, every code explained", () => {
     const placeOrder = document.components.schemas["api.acquire2.placeOrder.bizContent"] as {
       properties: { paySceneCode: { enum: Array<string> } }
     }
     expect(placeOrder.properties.paySceneCode.enum).toEqual([...paySceneCodes])
+    const enumOf = (component: string, field: string) =>
+      (document.components.schemas[component] as { properties: Record<string, { enum?: Array<string> }> }).properties[
+        field
+      ]?.enum
+    expect(enumOf("TransferToBankOrder", "status")).toEqual(["CREATED", "SUCCESS", "FAILURE"])
+    expect(enumOf("TransferOrder", "failCode")).toContain("BENEFICIARY_NOT_FOUND")
     const code = (
       document.components.schemas.ResponseHead as { properties: { code: { enum: Array<string>; description: string } } }
     ).properties.code

@@ -5,7 +5,7 @@
  * decoder, as the spec says), but a merchant's client should know the set.
  */
 import { paySceneCodes } from "@mizan/kernel"
-import type { BankTransfer } from "@mizan/transfer"
+import { type BankTransfer, WalletTransfer } from "@mizan/transfer"
 import { type Json, mapSchema } from "./tree.ts"
 
 /**
@@ -26,6 +26,9 @@ const enumsByField: Readonly<Record<string, ReadonlyArray<string>>> = { payScene
 /** Enums by component and field, where the same name means other things elsewhere (`status`). */
 export const enumsByComponent: Readonly<Record<string, Readonly<Record<string, ReadonlyArray<string>>>>> = {
   TransferToBankOrder: { status: Object.keys(bankTransferStatus) },
+  // Why a wallet transfer failed: the domain's own closed set. An acquiring order's failCode stays
+  // open text: the spec's own sample answers "CANCELLED" where this service writes ORDER_CANCELLED.
+  TransferOrder: { failCode: WalletTransfer.WalletFailCode.literals },
 }
 
 const withEnums = (node: Json, enums: Readonly<Record<string, ReadonlyArray<string>>>): Json => {
