@@ -10,6 +10,7 @@ import { isOperationPath } from "@mizan/protocol"
 import { logFormats, logLevels } from "@mizan/telemetry"
 import { CurrencyCode, PayoutAbility } from "@mizan/transfer"
 import { Result, Schema } from "effect"
+import { isHexColor } from "./payPage/brand.ts"
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0, { message: "must be a whole number above 0" }))
 
@@ -51,6 +52,18 @@ const HttpUrl = Schema.String.check(
   ),
 )
 
+/** An absolute https URL: what a pay page may load (a merchant's logo), so that a payer's browser never fetches in clear. */
+const HttpsUrl = HttpUrl.check(
+  Schema.makeFilter((text: string) => text.startsWith("https://"), { message: "must be an https:// URL" }),
+)
+
+/** A brand colour as six hex digits (`#1b4fa0`); the pay page picks readable text for it. */
+const HexColor = Schema.String.check(
+  Schema.makeFilter((text: string) => isHexColor(text), {
+    message: 'must be a colour as six hex digits, like "#1b4fa0"',
+  }),
+)
+
 /** Grants every operation. */
 export const grantAll = "*"
 
@@ -73,7 +86,12 @@ const Product = Schema.String.check(
 export const MerchantConfig = Schema.Struct({
   /** The Partner-Id header: at most 12 characters. */
   partnerId: Schema.String.check(Schema.isBetweenLength(1, 12, { message: "must be 1 to 12 characters" })),
+  /** Shown first on its pay pages (its Partner-Id when absent). */
   name: Schema.optionalKey(Schema.String),
+  /** Its logo beside its name on its pay pages: an https image. */
+  logoUrl: Schema.optionalKey(HttpsUrl),
+  /** The Pay button's colour on its pay pages. */
+  brandColor: Schema.optionalKey(HexColor),
   /** The merchant's RSA public key, as SPKI PEM text or a file path relative to the config file. */
   publicKeyPem: Schema.optionalKey(Schema.String),
   publicKeyFile: Schema.optionalKey(Schema.String),
@@ -140,6 +158,15 @@ export const LoggingConfig = Schema.Struct({
   level: Schema.optionalKey(Schema.Literals(logLevels).annotate({ message: `must be one of ${logLevels.join(", ")}` })),
 })
 
+/** What the pay page's trust footer says: the service's name, and where its terms and privacy notice are. */
+export const PayPageConfig = Schema.Struct({
+  serviceName: Schema.optionalKey(
+    Schema.String.check(Schema.isBetweenLength(1, 60, { message: "must be 1 to 60 characters" })),
+  ),
+  termsUrl: Schema.optionalKey(HttpUrl),
+  privacyUrl: Schema.optionalKey(HttpUrl),
+})
+
 export const GatewayConfig = Schema.Struct({
   /** `sandbox` turns on the sandbox API, the pay page's test outcomes and the test clock. */
   mode: Schema.Literals(["sandbox", "production"]),
@@ -162,6 +189,8 @@ export const GatewayConfig = Schema.Struct({
   roles: Schema.optionalKey(Roles),
   /** The log: `format` json (default; pretty at a terminal) or pretty, `level` debug, info (default), warn or error. */
   logging: Schema.optionalKey(LoggingConfig),
+  /** The pay page's footer: see `PayPageConfig`. */
+  payPage: Schema.optionalKey(PayPageConfig),
   /** Readiness: `/ready` fails while the notifier is more than this many seconds behind the log (default 30). */
   readyNotifierLagSecondsMax: Schema.optionalKey(PositiveInt),
 })

@@ -1,27 +1,37 @@
 /**
  * `GET /openapi.json`: an OpenAPI 3.1 description of the operation tables
  * the gateway serves (the merchant API, and in sandbox mode the sandbox
- * API), generated from the very wire schemas the pipeline decodes and
- * encodes with. A field changed in libs/protocol changes here too.
+ * API), and of the notifications it posts back, generated from the very
+ * wire schemas the pipeline decodes and encodes with. A field changed in
+ * libs/protocol changes here too.
  *
  * Each operation is `POST <basePath><path>` with the request envelope
  * (`requestTime`, and `bizContent` from the encoded side of the row's
  * request schema) and answers the response envelope (`head`, and `body`
- * from the encoded side of its response schema), signed.
+ * from the encoded side of its response schema), signed. The compiled
+ * schemas then pass through small steps (src/openapi/*): shared shapes
+ * become components, requests are closed, closed sets become enums, every
+ * field gets its meaning, and each operation its codes and a recorded
+ * example.
  */
-import {
-  apiBasePath,
-  apiVersion,
-  headerNames,
-  jsonContentType,
-  operations,
-  partnerIdMaxChars,
-  RequestEnvelope,
-  ResponseHead,
-} from "@mizan/protocol"
-import { Effect, JsonSchema, Layer, Result, Schema, type SchemaAST, SchemaRepresentation } from "effect"
+import type { CodeName } from "@mizan/kernel"
+import { apiBasePath, apiVersion, headerNames, jsonContentType, operations, ResponseHead } from "@mizan/protocol"
+import { Effect, Layer, Result, Schema } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { Gateway } from "./gateway.ts"
+import { closedObjects } from "./openapi/closed.ts"
+import { withClosedSets } from "./openapi/closedSets.ts"
+import { codeLines, commonCodes, headCodeSchema, operationCodes, sandboxCodes, wireCodesOf } from "./openapi/codes.ts"
+import { compileSchemas } from "./openapi/compile.ts"
+import { describedFields } from "./openapi/descriptions.ts"
+import { type RecordedExamples, recordedExamples } from "./openapi/examples.ts"
+import { operationDescriptions } from "./openapi/operations.ts"
+import { securitySchemes, serviceDescription } from "./openapi/security.ts"
+import { sharedComponents } from "./openapi/shared.ts"
+import { componentPrefix, componentRef, isJsonObject, type Json, withoutBranches } from "./openapi/tree.ts"
+import { notificationWebhooks } from "./openapi/webhooks.ts"
+
+export { compileSchemas } from "./openapi/compile.ts"
 
 /** An operation table as its description needs it: the wire schemas of its rows. */
 export interface DescribedApi {
@@ -32,25 +42,12 @@ export interface DescribedApi {
 
 export const openApiPath = "/openapi.json"
 
-const signatureScheme = `Every operation is \`POST\` with a JSON body \`{ "requestTime": <ms since the epoch>, "bizContent": {...} }\`.
-
-**Signatures.** Sign the exact raw bytes of the request body (UTF-8) with the merchant's RSA private key (PKCS#8, at least 2048 bits) using RSA PKCS#1 v1.5 with SHA-256 ("SHA256withRSA"), and send the standard Base64 of the signature in the \`sign\` header, with your merchant id in \`Partner-Id\` (at most ${partnerIdMaxChars} characters). Nothing is sorted or canonicalised: the signature covers the bytes sent. The service verifies it with the public key registered for the merchant (SPKI PEM). Every response carries a \`sign\` header made the same way with the service's private key over the raw response bytes: verify it with the service's public key before reading the response. Notifications to \`notifyUrl\` are signed the same way.
-
-**Answers.** Business and protocol errors answer HTTP 200 with the code in \`head\`: \`applyStatus\` FAIL (or ERROR when the request's signature does not verify), \`code\` and \`msg\`. \`body\` is present only when \`applyStatus\` is SUCCESS and \`code\` is "0". \`requestTime\` must be within 15 minutes of the service's time (400 REQUESTTIME_TOO_EARLY / REQUESTTIME_TOO_LATER).
-
-**Schemas** give each field's form. Rules across fields (exactly one of \`merchantOrderNo\` or \`orderNo\`, at most one sharing item with \`withholdAndRemitFee\`, ...) are checked by the service and answered with 400 INVALID_PARAMETER naming the field. Unknown fields are ignored.
-
-**Money** is \`{ "amount": <JSON number, at most 12 digits before the point and 2 after>, "currency": "AED" }\`.
-
-**Encrypted fields** (card, bank and identity fields) are RSA PKCS#1 v1.5 encrypted with the service's public key: the UTF-8 text in chunks of key bytes - 11, the ciphertext blocks concatenated and Base64-encoded. Where the interface recommends it (identities, beneficiary names, sharing identities, eid) the 64-character lower-case hex SHA-256 of the value is accepted instead. Responses carry only SHA-256 digests of such values.`
-
-const sandboxDescription =
-  "Sandbox helpers (sandbox mode only): drive every outcome a merchant must handle without waiting. Same envelope, headers and signatures as the merchant API; no grant is needed."
-
 const tagDescriptions: Readonly<Record<string, string>> = {
   acquire2: "Acquiring: orders, payers, refunds, revoke and cancel.",
   transfer: "Transfers: wallet, bank and bank card transfers, payout abilities, rates, IBAN holder names.",
-  sandbox: sandboxDescription,
+  sandbox:
+    "Sandbox helpers (sandbox mode only): drive every outcome a merchant must handle without waiting. Same envelope, headers and signatures as the merchant API; no grant is needed.",
+  notifications: "What the service POSTs to a merchant's notifyUrl.",
 }
 
 /** The spec's names of the merchant API's operations; a sandbox row is named from its path. */
@@ -74,60 +71,102 @@ const tagOf = (api: DescribedApi, path: string): string =>
 const bizContentOptional = (schema: Schema.Top): boolean =>
   Result.isSuccess(Schema.decodeUnknownResult(schema as Schema.Codec<unknown, unknown, never, never>)(undefined))
 
-type Json = JsonSchema.JsonSchema
-
-/**
- * Effect describes a JSON number as "a number, or one of the strings NaN,
- * Infinity, -Infinity" (its own JSON spelling of non-finite numbers). The
- * wire takes finite JSON numbers only (the kernel's amount codec refuses the
- * rest), so those alternatives are dropped.
- */
-const isNonFiniteSpelling = (schema: unknown): boolean =>
-  typeof schema === "object" &&
-  schema !== null &&
-  (schema as Json).type === "string" &&
-  Array.isArray((schema as Json).enum) &&
-  ((schema as Json).enum as ReadonlyArray<unknown>).every((v) => v === "NaN" || v === "Infinity" || v === "-Infinity")
-
-/** The schema without the `anyOf` branches `drop` picks; a single branch left is the schema itself. */
-const withoutBranches = (schema: Json, drop: (branch: unknown) => boolean): Json => {
-  if (!Array.isArray(schema.anyOf)) return schema
-  const anyOf = (schema.anyOf as ReadonlyArray<unknown>).filter((branch) => !drop(branch))
-  if (anyOf.length !== 1) return { ...schema, anyOf }
-  const { anyOf: _dropped, ...rest } = schema
-  return { ...rest, ...(anyOf[0] as Json) }
-}
-
-const finiteNumbersOnly = (schema: unknown): unknown => {
-  if (Array.isArray(schema)) return schema.map(finiteNumbersOnly)
-  if (typeof schema !== "object" || schema === null) return schema
-  const deep = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, finiteNumbersOnly(value)]))
-  return withoutBranches(deep as Json, isNonFiniteSpelling)
-}
-
 /**
  * Effect writes "may be undefined" as "may be null" (its JSON codec reads
  * null as undefined). The pipeline reads an absent bizContent as undefined
  * and refuses a null one, so for a row whose bizContent is optional the
  * schema describes the value when present and `required` says it may be absent.
  */
-const isNullType = (branch: unknown): boolean =>
-  typeof branch === "object" && branch !== null && (branch as Json).type === "null"
+const isNullType = (branch: unknown): boolean => isJsonObject(branch) && branch.type === "null"
 
-/** Every schema root compiled together, so that named definitions are shared (OpenAPI 3.1 dialect). */
-export const compileSchemas = (roots: ReadonlyArray<Schema.Top>) => {
-  const asts = roots.map((schema) => schema.ast) as unknown as readonly [SchemaAST.AST, ...Array<SchemaAST.AST>]
-  const compiled = JsonSchema.toMultiDocumentOpenApi3_1(
-    SchemaRepresentation.toJsonSchemaMultiDocument(SchemaRepresentation.toRepresentations(asts)),
-  )
-  return {
-    schemas: compiled.schemas.map((schema) => finiteNumbersOnly(schema) as Json),
-    definitions: finiteNumbersOnly(compiled.definitions) as Readonly<Record<string, Json>>,
-  }
+/** The business codes of a row: the merchant API's table, or the sandbox's. */
+const codesOf = (api: DescribedApi, path: string): ReadonlyArray<CodeName> => [
+  ...commonCodes,
+  ...(api.basePath === apiBasePath ? (operationCodes[path as keyof typeof operationCodes] ?? []) : sandboxCodes),
+]
+
+/** The meaning of every field and the enums of closed sets: the last step of every schema. */
+const finished = (schema: Json, component?: string): Json => describedFields(withClosedSets(schema, component))
+
+/**
+ * The request envelope. Written here rather than compiled: `requestTime`
+ * is a Timestamp or an RFC 3339 date-time (the PHP SDK), a union the wire
+ * decodes by hand.
+ */
+const requestEnvelope = (bizContentName: string, optional: boolean): Json => ({
+  type: "object",
+  properties: {
+    requestTime: {
+      description:
+        "When the request was made, within 15 minutes of the service's time: milliseconds since the epoch, or an RFC 3339 date-time with its UTC offset (2026-11-24T00:54:42.000+04:00).",
+      anyOf: [componentRef("Timestamp"), { type: "string", format: "date-time" }],
+    },
+    partnerId: {
+      type: "string",
+      description: "The merchant's id, as the PHP SDK sends it; when present it must equal the Partner-Id header.",
+    },
+    bizContent: { ...componentRef(bizContentName), description: "The operation's parameters." },
+  },
+  required: optional ? ["requestTime"] : ["requestTime", "bizContent"],
+  additionalProperties: false,
+})
+
+/** The answer envelope of a row: its body, and a head whose code is one of the row's. */
+const answerEnvelope = (bodyName: string, codes: ReadonlyArray<CodeName>): Json => ({
+  type: "object",
+  properties: {
+    head: {
+      description: "The outcome.",
+      allOf: [
+        componentRef("ResponseHead"),
+        {
+          type: "object",
+          properties: {
+            code: {
+              type: "string",
+              enum: wireCodesOf(codes),
+              description: "The codes this operation answers (see ResponseHead.code for their meanings).",
+            },
+          },
+        },
+      ],
+    },
+    body: {
+      ...componentRef(bodyName),
+      description: 'Present only when head.applyStatus is SUCCESS and head.code is "0".',
+    },
+  },
+  required: ["head"],
+})
+
+const headOnly: Json = {
+  type: "object",
+  properties: { head: { ...componentRef("ResponseHead"), description: "The outcome." } },
+  required: ["head"],
 }
 
-const componentRef = (name: string) => ({ $ref: `#/components/schemas/${name}` })
-const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` })
+/** Every component a part of the document refers to, directly or through other components. */
+const referencedComponents = (roots: ReadonlyArray<unknown>, components: Readonly<Record<string, Json>>) => {
+  const seen = new Set<string>()
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item)
+      return
+    }
+    if (!isJsonObject(value)) return
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === "$ref" && typeof inner === "string" && inner.startsWith(componentPrefix)) {
+        const name = inner.slice(componentPrefix.length)
+        if (!seen.has(name)) {
+          seen.add(name)
+          visit(components[name])
+        }
+      } else visit(inner)
+    }
+  }
+  roots.forEach(visit)
+  return seen
+}
 
 interface Row {
   readonly api: DescribedApi
@@ -138,7 +177,11 @@ interface Row {
 }
 
 /** The OpenAPI 3.1 document of the operation tables given, for a gateway reached at `publicBaseUrl`. */
-export const openApiDocument = (apis: ReadonlyArray<DescribedApi>, publicBaseUrl: string) => {
+export const openApiDocument = (
+  apis: ReadonlyArray<DescribedApi>,
+  publicBaseUrl: string,
+  examples: RecordedExamples = recordedExamples,
+) => {
   const rows: ReadonlyArray<Row> = apis.flatMap((api) =>
     Object.entries(api.operations).map(([path, row]) => ({
       api,
@@ -148,70 +191,77 @@ export const openApiDocument = (apis: ReadonlyArray<DescribedApi>, publicBaseUrl
       response: row.response,
     })),
   )
-  const { schemas, definitions } = compileSchemas([
-    ResponseHead,
-    RequestEnvelope,
-    ...rows.flatMap((row) => [row.request, row.response]),
-  ])
-  const [head, envelope, ...rowSchemas] = schemas
-  const components: Record<string, Json> = { ...definitions }
+  const shared = sharedComponents()
+  const { schemas } = compileSchemas([ResponseHead, ...rows.flatMap((row) => [row.request, row.response])])
+  const [head, ...rowSchemas] = schemas
+  const components: Record<string, Json> = {}
   const addComponent = (name: string, schema: Json | undefined) => {
     if (schema === undefined || name in components) throw new Error(`OpenAPI: component ${name} is missing or twice`)
     components[name] = schema
   }
-  addComponent("ResponseHead", head)
+  const headProperties = (head?.properties ?? {}) as Record<string, Json>
+  addComponent(
+    "ResponseHead",
+    finished({
+      ...head,
+      properties: { ...headProperties, code: headCodeSchema() },
+      description: "The outcome of a request.",
+    }),
+  )
+  for (const [name, { schema, side }] of Object.entries(shared.schemas))
+    addComponent(name, finished(side === "request" ? closedObjects(schema) : schema, name))
+  const notifications = notificationWebhooks(shared)
+  for (const [name, schema] of Object.entries(notifications.schemas)) addComponent(name, finished(schema))
 
   const paths = Object.fromEntries(
     rows.map((row, i) => {
+      const fullPath = `${row.api.basePath}${row.path}`
       const bizContentName = `${row.operationId}.bizContent`
       const bodyName = `${row.operationId}.body`
       const optional = bizContentOptional(row.request)
-      const bizContent = rowSchemas[2 * i]
+      const bizContent = rowSchemas[2 * i] ?? {}
       addComponent(
         bizContentName,
-        optional && bizContent !== undefined ? withoutBranches(bizContent, isNullType) : bizContent,
+        finished(
+          closedObjects(shared.withRefs(optional ? withoutBranches(bizContent, isNullType) : bizContent, "request")),
+        ),
       )
-      addComponent(bodyName, rowSchemas[2 * i + 1])
-      const requestEnvelope = {
-        ...envelope,
-        properties: { ...(envelope?.properties as object), bizContent: componentRef(bizContentName) },
-        required: optional ? ["requestTime"] : ["requestTime", "bizContent"],
-      }
-      const responseEnvelope = {
-        type: "object",
-        description: 'body is present only when head.applyStatus is SUCCESS and head.code is "0".',
-        properties: { head: componentRef("ResponseHead"), body: componentRef(bodyName) },
-        required: ["head"],
-      }
-      const signedJson = (description: string, schema: object) => ({
+      addComponent(bodyName, finished(shared.withRefs(rowSchemas[2 * i + 1] ?? {}, "answer")))
+      const example = examples[fullPath]
+      const signedJson = (description: string, schema: Json, answerExample?: unknown) => ({
         description,
         headers: { sign: { $ref: "#/components/headers/Sign" } },
-        content: { [jsonContentType]: { schema } },
+        content: {
+          [jsonContentType]: { schema, ...(answerExample === undefined ? {} : { example: answerExample }) },
+        },
       })
+      const codes = codesOf(row.api, row.path)
       return [
-        `${row.api.basePath}${row.path}`,
+        fullPath,
         {
           post: {
             operationId: row.operationId,
             summary: summaryOf(row.path),
+            description: `${operationDescriptions[fullPath] ?? ""}\n\nCodes it answers in head.code:\n\n${codeLines(codes)}`,
             tags: [tagOf(row.api, row.path)],
-            parameters: [parameterRef("PartnerId"), parameterRef("Sign"), parameterRef("ApiVersion")],
-            requestBody: { required: true, content: { [jsonContentType]: { schema: requestEnvelope } } },
+            parameters: [{ $ref: "#/components/parameters/ApiVersion" }],
+            requestBody: {
+              required: true,
+              content: {
+                [jsonContentType]: {
+                  schema: requestEnvelope(bizContentName, optional),
+                  ...(example === undefined ? {} : { example: example.request }),
+                },
+              },
+            },
             responses: {
               "200": signedJson(
                 "The answer, signed: success with body, or a business or protocol error in head.",
-                responseEnvelope,
+                answerEnvelope(bodyName, codes),
+                example?.answer,
               ),
-              "413": signedJson("The body is larger than the gateway's limit (head only).", {
-                type: "object",
-                properties: { head: componentRef("ResponseHead") },
-                required: ["head"],
-              }),
-              "500": signedJson("An unexpected failure: SYSTEM_ERROR with a traceCode to quote (head only).", {
-                type: "object",
-                properties: { head: componentRef("ResponseHead") },
-                required: ["head"],
-              }),
+              "413": signedJson("The body is larger than the gateway's limit (head only).", headOnly),
+              "500": signedJson("An unexpected failure: SYSTEM_ERROR with a traceCode to quote (head only).", headOnly),
             },
           },
         },
@@ -231,7 +281,7 @@ export const openApiDocument = (apis: ReadonlyArray<DescribedApi>, publicBaseUrl
             post: {
               ...post,
               operationId: `${post.operationId}ViaAcquire2Prefix`,
-              description: `The same operation as \`${api.basePath}${path}\` (the official PHP SDK prefixes every path with \`/acquire2\`): the same grant, rate limit and answer.`,
+              description: `The same operation as \`${api.basePath}${path}\` (the official PHP SDK prefixes every path with \`/acquire2\`): the same grant, rate limit and answer.\n\n${post.description}`,
               "x-alias-of": `${api.basePath}${path}`,
             },
           },
@@ -240,10 +290,14 @@ export const openApiDocument = (apis: ReadonlyArray<DescribedApi>, publicBaseUrl
     ),
   )
 
-  const tags = [...new Set(rows.map((row) => tagOf(row.api, row.path)))].map((name) => ({
+  const tags = [...new Set([...rows.map((row) => tagOf(row.api, row.path)), "notifications"])].map((name) => ({
     name,
     ...(tagDescriptions[name] === undefined ? {} : { description: tagDescriptions[name] }),
   }))
+
+  // Shared shapes only one side uses (a request-side order, say) are left out.
+  const used = referencedComponents([paths, notifications.webhooks, components.ResponseHead], components)
+  const usedComponents = Object.fromEntries(Object.entries(components).filter(([name]) => used.has(name)))
 
   return {
     openapi: "3.1.0",
@@ -251,29 +305,18 @@ export const openApiDocument = (apis: ReadonlyArray<DescribedApi>, publicBaseUrl
     info: {
       title: "Mizan merchant payment, refund and payout API",
       version: apiVersion,
-      description: signatureScheme,
+      description: serviceDescription(notifications.scheduleText),
+      license: { name: "Apache-2.0", identifier: "Apache-2.0" },
     },
-    servers: [{ url: publicBaseUrl }],
+    servers: [{ url: publicBaseUrl, description: "This gateway." }],
+    security: [{ PartnerId: [], Signature: [] }],
     tags,
     paths: { ...paths, ...aliasPaths },
+    webhooks: notifications.webhooks,
     components: {
-      schemas: components,
+      schemas: usedComponents,
+      securitySchemes,
       parameters: {
-        PartnerId: {
-          name: headerNames.partnerId,
-          in: "header",
-          required: true,
-          description: "The merchant's id. Header names are read in any letter case.",
-          schema: { type: "string", minLength: 1, maxLength: partnerIdMaxChars },
-        },
-        Sign: {
-          name: headerNames.sign,
-          in: "header",
-          required: true,
-          description:
-            "Standard Base64 of the SHA256withRSA (RSA PKCS#1 v1.5) signature of the exact raw request body bytes, made with the merchant's private key.",
-          schema: { type: "string" },
-        },
         ApiVersion: {
           name: headerNames.apiVersion,
           in: "header",
@@ -286,7 +329,7 @@ export const openApiDocument = (apis: ReadonlyArray<DescribedApi>, publicBaseUrl
         Sign: {
           required: true,
           description:
-            "Standard Base64 of the service's SHA256withRSA signature of the exact raw response body bytes: verify it with the service's public key.",
+            "Standard Base64 of the service's SHA256withRSA (RSA PKCS#1 v1.5 over SHA-256) signature of the exact raw response body bytes: verify it with the service's public key before reading the answer.",
           schema: { type: "string" },
         },
       },

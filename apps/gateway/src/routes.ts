@@ -2,15 +2,15 @@
 import { Layer } from "effect"
 import { handlers } from "./handlers/index.ts"
 import { openApiRoute } from "./openapi.ts"
-import { payPageRoutes } from "./payPage/index.ts"
+import { type PayPageSettings, payPageRoutes } from "./payPage/index.ts"
 import { merchantApi } from "./pipeline.ts"
 import { sandboxApi } from "./sandbox/index.ts"
 import { apiRoutes } from "./server.ts"
 
-export const gatewayRoutes = (mode: "sandbox" | "production") =>
+export const gatewayRoutes = (mode: "sandbox" | "production", payPage?: PayPageSettings) =>
   Layer.mergeAll(
     apiRoutes(merchantApi(handlers)),
     mode === "sandbox" ? apiRoutes(sandboxApi) : Layer.empty,
-    payPageRoutes(mode),
+    payPageRoutes(mode, payPage),
     openApiRoute(mode === "sandbox" ? [merchantApi(handlers), sandboxApi] : [merchantApi(handlers)]),
   )

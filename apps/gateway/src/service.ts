@@ -81,7 +81,7 @@ export const layerService = (options: ServiceOptions) => {
   }
   const routes = Layer.mergeAll(
     operatorRoutes(readiness),
-    roles.has("api") ? gatewayRoutes(options.config.mode) : Layer.empty,
+    roles.has("api") ? gatewayRoutes(options.config.mode, options.config.payPage) : Layer.empty,
   )
   return Layer.mergeAll(layerHttp(routes, options.listen), layerBackground(options, progress)).pipe(
     Layer.provideMerge(services),

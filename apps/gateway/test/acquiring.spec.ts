@@ -43,7 +43,7 @@ describe("create order", () => {
       payeeMid: "M1",
     })
     expect(body.acquireOrder.expiredTime - body.acquireOrder.requestTime).toBe(2 * 3_600_000)
-    expect(body.interactionParams?.tokenUrl).toMatch(/\/pay\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
+    expect(body.interactionParams?.tokenUrl).toMatch(/\/pay\/[A-Za-z0-9_-]+$/)
     expect(body.acquireOrder.orderNo).toMatch(/^\d{14}1\d{11}$/)
   })
 

@@ -86,6 +86,25 @@ describe("the configuration file", () => {
     )
   })
 
+  it("takes a merchant's logo over https and brand colour as hex, and the pay page's footer links, naming a wrong one", () => {
+    const branded = { ...merchant, logoUrl: "https://m.example/logo.png", brandColor: "#0a7d3b" }
+    const payPage = {
+      serviceName: "Mizan Pay",
+      termsUrl: "https://pay.example/terms",
+      privacyUrl: "https://pay.example/privacy",
+    }
+    expect(refusalOf({ mode: "sandbox", merchants: [branded], payPage })).toBe("accepted")
+    expect(refusalOf({ mode: "sandbox", merchants: [{ ...branded, logoUrl: "http://m.example/logo.png" }] })).toBe(
+      "configuration: merchants[0].logoUrl must be an https:// URL",
+    )
+    expect(refusalOf({ mode: "sandbox", merchants: [{ ...branded, brandColor: "green" }] })).toBe(
+      'configuration: merchants[0].brandColor must be a colour as six hex digits, like "#1b4fa0"',
+    )
+    expect(refusalOf({ mode: "sandbox", merchants: [], payPage: { ...payPage, termsUrl: "terms.html" } })).toBe(
+      "configuration: payPage.termsUrl must be an absolute http:// or https:// URL",
+    )
+  })
+
   it("accepts the terms `npm run merchant -- add` gives a new merchant, bank card product included", () => {
     const registered = merchantDefaults("M1", "merchants/M1/public.pem")
     expect(registered.products).toEqual([BankCardTransfer.bankCardTransferProduct])

@@ -18,6 +18,8 @@ export interface MerchantEndpoint {
   /** POSTs received, by notify_id. */
   readonly posts: ReadonlyMap<string, number>
   readonly said: ReadonlySet<string>
+  /** Every body received, parsed, in order. */
+  readonly bodies: ReadonlyArray<unknown>
   readonly close: () => Promise<void>
 }
 
@@ -30,11 +32,13 @@ export interface MerchantEndpointOptions {
 export const startMerchantEndpoint = async (options: MerchantEndpointOptions = {}) => {
   const posts = new Map<string, number>()
   const said = new Set<string>()
+  const bodies: Array<unknown> = []
   const server: Server = createServer((request, response) => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
     request.on("end", () => {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Notified
+      bodies.push(body)
       const count = (posts.get(body.notify_id) ?? 0) + 1
       posts.set(body.notify_id, count)
       if (body.acquireOrder !== undefined) said.add(`${body.acquireOrder.merchantOrderNo} ${body.acquireOrder.status}`)
@@ -55,6 +59,7 @@ export const startMerchantEndpoint = async (options: MerchantEndpointOptions = {
     url,
     posts,
     said,
+    bodies,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   } satisfies MerchantEndpoint
 }

@@ -1,136 +1,56 @@
 /**
  * The OpenAPI description: served, complete, and true to the wire. Samples
- * built from the spec's tables (libs/protocol/test/samples.ts) and a real
- * answer of the gateway validate against it, checked by a small JSON Schema
- * validator written here (none is installed), which refuses any keyword it
- * does not know rather than pass it unchecked.
+ * built from the spec's tables (libs/protocol/test/samples.ts) and real
+ * answers and notifications of the gateway validate against it (with the
+ * small validator of jsonSchemaValidator.ts); Redocly's recommended rules
+ * find nothing in it; every field and operation says what it means; the
+ * codes each operation lists are the ones its sources decide.
  */
-import { operationAliases, operationPaths } from "@mizan/protocol"
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { type CodeName, codeCatalogue, codeNames, paySceneCodes } from "@mizan/kernel"
+import { notificationOrderKeys, operationAliases, operationPaths } from "@mizan/protocol"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { requestSamples, responseSamples } from "../../../libs/protocol/test/samples.ts"
 import { handlers } from "../src/handlers/index.ts"
+import { commonCodes, operationCodes, sandboxCodes, unroutedCodes } from "../src/openapi/codes.ts"
 import { openApiDocument } from "../src/openapi.ts"
 import { merchantApi } from "../src/pipeline.ts"
 import { sandboxApi } from "../src/sandbox/index.ts"
-import { merchantKeys, startGateway, type TestGateway } from "./harness.ts"
+import { aed, ok, sandbox } from "./calls.ts"
+import { merchantKeys, newNumber, startGateway, type TestGateway } from "./harness.ts"
+import { type JsonSchema, validate } from "./jsonSchemaValidator.ts"
+import { startMerchantEndpoint } from "./merchantEndpoint.ts"
 import { postSigned } from "./raw.ts"
-
-// --- A small JSON Schema (2020-12 subset) validator ---------------------------
-
-type JsonSchema = { readonly [keyword: string]: unknown }
-
-/** Keywords that only annotate: they never make a value invalid. */
-const annotations = new Set(["title", "description", "examples", "default", "format", "$schema", "deprecated"])
-
-const typeOf = (value: unknown): string => {
-  if (value === null) return "null"
-  if (Array.isArray(value)) return "array"
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number"
-  return typeof value
-}
-
-const hasType = (value: unknown, type: string): boolean =>
-  typeOf(value) === type || (type === "number" && typeOf(value) === "integer")
-
-/** Problems of `value` against `schema`, each with its path; `[]` when it conforms. */
-const validate = (
-  schema: JsonSchema | boolean,
-  value: unknown,
-  resolve: (ref: string) => JsonSchema,
-  at = "$",
-): Array<string> => {
-  if (schema === true) return []
-  if (schema === false) return [`${at}: no value is allowed`]
-  const problems: Array<string> = []
-  const object = value as Readonly<Record<string, unknown>>
-  for (const [keyword, rule] of Object.entries(schema)) {
-    if (annotations.has(keyword)) continue
-    switch (keyword) {
-      case "$ref":
-        problems.push(...validate(resolve(rule as string), value, resolve, at))
-        break
-      case "type": {
-        const types = Array.isArray(rule) ? rule : [rule]
-        if (!types.some((type) => hasType(value, type))) problems.push(`${at}: is ${typeOf(value)}, not ${types}`)
-        break
-      }
-      case "enum":
-        if (!(rule as Array<unknown>).includes(value)) problems.push(`${at}: ${JSON.stringify(value)} is not listed`)
-        break
-      case "const":
-        if (value !== rule) problems.push(`${at}: is not ${JSON.stringify(rule)}`)
-        break
-      case "maxLength":
-        if (typeof value === "string" && [...value].length > (rule as number)) problems.push(`${at}: too long`)
-        break
-      case "minLength":
-        if (typeof value === "string" && [...value].length < (rule as number)) problems.push(`${at}: too short`)
-        break
-      case "pattern":
-        if (typeof value === "string" && !new RegExp(rule as string, "u").test(value)) problems.push(`${at}: no match`)
-        break
-      case "minimum":
-        if (typeof value === "number" && value < (rule as number)) problems.push(`${at}: below ${rule}`)
-        break
-      case "maximum":
-        if (typeof value === "number" && value > (rule as number)) problems.push(`${at}: above ${rule}`)
-        break
-      case "required":
-        if (typeOf(value) === "object")
-          for (const key of rule as Array<string>) if (!(key in object)) problems.push(`${at}.${key}: is required`)
-        break
-      case "properties":
-        if (typeOf(value) === "object")
-          for (const [key, property] of Object.entries(rule as Record<string, JsonSchema>))
-            if (key in object) problems.push(...validate(property, object[key], resolve, `${at}.${key}`))
-        break
-      case "additionalProperties":
-        if (typeOf(value) === "object") {
-          const declared = new Set(Object.keys((schema.properties as object | undefined) ?? {}))
-          for (const [key, field] of Object.entries(object))
-            if (!declared.has(key))
-              problems.push(...validate(rule as JsonSchema | boolean, field, resolve, `${at}.${key}`))
-        }
-        break
-      case "items":
-        if (Array.isArray(value))
-          value.forEach((item, i) => {
-            problems.push(...validate(rule as JsonSchema, item, resolve, `${at}[${i}]`))
-          })
-        break
-      case "anyOf":
-      case "oneOf": {
-        const matching = (rule as Array<JsonSchema>).filter(
-          (branch) => validate(branch, value, resolve, at).length === 0,
-        )
-        if (matching.length === 0 || (keyword === "oneOf" && matching.length > 1))
-          problems.push(`${at}: matches ${matching.length} of the ${keyword} branches`)
-        break
-      }
-      case "allOf":
-        for (const branch of rule as Array<JsonSchema>) problems.push(...validate(branch, value, resolve, at))
-        break
-      default:
-        throw new Error(`the test's validator does not know the keyword ${keyword} (at ${at})`)
-    }
-  }
-  return problems
-}
 
 // --- The document ------------------------------------------------------------
 
 interface Document {
   readonly openapi: string
+  readonly security: ReadonlyArray<Record<string, ReadonlyArray<string>>>
   readonly paths: Readonly<Record<string, { readonly post: Operation }>>
+  readonly webhooks: Readonly<
+    Record<string, { readonly post: Operation & { readonly "x-retry-schedule-minutes": unknown } }>
+  >
   readonly components: {
     readonly schemas: Readonly<Record<string, JsonSchema>>
-    readonly parameters: Readonly<Record<string, { readonly name: string; readonly in: string; required: boolean }>>
+    readonly securitySchemes: Readonly<
+      Record<
+        string,
+        { readonly type: string; readonly in: string; readonly name: string; readonly description: string }
+      >
+    >
   }
   readonly info: { readonly description: string }
 }
 
 interface Operation {
-  readonly parameters: ReadonlyArray<{ readonly $ref: string }>
+  readonly description: string
+  readonly parameters: ReadonlyArray<{ readonly $ref?: string; readonly name?: string; readonly in?: string }>
   readonly requestBody: { readonly content: { readonly "application/json": { readonly schema: JsonSchema } } }
   readonly responses: Readonly<
     Record<string, { readonly content: { readonly "application/json": { readonly schema: JsonSchema } } }>
@@ -196,17 +116,96 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(production.paths)).toHaveLength(operationPaths.length + Object.keys(operationAliases).length)
   })
 
-  it("documents the Partner-Id and sign headers on every operation, and the signature scheme", () => {
-    const { PartnerId, Sign } = document.components.parameters
-    expect(PartnerId).toMatchObject({ name: "Partner-Id", in: "header", required: true })
-    expect(Sign).toMatchObject({ name: "sign", in: "header", required: true })
+  it("secures every operation with the Partner-Id and sign schemes, which say exactly what is signed and how", () => {
+    const { PartnerId, Signature } = document.components.securitySchemes
+    expect(PartnerId).toMatchObject({ type: "apiKey", in: "header", name: "Partner-Id" })
+    expect(Signature).toMatchObject({ type: "apiKey", in: "header", name: "sign" })
+    for (const words of ["raw bytes", "SHA256withRSA", "PKCS#1 v1.5 over SHA-256", "Base64", "answer is signed too"])
+      expect(Signature?.description).toContain(words)
+    expect(document.security).toEqual([{ PartnerId: [], Signature: [] }])
+    // The headers are the schemes', never parameters beside them.
     for (const [path, { post }] of Object.entries(document.paths))
       expect(
-        post.parameters.map((p) => p.$ref),
+        post.parameters.filter((p) => p.in === "header" && ["Partner-Id", "sign"].includes(p.name ?? "")),
         path,
-      ).toEqual(expect.arrayContaining(["#/components/parameters/PartnerId", "#/components/parameters/Sign"]))
-    expect(document.info.description).toContain("SHA256withRSA")
-    expect(document.info.description).toContain("raw bytes")
+      ).toEqual([])
+  })
+
+  it("finds nothing to report with Redocly's recommended rules", () => {
+    const folder = mkdtempSync(join(tmpdir(), "mizan-openapi-"))
+    try {
+      const file = join(folder, "openapi.json")
+      writeFileSync(file, JSON.stringify(document))
+      const cli = join(dirname(createRequire(import.meta.url).resolve("@redocly/cli/package.json")), "bin", "cli.js")
+      const run = spawnSync(process.execPath, [cli, "lint", file, "--format=json"], {
+        encoding: "utf8",
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+      })
+      const report = JSON.parse(run.stdout) as { totals: object; problems: ReadonlyArray<unknown> }
+      expect(report.problems).toEqual([])
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 })
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it("says what every operation does, and what every field of every schema means", () => {
+    for (const [path, { post }] of Object.entries(document.paths))
+      expect(post.description.split("\n")[0], path).toMatch(/^[A-Z].{20,}/)
+    const undescribed: Array<string> = []
+    const visit = (schema: unknown, at: string): void => {
+      if (Array.isArray(schema)) {
+        schema.forEach((item, i) => {
+          visit(item, `${at}[${i}]`)
+        })
+        return
+      }
+      if (typeof schema !== "object" || schema === null) return
+      const properties = (schema as { properties?: Record<string, { description?: string }> }).properties ?? {}
+      for (const [name, property] of Object.entries(properties))
+        if (typeof property.description !== "string" || property.description.length === 0)
+          undescribed.push(`${at}.${name}`)
+      for (const [key, inner] of Object.entries(schema)) visit(inner, `${at}.${key}`)
+    }
+    visit(document.components.schemas, "components")
+    visit(document.paths, "paths")
+    expect(undescribed).toEqual([])
+  })
+})
+
+describe("components", () => {
+  it("are referenced for money, timestamps and the order objects, never repeated inline", () => {
+    const text = JSON.stringify(document.paths)
+    expect(text).not.toContain('"currency":{')
+    expect(text).not.toContain("8640000000000000")
+    const getOrder = document.components.schemas["api.acquire2.getOrder.body"] as {
+      properties: { acquireOrder: object }
+    }
+    expect(getOrder.properties.acquireOrder).toMatchObject({ $ref: "#/components/schemas/AcquireOrder" })
+    const placeOrder = document.components.schemas["api.acquire2.placeOrder.bizContent"] as {
+      properties: Record<string, object>
+    }
+    expect(placeOrder.properties.totalAmount).toMatchObject({ $ref: "#/components/schemas/RequestMoney" })
+    expect(placeOrder.properties.expiredTime).toMatchObject({ $ref: "#/components/schemas/Timestamp" })
+  })
+
+  it("lists the scene codes, the bank transfer statuses and the wallet fail codes as enums, and head.code as the code catalogue, every code explained", () => {
+    const placeOrder = document.components.schemas["api.acquire2.placeOrder.bizContent"] as {
+      properties: { paySceneCode: { enum: Array<string> } }
+    }
+    expect(placeOrder.properties.paySceneCode.enum).toEqual([...paySceneCodes])
+    const enumOf = (component: string, field: string) =>
+      (document.components.schemas[component] as { properties: Record<string, { enum?: Array<string> }> }).properties[
+        field
+      ]?.enum
+    expect(enumOf("TransferToBankOrder", "status")).toEqual(["CREATED", "SUCCESS", "FAILURE"])
+    expect(enumOf("TransferOrder", "failCode")).toContain("BENEFICIARY_NOT_FOUND")
+    const code = (
+      document.components.schemas.ResponseHead as { properties: { code: { enum: Array<string>; description: string } } }
+    ).properties.code
+    expect(new Set(code.enum)).toEqual(new Set(Object.values(codeCatalogue).map((entry) => entry.code)))
+    for (const entry of Object.values(codeCatalogue))
+      expect(code.description).toContain(`\`${entry.code}\` ${entry.message}: ${entry.meaning}`)
   })
 })
 
@@ -231,14 +230,45 @@ describe("the schemas are the wire's", () => {
     expect(requestProblems("/sgs/api/acquire2/placeOrder", undefined)).toEqual(["$.bizContent: is required"])
   })
 
-  it("describes an amount as a JSON number (or its decimal text), never as NaN or Infinity", () => {
-    const bizContent = document.components.schemas["api.acquire2.placeOrder.bizContent"] as {
-      properties: { totalAmount: { properties: { amount: unknown } } }
-    }
-    expect(bizContent.properties.totalAmount.properties.amount).toEqual({
-      anyOf: [{ type: "number" }, { type: "string" }],
+  it("takes an amount as a JSON number or its decimal text, and answers amounts as numbers only", () => {
+    const { RequestMoney, Money } = document.components.schemas as Record<string, { properties: { amount: unknown } }>
+    expect(RequestMoney?.properties.amount).toMatchObject({
+      anyOf: [{ type: "number" }, { type: "string", pattern: "^[0-9]{1,12}(\\.[0-9]{1,2})?$" }],
     })
+    expect(Money?.properties.amount).toMatchObject({ type: "number" })
+    const answers = Object.entries(document.components.schemas).filter(
+      ([name]) => name.endsWith(".body") || (!name.includes(".") && !name.startsWith("Request")),
+    )
+    for (const [name, schema] of answers) expect(JSON.stringify(schema), name).not.toMatch(/"type":"string"[^}]*\}\]/)
     expect(JSON.stringify(document)).not.toMatch(/"(NaN|Infinity)"/)
+  })
+
+  it("closes every request object, so that a misspelt field is refused, while the service ignores it", async () => {
+    const requestSchemas = Object.entries(document.components.schemas).filter(
+      ([name]) => name.endsWith(".bizContent") || name.startsWith("Request"),
+    )
+    const open: Array<string> = []
+    const visit = (schema: unknown, at: string): void => {
+      if (typeof schema !== "object" || schema === null) return
+      const node = schema as Record<string, unknown>
+      if ((node.type === "object" || "properties" in node) && node.additionalProperties !== false) open.push(at)
+      for (const [key, inner] of Object.entries(node)) visit(inner, `${at}.${key}`)
+    }
+    for (const [name, schema] of requestSchemas) visit(schema, name)
+    expect(open).toEqual([])
+    const sample = requestSamples()["/acquire2/placeOrder"] as Record<string, unknown>
+    expect(requestProblems("/sgs/api/acquire2/placeOrder", { ...sample, merchantOrderN0: "x" })).toEqual([
+      "$.bizContent.merchantOrderN0: no value is allowed",
+    ])
+    // The service itself still takes the field it does not know (the official SDKs send some).
+    const body = await ok(gateway.merchant(), "/acquire2/placeOrder", {
+      merchantOrderNo: newNumber("closed"),
+      subject: "Typo",
+      totalAmount: aed(5),
+      paySceneCode: "PAYPAGE",
+      merchantOrderN0: "x",
+    } as never)
+    expect(body.acquireOrder.status).toBe("CREATED")
   })
 
   it("takes no bizContent for the payout ability list, and refuses a null one as the gateway does", () => {
@@ -269,5 +299,98 @@ describe("the schemas are the wire's", () => {
     expect(answer.json.head.code).toBe("0")
     const schema = document.paths[path]?.post.responses["200"]?.content["application/json"].schema ?? {}
     expect(validate(schema, answer.json, resolveIn(document))).toEqual([])
+  })
+})
+
+describe("webhooks", () => {
+  it("describe every kind of notification: its body, its sign header, the acknowledgement and the retry schedule", () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual([...notificationOrderKeys].sort())
+    for (const key of notificationOrderKeys) {
+      const post = document.webhooks[key]?.post
+      if (post === undefined) throw new Error(`no webhook for ${key}`)
+      const name = `${key.charAt(0).toUpperCase()}${key.slice(1)}Notification`
+      expect(post.requestBody.content["application/json"].schema).toEqual({ $ref: `#/components/schemas/${name}` })
+      const body = document.components.schemas[name] as { properties: Record<string, unknown>; required: Array<string> }
+      expect(body.required).toEqual(expect.arrayContaining(["notify_id", "notify_timestamp", key]))
+      expect(post.parameters).toContainEqual(expect.objectContaining({ name: "sign", in: "header", required: true }))
+      expect(post.responses["200"]).toMatchObject({
+        content: {
+          "application/json": { schema: { properties: { response: { enum: ["SUCCESS"] } } } },
+          "text/plain": { schema: { enum: ["SUCCESS"] } },
+        },
+      })
+      // The spec's schedule: at once, then 2, 10, 10, 60, 120, 360 and 900 minutes after the previous attempt.
+      expect(post["x-retry-schedule-minutes"]).toEqual([0, 2, 12, 22, 82, 202, 562, 1462])
+      expect(post.description).toContain("+0, +2, +12, +22, +82, +202, +562, +1462 minutes")
+    }
+  })
+
+  it("describe the notification a merchant really receives", async () => {
+    const endpoint = await startMerchantEndpoint()
+    try {
+      const merchantOrderNo = newNumber("hook")
+      await ok(gateway.merchant(), "/acquire2/placeOrder", {
+        merchantOrderNo,
+        subject: "Webhook",
+        totalAmount: aed(12.5),
+        paySceneCode: "PAYPAGE",
+        notifyUrl: endpoint.url,
+      })
+      expect((await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })).head.code).toBe("0")
+      await expect.poll(() => endpoint.bodies.length, { timeout: 10_000 }).toBeGreaterThan(0)
+      const schema = document.webhooks.acquireOrder?.post.requestBody.content["application/json"].schema ?? {}
+      for (const body of endpoint.bodies) expect(validate(schema, body, resolveIn(document))).toEqual([])
+    } finally {
+      await endpoint.close()
+    }
+  })
+})
+
+describe("the codes each operation lists", () => {
+  const sourceFolders = ["libs", "apps/gateway/src"]
+  const repository = fileURLToPath(new URL("../../../", import.meta.url))
+  /** Every TypeScript source under a lib's src or the gateway's src, tests and testing helpers aside. */
+  const sources = (folder: string): Array<string> =>
+    readdirSync(folder).flatMap((entry) => {
+      const path = join(folder, entry)
+      if (statSync(path).isDirectory())
+        return ["node_modules", "test", "testing", "dist"].includes(entry) ? [] : sources(path)
+      return path.endsWith(".ts") && !path.endsWith(".spec.ts") ? [path] : []
+    })
+  /** Code names a source decides: a catalogue name in quotes, outside the catalogue and the description itself. */
+  const decidedNames = (): Set<CodeName> => {
+    const names = new Set<CodeName>()
+    for (const file of sourceFolders.flatMap((folder) => sources(join(repository, folder)))) {
+      if (/kernel\/src\/codes\.ts$|gateway\/src\/openapi\//.test(file)) continue
+      const text = readFileSync(file, "utf8")
+      for (const name of codeNames) if (text.includes(`"${name}"`)) names.add(name)
+    }
+    return names
+  }
+  const listed = new Set<CodeName>([
+    ...commonCodes,
+    ...unroutedCodes,
+    ...sandboxCodes,
+    ...Object.values(operationCodes).flat(),
+  ])
+
+  it("cover every code the sources decide, and list none that nothing decides", () => {
+    const decided = decidedNames()
+    expect([...decided].filter((name) => !listed.has(name))).toEqual([])
+    expect([...listed].filter((name) => !decided.has(name) && name !== "SUCCESS")).toEqual([])
+  })
+
+  it("narrow each operation's head.code to its codes, and explain them in its description", () => {
+    for (const path of operationPaths) {
+      const post = document.paths[`/sgs/api${path}`]?.post
+      if (post === undefined) throw new Error(`no operation at ${path}`)
+      const answer = post.responses["200"]?.content["application/json"].schema as {
+        properties: { head: { allOf: Array<{ properties?: { code?: { enum: Array<string> } } }> } }
+      }
+      const head = answer.properties.head
+      const codes = new Set([...commonCodes, ...operationCodes[path]].map((name) => codeCatalogue[name].code))
+      expect(new Set(head.allOf[1]?.properties?.code?.enum), path).toEqual(codes)
+      for (const name of operationCodes[path]) expect(post.description, path).toContain(` ${name}: `)
+    }
   })
 })

@@ -17,16 +17,31 @@ import { payTokenFor } from "../src/payToken.ts"
 import { ok, refused } from "./calls.ts"
 import { newNumber, startGateway, testConfig, testMerchant } from "./harness.ts"
 import { suiteGateway } from "./suiteGateway.ts"
+import { storedText } from "./transferSupport.ts"
 
 const gateway = suiteGateway(() =>
   startGateway({
-    config: testConfig({ merchants: [testMerchant("M1", { name: "Beans & <Co>" }), testMerchant("M2")] }),
+    config: testConfig({
+      merchants: [
+        testMerchant("M1", { name: "Beans & <Co>" }),
+        testMerchant("M2", {
+          name: "متجر القهوة",
+          logoUrl: "https://cdn.merchant.example/logo.png",
+          brandColor: "#f5c400",
+        }),
+      ],
+      payPage: {
+        serviceName: "Mizan Pay",
+        termsUrl: "https://pay.example/terms",
+        privacyUrl: "https://pay.example/privacy",
+      },
+    }),
   }),
 )
 
-const createOrder = async (overrides: Record<string, unknown> = {}) => {
+const createOrder = async (overrides: Record<string, unknown> = {}, partnerId = "M1") => {
   const merchantOrderNo = newNumber("pp")
-  const body = await ok(gateway.merchant(), "/acquire2/placeOrder", {
+  const body = await ok(gateway.merchant(partnerId), "/acquire2/placeOrder", {
     merchantOrderNo,
     subject: "Coffee beans",
     totalAmount: { amount: 1234.5, currency: "AED" },
@@ -47,8 +62,8 @@ const openPage = async (path: string, init: RequestInit = {}) => {
   return { status: response.status, headers: response.headers, text: await response.text() }
 }
 
-const createPayPageOrder = async (overrides: Record<string, unknown> = {}) => {
-  const { merchantOrderNo, body } = await createOrder(overrides)
+const createPayPageOrder = async (overrides: Record<string, unknown> = {}, partnerId = "M1") => {
+  const { merchantOrderNo, body } = await createOrder(overrides, partnerId)
   const tokenUrl = body.interactionParams?.tokenUrl
   if (tokenUrl === undefined) throw new Error("a PAYPAGE order has a tokenUrl")
   return { merchantOrderNo, path: pathOf(tokenUrl) }
@@ -60,17 +75,33 @@ const statusOf = async (merchantOrderNo: string) =>
 const post = (path: string) => openPage(path, { method: "POST" })
 
 describe("the order's page", () => {
-  it("shows the merchant, the subject, the amount in AED with two decimals and the status, with both sandbox outcomes", async () => {
-    const { path } = await createPayPageOrder()
+  it("shows the merchant first, then the total, the subject and the time left, with Pay and a separate test outcome", async () => {
+    // 118 minutes and a half on the merchant's clock: the payer is told the whole minutes left, never more.
+    const { path } = await createPayPageOrder({ expiredTime: Date.now() + 118.5 * 60_000 })
     const page = await openPage(path)
     expect(page.status).toBe(200)
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
-    expect(page.text).toContain("<dd>Beans &amp; &lt;Co&gt;</dd>")
-    expect(page.text).toContain("<dd>Coffee beans</dd>")
-    expect(page.text).toContain("AED 1,234.50")
-    expect(page.text).toContain("<dd>Awaiting payment</dd>")
-    expect(page.text).toContain(`<form method="post" action="${path}/pay">`)
-    expect(page.text).toContain(`<form method="post" action="${path}/fail">`)
+    const order = [
+      '<p class="merchant-name" dir="auto">Beans &amp; &lt;Co&gt;</p>',
+      "<h1>Complete your payment</h1>",
+      '<p class="total">AED 1,234.50</p>',
+      '<p class="subject" dir="auto">Coffee beans</p>',
+      '<p class="deadline">Expires in 1 h 58 min (',
+      `<form method="post" action="${path}/pay"><button type="submit" class="primary">Pay AED 1,234.50</button></form>`,
+      '<p class="fine">Reference: ',
+      '<section class="test-outcomes" aria-labelledby="test-outcomes">',
+      `<form method="post" action="${path}/fail">`,
+    ].map((markup) => page.text.indexOf(markup))
+    expect(order.every((at) => at >= 0)).toBe(true)
+    expect(order).toEqual([...order].sort((a, b) => a - b))
+    expect(page.text).toMatch(/Gulf time\)<\/p>/)
+  })
+
+  it("says the deadline in Gulf time (Asia/Dubai, UTC+4, no daylight saving)", async () => {
+    const expiredTime = Math.floor(Date.now() / 60_000) * 60_000 + 47 * 3_600_000
+    const { path } = await createPayPageOrder({ expiredTime })
+    const dubai = new Date(expiredTime + 4 * 3_600_000).toISOString().slice(11, 16)
+    expect((await openPage(path)).text).toContain(`${dubai} Gulf time)`)
   })
 
   it("loads nothing from elsewhere and keeps its link out of Referer headers and caches", async () => {
@@ -86,26 +117,40 @@ describe("the order's page", () => {
   it("shows a subject with <script> as text, never as markup", async () => {
     const { path } = await createPayPageOrder({ subject: "<script>x" })
     const page = await openPage(path)
-    expect(page.text).toContain("<dd>&lt;script&gt;x</dd>")
+    expect(page.text).toContain('<p class="subject" dir="auto">&lt;script&gt;x</p>')
     expect(page.text).not.toContain("<script>")
   })
 
   it("answers 404 for an unknown, tampered or forged token", async () => {
     const { path } = await createPayPageOrder()
-    const [payload = "", mac = ""] = path.slice("/pay/".length).split(".")
-    const otherPayload = Buffer.from(JSON.stringify(["M2", "someone-elses"])).toString("base64url")
+    const token = path.slice("/pay/".length)
+    // One character changed in the middle fails the cipher's tag; the earlier format (names beside an HMAC) is unknown too.
+    const middle = Math.floor(token.length / 2)
+    const tampered = `${token.slice(0, middle)}${token[middle] === "A" ? "B" : "A"}${token.slice(middle + 1)}`
+    const clearNames = `${Buffer.from(JSON.stringify(["M1", "someone-elses"])).toString("base64url")}.${token.slice(0, 43)}`
     const unknownOrder = await gateway.run(
       Effect.gen(function* () {
         const { servicePrivateKey } = yield* Gateway
         return payTokenFor({ merchantId: "M1", merchantOrderNo: "never-created" }, servicePrivateKey)
       }),
     )
-    for (const token of ["nonsense", `${payload}.${mac.slice(1)}x`, `${otherPayload}.${mac}`, unknownOrder]) {
-      const page = await openPage(`/pay/${token}`)
-      expect(page.status, token).toBe(404)
+    for (const forged of ["nonsense", tampered, token.slice(0, -2), clearNames, unknownOrder]) {
+      const page = await openPage(`/pay/${forged}`)
+      expect(page.status, forged).toBe(404)
       expect(page.text).toContain("Payment link not found")
     }
-    expect((await post(`/pay/${otherPayload}.${mac}/pay`)).status).toBe(404)
+    expect((await post(`/pay/${tampered}/pay`)).status).toBe(404)
+  })
+
+  it("names the order in its link without revealing the merchant's order number, and always by the same link", async () => {
+    const merchantOrderNo = newNumber("secret-number")
+    const { path } = await createPayPageOrder({ merchantOrderNo })
+    const token = path.slice("/pay/".length)
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/)
+    for (const reading of [token, Buffer.from(token, "base64url").toString("latin1")])
+      expect(reading).not.toContain("secret-number")
+    const repeated = await createOrder({ merchantOrderNo })
+    expect(pathOf(repeated.body.interactionParams?.tokenUrl ?? "")).toBe(path)
   })
 })
 
@@ -120,8 +165,10 @@ describe("the sandbox's outcomes", () => {
     expect((await statusOf(merchantOrderNo)).status).toBe("PAID_SUCCESS")
     const page = await openPage(path)
     expect(page.text).toContain("<h1>Payment received</h1>")
-    expect(page.text).toContain("<dd>Paid</dd>")
-    expect(page.text).toContain('<a href="https://merchant.example/done?order=1&amp;x=&lt;y&gt;">')
+    expect(page.text).toContain('<dl class="receipt">')
+    expect(page.text).toContain(
+      '<a class="primary" href="https://merchant.example/done?order=1&amp;x=&lt;y&gt;">Return to <bdi dir="auto">Beans &amp; &lt;Co&gt;</bdi></a>',
+    )
     expect(page.text).not.toContain("<form")
   })
 
@@ -139,7 +186,7 @@ describe("the sandbox's outcomes", () => {
     expect((await post(`${path}/fail`)).status).toBe(303)
     expect((await statusOf(merchantOrderNo)).status).toBe("CREATED")
     const page = await openPage(path)
-    expect(page.text).toContain("Your last payment attempt failed: the payer&#39;s payment was declined")
+    expect(page.text).toContain("Your payment was declined. No money was taken. You can try again.")
     expect(page.text).toContain(`action="${path}/pay"`)
   })
 
@@ -149,7 +196,9 @@ describe("the sandbox's outcomes", () => {
     expect(await statusOf(merchantOrderNo)).toMatchObject({ status: "FAILURE", failCode: "PAYMENT_FAILED" })
     const page = await openPage(path)
     expect(page.text).toContain("<h1>Payment failed</h1>")
-    expect(page.text).toContain("Payment failed: the payer&#39;s payment was declined")
+    expect(page.text).toContain("Your payment was declined. No money was taken.")
+    // No redirectUrl: the next step is whom to contact.
+    expect(page.text).toContain('Contact <bdi dir="auto">Beans &amp; &lt;Co&gt;</bdi> to pay another way.')
     expect(page.text).not.toContain("<form")
   })
 
@@ -172,7 +221,58 @@ describe("the sandbox's outcomes", () => {
     await ok(gateway.merchant(), "/acquire2/cancelOrder", { merchantOrderNo })
     const page = await openPage(path)
     expect(page.text).toContain("<h1>This order was cancelled</h1>")
+    expect(page.text).toContain("No money was taken.")
     expect(page.text).not.toContain("<form")
+  })
+})
+
+describe("languages", () => {
+  it("speaks Arabic, right to left, to a browser that prefers it, and English otherwise", async () => {
+    const { path } = await createPayPageOrder()
+    const arabic = await openPage(path, { headers: { "accept-language": "ar-AE,ar;q=0.9,en;q=0.8" } })
+    expect(arabic.text).toContain('<html lang="ar" dir="rtl">')
+    expect(arabic.text).toContain("<h1>أكمل عملية الدفع</h1>")
+    expect(arabic.headers.get("content-language")).toBe("ar")
+    const english = await openPage(path, { headers: { "accept-language": "fr-FR,fr;q=0.9,en;q=0.5" } })
+    expect(english.text).toContain('<html lang="en" dir="ltr">')
+    expect(english.text).toContain(`<a href="${path}?lang=ar" lang="ar" hreflang="ar">العربية</a>`)
+  })
+
+  it("keeps the language the payer switched to through the outcome's forms and redirect", async () => {
+    const { path } = await createPayPageOrder()
+    const page = await openPage(`${path}?lang=ar`, { headers: { "accept-language": "en" } })
+    expect(page.text).toContain('<html lang="ar" dir="rtl">')
+    expect(page.text).toContain(`action="${path}/pay?lang=ar"`)
+    expect(page.text).toContain(`<a href="${path}?lang=en" lang="en" hreflang="en">English</a>`)
+    const paid = await post(`${path}/pay?lang=ar`)
+    expect(paid.headers.get("location")).toBe(`${path}?lang=ar`)
+    expect((await openPage(`${path}?lang=ar`)).text).toContain("<h1>تم استلام الدفعة</h1>")
+  })
+
+  it("marks the merchant's own words with their own direction", async () => {
+    const { path } = await createPayPageOrder({ subject: "قهوة عربية" }, "M2")
+    const page = await openPage(path)
+    expect(page.text).toContain('<p class="merchant-name" dir="auto">متجر القهوة</p>')
+    expect(page.text).toContain('<p class="subject" dir="auto">قهوة عربية</p>')
+  })
+})
+
+describe("the merchant's brand and the service's footer", () => {
+  it("shows the merchant's https logo and colours Pay with its brand colour in readable text", async () => {
+    const { path } = await createPayPageOrder({}, "M2")
+    const page = await openPage(path)
+    expect(page.text).toContain('<img src="https://cdn.merchant.example/logo.png" alt="" width="44" height="44">')
+    expect(page.headers.get("content-security-policy")).toContain("img-src https:")
+    // A yellow this light takes black text: white on it would be unreadable.
+    expect(page.text).toContain("--brand: #f5c400; --on-brand: #000000;")
+  })
+
+  it("names the service, says the payment is secure, and links its terms and privacy notice", async () => {
+    const { path } = await createPayPageOrder()
+    const page = await openPage(path)
+    expect(page.text).toContain("<p><strong>Mizan Pay</strong> · Secure payment</p>")
+    expect(page.text).toContain('<a href="https://pay.example/terms">Terms</a>')
+    expect(page.text).toContain('<a href="https://pay.example/privacy">Privacy</a>')
   })
 })
 
@@ -208,12 +308,14 @@ describe("3-D Secure (DIRECTPAY)", () => {
     })
   })
 
-  it("records a failed verification as a failed 3-D Secure attempt", async () => {
-    const { challengePath } = await directPayForm()
+  it("records a failed verification as a failed 3-D Secure attempt, and lets the payer try again", async () => {
+    const { merchantOrderNo, challengePath } = await directPayForm()
     const orderPath = challengePath.replace(/\/3ds$/, "")
     await post(`${orderPath}/fail`)
     const page = await openPage(orderPath)
-    expect(page.text).toContain("the payer did not pass 3-D Secure verification")
+    expect(page.text).toContain("Your payment was declined. No money was taken. You can try again.")
+    expect((await statusOf(merchantOrderNo)).status).toBe("CREATED")
+    expect(await storedText(gateway)).toContain("THREE_D_SECURE_FAILED")
   })
 })
 
@@ -222,7 +324,8 @@ describe("expiry", () => {
     const { merchantOrderNo, path } = await createPayPageOrder({ expiredTime: Date.now() + 60_000 })
     await gateway.advanceClock(2)
     const page = await openPage(path)
-    expect(page.text).toContain("<h1>This order expired</h1>")
+    expect(page.text).toContain("<h1>This payment link has expired</h1>")
+    expect(page.text).toContain('Ask <bdi dir="auto">Beans &amp; &lt;Co&gt;</bdi> for a new payment link.')
     expect(page.text).not.toContain("<form")
     expect(await statusOf(merchantOrderNo)).toMatchObject({ status: "FAILURE", failCode: "ORDER_EXPIRED" })
     await post(`${path}/pay`)
@@ -256,7 +359,7 @@ describe("production mode", () => {
       )
       const path = pathOf(body.interactionParams?.tokenUrl ?? "")
       const page = await fetch(`${production.baseUrl}${path}`).then((r) => r.text())
-      expect(page).toContain("<dd>Tea</dd>")
+      expect(page).toContain('<p class="subject" dir="auto">Tea</p>')
       expect(page).toContain("Payment channels are not connected")
       expect(page).not.toContain("<form")
       expect(page).not.toContain("Sandbox")

@@ -11,6 +11,7 @@ import { retryScheduleMinutes } from "@mizan/notification"
 import { apiBasePath, notificationOrderKeys, notificationOrders, operations } from "@mizan/protocol"
 import type { JsonSchema, Schema } from "effect"
 import { handlers } from "../handlers/index.ts"
+import { inlineRefs } from "../openapi/tree.ts"
 import { compileSchemas, openApiDocument } from "../openapi.ts"
 import { merchantApi } from "../pipeline.ts"
 import { sandboxApi, sandboxBasePath } from "../sandbox/index.ts"
@@ -20,7 +21,9 @@ import { code, table } from "./markdown.ts"
 type Json = JsonSchema.JsonSchema
 
 const document = openApiDocument([merchantApi(handlers), sandboxApi], "http://127.0.0.1:8080")
-const componentOf = (name: string): Json => (document.components.schemas as Record<string, Json>)[name] ?? {}
+const components = document.components.schemas as Record<string, Json>
+/** A component as one tree: the field tables read money and orders in place, not as references. */
+const componentOf = (name: string): Json => inlineRefs(components[name] ?? {}, components)
 const orderKeys: ReadonlySet<string> = new Set(notificationOrderKeys)
 
 const fieldTable = (rows: ReadonlyArray<FieldRow>): string =>

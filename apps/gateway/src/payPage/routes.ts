@@ -11,8 +11,8 @@
  *
  * Why this is safe from cross-site request forgery without a CSRF token:
  * the page has no session, cookie or other ambient authority for a forged
- * request to borrow. The capability is the token in the path, an HMAC over
- * the order's names that only this service can make (payToken.ts); a site
+ * request to borrow. The capability is the token in the path, the order's
+ * names sealed with a key only this service holds (payToken.ts); a site
  * that can make a browser POST to `/pay/<token>/pay` already knows the
  * token, and could POST it itself. The outcomes are POST only, so links,
  * prefetchers and crawlers (which GET) never decide an order.
@@ -23,25 +23,50 @@ import type { EventStore } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
 import { readOrderExpiringIfDue } from "@mizan/order-flows"
 import { Cause, Clock, Effect, Layer } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Gateway, type Merchant } from "../gateway.ts"
 import { failPayment, payOrder, sandboxCard } from "../payments.ts"
 import { payPagePath, readPayToken } from "../payToken.ts"
 import type { HandlerError } from "../pipeline.ts"
-import { payPageHeaders } from "./layout.ts"
+import { type LanguageChoice, languageOf, languageQuery } from "./language.ts"
+import { payPageHeaders, type RenderedPage, type ServiceFacts } from "./layout.ts"
 import { challengePage, errorPage, notFoundPage, type OrderView, orderPage } from "./views.ts"
 
 type Mode = "sandbox" | "production"
 
+/** The gateway configuration's `payPage`: what the trust footer names. */
+export interface PayPageSettings {
+  readonly serviceName?: string
+  readonly termsUrl?: string
+  readonly privacyUrl?: string
+}
+
+/** The footer's name when the configuration gives none. */
+export const serviceNameDefault = "Mizan"
+
+const serviceFactsOf = (settings: PayPageSettings | undefined): ServiceFacts => ({
+  serviceName: settings?.serviceName ?? serviceNameDefault,
+  ...(settings?.termsUrl === undefined ? {} : { termsUrl: settings.termsUrl }),
+  ...(settings?.privacyUrl === undefined ? {} : { privacyUrl: settings.privacyUrl }),
+})
+
+/** The page's language: the switch link's `?lang=`, else the browser's Accept-Language. */
+const requestLanguage = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+  languageOf(new URL(request.url, "http://pay.page").searchParams, request.headers["accept-language"]),
+)
+
 /** What the pay page's routes need: built once with the gateway's services. */
 type PayPageServices = Gateway | EventStore
 
-const htmlResponse = (document: string, status = 200) =>
-  HttpServerResponse.text(document, { status, headers: payPageHeaders, contentType: "text/html; charset=utf-8" })
+const htmlResponse = (page: RenderedPage, status = 200) =>
+  HttpServerResponse.text(page.html, { status, headers: page.headers, contentType: "text/html; charset=utf-8" })
 
-/** After an outcome, the order's page: 303 turns the POST into a GET, so a reload only reads. */
-const seeOrderPage = (token: string) =>
-  HttpServerResponse.empty({ status: 303, headers: { ...payPageHeaders, location: payPagePath(token) } })
+/** After an outcome, the order's page (in the language chosen): 303 turns the POST into a GET, so a reload only reads. */
+const seeOrderPage = (token: string, language: LanguageChoice) =>
+  HttpServerResponse.empty({
+    status: 303,
+    headers: { ...payPageHeaders, location: `${payPagePath(token)}${languageQuery(language)}` },
+  })
 
 interface PayableOrder {
   readonly view: OrderView
@@ -54,7 +79,7 @@ interface PayableOrder {
  * did not make, a merchant no longer configured or a stream with no order
  * (all answer the same 404, so a page never tells which).
  */
-const orderOfToken = (token: string) =>
+const orderOfToken = (token: string, language: LanguageChoice, service: ServiceFacts) =>
   Effect.gen(function* () {
     const gateway = yield* Gateway
     const name = readPayToken(token, gateway.servicePrivateKey)
@@ -73,11 +98,19 @@ const orderOfToken = (token: string) =>
       Effect.catchTag("Rejection", () => Effect.succeed(undefined)),
     )
     if (order === undefined) return undefined
+    const { logoUrl, brandColor } = merchant.config
     const view: OrderView = {
       order,
-      merchantName: merchant.config.name ?? merchant.partnerId,
+      merchant: {
+        name: merchant.config.name ?? merchant.partnerId,
+        ...(logoUrl === undefined ? {} : { logoUrl }),
+        ...(brandColor === undefined ? {} : { brandColor }),
+      },
       token,
       mode: gateway.mode,
+      now,
+      language,
+      service,
     }
     return { view, merchant, now } satisfies PayableOrder
   })
@@ -113,7 +146,7 @@ const outcome =
         Effect.map(Gateway, (gateway) => gateway.clocks.clockOf(found.merchant.partnerId)),
       ),
       Effect.catchTag("Rejection", (rejection) => Effect.logInfo(`pay page: outcome refused: ${rejection.message}`)),
-      Effect.as(seeOrderPage(found.view.token)),
+      Effect.as(seeOrderPage(found.view.token, found.view.language)),
     )
 
 const pay = outcome(({ merchant, view, now }) => payOrder(merchant, view.order.request.merchantOrderNo, now))
@@ -122,21 +155,23 @@ const fail = outcome(({ merchant, view, now }) =>
 )
 
 /** One route's handling: the token's order, the page, and a 404 or an error page otherwise. */
-const servePage = (page: Page) =>
+const servePage = (page: Page, service: ServiceFacts) =>
   Effect.gen(function* () {
     const gateway = yield* Gateway
+    const language = yield* requestLanguage
     const { token = "" } = yield* HttpRouter.params
-    const found = yield* orderOfToken(token)
-    if (found === undefined) return htmlResponse(notFoundPage(gateway.mode), 404)
+    const found = yield* orderOfToken(token, language, service)
+    if (found === undefined) return htmlResponse(notFoundPage(gateway.mode, language, service), 404)
     return yield* page(found)
   }).pipe(
     Effect.catchCause((cause) =>
       Effect.gen(function* () {
         const gateway = yield* Gateway
+        const language = yield* requestLanguage
         const traceCode = randomBytes(8).toString("hex")
         // The log line names the trace code and the failure, never the token (the capability to pay).
         yield* Effect.logError(`${traceCode} pay page failed`, Cause.pretty(cause))
-        return htmlResponse(errorPage(gateway.mode, traceCode), 500)
+        return htmlResponse(errorPage(gateway.mode, language, service, traceCode), 500)
       }),
     ),
   )
@@ -147,13 +182,14 @@ const servePage = (page: Page) =>
  * page shows orders but takes no outcomes: the payment channels that would
  * report them are not part of this project.
  */
-export const payPageRoutes = (mode: Mode) =>
+export const payPageRoutes = (mode: Mode, settings?: PayPageSettings) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const context = yield* Effect.context<PayPageServices>()
       const router = yield* HttpRouter.HttpRouter
+      const service = serviceFactsOf(settings)
       const route = (method: "GET" | "POST", path: `/${string}`, page: Page) =>
-        router.add(method, path, servePage(page).pipe(Effect.provideContext(context)))
+        router.add(method, path, servePage(page, service).pipe(Effect.provideContext(context)))
       yield* route("GET", "/pay/:token", showOrder)
       yield* route("POST", "/pay/:token/3ds", showChallenge)
       if (mode === "sandbox") {
