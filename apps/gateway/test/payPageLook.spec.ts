@@ -2,7 +2,7 @@
  * How the pay page looks and reads, in a real headless Chromium: each
  * state a payer meets (created, paid, failed, expired), in English and in
  * Arabic, at a desktop width (1280 px) and a phone's (390 px). Each is
- * screenshot to apps/gateway/test-artifacts/pay-page/ (gitignored, for
+ * screenshot into the gateway's test-artifacts folder (gitignored, for
  * people to look at), checked by axe-core (no violation), and measured:
  * the total is the largest text, nothing scrolls sideways, and on a phone
  * the Pay button spans the page and is a thumb's height.
