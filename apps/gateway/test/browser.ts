@@ -3,7 +3,7 @@
  * (@sparticuz/chromium, driven by playwright-core): one browser per test
  * file, a fresh context (no shared state) per page, axe-core to check a
  * page's accessibility, and screenshots kept under
- * apps/gateway/test-artifacts/ (gitignored) for people to look at.
+ * the gateway's test-artifacts folder (gitignored) for people to look at.
  */
 import { mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
