@@ -117,7 +117,7 @@ describe("create order", () => {
     const order = decoded(path, requests[path])
     expect(order.totalAmount).toBe(10050)
     expect(order.sharingParamList?.map((item) => item.sharingAmount)).toEqual([1000, 2025])
-    expect(order.accessoryContent?.goodsDetail?.price).toBe(5025)
+    expect(order.accessoryContent?.goodsDetail?.priceFils).toBe(5025)
   })
 
   it("accepts what real clients send: keys in any order, 0.10, \\/, empty accessoryContent objects, currency only inside totalAmount", () => {
@@ -130,6 +130,28 @@ describe("create order", () => {
     expect(order.notifyUrl).toBe("https://merchant.example/notify")
     expect(order.currency).toBeUndefined()
     expect(order.accessoryContent).toEqual({ amountDetail: {}, goodsDetail: {}, terminalDetail: {} })
+  })
+
+  it("names accessoryContent's amounts in fils as the domain does, and writes them back under the wire's names", () => {
+    const order = decoded(path, {
+      ...(requests[path] as Record<string, unknown>),
+      accessoryContent: {
+        amountDetail: { amount: { amount: 1, currency: "AED" }, tipAmount: { amount: 0.5, currency: "AED" } },
+        goodsDetail: { goodsId: "G1", price: { amount: 2.25, currency: "AED" }, quantity: 2.5 },
+        reserved: "accepted where the spec lists it, kept at bizContent level only",
+      },
+    })
+    expect(order.accessoryContent).toEqual({
+      amountDetail: { amountFils: 100, tipAmountFils: 50 },
+      goodsDetail: { goodsId: "G1", priceFils: 225, quantity: "2.5" },
+    })
+    const wire = Schema.encodeSync(operations[path].request.fields.accessoryContent.schema)(
+      order.accessoryContent ?? {},
+    )
+    expect(wire).toEqual({
+      amountDetail: { amount: { amount: 1, currency: "AED" }, tipAmount: { amount: 0.5, currency: "AED" } },
+      goodsDetail: { goodsId: "G1", price: { amount: 2.25, currency: "AED" }, quantity: 2.5 },
+    })
   })
 
   it("drops unknown fields at every level instead of keeping them", () => {

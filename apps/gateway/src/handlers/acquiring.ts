@@ -27,24 +27,6 @@ import { digestField, digestSharingList } from "../sensitive.ts"
 import type { HandlerServices } from "./services.ts"
 
 type CreateOrderRequest = DecodedRequestOf<"/acquire2/placeOrder">
-type AccessoryContentWire = NonNullable<CreateOrderRequest["accessoryContent"]>
-
-const accessoryContentOf = (content: AccessoryContentWire): NonNullable<OrderRequest["accessoryContent"]> => {
-  const { amountDetail, goodsDetail, terminalDetail } = content
-  return withoutUndefined({
-    amountDetail:
-      amountDetail &&
-      withoutUndefined({
-        discountableAmountFils: amountDetail.discountableAmount,
-        amountFils: amountDetail.amount,
-        vatAmountFils: amountDetail.vatAmount,
-        tipAmountFils: amountDetail.tipAmount,
-      }),
-    goodsDetail: goodsDetail && withoutUndefined({ ...goodsDetail, price: undefined, priceFils: goodsDetail.price }),
-    terminalDetail,
-  }) as unknown as NonNullable<OrderRequest["accessoryContent"]>
-}
-
 /**
  * `payeeMid`, "another merchant as payee", is not supported: an order is paid
  * to the merchant that creates it. Naming that merchant is the default and
@@ -91,15 +73,7 @@ const orderRequestOf = (call: Call, request: CreateOrderRequest) =>
         : yield* digestField("/acquire2/placeOrder", "paySceneParams.eid", request.paySceneParams.eid)
     const digested = yield* digestSharingList("/acquire2/placeOrder", request.sharingParamList)
     const sharingParamList = digested === undefined ? undefined : yield* withSharingMids(digested as never)
-    const {
-      totalAmount,
-      currency: _currency,
-      expiredTime,
-      paySceneParams,
-      accessoryContent,
-      sharingParamList: _list,
-      ...rest
-    } = request
+    const { totalAmount, currency: _currency, expiredTime, paySceneParams, sharingParamList: _list, ...rest } = request
     return withoutUndefined({
       ...rest,
       totalAmountFils: totalAmount,
@@ -107,7 +81,6 @@ const orderRequestOf = (call: Call, request: CreateOrderRequest) =>
       expiredTime: expiredTime && call.toMerchantTime(expiredTime),
       paySceneParams: paySceneParams && withoutUndefined({ ...paySceneParams, eid }),
       sharingParamList,
-      accessoryContent: accessoryContent && accessoryContentOf(accessoryContent),
     }) as OrderRequest
   })
 

@@ -6,7 +6,6 @@
  * operation returns it.
  */
 
-import type { AccessoryContent } from "@mizan/acquiring"
 import { type Order, refundSummary, sharingInfoList } from "@mizan/acquiring"
 import type { ResponseBodyOf } from "@mizan/protocol"
 import type { RefundOrder as DomainRefundOrder } from "@mizan/refund"
@@ -15,27 +14,9 @@ import { withoutUndefined } from "./defined.ts"
 export type WireAcquireOrder = ResponseBodyOf<"/acquire2/getOrder">["acquireOrder"]
 export type WireRefundOrder = ResponseBodyOf<"/acquire2/refund/placeOrder">["refundOrder"]
 export type WireRefundSummary = ResponseBodyOf<"/acquire2/refund/placeOrder">["refundSummary"]
-type WireAccessoryContent = NonNullable<WireAcquireOrder["accessoryContent"]>
 
 /** The spec's `product`: "internal classification" of the payment scene. */
 export const acquiringProduct = "MERCHANT_ACQUIRING"
-
-const accessoryContentOf = (content: AccessoryContent): WireAccessoryContent => {
-  const { amountDetail, goodsDetail, terminalDetail } = content
-  return withoutUndefined({
-    amountDetail:
-      amountDetail &&
-      withoutUndefined({
-        discountableAmount: amountDetail.discountableAmountFils,
-        amount: amountDetail.amountFils,
-        vatAmount: amountDetail.vatAmountFils,
-        tipAmount: amountDetail.tipAmountFils,
-      }),
-    goodsDetail:
-      goodsDetail && withoutUndefined({ ...goodsDetail, priceFils: undefined, price: goodsDetail.priceFils }),
-    terminalDetail,
-  }) as unknown as WireAccessoryContent
-}
 
 export const toWireAcquireOrder = (order: Order): WireAcquireOrder => {
   const request = order.request
@@ -81,7 +62,7 @@ export const toWireAcquireOrder = (order: Order): WireAcquireOrder => {
           ),
     promotionInfoList: request.promotionInfoList,
     subject: request.subject,
-    accessoryContent: request.accessoryContent && accessoryContentOf(request.accessoryContent),
+    accessoryContent: request.accessoryContent,
     paySceneCode: request.paySceneCode,
     paySceneParams: order.paySceneParams,
     deviceId: request.deviceId,

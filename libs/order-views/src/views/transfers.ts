@@ -7,7 +7,7 @@
  * the query operation returns it (docs/api.md#notifications).
  */
 import type { BankCardTransfer } from "@mizan/card-transfer"
-import { DecimalText, type ResponseBodyOf, type VamDepositOrder as WireVamDepositOrder } from "@mizan/protocol"
+import type { ResponseBodyOf, VamDepositOrder as WireVamDepositOrder } from "@mizan/protocol"
 import {
   type BankTransfer,
   type CurrencyAmount,
@@ -52,7 +52,7 @@ export const toWireFundoutInfo = (quote: FundoutQuote): WireFundoutInfo => ({
   feeAmount: quote.feeAmount,
   networkCode: quote.networkCode,
   // The rate as quoted (libs/transfer README, "Rates and rounding"), as decimal text the wire writes as a number.
-  rate: DecimalText.make(quote.rate),
+  rate: quote.rate,
 })
 
 export const toWireTransferOrder = (order: WalletTransfer.WalletTransferOrder): WireTransferOrder =>
@@ -97,7 +97,7 @@ export const toWireTransferToBankOrder = (order: BankTransfer.BankTransferOrder)
     beneficiaryAddress: order.beneficiaryAddress,
     bankReference: order.status === "SUCCESS" ? order.bankReference : undefined,
     fundoutAmount: toWireForeignMoney(order.fundoutAmount),
-    rate: DecimalText.make(order.rate),
+    rate: order.rate,
     networkCode: order.networkCode,
     countryCode: order.countryCode,
     bankName: order.bankName,

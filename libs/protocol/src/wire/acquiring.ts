@@ -13,7 +13,7 @@ import {
   TextBoolean,
   Timestamp,
 } from "@mizan/kernel"
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import {
   exactlyOneOf,
   IdentityType,
@@ -81,50 +81,71 @@ export const PromotionInfo = Schema.Struct({
 })
 
 /**
- * Every part of accessoryContent is optional: clients send
- * `{"amountDetail":{},"goodsDetail":{},"terminalDetail":{}}`, and the PHP SDK `[]` for each `{}`.
+ * The parts of accessoryContent, named as the domain names them (amounts in
+ * fils as `...Fils`) and as the wire names them when encoded. Every part is
+ * optional: clients send `{"amountDetail":{},"goodsDetail":{},"terminalDetail":{}}`,
+ * and the PHP SDK `[]` for each `{}`.
+ */
+const AccessoryContentParts = Schema.Struct({
+  amountDetail: Schema.optionalKey(
+    ObjectOrEmptyList(
+      Schema.Struct({
+        discountableAmountFils: Schema.optionalKey(MoneyFromWire),
+        amountFils: Schema.optionalKey(MoneyFromWire),
+        vatAmountFils: Schema.optionalKey(MoneyFromWire),
+        tipAmountFils: Schema.optionalKey(MoneyFromWire),
+      }).pipe(
+        Schema.encodeKeys({
+          discountableAmountFils: "discountableAmount",
+          amountFils: "amount",
+          vatAmountFils: "vatAmount",
+          tipAmountFils: "tipAmount",
+        }),
+      ),
+    ),
+  ),
+  goodsDetail: Schema.optionalKey(
+    ObjectOrEmptyList(
+      Schema.Struct({
+        body: Schema.optionalKey(BoundedString(200)),
+        categoriesTree: Schema.optionalKey(BoundedString(200)),
+        goodsCategory: Schema.optionalKey(BoundedString(200)),
+        goodsId: Schema.optionalKey(BoundedString(200)),
+        goodsName: Schema.optionalKey(BoundedString(200)),
+        showUrl: Schema.optionalKey(BoundedString(200)),
+        priceFils: Schema.optionalKey(MoneyFromWire),
+        quantity: Schema.optionalKey(QuantityFromWire),
+      }).pipe(Schema.encodeKeys({ priceFils: "price" })),
+    ),
+  ),
+  terminalDetail: Schema.optionalKey(
+    ObjectOrEmptyList(
+      Schema.Struct({
+        operatorId: Schema.optionalKey(BoundedString(200)),
+        storeId: Schema.optionalKey(BoundedString(200)),
+        terminalId: Schema.optionalKey(BoundedString(200)),
+        merchantName: Schema.optionalKey(BoundedString(200)),
+        storeName: Schema.optionalKey(BoundedString(200)),
+      }),
+    ),
+  ),
+})
+
+/**
+ * accessoryContent as it comes. The spec lists `reserved` with it while its
+ * sample sends `reserved` at bizContent level: both places are accepted
+ * (lenient reading), and the one inside accessoryContent is dropped.
  */
 export const AccessoryContent = ObjectOrEmptyList(
-  Schema.Struct({
-    amountDetail: Schema.optionalKey(
-      ObjectOrEmptyList(
-        Schema.Struct({
-          discountableAmount: Schema.optionalKey(MoneyFromWire),
-          amount: Schema.optionalKey(MoneyFromWire),
-          vatAmount: Schema.optionalKey(MoneyFromWire),
-          tipAmount: Schema.optionalKey(MoneyFromWire),
-        }),
-      ),
+  Schema.Struct({ ...AccessoryContentParts.fields, reserved: Schema.optionalKey(BoundedString(200)) }).pipe(
+    Schema.decodeTo(
+      Schema.toType(AccessoryContentParts),
+      SchemaTransformation.transform({
+        decode: ({ reserved: _dropped, ...parts }) => parts,
+        encode: (parts) => parts,
+      }),
     ),
-    goodsDetail: Schema.optionalKey(
-      ObjectOrEmptyList(
-        Schema.Struct({
-          body: Schema.optionalKey(BoundedString(200)),
-          categoriesTree: Schema.optionalKey(BoundedString(200)),
-          goodsCategory: Schema.optionalKey(BoundedString(200)),
-          goodsId: Schema.optionalKey(BoundedString(200)),
-          goodsName: Schema.optionalKey(BoundedString(200)),
-          showUrl: Schema.optionalKey(BoundedString(200)),
-          price: Schema.optionalKey(MoneyFromWire),
-          quantity: Schema.optionalKey(QuantityFromWire),
-        }),
-      ),
-    ),
-    terminalDetail: Schema.optionalKey(
-      ObjectOrEmptyList(
-        Schema.Struct({
-          operatorId: Schema.optionalKey(BoundedString(200)),
-          storeId: Schema.optionalKey(BoundedString(200)),
-          terminalId: Schema.optionalKey(BoundedString(200)),
-          merchantName: Schema.optionalKey(BoundedString(200)),
-          storeName: Schema.optionalKey(BoundedString(200)),
-        }),
-      ),
-    ),
-    // The spec lists `reserved` with accessoryContent while its sample sends it
-    // at bizContent level: both places are accepted (lenient reading).
-    reserved: Schema.optionalKey(BoundedString(200)),
-  }),
+  ),
 )
 
 export const CreateOrderRequest = Schema.Struct({

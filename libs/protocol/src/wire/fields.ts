@@ -76,10 +76,6 @@ export const exactlyOneOf = <A extends string, B extends string>(a: A, b: B) =>
 
 // Decimals other than AED amounts: quantities and exchange rates.
 
-/** Decimal text as the wire wrote it, checked: "3.6725", "2.50". */
-export const DecimalText = Schema.String.pipe(Schema.brand("DecimalText"))
-export type DecimalText = typeof DecimalText.Type
-
 /** A double holds 15 significant decimal digits exactly, so such a decimal survives a JSON number round trip. */
 const exactDigitsMax = 15
 
@@ -99,7 +95,7 @@ export const DecimalFromWire = (integerDigitsMax: number, fractionDigitsMax: num
     .check(Schema.makeFilter((input) => pattern.test(textOf(input)), { message }))
     .pipe(
       Schema.decodeTo(
-        DecimalText,
+        Schema.String,
         SchemaTransformation.transform<string, number | string>({
           decode: textOf,
           encode: (text): number => Number(text),
