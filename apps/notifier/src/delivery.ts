@@ -100,7 +100,7 @@ export const makeDelivery = (context: DeliveryContext) => {
       pending.finish(tracked, recorded.state, recorded.streamVersion)
       wakeUp.openUnsafe()
       const { state } = recorded
-      if (state.status === "GivenUp")
+      if (state.status === "GIVEN_UP")
         yield* Effect.logWarning("notification given up").pipe(
           Effect.annotateLogs({
             notifyId: state.notification.notifyId,

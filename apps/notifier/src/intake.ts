@@ -143,7 +143,7 @@ export const makeIntake = (context: IntakeContext) => {
     )
     // A restarted notifier learns each merchant's clock before it queues the merchant's retries.
     for (const update of updates)
-      if (update?.state.status === "Pending") yield* clocks.ensureLoaded(update.state.notification.merchantId)
+      if (update?.state.status === "PENDING") yield* clocks.ensureLoaded(update.state.notification.merchantId)
     let changed = false
     for (const update of updates)
       if (update !== undefined && pending.update(update.streamId, update.state, update.streamVersion, update.anchor))

@@ -19,7 +19,7 @@ import { Clock, Effect } from "effect"
 /** An operator's name, as the Resent event records it. */
 export const requestedByLengthMax = 100
 
-/** The notification's state, `Unscheduled` when there is none with this notify_id. */
+/** The notification's state, `ABSENT` when there is none with this notify_id. */
 export const readNotification = (notifyId: string) =>
   Effect.map(loadAggregate(notificationAggregate, notificationStreamId(notifyId)), ({ state }): State => state)
 
@@ -78,7 +78,7 @@ export const resendNotification = Effect.fn("Notifier.resend")(function* (notify
   const streamId = notificationStreamId(notifyId)
   const { state } = yield* loadAggregate(notificationAggregate, streamId)
   const clocks = new MerchantClocks(yield* Clock.Clock)
-  const merchantId = state.status === "Unscheduled" ? undefined : state.notification.merchantId
+  const merchantId = state.status === "ABSENT" ? undefined : state.notification.merchantId
   if (merchantId !== undefined) yield* clocks.ensureLoaded(merchantId)
   const handled = yield* handleCommand(notificationAggregate, streamId, {
     _tag: "Resend",

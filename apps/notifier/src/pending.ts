@@ -143,7 +143,7 @@ export class PendingNotifications {
     if ((this.knownVersion(streamId) ?? 0) >= streamVersion) return false
     const known = this.tracked.get(streamId)
     if (known?.inFlight) return false
-    if (state.status !== "Pending") {
+    if (state.status !== "PENDING") {
       if (known !== undefined) this.forget(known)
       this.rememberClosed(streamId, streamVersion)
       return known !== undefined
@@ -220,7 +220,7 @@ export class PendingNotifications {
     const endpointCount = (this.inFlightByEndpoint.get(tracked.endpoint) ?? 1) - 1
     if (endpointCount === 0) this.inFlightByEndpoint.delete(tracked.endpoint)
     else this.inFlightByEndpoint.set(tracked.endpoint, endpointCount)
-    if (state.status === "Pending") {
+    if (state.status === "PENDING") {
       tracked.state = state
       tracked.streamVersion = streamVersion
     } else {

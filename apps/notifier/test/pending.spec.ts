@@ -190,7 +190,7 @@ describe("pending notifications, over random histories", () => {
           tracked.state,
         )
         const state = fold(notificationAggregate, Result.getOrThrow(decided), tracked.state)
-        if (state.status !== "Pending") open.delete(`${tracked.orderingKey}/${tracked.streamId}`)
+        if (state.status !== "PENDING") open.delete(`${tracked.orderingKey}/${tracked.streamId}`)
         pending.finish(tracked, state, tracked.streamVersion + 1)
       }
 

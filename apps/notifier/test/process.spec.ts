@@ -66,7 +66,7 @@ describe("notifier process", () => {
       onStore(
         Effect.gen(function* () {
           const delivered = new Set<string>()
-          for (const id of ids) if ((yield* readNotification(id)).status === "Delivered") delivered.add(id)
+          for (const id of ids) if ((yield* readNotification(id)).status === "DELIVERED") delivered.add(id)
           return delivered
         }),
       )

@@ -154,7 +154,7 @@ describe("notification properties", () => {
         )
         state = fold(notificationAggregate, Result.getOrThrow(decided), state)
       }
-      expect(state).toMatchObject({ status: "GivenUp", reason: { _tag: "AttemptsExhausted" } })
+      expect(state).toMatchObject({ status: "GIVEN_UP", reason: { _tag: "AttemptsExhausted" } })
     },
   )
 })
