@@ -2,7 +2,12 @@ import { fold } from "@mizan/eventsourcing"
 import { deciderSpec } from "@mizan/eventsourcing/testing"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { type NotificationEvent, nextAttemptAt, notificationAggregate, type State } from "../src/index.ts"
+import {
+  type Event as NotificationEvent,
+  nextAttemptAt,
+  aggregate as notificationAggregate,
+  type State,
+} from "../src/notification.ts"
 import { atMinute, deliverAt, details, failAt, onTimeAttemptMinutes, resendAt, schedule } from "./notifications.ts"
 
 const spec = deciderSpec(notificationAggregate)

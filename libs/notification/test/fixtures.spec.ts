@@ -2,7 +2,12 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { invariants, type NotificationEvent, notificationAggregate, type State } from "../src/index.ts"
+import {
+  invariants,
+  type Event as NotificationEvent,
+  aggregate as notificationAggregate,
+  type State,
+} from "../src/notification.ts"
 
 interface FixtureRecord {
   readonly streamId: string

@@ -2,28 +2,25 @@ import { fold } from "@mizan/eventsourcing"
 import { issueMessage } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import { AttemptFailure, AttemptOutcome, OrderKey, sameRecord } from "../src/index.ts"
 import {
-  AttemptFailure,
-  AttemptOutcome,
   decide,
   evolve,
   initialState,
   invariants,
   isClosed,
-  isNotificationStream,
-  type NotificationCommand,
-  NotificationCommand as NotificationCommandSchema,
-  type NotificationEvent,
-  NotificationEvent as NotificationEventSchema,
-  notificationAggregate,
-  notificationEventCodec,
-  notificationStreamId,
-  OrderKey,
+  isStream as isNotificationStream,
+  type Command as NotificationCommand,
+  Command as NotificationCommandSchema,
+  type Event as NotificationEvent,
+  Event as NotificationEventSchema,
+  aggregate as notificationAggregate,
+  eventCodec as notificationEventCodec,
+  streamId as notificationStreamId,
   type Pending,
   roundOpeningEventTypes,
   type State,
-  sameRecord,
-} from "../src/index.ts"
+} from "../src/notification.ts"
 import { atMinute, deliverAt, details, failAt, onTimeAttemptMinutes, resendAt, schedule } from "./notifications.ts"
 
 /** The state after commands that must all be accepted (or decide nothing). */
