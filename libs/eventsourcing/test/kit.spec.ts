@@ -15,6 +15,7 @@ import {
   historyOf,
   inAnyOrder,
   LawBroken,
+  lifecycleHolds,
   retriesDecideNothing,
   rulesHoldThroughout,
   transitionsAllowed,
@@ -221,6 +222,31 @@ describe("transitionsAllowed", () => {
     expect(transitionsAllowed(budget, levelOf, { EMPTY: ["FUNDED"], FUNDED: ["EMPTY"] })(events).balance).toBe(5)
     expect(() => transitionsAllowed(budget, levelOf, { EMPTY: ["FUNDED"], FUNDED: [] }, "funds stay")(events)).toThrow(
       expect.objectContaining({ law: "funds stay", step: 2, what: "Spent", detail: "FUNDED → EMPTY" }),
+    )
+  })
+})
+
+describe("lifecycleHolds", () => {
+  type Phase = "OPEN" | "SPENT"
+  const phases = lifecycleHolds<Parameters<typeof budget.evolve>[1], Phase>(
+    "OPEN",
+    (event, before) => (event._tag === "Spent" ? "SPENT" : before),
+    { OPEN: ["SPENT"], SPENT: [] },
+    "no funding after a spend",
+  )
+
+  it("reads the statuses from the events alone and names the first move it does not allow", () => {
+    expect(phases(historyOf(budget)([fund(10), fund(5), spend(3, "r1")]).events)).toBe("SPENT")
+    const events = historyOf(budget)([fund(10), spend(3, "r1"), fund(5)]).events
+    expect(phases(events)).toBe("SPENT")
+    const ordered = lifecycleHolds<Parameters<typeof budget.evolve>[1], Phase>(
+      "OPEN",
+      (event) => (event._tag === "Spent" ? "SPENT" : "OPEN"),
+      { OPEN: ["SPENT"], SPENT: [] },
+      "no funding after a spend",
+    )
+    expect(() => ordered(events)).toThrow(
+      expect.objectContaining({ law: "no funding after a spend", step: 3, what: "Funded", detail: "SPENT → OPEN" }),
     )
   })
 })

@@ -136,3 +136,26 @@ export const transitionsAllowed =
       ({ moved }) => (moved === undefined ? [] : [{ rule: "only the allowed status transitions", detail: moved }]),
       law,
     )(events).state
+
+/**
+ * A law over a stream's events read alone, apart from `evolve` (which may
+ * tolerate an event off its status, or throw on it): each event leads to
+ * the status `statusAfter` names, and only the moves `allowed` lists happen;
+ * a status `allowed` maps to nothing is final. Answers the last status.
+ *
+ *   const refundLifecycleHolds = lifecycleHolds("ABSENT", (e) => statusOf[e._tag], {
+ *     ABSENT: ["CREATED"], CREATED: ["REFUNDED_SETTLED", "SUCCESS", "FAILURE"], SUCCESS: [], ...
+ *   }, "the refund lifecycle holds")
+ */
+export const lifecycleHolds = <Event, Status extends string>(
+  start: Status,
+  statusAfter: (event: Event, before: Status) => Status,
+  allowed: Readonly<Record<Status, ReadonlyArray<Status>>>,
+  law = "the lifecycle holds",
+): ((events: Iterable<Event>) => Status) =>
+  transitionsAllowed<Event, Status, Status>(
+    { initialState: start, evolve: (status, event) => statusAfter(event, status) },
+    (status) => status,
+    allowed,
+    law,
+  )

@@ -4,7 +4,7 @@
  * refund orders of one payment: each throws `LawBroken` naming the rule and
  * the step.
  */
-import { LawBroken, rulesHoldThroughout, transitionsAllowed } from "@mizan/eventsourcing/testing"
+import { LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing"
 import { refundOrder } from "../aggregate.ts"
 import type { Event } from "../events.ts"
 import { invariants } from "../invariants.ts"
@@ -39,19 +39,18 @@ const statusAfter: Readonly<Record<Event["_tag"], Status>> = {
  *
  *   refundLifecycleHolds(eventsOfMyRefundStream)
  */
-export const refundLifecycleHolds = (events: Iterable<Event>): void =>
-  void transitionsAllowed<Event, Status, Status>(
-    { initialState: "ABSENT", evolve: (_status, event) => statusAfter[event._tag] },
-    (status) => status,
-    {
-      ABSENT: ["CREATED"],
-      CREATED: ["REFUNDED_SETTLED", "SUCCESS", "FAILURE"],
-      REFUNDED_SETTLED: ["SUCCESS", "FAILURE"],
-      SUCCESS: [],
-      FAILURE: [],
-    },
-    "the refund lifecycle holds",
-  )(events)
+export const refundLifecycleHolds = lifecycleHolds<Event, Status>(
+  "ABSENT",
+  (event) => statusAfter[event._tag],
+  {
+    ABSENT: ["CREATED"],
+    CREATED: ["REFUNDED_SETTLED", "SUCCESS", "FAILURE"],
+    REFUNDED_SETTLED: ["SUCCESS", "FAILURE"],
+    SUCCESS: [],
+    FAILURE: [],
+  },
+  "the refund lifecycle holds",
+)
 
 /**
  * The refund orders of one payment (each stream's last state) together ask
