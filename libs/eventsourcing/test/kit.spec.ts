@@ -77,6 +77,10 @@ describe("historyOf", () => {
       { _tag: "Funded", amount: 100 },
       { _tag: "Spent", amount: 30, reference: "r1" },
     ])
+    expect(history.appends).toEqual([
+      [{ _tag: "Funded", amount: 100 }],
+      [{ _tag: "Spent", amount: 30, reference: "r1" }],
+    ])
     expect(history.commands).toHaveLength(4)
     expect(Result.isFailure(history.steps[2]?.decided ?? Result.succeed([]))).toBe(true)
     expect(history.state.balance).toBe(70)
@@ -144,6 +148,22 @@ describe("inAnyOrder", () => {
 describe("rulesHoldThroughout", () => {
   test.prop([validHistories(budget, sequences)], { numRuns: 100 })("holds for the real budget", (history) => {
     expect(budgetRulesHold(history.events)).toEqual(history.state)
+    expect(budgetRulesHold(history.appends)).toEqual(history.state)
+  })
+
+  it("checks an append after its last event, and a bare event after itself", () => {
+    const overdrawnThenFunded = [
+      { _tag: "Spent", amount: 5, reference: "r1" },
+      { _tag: "Funded", amount: 10 },
+    ] as const
+    expect(budgetRulesHold([overdrawnThenFunded]).balance).toBe(5)
+    expect(failureOf(() => budgetRulesHold(overdrawnThenFunded))).toMatchObject({ step: 1, what: "Spent" })
+    expect(
+      failureOf(() => budgetRulesHold([[{ _tag: "Funded", amount: 1 }], overdrawnThenFunded.slice(0, 1)])),
+    ).toMatchObject({
+      step: 2,
+      what: "Spent",
+    })
   })
 
   it("throws LawBroken naming the law, the rule and the event when evolve is broken", () => {
@@ -154,6 +174,33 @@ describe("rulesHoldThroughout", () => {
     expect(broken).toBeInstanceOf(LawBroken)
     expect(broken).toMatchObject({ law: "the budget is never overspent", rule: "balance -20", step: 3, what: "Spent" })
     expect(String(broken)).toContain('step 3 (Spent) breaks "balance -20"')
+  })
+
+  it("names the event an evolve throws on, as a broken law", () => {
+    const strict = {
+      ...budget,
+      evolve: (state: BudgetState, event: Parameters<typeof budget.evolve>[1]) => {
+        if (event._tag === "Spent" && !state.references.has("opened")) throw new Error("Spent before the budget opened")
+        return budget.evolve(state, event)
+      },
+    }
+    expect(
+      failureOf(() =>
+        rulesHoldThroughout(
+          strict,
+          neverOverspent,
+        )([
+          { _tag: "Funded", amount: 5 },
+          { _tag: "Spent", amount: 1, reference: "r" },
+        ]),
+      ),
+    ).toMatchObject({
+      name: "LawBroken",
+      rule: "every event fits the state before it",
+      step: 2,
+      what: "Spent",
+      detail: "Spent before the budget opened",
+    })
   })
 
   it("finds the broken evolve in random histories too", () => {

@@ -21,6 +21,8 @@ export interface History<Command, Event, State, Error> {
   readonly steps: ReadonlyArray<Step<Command, Event, State, Error>>
   /** The events the decider accepted, in order: what a store would hold. */
   readonly events: ReadonlyArray<Event>
+  /** The same events, one array per accepted command: what each append wrote (where the audit checks the rules). */
+  readonly appends: ReadonlyArray<ReadonlyArray<Event>>
   /** The state after the last command. */
   readonly state: State
 }
@@ -36,10 +38,12 @@ export const historyOf =
   <Command, Event, State, Error>(decider: Decider<Command, Event, State, Error>) =>
   (commands: ReadonlyArray<Command>): History<Command, Event, State, Error> => {
     const steps = runCommands(decider, commands)
+    const appends = steps.map((step) => eventsOf(step)).filter((events) => events.length > 0)
     return {
       commands,
       steps,
-      events: steps.flatMap((step) => eventsOf(step)),
+      events: appends.flat(),
+      appends,
       state: steps.at(-1)?.after ?? decider.initialState,
     }
   }

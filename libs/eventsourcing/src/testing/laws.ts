@@ -47,14 +47,38 @@ const tagOf = (value: unknown): string =>
 const ruleOf = (reported: ReportedRule) =>
   typeof reported === "string" ? { rule: reported, detail: undefined } : reported
 
+/** `evolve(state, event)`; an evolve that throws on an event off its state (a damaged stream) breaks the law there. */
+const evolveOrBreak = <Event, State>(
+  evolve: (state: State, event: Event) => State,
+  state: State,
+  event: Event,
+  where: { readonly law: string; readonly step: number },
+): State => {
+  try {
+    return evolve(state, event)
+  } catch (error) {
+    throw new LawBroken({
+      ...where,
+      rule: "every event fits the state before it",
+      what: tagOf(event),
+      detail: error instanceof Error ? error.message : String(error),
+    })
+  }
+}
+
 /**
  * A law over a stream: `check` finds nothing broken in the state after every
- * event, folded with the decider's own `evolve`. With the lib's `invariants`
- * as the check, it is the rule the audit runs; a lib's `/testing` entry names
- * its own (`acquiringRulesHold`, `refundLimitHolds`). Answers the last state.
+ * append, folded with the decider's own `evolve`. Pass the stream's appends
+ * (`history.appends`, or what your store wrote in one go each), since one
+ * decision may pass through a state no rule is meant for (a wallet transfer
+ * placed, then failed at once); a flat list of events is checked after every
+ * event. With the lib's `invariants` as the check, it is what the audit runs;
+ * a lib's `/testing` entry names its own (`acquiringRulesHold`,
+ * `refundLimitHolds`). The step is the number of the event that ended the
+ * append (1 for the stream's first). Answers the last state.
  *
  *   const budgetRulesHold = rulesHoldThroughout(budget, (s) => (s.balance < 0 ? ["never overspent"] : []))
- *   budgetRulesHold(history.events)
+ *   budgetRulesHold(history.appends)
  */
 export const rulesHoldThroughout =
   <Event, State>(
@@ -62,14 +86,17 @@ export const rulesHoldThroughout =
     check: (state: State) => ReadonlyArray<ReportedRule>,
     law = "the rules hold after every event",
   ) =>
-  (events: Iterable<Event>): State => {
+  (appends: Iterable<Event | ReadonlyArray<Event>>): State => {
     let state = decider.initialState
     let step = 0
-    for (const event of events) {
-      step += 1
-      state = decider.evolve(state, event)
+    for (const append of appends) {
+      const events: ReadonlyArray<Event> = Array.isArray(append) ? append : [append as Event]
+      for (const event of events) {
+        step += 1
+        state = evolveOrBreak(decider.evolve, state, event, { law, step })
+      }
       const broken = check(state)[0]
-      if (broken !== undefined) throw new LawBroken({ law, ...ruleOf(broken), step, what: tagOf(event) })
+      if (broken !== undefined) throw new LawBroken({ law, ...ruleOf(broken), step, what: tagOf(events.at(-1)) })
     }
     return state
   }
