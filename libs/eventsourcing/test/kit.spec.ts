@@ -133,6 +133,18 @@ describe("withRetries", () => {
   })
 })
 
+describe("withRetries right after the original only", () => {
+  test.prop([withRetries(budget, sequences, { commandsLaterMax: 0 })], { numRuns: 100 })(
+    "sends every retry directly after its original or after another retry of it",
+    (history) => {
+      history.commands.forEach((command, i) => {
+        const first = history.commands.indexOf(command)
+        if (first !== i) expect(history.commands.slice(first, i + 1).every((c) => c === command)).toBe(true)
+      })
+    },
+  )
+})
+
 describe("inAnyOrder", () => {
   const commands = [spend(1, "a"), spend(2, "b"), spend(3, "c")]
   test.prop([inAnyOrder(commands)], { numRuns: 50 })("is every command once", (order) => {
