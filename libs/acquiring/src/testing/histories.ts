@@ -98,8 +98,8 @@ export const concurrentRefunds: fc.Arbitrary<ConcurrentRefunds> = raced.chain(({
       amountFils: fils(Math.max(1, Math.floor((paidFils * share) / 100))),
     }),
   )
-  const repeat = retried === null ? [] : [refunds[retried % refunds.length] ?? refunds[0]]
-  return inAnyOrder([...refunds, ...repeat.filter((r) => r !== undefined)]).map(
+  const retry = retried === null ? undefined : refunds[retried % refunds.length]
+  return inAnyOrder(retry === undefined ? refunds : [...refunds, retry]).map(
     (order): ConcurrentRefunds => ({ opening, paidFils, refunds: order }),
   )
 })
