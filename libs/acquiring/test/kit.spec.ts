@@ -5,17 +5,10 @@
  * limit, and each law throws LawBroken on code broken on purpose.
  */
 import { test } from "@fast-check/vitest"
-import {
-  CommandLocks,
-  decodeRecord,
-  EventStore,
-  handleCommand,
-  makeMemoryEventStore,
-  StreamLocks,
-} from "@mizan/eventsourcing"
-import { historyOf } from "@mizan/eventsourcing/testing"
+import { CommandLocks, decodeRecord, EventStore, handleCommand, StreamLocks } from "@mizan/eventsourcing"
+import { historyOf, racingStore } from "@mizan/eventsourcing/testing"
 import { fils } from "@mizan/kernel"
-import { Effect, Exit, Layer, Result } from "effect"
+import { Effect, Exit, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
@@ -82,27 +75,9 @@ describe("the acquiring histories", () => {
   })
 })
 
-/**
- * The memory store, with reads that let the other fibers run first: refunds
- * sent at once all read the same version and race to append, and the
- * losers are decided again by the handler. `lostRaces` counts the appends
- * the store refused.
- */
-const racingStore = () => {
-  const store = makeMemoryEventStore()
-  const counter = { lostRaces: 0 }
-  const shape: typeof store = {
-    ...store,
-    readStream: (streamId, options) => store.readStream(streamId, options).pipe(Effect.tap(() => Effect.yieldNow)),
-    append: (streamId, events, expected) =>
-      store.append(streamId, events, expected).pipe(Effect.tapError(() => Effect.sync(() => counter.lostRaces++))),
-  }
-  return { layer: Layer.succeed(EventStore, shape), counter }
-}
-
 /** Sends the race's opening, then every refund at once, each fiber without the process's stream lock: a real race. */
 const race = ({ opening, refunds }: ConcurrentRefunds) => {
-  const { layer, counter } = racingStore()
+  const { layer, lostRaces } = racingStore()
   return Effect.gen(function* () {
     const stream = acquiringStreamId(opening[0].merchantId, opening[0].request.merchantOrderNo)
     for (const command of opening) yield* handleCommand(acquiringOrder, stream, command)
@@ -117,7 +92,7 @@ const race = ({ opening, refunds }: ConcurrentRefunds) => {
     const store = yield* EventStore
     const records = yield* store.readStream(stream)
     const events = yield* Effect.forEach(records, (record) => decodeRecord(acquiringOrder.codec, record))
-    return { answers, events, lostRaces: counter.lostRaces }
+    return { answers, events, lostRaces: lostRaces() }
   }).pipe(Effect.provide(layer))
 }
 

@@ -104,6 +104,11 @@ export const concurrentRefunds: fc.Arbitrary<ConcurrentRefunds> = raced.chain(({
   )
 })
 
-/** The events of a race decided one after another, in its order: what any correct code must end up with in total. */
+/**
+ * A race decided one command after another, in its order, by the real
+ * order: what a service that took the refunds one at a time holds after it.
+ *
+ *   const { state } = raceDecidedInOrder(race) // the order's refunds, to build refund orders from
+ */
 export const raceDecidedInOrder = (race: ConcurrentRefunds) =>
   historyOf(acquiringOrder)([...race.opening, ...race.refunds])
