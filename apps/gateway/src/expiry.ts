@@ -10,7 +10,7 @@
  * per open order.
  */
 
-import { acquiringOrder } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { EventStore, handleCommand, logStart, type RecordedEvent } from "@mizan/eventsourcing"
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Metric, Stream } from "effect"
@@ -50,7 +50,7 @@ const sweepDue = (open: Map<string, OpenOrder>, clocks: MerchantClocks) =>
     for (const [streamId, order] of open) {
       const now = clocks.nowOf(order.merchantId)
       if (order.expiredTime > now) continue
-      yield* handleCommand(acquiringOrder, streamId, {
+      yield* handleCommand(AcquiringOrder.aggregate, streamId, {
         _tag: "ExpireOrder",
         merchantId: order.merchantId,
         now,

@@ -33,7 +33,7 @@ describe("crash and restart", () => {
           ids.push(notifyIdFor((yield* announce(`acquiring-M1-K${i}`, endpoint.url())).id))
         const deliveredIds = Effect.gen(function* () {
           const delivered: Array<string> = []
-          for (const id of ids) if ((yield* readNotification(id)).status === "Delivered") delivered.push(id)
+          for (const id of ids) if ((yield* readNotification(id)).status === "DELIVERED") delivered.push(id)
           return delivered
         })
         yield* eventually(

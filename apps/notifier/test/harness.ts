@@ -3,12 +3,13 @@
  * signature with the service's public key, a fake notification source over
  * test events, and helpers to drive and observe a notifier.
  */
+
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { EventStore, layerMemory, type RecordedEvent } from "@mizan/eventsourcing"
 import { readWholeLog } from "@mizan/eventsourcing/testing"
 import { verifyNotification } from "@mizan/merchant-client"
-import { type NotificationEvent, notificationAggregate, notificationStreamId } from "@mizan/notification"
+import { Notification } from "@mizan/notification"
 import { generateKeyPair, sign } from "@mizan/protocol"
 import { Effect, References, Result, type Scope } from "effect"
 import { TestClock } from "effect/testing"
@@ -143,8 +144,8 @@ export const unrelatedEvent = (streamId: string) =>
 export const notificationEvents = (notifyId: string) =>
   Effect.gen(function* () {
     const store = yield* EventStore
-    const records = yield* store.readStream(notificationStreamId(notifyId))
-    return records.map((record): NotificationEvent => Result.getOrThrow(notificationAggregate.codec.decode(record)))
+    const records = yield* store.readStream(Notification.streamId(notifyId))
+    return records.map((record): Notification.Event => Result.getOrThrow(Notification.aggregate.codec.decode(record)))
   })
 
 export const attemptsOf = (notifyId: string) =>

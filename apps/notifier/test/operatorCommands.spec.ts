@@ -3,13 +3,14 @@
  * `resend`, child processes): what they answer for a notify_id the store
  * does not hold, and for a store that is not there.
  */
+
 import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { EventStore, handleCommand } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
-import { type NotificationCommand, notificationAggregate, notificationStreamId } from "@mizan/notification"
+import { Notification } from "@mizan/notification"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
 import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
@@ -44,7 +45,7 @@ describe("the operator's commands", () => {
     const storePath = join(dir, "history.db")
     const notifyId = "a3f1c2d4e5b60718293a4b5c6d7e8f90"
     const at = (minute: number) => Date.UTC(2026, 10, 21, 9, minute) as Timestamp
-    const commands: Array<NotificationCommand> = [
+    const commands: Array<Notification.Command> = [
       {
         _tag: "Schedule",
         notifyId,
@@ -69,7 +70,7 @@ describe("the operator's commands", () => {
     ]
     await Effect.runPromise(
       Effect.forEach(commands, (command) =>
-        handleCommand(notificationAggregate, notificationStreamId(notifyId), command),
+        handleCommand(Notification.aggregate, Notification.streamId(notifyId), command),
       ).pipe(Effect.provide(Layer.effect(EventStore, makeSqliteEventStore(storePath)))),
     )
     const shown = await runMain(["show", notifyId], `sqlite:${storePath}`)

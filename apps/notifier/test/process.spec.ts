@@ -3,11 +3,12 @@
  * with SIGKILL in the middle of deliveries (no finalizer runs), then a new
  * process on the same file.
  */
+
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { acquiringOrder, acquiringStreamId } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { createOrder, merchantId, payOrder } from "@mizan/acquiring/testing"
 import { type EventStore, handleCommand } from "@mizan/eventsourcing"
 import { layerSqlite } from "@mizan/store-sqlite"
@@ -50,13 +51,13 @@ describe("notifier process", () => {
       Effect.gen(function* () {
         const ids: Array<string> = []
         for (let i = 0; i < ordersCount; i++) {
-          const streamId = acquiringStreamId(merchantId, `P${i}`)
+          const streamId = AcquiringOrder.streamId(merchantId, `P${i}`)
           yield* handleCommand(
-            acquiringOrder,
+            AcquiringOrder.aggregate,
             streamId,
             createOrder({ merchantOrderNo: `P${i}`, notifyUrl: endpoint.url() }),
           )
-          const paid = yield* handleCommand(acquiringOrder, streamId, payOrder())
+          const paid = yield* handleCommand(AcquiringOrder.aggregate, streamId, payOrder())
           ids.push(notifyIdFor(paid.records[0]?.id as string))
         }
         return ids
@@ -66,7 +67,7 @@ describe("notifier process", () => {
       onStore(
         Effect.gen(function* () {
           const delivered = new Set<string>()
-          for (const id of ids) if ((yield* readNotification(id)).status === "Delivered") delivered.add(id)
+          for (const id of ids) if ((yield* readNotification(id)).status === "DELIVERED") delivered.add(id)
           return delivered
         }),
       )

@@ -126,7 +126,7 @@ describe("unresolved host names", () => {
           _tag: "NotificationAttempted",
           outcome: { _tag: "ConnectionFailed", code: "ENOTFOUND" },
         })
-        expect(yield* readNotification(notifyId)).toMatchObject({ status: "Pending" })
+        expect(yield* readNotification(notifyId)).toMatchObject({ status: "PENDING" })
       }),
     )
   })

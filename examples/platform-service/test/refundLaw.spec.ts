@@ -12,7 +12,7 @@
  */
 
 import { fc, it } from "@fast-check/vitest"
-import { acquiringOrder, acquiringStreamId } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { acquiringRulesHold, concurrentRefunds, refundLimitHolds } from "@mizan/acquiring/testing"
 import { CommandLocks, decodeRecord, EventStore, layerMemory, StreamLocks } from "@mizan/eventsourcing"
 import { racingStore } from "@mizan/eventsourcing/testing"
@@ -114,8 +114,8 @@ describe("refunds through the service's routes", () => {
 const orderEvents = (orderId: string) =>
   Effect.gen(function* () {
     const store = yield* EventStore
-    const records = yield* store.readStream(acquiringStreamId(merchantId, orderId))
-    return yield* Effect.forEach(records, (record) => decodeRecord(acquiringOrder.codec, record))
+    const records = yield* store.readStream(AcquiringOrder.streamId(merchantId, orderId))
+    return yield* Effect.forEach(records, (record) => decodeRecord(AcquiringOrder.aggregate.codec, record))
   })
 
 describe("concurrent refunds through the service's routes", () => {

@@ -12,14 +12,14 @@ import { Effect, Exit, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
-  acquiringOrder,
-  acquiringStreamId,
+  aggregate as acquiringOrder,
+  streamId as acquiringStreamId,
   type Command,
   type Event,
   evolve,
   isOrder,
   remainRefundFils,
-} from "../src/index.ts"
+} from "../src/acquiringOrder.ts"
 import {
   acquiringRetries,
   acquiringRulesHold,

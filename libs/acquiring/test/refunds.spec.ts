@@ -2,14 +2,14 @@ import { deciderSpec } from "@mizan/eventsourcing/testing"
 import { dayMs, fils, hourMs, noFees } from "@mizan/kernel"
 import { describe, expect, it } from "vitest"
 import {
-  acquiringOrder,
+  aggregate as acquiringOrder,
   type Command,
   type Event,
   isOrder,
   type RefundSharingParam,
   refundSummary,
   type State,
-} from "../src/index.ts"
+} from "../src/acquiringOrder.ts"
 import {
   at,
   createOrder,

@@ -4,7 +4,7 @@ import type { State } from "./state.ts"
 
 /** The rules a bank card transfer must always keep. */
 export const invariants = (state: State): ReadonlyArray<string> => {
-  if (state.status === "NONE") return []
+  if (state.status === "ABSENT") return []
   const problems: Array<string> = []
   if (state.amount <= 0) problems.push("amount is not above zero")
   if (state.accountHolderType === "INDIVIDUAL") {

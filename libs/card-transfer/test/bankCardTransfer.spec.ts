@@ -271,7 +271,7 @@ describe("bank card transfer invariants", () => {
 
   it("hold on a placed order and report a broken one", () => {
     expect(invariants(order)).toEqual([])
-    if (order.status === "NONE") throw new Error("placed")
+    if (order.status === "ABSENT") throw new Error("placed")
     expect(invariants({ ...order, payerFeeAmount: fils(0) })).toHaveLength(1)
     expect(invariants({ ...order, cardLast4: "11x1" })).toHaveLength(1)
     expect(invariants({ ...order, expiryYear: "2025" })).toHaveLength(1)

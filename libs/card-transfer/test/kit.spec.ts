@@ -47,7 +47,7 @@ describe("the bank card transfer histories", () => {
   it("reach every status, refunds and refusals of each kind on a fixed seed", () => {
     const histories = fc.sample(validCardTransferHistories, { numRuns: 400, seed: 16 })
     expect(new Set(histories.map((h) => h.state.status))).toEqual(
-      new Set(["NONE", "CREATED", "SUCCESS", "BANK_FAIL", "FAILURE"]),
+      new Set(["ABSENT", "CREATED", "SUCCESS", "BANK_FAIL", "FAILURE"]),
     )
     expect(histories.some((h) => h.events.some((e) => e._tag === "BankCardTransferRefunded"))).toBe(true)
     const codes = new Set(

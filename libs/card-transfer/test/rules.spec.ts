@@ -149,13 +149,13 @@ describe("outcomes and refunds after the order ended", () => {
 describe("evolve refuses a history out of order", () => {
   it("throws on an outcome before the placement and on a refund of an order that did not fail, naming both", () => {
     expect(() => fold(aggregate, [succeededEvent])).toThrow(
-      "BankCardTransferSucceeded on a bank card transfer in status NONE",
+      "BankCardTransferSucceeded on a bank card transfer in status ABSENT",
     )
     expect(() => fold(aggregate, [declinedEvent])).toThrow(
-      "BankCardTransferDeclined on a bank card transfer in status NONE",
+      "BankCardTransferDeclined on a bank card transfer in status ABSENT",
     )
     expect(() => fold(aggregate, [failedEvent])).toThrow(
-      "BankCardTransferFailed on a bank card transfer in status NONE",
+      "BankCardTransferFailed on a bank card transfer in status ABSENT",
     )
     expect(() => fold(aggregate, [placed, { _tag: "BankCardTransferRefunded", refundedTime: now }])).toThrow(
       "BankCardTransferRefunded on a bank card transfer in status CREATED",

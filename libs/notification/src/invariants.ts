@@ -7,7 +7,7 @@ import type { State } from "./state.ts"
  * after every event.
  */
 export const invariants = (state: State): ReadonlyArray<string> => {
-  if (state.status === "Unscheduled") return []
+  if (state.status === "ABSENT") return []
   const broken: Array<string> = []
   const { round, attemptsInRound, lastAttempt } = state
   if (!Number.isSafeInteger(round) || round < 1) broken.push(`round ${round} is not 1 or more`)
@@ -21,18 +21,18 @@ export const invariants = (state: State): ReadonlyArray<string> => {
   if (thisRound !== undefined && thisRound.at < state.roundStartedAt)
     broken.push("an attempt was made before its round started")
   switch (state.status) {
-    case "Pending": {
+    case "PENDING": {
       if (thisRound?.outcome._tag === "Delivered") broken.push("pending after an acknowledged attempt")
       const dueAt = thisRound === undefined ? state.roundStartedAt : retryDueAt(thisRound.at, thisRound.attempt)
       if (dueAt !== state.nextAttemptAt)
         broken.push(`next attempt due at ${state.nextAttemptAt}, the schedule says ${String(dueAt)}`)
       break
     }
-    case "Delivered":
+    case "DELIVERED":
       if (thisRound?.outcome._tag !== "Delivered" || thisRound.at !== state.deliveredAt)
         broken.push("delivered without an acknowledged attempt")
       break
-    case "GivenUp":
+    case "GIVEN_UP":
       if (state.reason._tag === "AttemptsExhausted") {
         if (attemptsInRound !== attemptsPerRoundMax) broken.push(`given up after ${attemptsInRound} attempts`)
         if (thisRound?.outcome._tag === "Delivered") broken.push("given up after an acknowledged attempt")

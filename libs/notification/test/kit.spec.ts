@@ -9,7 +9,7 @@ import { minuteMs, timestamp } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { type NotificationCommand, type NotificationEvent, notificationAggregate } from "../src/index.ts"
+import { Notification } from "../src/index.ts"
 import {
   LawBroken,
   notificationCommands,
@@ -33,13 +33,13 @@ const failureOf = (run: () => unknown): unknown => {
 }
 
 const atMinute = (minutes: number) => timestamp(notificationsFrom + minutes * minuteMs)
-const schedule: NotificationCommand = { _tag: "Schedule", ...notificationDetails, at: atMinute(0) }
-const failAt = (minute: number): NotificationCommand => ({
+const schedule: Notification.Command = { _tag: "Schedule", ...notificationDetails, at: atMinute(0) }
+const failAt = (minute: number): Notification.Command => ({
   _tag: "RecordAttempt",
   at: atMinute(minute),
   outcome: { _tag: "HttpStatus", statusCode: 503 },
 })
-const refuseUrl: NotificationCommand = {
+const refuseUrl: Notification.Command = {
   _tag: "RefuseUrl",
   at: atMinute(0),
   reason: { _tag: "UrlRefused", detail: "10.1.2.3 is a private address" },
@@ -57,30 +57,30 @@ describe("the notification histories", () => {
 
   it("reach every status, a second round and a round given up after 8 attempts, on a fixed seed", () => {
     const histories = fc.sample(validNotificationHistories, { numRuns: 300, seed: 16 })
-    expect(new Set(histories.map((h) => h.state.status))).toEqual(new Set(["Pending", "Delivered", "GivenUp"]))
+    expect(new Set(histories.map((h) => h.state.status))).toEqual(new Set(["PENDING", "DELIVERED", "GIVEN_UP"]))
     const events = histories.flatMap((h) => h.events)
     expect(events.some((e) => e._tag === "NotificationResent")).toBe(true)
     expect(events.some((e) => e._tag === "NotificationAttempted" && e.attempt === 8)).toBe(true)
   })
 
   test.prop([notificationRetries], { numRuns: 300 })("decide nothing new for a retry right after it", (history) => {
-    retriesDecideNothing(notificationAggregate)(history.commands)
+    retriesDecideNothing(Notification.aggregate)(history.commands)
   })
 
   it("take a RefuseUrl of an earlier round, retried after a resend, as new: retries are safe right after only", () => {
-    const resend: NotificationCommand = { _tag: "Resend", at: atMinute(5), requestedBy: "ops@mizan" }
+    const resend: Notification.Command = { _tag: "Resend", at: atMinute(5), requestedBy: "ops@mizan" }
     expect(
-      failureOf(() => retriesDecideNothing(notificationAggregate)([schedule, refuseUrl, resend, refuseUrl])),
+      failureOf(() => retriesDecideNothing(Notification.aggregate)([schedule, refuseUrl, resend, refuseUrl])),
     ).toMatchObject({
       name: "LawBroken",
       step: 4,
       what: "RefuseUrl",
     })
-    const late = withRetries(notificationAggregate, notificationCommands)
+    const late = withRetries(Notification.aggregate, notificationCommands)
     expect(
       failureOf(() =>
         fc.assert(
-          fc.property(late, (h) => retriesDecideNothing(notificationAggregate)(h.commands)),
+          fc.property(late, (h) => retriesDecideNothing(Notification.aggregate)(h.commands)),
           { seed: 16, numRuns: 500 },
         ),
       ),
@@ -91,18 +91,18 @@ describe("the notification histories", () => {
 describe("the laws catch broken code", () => {
   it("notificationScheduleHolds names an attempt that a hasty notifier recorded before it was due", () => {
     // A notifier that records its attempt at the time it made it, but lets the decider judge the due time.
-    const hasty: typeof notificationAggregate = {
-      ...notificationAggregate,
+    const hasty: typeof Notification.aggregate = {
+      ...Notification.aggregate,
       decide: (command, state) =>
-        command._tag === "RecordAttempt" && state.status === "Pending"
+        command._tag === "RecordAttempt" && state.status === "PENDING"
           ? Result.map(
-              notificationAggregate.decide(
+              Notification.aggregate.decide(
                 { ...command, at: timestamp(Math.max(command.at, state.nextAttemptAt)) },
                 state,
               ),
               (events) => events.map((e) => (e._tag === "NotificationAttempted" ? { ...e, at: command.at } : e)),
             )
-          : notificationAggregate.decide(command, state),
+          : Notification.aggregate.decide(command, state),
     }
     const commands = [schedule, failAt(0), failAt(1)]
     expect(failureOf(() => notificationScheduleHolds(historyOf(hasty)(commands).events))).toMatchObject({
@@ -111,12 +111,12 @@ describe("the laws catch broken code", () => {
       step: 3,
       what: "NotificationAttempted",
     })
-    notificationScheduleHolds(historyOf(notificationAggregate)(commands).events)
+    notificationScheduleHolds(historyOf(Notification.aggregate)(commands).events)
   })
 
-  const [scheduled, attempted] = historyOf(notificationAggregate)([schedule, failAt(0)]).events
+  const [scheduled, attempted] = historyOf(Notification.aggregate)([schedule, failAt(0)]).events
   if (scheduled === undefined || attempted === undefined) throw new Error("the attempt was refused")
-  const givenUp: NotificationEvent = {
+  const givenUp: Notification.Event = {
     _tag: "NotificationGivenUp",
     at: atMinute(3),
     reason: { _tag: "AttemptsExhausted" },
@@ -132,25 +132,25 @@ describe("the laws catch broken code", () => {
   })
 
   it("notificationLifecycleHolds names a delivered notification given up", () => {
-    const delivered: NotificationEvent = {
+    const delivered: Notification.Event = {
       _tag: "NotificationAttempted",
       round: 1,
       attempt: 2,
       at: atMinute(2),
       outcome: { _tag: "Delivered", statusCode: 200 },
     }
-    expect(notificationLifecycleHolds([scheduled, attempted, delivered])).toBe("Delivered")
+    expect(notificationLifecycleHolds([scheduled, attempted, delivered])).toBe("DELIVERED")
     expect(failureOf(() => notificationLifecycleHolds([scheduled, attempted, delivered, givenUp]))).toMatchObject({
       name: "LawBroken",
       step: 4,
-      detail: "Delivered → GivenUp",
+      detail: "DELIVERED → GIVEN_UP",
     })
   })
 
   it("notificationScheduleHolds names a ninth attempt and one numbered out of turn", () => {
     const attempts = Array.from(
       { length: 9 },
-      (_, i): NotificationEvent => ({
+      (_, i): Notification.Event => ({
         _tag: "NotificationAttempted",
         round: 1,
         attempt: i + 1,

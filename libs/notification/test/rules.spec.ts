@@ -2,28 +2,25 @@ import { fold } from "@mizan/eventsourcing"
 import { issueMessage } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import { AttemptFailure, AttemptOutcome, OrderKey, sameRecord } from "../src/index.ts"
 import {
-  AttemptFailure,
-  AttemptOutcome,
   decide,
   evolve,
   initialState,
   invariants,
   isClosed,
-  isNotificationStream,
-  type NotificationCommand,
-  NotificationCommand as NotificationCommandSchema,
-  type NotificationEvent,
-  NotificationEvent as NotificationEventSchema,
-  notificationAggregate,
-  notificationEventCodec,
-  notificationStreamId,
-  OrderKey,
+  isStream as isNotificationStream,
+  type Command as NotificationCommand,
+  Command as NotificationCommandSchema,
+  type Event as NotificationEvent,
+  Event as NotificationEventSchema,
+  aggregate as notificationAggregate,
+  eventCodec as notificationEventCodec,
+  streamId as notificationStreamId,
   type Pending,
   roundOpeningEventTypes,
   type State,
-  sameRecord,
-} from "../src/index.ts"
+} from "../src/notification.ts"
 import { atMinute, deliverAt, details, failAt, onTimeAttemptMinutes, resendAt, schedule } from "./notifications.ts"
 
 /** The state after commands that must all be accepted (or decide nothing). */
@@ -97,7 +94,7 @@ describe("repeats decide nothing; anything else is refused", () => {
   it("delivers on the round's last attempt, rather than giving up", () => {
     const sevenFailed = after(schedule(0), ...onTimeAttemptMinutes.slice(0, 7).map(failAt))
     expect(after(schedule(0), ...onTimeAttemptMinutes.slice(0, 7).map(failAt), deliverAt(1462))).toMatchObject({
-      status: "Delivered",
+      status: "DELIVERED",
     })
     expect(decide(deliverAt(1462), sevenFailed)).toEqual(
       Result.succeed([
@@ -126,14 +123,14 @@ describe("repeats decide nothing; anything else is refused", () => {
 
   it("gives up on a refused URL once; the same refusal again is a repeat, another is refused", () => {
     const refused = after(schedule(0), refuseUrl(1))
-    expect(refused).toMatchObject({ status: "GivenUp", reason: { _tag: "UrlRefused" } })
+    expect(refused).toMatchObject({ status: "GIVEN_UP", reason: { _tag: "UrlRefused" } })
     decidesNothing(refuseUrl(1), refused)
     expect(refusalOf(refuseUrl(2), refused)).toMatchObject({ detail: "is already given up" })
     expect(refusalOf(refuseUrl(1, "another reason"), refused)).toMatchObject({ detail: "is already given up" })
   })
 
   it("opens a new round after a delivery or a give-up, numbered one more", () => {
-    expect(after(schedule(0), deliverAt(0), resendAt(10))).toMatchObject({ status: "Pending", round: 2 })
+    expect(after(schedule(0), deliverAt(0), resendAt(10))).toMatchObject({ status: "PENDING", round: 2 })
     expect(after(schedule(0), refuseUrl(0), resendAt(10), deliverAt(10), resendAt(20))).toMatchObject({ round: 3 })
   })
 })
@@ -172,7 +169,7 @@ describe("the round's last failed attempt gives up by itself", () => {
       ),
     ]
     expect(fold(notificationAggregate, events)).toMatchObject({
-      status: "GivenUp",
+      status: "GIVEN_UP",
       givenUpAt: atMinute(1462),
       reason: { _tag: "AttemptsExhausted" },
     })

@@ -12,11 +12,11 @@ import { Effect } from "effect"
 import type { OrderName } from "./flows.ts"
 import { findByOrderNo, type OrderKind } from "./orderIndex.ts"
 
-/** Every transfer aggregate's state is "NONE" until its order is placed. */
-type PlacedOf<State> = Exclude<State, { readonly status: "NONE" }>
+/** Every transfer aggregate's state is "ABSENT" until its order is placed. */
+type PlacedOf<State> = Exclude<State, { readonly status: "ABSENT" }>
 
 const isPlaced = <State extends { readonly status: string }>(state: State): state is PlacedOf<State> =>
-  state.status !== "NONE"
+  state.status !== "ABSENT"
 
 /** 62004: the merchant has no order under this merchantOrderNo (another merchant's orders read as absent). */
 const noSuchOrder = () => reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")

@@ -1,17 +1,9 @@
 import { test } from "@fast-check/vitest"
-import {
-  type State as AcquiringState,
-  invariants as acquiringInvariants,
-  acquiringOrder,
-  acquiringStreamId,
-  isOrder,
-  type Order,
-  type RefundRequest,
-} from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { at, createOrder, merchantId, payOrder, refundRequest, sharingItem } from "@mizan/acquiring/testing"
 import { EventStore, handleCommand, layerMemory, loadAggregate, makeMemoryEventStore } from "@mizan/eventsourcing"
 import { fils, hourMs, type Timestamp } from "@mizan/kernel"
-import { invariants, isRefund, type RefundOrder, refundOrder, refundStreamId } from "@mizan/refund"
+import { RefundOrder } from "@mizan/refund"
 import { Effect, Exit, Layer } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -33,33 +25,37 @@ const layerInterleaving = Layer.sync(EventStore, () => {
 const run = <A, E>(effect: Effect.Effect<A, E, EventStore>, layer = layerMemory) =>
   Effect.runPromise(Effect.provide(effect, layer))
 
-const orderOf = (state: AcquiringState): Order => {
-  if (!isOrder(state)) throw new Error("no order")
+const orderOf = (state: AcquiringOrder.State): AcquiringOrder.Order => {
+  if (!AcquiringOrder.isOrder(state)) throw new Error("no order")
   return state
 }
 
 const loadOrder = (merchantOrderNo = "ORDER-1") =>
-  Effect.map(loadAggregate(acquiringOrder, acquiringStreamId(merchantId, merchantOrderNo)), ({ state }) =>
-    orderOf(state),
+  Effect.map(
+    loadAggregate(AcquiringOrder.aggregate, AcquiringOrder.streamId(merchantId, merchantOrderNo)),
+    ({ state }) => orderOf(state),
   )
 
 const loadRefund = (refundMerchantOrderNo: string, cause: "REQUEST" | "REVOKE" = "REQUEST") =>
-  Effect.map(loadAggregate(refundOrder, refundStreamId(merchantId, refundMerchantOrderNo, cause)), ({ state }) => state)
+  Effect.map(
+    loadAggregate(RefundOrder.aggregate, RefundOrder.streamId(merchantId, refundMerchantOrderNo, cause)),
+    ({ state }) => state,
+  )
 
 /** A paid order of 100.00 AED, split between the payee and two sharing members. */
 const paidOrder = (merchantOrderNo = "ORDER-1") =>
   Effect.gen(function* () {
-    const stream = acquiringStreamId(merchantId, merchantOrderNo)
+    const stream = AcquiringOrder.streamId(merchantId, merchantOrderNo)
     yield* handleCommand(
-      acquiringOrder,
+      AcquiringOrder.aggregate,
       stream,
       createOrder({ merchantOrderNo, sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 2_000)] }),
     )
-    yield* handleCommand(acquiringOrder, stream, payOrder())
+    yield* handleCommand(AcquiringOrder.aggregate, stream, payOrder())
   })
 
 const request = (
-  overrides: Partial<RefundRequest> = {},
+  overrides: Partial<AcquiringOrder.RefundRequest> = {},
   originMerchantOrderNo = "ORDER-1",
   now: Timestamp = at(hourMs),
 ) =>
@@ -125,7 +121,7 @@ describe("the refund request flow", () => {
       Effect.gen(function* () {
         yield* paidOrder()
         // The first attempt reserved, then the process died before creating the refund order.
-        yield* handleCommand(acquiringOrder, acquiringStreamId(merchantId, "ORDER-1"), {
+        yield* handleCommand(AcquiringOrder.aggregate, AcquiringOrder.streamId(merchantId, "ORDER-1"), {
           _tag: "ReserveRefund",
           merchantId,
           now: at(hourMs),
@@ -186,7 +182,7 @@ describe("the end of a refund", () => {
       Effect.gen(function* () {
         yield* paidOrder()
         yield* request()
-        yield* handleCommand(refundOrder, refundStreamId(merchantId, "REFUND-1"), {
+        yield* handleCommand(RefundOrder.aggregate, RefundOrder.streamId(merchantId, "REFUND-1"), {
           _tag: "CompleteRefund",
           merchantId,
           now: at(2 * hourMs),
@@ -223,7 +219,7 @@ describe("the revoke flow", () => {
     run(
       Effect.gen(function* () {
         yield* paidOrder()
-        yield* handleCommand(acquiringOrder, acquiringStreamId(merchantId, "ORDER-1"), {
+        yield* handleCommand(AcquiringOrder.aggregate, AcquiringOrder.streamId(merchantId, "ORDER-1"), {
           _tag: "SettleOrder",
           merchantId,
           now: at(30 * 60_000),
@@ -239,7 +235,7 @@ describe("the revoke flow", () => {
     run(
       Effect.gen(function* () {
         yield* paidOrder()
-        yield* handleCommand(acquiringOrder, acquiringStreamId(merchantId, "ORDER-1"), {
+        yield* handleCommand(AcquiringOrder.aggregate, AcquiringOrder.streamId(merchantId, "ORDER-1"), {
           _tag: "RevokeOrder",
           merchantId,
           now: at(hourMs),
@@ -304,12 +300,12 @@ describe("concurrency", () => {
           ])
 
           const order = yield* loadOrder()
-          expect(acquiringInvariants(order)).toEqual([])
-          const refunds: Array<RefundOrder> = []
+          expect(AcquiringOrder.invariants(order)).toEqual([])
+          const refunds: Array<RefundOrder.Order> = []
           for (let n = 0; n <= 7; n++) {
             const state = yield* loadRefund(`R${n}`)
-            expect(invariants(state)).toEqual([])
-            if (isRefund(state)) refunds.push(state)
+            expect(RefundOrder.invariants(state)).toEqual([])
+            if (RefundOrder.isRefund(state)) refunds.push(state)
           }
           const notFailed = refunds.filter((r) => r.status !== "FAILURE")
           expect(notFailed.reduce((sum, r) => sum + r.details.amountFils, 0)).toBeLessThanOrEqual(10_000)

@@ -3,7 +3,7 @@
  * order as the query operation shows it as of that status change, not as
  * it is when the notifier gets to it.
  */
-import { acquiringOrder, acquiringStreamId } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { at, createOrder, merchantId, orderRequest, payOrder } from "@mizan/acquiring/testing"
 import { type EventStore, handleCommand, layerMemory } from "@mizan/eventsourcing"
 import { Effect, Option } from "effect"
@@ -14,12 +14,12 @@ const run = <A, E>(effect: Effect.Effect<A, E, EventStore>) => Effect.runPromise
 
 const paidThenSettled = (notifyUrl: string | undefined) =>
   Effect.gen(function* () {
-    const streamId = acquiringStreamId(merchantId, "ORD-1")
+    const streamId = AcquiringOrder.streamId(merchantId, "ORD-1")
     const { notifyUrl: _, ...withoutNotifyUrl } = orderRequest({ merchantOrderNo: "ORD-1" })
     const request = notifyUrl === undefined ? withoutNotifyUrl : { ...withoutNotifyUrl, notifyUrl }
-    const created = yield* handleCommand(acquiringOrder, streamId, { ...createOrder(), request })
-    const paid = yield* handleCommand(acquiringOrder, streamId, payOrder())
-    const settled = yield* handleCommand(acquiringOrder, streamId, {
+    const created = yield* handleCommand(AcquiringOrder.aggregate, streamId, { ...createOrder(), request })
+    const paid = yield* handleCommand(AcquiringOrder.aggregate, streamId, payOrder())
+    const settled = yield* handleCommand(AcquiringOrder.aggregate, streamId, {
       _tag: "SettleOrder",
       merchantId,
       now: at(120_000),

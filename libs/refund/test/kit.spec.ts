@@ -5,7 +5,7 @@
  * code broken on purpose.
  */
 import { test } from "@fast-check/vitest"
-import { isOrder, refundDetails } from "@mizan/acquiring"
+import { AcquiringOrder, refundDetails } from "@mizan/acquiring"
 import { concurrentRefunds, raceDecidedInOrder } from "@mizan/acquiring/testing"
 import { fold } from "@mizan/eventsourcing"
 import { historyOf } from "@mizan/eventsourcing/testing"
@@ -13,7 +13,7 @@ import { fils } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { type Command, type Event, refundOrder } from "../src/index.ts"
+import { type Command, type Event, aggregate as refundOrder } from "../src/refundOrder.ts"
 import {
   LawBroken,
   refundLifecycleHolds,
@@ -69,7 +69,7 @@ describe("refundsWithinPaid", () => {
     "holds for the refund orders created from the reservations a race of refunds leaves",
     (race) => {
       const { state: order } = raceDecidedInOrder(race)
-      if (!isOrder(order)) throw new Error("the race's order was not created")
+      if (!AcquiringOrder.isOrder(order)) throw new Error("the race's order was not created")
       const refunds = order.refunds.map(
         (reservation) =>
           historyOf(refundOrder)([

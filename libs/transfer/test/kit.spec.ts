@@ -68,7 +68,7 @@ describe("the wallet transfer histories", () => {
 
   it("reach every status, and refusals, on a fixed seed", () => {
     expect(reached(validWalletHistories)).toEqual({
-      statuses: new Set(["CREATED", "SUCCESS", "FAILURE", "NONE"]),
+      statuses: new Set(["CREATED", "SUCCESS", "FAILURE", "ABSENT"]),
       refused: true,
     })
   })
@@ -144,7 +144,7 @@ describe("the bank transfer histories", () => {
 
   it("reach every status, and refusals, on a fixed seed", () => {
     expect(reached(validBankTransferHistories)).toEqual({
-      statuses: new Set(["NONE", "CREATED", "SUCCESS", "FAILURE"]),
+      statuses: new Set(["ABSENT", "CREATED", "SUCCESS", "FAILURE"]),
       refused: true,
     })
   })

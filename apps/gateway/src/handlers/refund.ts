@@ -1,5 +1,5 @@
 /** The refund operations (spec: 4 refund; get refund from the wire conventions). */
-import { acquiringStreamId, type RefundRequest } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { reject } from "@mizan/kernel"
 import {
   acquiringStreamOf,
@@ -19,7 +19,7 @@ const refundRequestOf = (request: DecodedRequestOf<"/acquire2/refund/placeOrder"
   Effect.gen(function* () {
     const { originMerchantOrderNo: _m, originOrderNo: _o, amount, sharingParamList, ...rest } = request
     const list = yield* digestSharingList("/acquire2/refund/placeOrder", sharingParamList)
-    return withoutUndefined({ ...rest, amountFils: amount, sharingParamList: list }) as RefundRequest
+    return withoutUndefined({ ...rest, amountFils: amount, sharingParamList: list }) as AcquiringOrder.RefundRequest
   })
 
 export const refundHandlers: Pick<
@@ -60,7 +60,7 @@ export const refundHandlers: Pick<
       const refund = yield* currentRefund(yield* refundStreamOf(merchantId, request))
       const order = yield* readOrderExpiringIfDue(
         merchantId,
-        acquiringStreamId(merchantId, refund.details.originMerchantOrderNo),
+        AcquiringOrder.streamId(merchantId, refund.details.originMerchantOrderNo),
         call.now,
       )
       return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }

@@ -17,8 +17,9 @@
  * token, and could POST it itself. The outcomes are POST only, so links,
  * prefetchers and crawlers (which GET) never decide an order.
  */
+
 import { randomBytes } from "node:crypto"
-import { acquiringStreamId } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import type { EventStore } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
 import { readOrderExpiringIfDue } from "@mizan/order-flows"
@@ -90,7 +91,7 @@ const orderOfToken = (token: string, language: LanguageChoice, service: ServiceF
     const now = gateway.clocks.nowOf(merchant.partnerId)
     const order = yield* readOrderExpiringIfDue(
       merchant.partnerId,
-      acquiringStreamId(merchant.partnerId, name.merchantOrderNo),
+      AcquiringOrder.streamId(merchant.partnerId, name.merchantOrderNo),
       now,
     ).pipe(
       // Reading may close an expired order: that event is recorded on the merchant's time too.

@@ -4,7 +4,7 @@
  * would. Each answers the order (or refund) as the query operation does.
  */
 
-import { acquiringStreamId } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { BoundedString, PositiveMoneyFromWire, RequiredString } from "@mizan/kernel"
 import { acquiringStreamOf, endRefund, onOrder, readOrderExpiringIfDue, refundStreamOf } from "@mizan/order-flows"
 import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary } from "@mizan/order-views"
@@ -66,7 +66,7 @@ const refundAnswer = (call: Call, refund: Parameters<typeof toWireRefundOrder>[0
   Effect.map(
     readOrderExpiringIfDue(
       call.merchant.partnerId,
-      acquiringStreamId(call.merchant.partnerId, refund.details.originMerchantOrderNo),
+      AcquiringOrder.streamId(call.merchant.partnerId, refund.details.originMerchantOrderNo),
       call.now,
     ),
     (order) => ({ refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }),

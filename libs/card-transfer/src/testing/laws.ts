@@ -21,7 +21,7 @@ export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing"
  */
 export const cardTransferRulesHold = rulesHoldThroughout(aggregate, invariants, "the bank card transfer's rules hold")
 
-type Status = "NONE" | "CREATED" | "SUCCESS" | "BANK_FAIL" | "FAILURE" | "REFUNDED"
+type Status = "ABSENT" | "CREATED" | "SUCCESS" | "BANK_FAIL" | "FAILURE" | "REFUNDED"
 
 const statusAfter: Readonly<Record<Event["_tag"], Status>> = {
   BankCardTransferPlaced: "CREATED",
@@ -39,10 +39,10 @@ const statusAfter: Readonly<Record<Event["_tag"], Status>> = {
  *   cardTransferLifecycleHolds(eventsOfMyCardTransferStream)
  */
 export const cardTransferLifecycleHolds = lifecycleHolds<Event, Status>(
-  "NONE",
+  "ABSENT",
   (event) => statusAfter[event._tag],
   {
-    NONE: ["CREATED"],
+    ABSENT: ["CREATED"],
     CREATED: ["SUCCESS", "BANK_FAIL", "FAILURE"],
     SUCCESS: [],
     BANK_FAIL: ["REFUNDED"],

@@ -31,7 +31,7 @@ export interface History<Command, Event, State, Error> {
  * Folds commands through the decider, each decided on the state the earlier
  * ones left (a refused command changes nothing), keeping what was accepted.
  *
- *   const history = historyOf(acquiringOrder)([createOrder(), payOrder(), reserveRefund()])
+ *   const history = historyOf(AcquiringOrder.aggregate)([createOrder(), payOrder(), reserveRefund()])
  *   history.events.map((e) => e._tag) // ["OrderCreated", "OrderPaid", "RefundReserved"]
  */
 export const historyOf =
@@ -83,8 +83,8 @@ const acceptedPositions = <Command, Event, State, Error>(
  * commands (a retry that arrives out of order). The retry is the very same
  * command value. What a decider must answer to it is `retriesDecideNothing`.
  *
- *   fc.property(withRetries(acquiringOrder, acquiringCommands), (history) =>
- *     retriesDecideNothing(acquiringOrder)(history.commands))
+ *   fc.property(withRetries(AcquiringOrder.aggregate, acquiringCommands), (history) =>
+ *     retriesDecideNothing(AcquiringOrder.aggregate)(history.commands))
  */
 export const withRetries = <Command, Event, State, Error>(
   decider: Decider<Command, Event, State, Error>,

@@ -107,7 +107,7 @@ export const rulesHoldThroughout =
  * answered with nothing or refused, never taken twice. `withRetries` makes
  * such sequences.
  *
- *   retriesDecideNothing(acquiringOrder)(history.commands)
+ *   retriesDecideNothing(AcquiringOrder.aggregate)(history.commands)
  */
 export const retriesDecideNothing =
   <Command, Event, State, Error>(
@@ -139,7 +139,7 @@ export const retriesDecideNothing =
  * was or one `allowed` lists for it; a status `allowed` maps to nothing is
  * final. Answers the last state.
  *
- *   const lifecycleHolds = transitionsAllowed(refundOrder, (s) => s.status, {
+ *   const lifecycleHolds = transitionsAllowed(RefundOrder.aggregate, (s) => s.status, {
  *     ABSENT: ["CREATED"], CREATED: ["REFUNDED_SETTLED", "SUCCESS", "FAILURE"], ...
  *   })
  */

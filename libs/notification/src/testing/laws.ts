@@ -27,25 +27,25 @@ type Status = State["status"]
 
 /**
  * The events follow the notification's lifecycle, read from the events
- * alone: scheduled, then attempts until one is acknowledged (Delivered) or
- * it is given up; only a resend opens a Delivered or GivenUp one again.
+ * alone: scheduled, then attempts until one is acknowledged (DELIVERED) or
+ * it is given up (GIVEN_UP); only a resend opens either again.
  *
  *   notificationLifecycleHolds(eventsOfMyNotificationStream)
  */
 export const notificationLifecycleHolds = lifecycleHolds<NotificationEvent, Status>(
-  "Unscheduled",
+  "ABSENT",
   (event, before) => {
     switch (event._tag) {
       case "NotificationScheduled":
       case "NotificationResent":
-        return "Pending"
+        return "PENDING"
       case "NotificationAttempted":
-        return event.outcome._tag === "Delivered" ? "Delivered" : before
+        return event.outcome._tag === "Delivered" ? "DELIVERED" : before
       case "NotificationGivenUp":
-        return "GivenUp"
+        return "GIVEN_UP"
     }
   },
-  { Unscheduled: ["Pending"], Pending: ["Delivered", "GivenUp"], Delivered: ["Pending"], GivenUp: ["Pending"] },
+  { ABSENT: ["PENDING"], PENDING: ["DELIVERED", "GIVEN_UP"], DELIVERED: ["PENDING"], GIVEN_UP: ["PENDING"] },
   "the notification's lifecycle holds",
 )
 

@@ -57,7 +57,7 @@ export const refundLifecycleHolds = lifecycleHolds<Event, Status>(
  * back at most what was paid: the refunds not FAILURE sum to `paidFils` or
  * less. The step is the refund that passed it.
  *
- *   refundsWithinPaid(10_000)(myRefundStreamsOfOrder.map((events) => fold(refundOrder, events)))
+ *   refundsWithinPaid(10_000)(myRefundStreamsOfOrder.map((events) => fold(RefundOrder.aggregate, events)))
  */
 export const refundsWithinPaid =
   (paidFils: number) =>

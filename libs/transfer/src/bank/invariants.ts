@@ -3,7 +3,7 @@ import type { State } from "./state.ts"
 
 /** The order's payout always agrees with its rate, rounding rule and fee plan. */
 export const invariants = (state: State): ReadonlyArray<string> => {
-  if (state.status === "NONE") return []
+  if (state.status === "ABSENT") return []
   const problems: Array<string> = []
   if (state.amount <= 0) problems.push("amount is not above zero")
   if (state.fundoutAmount.currency !== state.fundoutCurrencyCode)

@@ -18,9 +18,9 @@ const transferLimitFils = 1_000_000
 const beneficiaryBalanceLimitFils = 2_000_000
 
 /** Placed, then credited or failed; SUCCESS and FAILURE are final. Read from the events alone. */
-type TransferStatus = "NONE" | "CREATED" | "SUCCESS" | "FAILURE"
+type TransferStatus = "ABSENT" | "CREATED" | "SUCCESS" | "FAILURE"
 const transferLifecycle: Readonly<Record<TransferStatus, ReadonlyArray<TransferStatus>>> = {
-  NONE: ["CREATED"],
+  ABSENT: ["CREATED"],
   CREATED: ["SUCCESS", "FAILURE"],
   SUCCESS: [],
   FAILURE: [],
@@ -49,7 +49,7 @@ export const walletRulesHold = rulesHoldThroughout(
 export const walletLimitsHold = rulesHoldThroughout(
   WalletTransfer.aggregate,
   (state: WalletTransfer.State) => {
-    if (state.status === "NONE" || state.status === "FAILURE") return []
+    if (state.status === "ABSENT" || state.status === "FAILURE") return []
     const broken: Array<{ rule: string; detail: string }> = []
     if (state.amount > transferLimitFils)
       broken.push({ rule: "a transfer that did not fail carries at most AED 10,000", detail: `${state.amount} fils` })
@@ -71,7 +71,7 @@ export const walletLimitsHold = rulesHoldThroughout(
  *   walletLifecycleHolds(eventsOfMyWalletTransferStream)
  */
 export const walletLifecycleHolds = lifecycleHolds<WalletTransfer.Event, TransferStatus>(
-  "NONE",
+  "ABSENT",
   (event) => statusOfTransferEvent(event._tag),
   transferLifecycle,
   "the wallet transfer's lifecycle holds",
@@ -96,7 +96,7 @@ export const bankTransferRulesHold = rulesHoldThroughout(
  *   bankTransferLifecycleHolds(eventsOfMyBankTransferStream)
  */
 export const bankTransferLifecycleHolds = lifecycleHolds<BankTransfer.Event, TransferStatus>(
-  "NONE",
+  "ABSENT",
   (event) => statusOfTransferEvent(event._tag),
   transferLifecycle,
   "the bank transfer's lifecycle holds",

@@ -8,7 +8,7 @@ import type { State } from "./state.ts"
  * beneficiary above AED 20,000; a FAILURE says why.
  */
 export const invariants = (state: State): ReadonlyArray<string> => {
-  if (state.status === "NONE") return []
+  if (state.status === "ABSENT") return []
   const problems: Array<string> = []
   if (state.amount <= 0) problems.push("amount is not above zero")
   if (state.payerFeeAmount > state.amount) problems.push("payerFeeAmount is above the amount")
