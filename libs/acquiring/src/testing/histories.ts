@@ -1,6 +1,6 @@
 /**
  * Whole acquiring histories for a platform's property tests, decided by the
- * real `acquiringOrder`: random command sequences aimed at the spec's limits
+ * real `AcquiringOrder.aggregate`: random command sequences aimed at the spec's limits
  * (`acquiringCommands`), the histories they make (`validAcquiringHistories`),
  * the same with late and out-of-order retries (`acquiringRetries`), and many
  * refunds raced against one paid order (`concurrentRefunds`). The laws they
@@ -52,7 +52,7 @@ export const validAcquiringHistories = validHistories(acquiringOrder, acquiringC
  * `validAcquiringHistories` with accepted commands sent again, right after
  * or after later ones: what a platform's retrying client sends.
  *
- *   fc.property(acquiringRetries, (h) => retriesDecideNothing(acquiringOrder)(h.commands))
+ *   fc.property(acquiringRetries, (h) => retriesDecideNothing(AcquiringOrder.aggregate)(h.commands))
  */
 export const acquiringRetries = withRetries(acquiringOrder, acquiringCommands)
 

@@ -1,6 +1,6 @@
 /**
  * Whole notification histories for a platform's property tests, decided by
- * the real `notificationAggregate`: a notification scheduled, then attempts
+ * the real `Notification.aggregate`: a notification scheduled, then attempts
  * (failing in each way the spec counts, or acknowledged), refused URLs and
  * operators' resends, minutes apart on the retry schedule or at random,
  * with and without late retries. The laws they must keep are in `laws.ts`.
@@ -112,6 +112,6 @@ export const validNotificationHistories = validHistories(notificationAggregate, 
  * RefuseUrl of round 1 sent again after an operator's resend gives round 2
  * up; `test/kit.spec.ts` shows it).
  *
- *   fc.property(notificationRetries, (h) => retriesDecideNothing(notificationAggregate)(h.commands))
+ *   fc.property(notificationRetries, (h) => retriesDecideNothing(Notification.aggregate)(h.commands))
  */
 export const notificationRetries = withRetries(notificationAggregate, notificationCommands, { commandsLaterMax: 0 })
