@@ -43,14 +43,11 @@ interface AuditedSpec<Event, State> {
   readonly kind: string
   readonly owns: (streamId: string) => boolean
   readonly aggregate: Pick<Aggregate<never, Event, State, unknown>, "codec" | "initialState" | "evolve">
-  /** The domain's invariants: `{ rule, detail }` records, or sentences (the transfer libs' shape). */
-  readonly invariants: (state: State) => ReadonlyArray<BrokenRule | string>
+  /** The domain's invariants: the broken rules, `{ rule, detail }`. */
+  readonly invariants: (state: State) => ReadonlyArray<BrokenRule>
   readonly status: (state: State) => string
   readonly money?: (state: State) => MoneyFigures
 }
-
-const asBrokenRule = (broken: BrokenRule | string): BrokenRule =>
-  typeof broken === "string" ? { rule: broken, detail: "" } : broken
 
 const noMoney = (): MoneyFigures => ({})
 
@@ -71,7 +68,7 @@ const audited = <Event, State>(spec: AuditedSpec<Event, State>): AuditedAggregat
     evolve: spec.aggregate.evolve,
     invariants: (state) => {
       const broken = spec.invariants(state)
-      return broken.length === 0 ? noneBroken : broken.map(asBrokenRule)
+      return broken.length === 0 ? noneBroken : broken
     },
     status: spec.status,
     money: spec.money ?? noMoney,

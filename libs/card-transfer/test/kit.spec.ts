@@ -110,6 +110,6 @@ describe("the laws catch broken code", () => {
     if (first?._tag !== "BankCardTransferPlaced") throw new Error("the placement was refused")
     const broken = failureOf(() => cardTransferRulesHold([{ ...first, payerFeeAmount: first.amount }]))
     expect(broken).toBeInstanceOf(LawBroken)
-    expect(broken).toMatchObject({ rule: "payerFeeAmount is not the fee plan applied to the amount", step: 1 })
+    expect(broken).toMatchObject({ rule: "payerFeeAmount is the fee plan applied to the amount", step: 1 })
   })
 })

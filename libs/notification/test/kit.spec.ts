@@ -125,7 +125,8 @@ describe("the laws catch broken code", () => {
   it("notificationRulesHold names a notification given up after one attempt", () => {
     expect(failureOf(() => notificationRulesHold([scheduled, attempted, givenUp]))).toMatchObject({
       name: "LawBroken",
-      rule: "given up after 1 attempts",
+      rule: "a notification given up for its attempts made them all, none acknowledged",
+      detail: "given up after 1 attempts",
       step: 3,
       what: "NotificationGivenUp",
     })
