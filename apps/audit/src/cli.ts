@@ -10,7 +10,7 @@ import { resolve } from "node:path"
 import { type CommandLine, readCommandLine } from "@mizan/command-line"
 import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
-import { Cause, Effect, Exit, Layer } from "effect"
+import { Cause, Effect, Exit, Layer, Predicate } from "effect"
 import { formatCount } from "./format.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
 import { type Cut, isClean, replayLog } from "./replay.ts"
@@ -272,8 +272,7 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
 const messageOf = (store: StoreSetting, cause: Cause.Cause<AuditError | StoreError>): string => {
   const error = Cause.squash(cause)
   if (error instanceof AuditError) return error.detail
-  if (typeof error === "object" && error !== null && (error as { _tag?: string })._tag === "StoreError")
-    return auditErrorFromStore(store, error as StoreError).detail
+  if (Predicate.isTagged(error, "StoreError")) return auditErrorFromStore(store, error as StoreError).detail
   return Cause.pretty(cause)
 }
 

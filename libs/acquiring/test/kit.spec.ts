@@ -5,8 +5,8 @@
  * limit, and each law throws LawBroken on code broken on purpose.
  */
 import { test } from "@fast-check/vitest"
-import { CommandLocks, decodeRecord, EventStore, handleCommand, layerMemory, StreamLocks } from "@mizan/eventsourcing"
-import { historyOf } from "@mizan/eventsourcing/testing"
+import { CommandLocks, decodeRecord, EventStore, handleCommand, StreamLocks } from "@mizan/eventsourcing"
+import { historyOf, racingStore } from "@mizan/eventsourcing/testing"
 import { fils } from "@mizan/kernel"
 import { Effect, Exit, Result } from "effect"
 import fc from "fast-check"
@@ -76,8 +76,9 @@ describe("the acquiring histories", () => {
 })
 
 /** Sends the race's opening, then every refund at once, each fiber without the process's stream lock: a real race. */
-const race = ({ opening, refunds }: ConcurrentRefunds) =>
-  Effect.gen(function* () {
+const race = ({ opening, refunds }: ConcurrentRefunds) => {
+  const { layer, lostRaces } = racingStore()
+  return Effect.gen(function* () {
     const stream = acquiringStreamId(opening[0].merchantId, opening[0].request.merchantOrderNo)
     for (const command of opening) yield* handleCommand(acquiringOrder, stream, command)
     const answers = yield* Effect.all(
@@ -91,8 +92,9 @@ const race = ({ opening, refunds }: ConcurrentRefunds) =>
     const store = yield* EventStore
     const records = yield* store.readStream(stream)
     const events = yield* Effect.forEach(records, (record) => decodeRecord(acquiringOrder.codec, record))
-    return { answers, events }
-  }).pipe(Effect.provide(layerMemory))
+    return { answers, events, lostRaces: lostRaces() }
+  }).pipe(Effect.provide(layer))
+}
 
 describe("concurrent refunds", () => {
   test.prop([concurrentRefunds], { numRuns: 60 })(
@@ -101,7 +103,8 @@ describe("concurrent refunds", () => {
       const { answers, events } = await Effect.runPromise(race(generated))
       const order = refundLimitHolds(events)
       acquiringRulesHold(events)
-      const left = remainRefundFils(order as Parameters<typeof remainRefundFils>[0])
+      if (!isOrder(order)) throw new Error("the race's order was not created")
+      const left = remainRefundFils(order)
       answers.forEach((answer, i) => {
         if (Exit.isSuccess(answer)) return
         const refused = String(answer.cause)
@@ -112,6 +115,15 @@ describe("concurrent refunds", () => {
       })
     },
   )
+
+  it("really race: the store refuses appends made on a version another refund moved past", async () => {
+    const [first] = fc.sample(
+      concurrentRefunds.filter((r) => r.refunds.length >= 4),
+      { numRuns: 1, seed: 16 },
+    )
+    if (first === undefined) throw new Error("no race")
+    expect((await Effect.runPromise(race(first))).lostRaces).toBeGreaterThan(0)
+  })
 
   it("make races that pass the paid amount, and retries among them", () => {
     const races = fc.sample(concurrentRefunds, { numRuns: 200, seed: 16 })

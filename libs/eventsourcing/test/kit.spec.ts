@@ -5,9 +5,10 @@
  * purpose, naming the rule and the step.
  */
 import { test } from "@fast-check/vitest"
-import { Result } from "effect"
+import { Effect, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { CommandLocks, handleCommand, loadAggregate, StreamLocks } from "../src/index.ts"
 import {
   type BudgetCommand,
   type BudgetState,
@@ -16,6 +17,7 @@ import {
   inAnyOrder,
   LawBroken,
   lifecycleHolds,
+  racingStore,
   retriesDecideNothing,
   rulesHoldThroughout,
   transitionsAllowed,
@@ -131,6 +133,18 @@ describe("withRetries", () => {
     expect(gaps.has(1)).toBe(true)
     expect([...gaps].some((gap) => gap > 1)).toBe(true)
   })
+})
+
+describe("withRetries right after the original only", () => {
+  test.prop([withRetries(budget, sequences, { commandsLaterMax: 0 })], { numRuns: 100 })(
+    "sends every retry directly after its original or after another retry of it",
+    (history) => {
+      history.commands.forEach((command, i) => {
+        const first = history.commands.indexOf(command)
+        if (first !== i) expect(history.commands.slice(first, i + 1).every((c) => c === command)).toBe(true)
+      })
+    },
+  )
 })
 
 describe("inAnyOrder", () => {
@@ -295,5 +309,27 @@ describe("lifecycleHolds", () => {
     expect(() => ordered(events)).toThrow(
       expect.objectContaining({ law: "no funding after a spend", step: 3, what: "Funded", detail: "SPENT → OPEN" }),
     )
+  })
+})
+
+describe("racingStore", () => {
+  it("makes commands sent at once read one version and lose appends to each other, each decided again", async () => {
+    const { layer, lostRaces } = racingStore()
+    const send = (command: BudgetCommand) =>
+      handleCommand(budget, "budget-1", command).pipe(Effect.provideService(CommandLocks, new StreamLocks()))
+    const balance = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* send(fund(100))
+        yield* Effect.all(
+          [spend(40, "a"), spend(40, "b"), spend(40, "c")].map((c) => Effect.exit(send(c))),
+          {
+            concurrency: "unbounded",
+          },
+        )
+        return (yield* loadAggregate(budget, "budget-1")).state.balance
+      }).pipe(Effect.provide(layer)),
+    )
+    expect(lostRaces()).toBeGreaterThan(0)
+    expect(balance).toBe(20)
   })
 })

@@ -1,6 +1,6 @@
 /**
  * Whole acquiring histories for a platform's property tests, decided by the
- * real `acquiringOrder`: random command sequences aimed at the spec's limits
+ * real `AcquiringOrder.aggregate`: random command sequences aimed at the spec's limits
  * (`acquiringCommands`), the histories they make (`validAcquiringHistories`),
  * the same with late and out-of-order retries (`acquiringRetries`), and many
  * refunds raced against one paid order (`concurrentRefunds`). The laws they
@@ -52,7 +52,7 @@ export const validAcquiringHistories = validHistories(acquiringOrder, acquiringC
  * `validAcquiringHistories` with accepted commands sent again, right after
  * or after later ones: what a platform's retrying client sends.
  *
- *   fc.property(acquiringRetries, (h) => retriesDecideNothing(acquiringOrder)(h.commands))
+ *   fc.property(acquiringRetries, (h) => retriesDecideNothing(AcquiringOrder.aggregate)(h.commands))
  */
 export const acquiringRetries = withRetries(acquiringOrder, acquiringCommands)
 
@@ -98,12 +98,17 @@ export const concurrentRefunds: fc.Arbitrary<ConcurrentRefunds> = raced.chain(({
       amountFils: fils(Math.max(1, Math.floor((paidFils * share) / 100))),
     }),
   )
-  const repeat = retried === null ? [] : [refunds[retried % refunds.length] ?? refunds[0]]
-  return inAnyOrder([...refunds, ...repeat.filter((r) => r !== undefined)]).map(
+  const retry = retried === null ? undefined : refunds[retried % refunds.length]
+  return inAnyOrder(retry === undefined ? refunds : [...refunds, retry]).map(
     (order): ConcurrentRefunds => ({ opening, paidFils, refunds: order }),
   )
 })
 
-/** The events of a race decided one after another, in its order: what any correct code must end up with in total. */
+/**
+ * A race decided one command after another, in its order, by the real
+ * order: what a service that took the refunds one at a time holds after it.
+ *
+ *   const { state } = raceDecidedInOrder(race) // the order's refunds, to build refund orders from
+ */
 export const raceDecidedInOrder = (race: ConcurrentRefunds) =>
   historyOf(acquiringOrder)([...race.opening, ...race.refunds])

@@ -63,6 +63,12 @@ export const validHistories = <Command, Event, State, Error>(
 export interface RetryOptions {
   /** At most this many retries are added to a sequence; 4 unless said. */
   readonly retriesMax?: number
+  /**
+   * At most this many later commands may come between a command and its
+   * retry; any number unless said. 0 retries right after the original only:
+   * what a single writer does after a crash.
+   */
+  readonly commandsLaterMax?: number
 }
 
 /** The positions of the commands the decider took (decided at least one event). */
@@ -91,19 +97,22 @@ export const withRetries = <Command, Event, State, Error>(
     const retry = fc.record({ original: fc.nat(), commandsLater: fc.nat() })
     return fc
       .array(retry, { minLength: 1, maxLength: options.retriesMax ?? 4 })
-      .map((retries) => historyOf(decider)(withRetriesAt(commands, accepted, retries)))
+      .map((retries) =>
+        historyOf(decider)(withRetriesAt(commands, accepted, retries, options.commandsLaterMax ?? commands.length)),
+      )
   })
 
-/** `commands` with each retry sent after the command `commandsLater` places after its original. */
+/** `commands` with each retry sent after the command `commandsLater` places after its original (at most `laterMax`). */
 const withRetriesAt = <Command>(
   commands: ReadonlyArray<Command>,
   accepted: ReadonlyArray<number>,
   retries: ReadonlyArray<{ readonly original: number; readonly commandsLater: number }>,
+  laterMax: number,
 ): ReadonlyArray<Command> => {
   const sentAfter = new Map<number, Array<Command>>()
   for (const { original, commandsLater } of retries) {
     const position = accepted[original % accepted.length] ?? 0
-    const after = position + (commandsLater % (commands.length - position))
+    const after = position + (commandsLater % Math.min(commands.length - position, laterMax + 1))
     const command = commands[position]
     if (command === undefined) continue
     sentAfter.set(after, [...(sentAfter.get(after) ?? []), command])

@@ -1,6 +1,6 @@
 /**
  * Whole refund-order histories for a platform's property tests, decided by
- * the real `refundOrder`: well-formed details (`validRefundDetails`), command
+ * the real `RefundOrder.aggregate`: well-formed details (`validRefundDetails`), command
  * sequences against one refund order (`refundCommands`), the histories they
  * make (`validRefundHistories`) and the same with late retries
  * (`refundRetries`). The laws they must keep are in `laws.ts`.
@@ -79,6 +79,6 @@ export const validRefundHistories = validHistories(refundOrder, refundCommands)
  * `validRefundHistories` with accepted commands sent again, right after or
  * after later ones (a bank's report delivered twice, a late retry).
  *
- *   fc.property(refundRetries, (h) => retriesDecideNothing(refundOrder)(h.commands))
+ *   fc.property(refundRetries, (h) => retriesDecideNothing(RefundOrder.aggregate)(h.commands))
  */
 export const refundRetries = withRetries(refundOrder, refundCommands)
