@@ -164,6 +164,7 @@ describe("failed connections", () => {
       Effect.gen(function* () {
         const endpoint = yield* startMerchant(() => "hang")
         yield* startNotifier(sandboxOptions({ deliveryTimeoutMs: 300 }))
+        // The delivery timeout is a Node timer around the real POST, so the test waits its 300 ms in real time.
         const started = Date.now()
         const notifyId = notifyIdFor((yield* announce("acquiring-M1-T", endpoint.url())).id)
         yield* eventually(
@@ -201,6 +202,8 @@ describe("concurrency", () => {
         yield* startNotifier(
           sandboxOptions({ deliveryTimeoutMs: 3_000, deliveriesInFlightMax: 4, deliveriesInFlightPerEndpointMax: 2 }),
         )
+        // Real time: the dead endpoint's POSTs hang on a real socket, and the live one must be served well before
+        // their (Node-timed) 3 s run out.
         const started = Date.now()
         const deadIds: Array<string> = []
         for (let i = 0; i < 6; i++) deadIds.push(notifyIdFor((yield* announce(`acquiring-M2-${i}`, dead.url())).id))
