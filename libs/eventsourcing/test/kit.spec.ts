@@ -4,10 +4,11 @@
  * are what they say, and each law throws LawBroken on a decider broken on
  * purpose, naming the rule and the step.
  */
+import { it } from "@effect/vitest"
 import { test } from "@fast-check/vitest"
 import { Effect, Result } from "effect"
 import fc from "fast-check"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { CommandLocks, handleCommand, loadAggregate, StreamLocks } from "../src/index.ts"
 import {
   type BudgetCommand,
@@ -313,12 +314,12 @@ describe("lifecycleHolds", () => {
 })
 
 describe("racingStore", () => {
-  it("makes commands sent at once read one version and lose appends to each other, each decided again", async () => {
-    const { layer, lostRaces } = racingStore()
-    const send = (command: BudgetCommand) =>
-      handleCommand(budget, "budget-1", command).pipe(Effect.provideService(CommandLocks, new StreamLocks()))
-    const balance = await Effect.runPromise(
-      Effect.gen(function* () {
+  it.effect("makes commands sent at once read one version and lose appends to each other, each decided again", () =>
+    Effect.gen(function* () {
+      const { layer, lostRaces } = racingStore()
+      const send = (command: BudgetCommand) =>
+        handleCommand(budget, "budget-1", command).pipe(Effect.provideService(CommandLocks, new StreamLocks()))
+      const balance = yield* Effect.gen(function* () {
         yield* send(fund(100))
         yield* Effect.all(
           [spend(40, "a"), spend(40, "b"), spend(40, "c")].map((c) => Effect.exit(send(c))),
@@ -327,9 +328,9 @@ describe("racingStore", () => {
           },
         )
         return (yield* loadAggregate(budget, "budget-1")).state.balance
-      }).pipe(Effect.provide(layer)),
-    )
-    expect(lostRaces()).toBeGreaterThan(0)
-    expect(balance).toBe(20)
-  })
+      }).pipe(Effect.provide(layer))
+      expect(lostRaces()).toBeGreaterThan(0)
+      expect(balance).toBe(20)
+    }),
+  )
 })
