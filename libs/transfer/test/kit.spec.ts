@@ -10,7 +10,7 @@ import { fils, timestamp } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { BankTransfer, MemberAccount, WalletTransfer } from "../src/index.ts"
+import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "../src/index.ts"
 import {
   bankTransferLifecycleHolds,
   bankTransferPlacement,
@@ -25,7 +25,11 @@ import {
   retriesDecideNothing,
   validBankTransferHistories,
   validMemberAccountHistories,
+  validVamDepositHistories,
   validWalletHistories,
+  vamDepositLifecycleHolds,
+  vamDepositRetries,
+  vamDepositRulesHold,
   walletLifecycleHolds,
   walletLimitsHold,
   walletRetries,
@@ -239,6 +243,59 @@ describe("the member account histories", () => {
     expect(failureOf(() => memberCreditsAddUp([opened, credited, credited]))).toMatchObject({
       rule: "a reference is credited once",
       step: 3,
+    })
+  })
+})
+
+describe("the virtual-account deposit histories", () => {
+  test.prop([validVamDepositHistories], { numRuns: 200 })(
+    "keep the rules and the lifecycle after every event",
+    (history) => {
+      expect(vamDepositRulesHold(history.appends)).toEqual(history.state)
+      vamDepositLifecycleHolds(history.events)
+    },
+  )
+
+  it("reach every status, and refusals of each kind, on a fixed seed", () => {
+    const sample = fc.sample(validVamDepositHistories, { numRuns: 300, seed: 16 })
+    expect(new Set(sample.map((h) => h.state.status))).toEqual(new Set(["PENDING", "SUCCESS", "FAILED"]))
+    const codes = new Set(
+      sample.flatMap((h) => h.steps.flatMap((s) => (Result.isFailure(s.decided) ? [s.decided.failure.code] : []))),
+    )
+    expect(codes).toEqual(new Set(["MERCHANT_ORDER_NO_EXIST", "ORDER_SUCCESS", "ORDER_FAILURE"]))
+  })
+
+  test.prop([vamDepositRetries], { numRuns: 200 })("decide nothing new for a redelivered report", (history) => {
+    retriesDecideNothing(VamDeposit.aggregate)(history.commands)
+  })
+
+  it("vamDepositLifecycleHolds names a deposit that a broken decider moved from SUCCESS to FAILED", () => {
+    const reopens: typeof VamDeposit.aggregate = {
+      ...VamDeposit.aggregate,
+      decide: (command, state) =>
+        state.status === "SUCCESS" && command.deposit.status === "FAILED"
+          ? Result.succeed([
+              {
+                _tag: "VamDepositSettled",
+                status: "FAILED",
+                transactionTime: command.deposit.transactionTime,
+                at: command.now,
+              },
+            ])
+          : VamDeposit.aggregate.decide(command, state),
+    }
+    const report = (status: VamDeposit.DepositStatus): VamDeposit.Command => ({
+      _tag: "RecordVamDeposit",
+      merchantId: "M1",
+      now,
+      deposit: { orderNo: "D-1", transactionTime: now, amount: fils(250_000), status },
+    })
+    const history = historyOf(reopens)([report("PENDING"), report("SUCCESS"), report("FAILED")])
+    expect(failureOf(() => vamDepositLifecycleHolds(history.events))).toMatchObject({
+      name: "LawBroken",
+      step: 3,
+      what: "VamDepositSettled",
+      detail: "SUCCESS → FAILED",
     })
   })
 })

@@ -7,6 +7,7 @@
  */
 
 export * from "./bankHistories.ts"
+export * from "./depositHistories.ts"
 export * from "./digests.ts"
 export * from "./laws.ts"
 export * from "./memberHistories.ts"

@@ -7,6 +7,7 @@
 import { type History, LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing"
 import { Result } from "effect"
 import * as BankTransfer from "../bank/index.ts"
+import * as VamDeposit from "../deposit/index.ts"
 import * as MemberAccount from "../member/index.ts"
 import * as WalletTransfer from "../wallet/index.ts"
 
@@ -184,3 +185,30 @@ export const memberCreditsWithinLimit = (
         detail: `${after.balanceFils} > ${command.balanceMaxFils}`,
       })
   })
+
+/**
+ * Every rule of the deposit's `invariants` holds after every append.
+ *
+ *   fc.property(validVamDepositHistories, (h) => void vamDepositRulesHold(h.appends))
+ */
+export const vamDepositRulesHold = rulesHoldThroughout(
+  VamDeposit.aggregate,
+  VamDeposit.invariants,
+  "the deposit's rules hold",
+)
+
+type DepositStatus = "ABSENT" | VamDeposit.DepositStatus
+
+/**
+ * The deposit's events follow its lifecycle, read from the events alone:
+ * received PENDING or final at once, a PENDING one settles once to SUCCESS
+ * or FAILED, and nothing follows a final status.
+ *
+ *   vamDepositLifecycleHolds(eventsOfMyDepositStream)
+ */
+export const vamDepositLifecycleHolds = lifecycleHolds<VamDeposit.Event, DepositStatus>(
+  "ABSENT",
+  (event) => event.status,
+  { ABSENT: ["PENDING", "SUCCESS", "FAILED"], PENDING: ["SUCCESS", "FAILED"], SUCCESS: [], FAILED: [] },
+  "the deposit's lifecycle holds",
+)
