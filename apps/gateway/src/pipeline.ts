@@ -29,6 +29,7 @@ import {
   RequestEnvelope,
   type ResponseBodyOf,
   type ResponseEnvelope,
+  ResponseHead,
   readHeader,
   sign,
   signatureErrorResponse,
@@ -37,7 +38,7 @@ import {
   successResponse,
   verify,
 } from "@mizan/protocol"
-import { Cause, Clock, Data, Effect, Result, Schema } from "effect"
+import { Cause, Clock, Effect, Result, Schema } from "effect"
 import { Gateway, type Merchant } from "./gateway.ts"
 
 export interface ApiRequest {
@@ -176,10 +177,10 @@ const merchantUrlProblem = (value: unknown, mode: AddressPolicyMode, path: strin
 /** A short id for `head.traceCode` and the log line that explains a failure. */
 const newTraceCode = (): string => randomBytes(8).toString("hex")
 
-/** A refusal that ends the pipeline early, with the head it answers. */
-class Refused extends Data.TaggedError("Refused")<{ readonly envelope: ResponseEnvelope }> {}
+/** A refusal that ends the pipeline early, with the head it answers (a refusal has no body). */
+class Refused extends Schema.TaggedError<Refused>()("Refused", { head: ResponseHead }) {}
 
-const refuseWith = (envelope: ResponseEnvelope) => Effect.fail(new Refused({ envelope }))
+const refuseWith = (envelope: ResponseEnvelope) => Effect.fail(new Refused({ head: envelope.head }))
 
 const refuse = (code: Exclude<CodeName, "SUCCESS">, msg?: string) => refuseWith(failureResponse(code, msg))
 
@@ -327,7 +328,7 @@ export const handleApiRequest = Effect.fnUntraced(function* <R>(api: Api<R>, req
   if (path === undefined || row === undefined)
     return yield* answer(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), undefined)
   const envelope = yield* dispatch(path, row, request, traceCode).pipe(
-    Effect.catchTag("Refused", (refused) => Effect.succeed(refused.envelope)),
+    Effect.catchTag("Refused", (refused): Effect.Effect<ResponseEnvelope> => Effect.succeed({ head: refused.head })),
     Effect.catch((failure) =>
       Effect.as(
         Effect.logError(`${traceCode} ${path} failed`, failure),
