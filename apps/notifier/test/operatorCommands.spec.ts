@@ -7,23 +7,27 @@ import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { EventStore, handleCommand } from "@mizan/eventsourcing"
+import { EventStore, handleCommand, newMasterKey } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
 import { type NotificationCommand, notificationAggregate, notificationStreamId } from "@mizan/notification"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
+import { writeMasterKeyFile } from "@mizan/stores"
 import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 
 const mainPath = join(import.meta.dirname, "..", "src", "main.ts")
 const dir = mkdtempSync(join(tmpdir(), "mizan-notifier-operator-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+// The master key file the gateway would have made beside the store.
+const masterKeyFile = join(dir, "master-keys.json")
+writeMasterKeyFile(masterKeyFile, [newMasterKey()])
 
 const runMain = (args: ReadonlyArray<string>, store: string) =>
   new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((done) =>
     execFile(
       process.execPath,
       [mainPath, ...args],
-      { env: { ...process.env, MIZAN_STORE: store } },
+      { env: { ...process.env, MIZAN_STORE: store, MIZAN_MASTER_KEY_FILE: masterKeyFile } },
       (error, stdout, stderr) =>
         done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
     ),

@@ -9,8 +9,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { acquiringOrder, acquiringStreamId } from "@mizan/acquiring"
 import { createOrder, merchantId, payOrder } from "@mizan/acquiring/testing"
-import { type EventStore, handleCommand } from "@mizan/eventsourcing"
+import { type EventStore, handleCommand, newMasterKey } from "@mizan/eventsourcing"
 import { layerSqlite } from "@mizan/store-sqlite"
+import { writeMasterKeyFile } from "@mizan/stores"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { notifierDefaults, notifyIdFor, readNotification } from "../src/index.ts"
@@ -41,6 +42,8 @@ describe("notifier process", () => {
     const storePath = join(dir, "mizan.db")
     const keyFile = join(dir, "service-private.pem")
     writeFileSync(keyFile, serviceKeys.privateKeyPem, { mode: 0o600 })
+    const masterKeyFile = join(dir, "master-keys.json")
+    writeMasterKeyFile(masterKeyFile, [newMasterKey()])
     const endpoint = await startMerchant(() => ({ body: "SUCCESS", delayMs: 40 }))
     const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>) =>
       Effect.runPromise(Effect.provide(program, layerSqlite(storePath)))
@@ -76,6 +79,7 @@ describe("notifier process", () => {
           ...process.env,
           MIZAN_STORE: `sqlite:${storePath}`,
           MIZAN_SERVICE_PRIVATE_KEY_FILE: keyFile,
+          MIZAN_MASTER_KEY_FILE: masterKeyFile,
           MIZAN_NOTIFIER_MODE: "sandbox",
         },
         stdio: "ignore",

@@ -6,7 +6,7 @@ import { Schema } from "effect"
  * sealed value can no longer be opened, so every reader (replay, views,
  * answers, notifications, the audit) sees this text instead.
  */
-export const forgotten = "[forgotten]"
+export const forgotten = "[forgotten]" as const
 
 export const Forgotten = Schema.Literal(forgotten)
 export type Forgotten = typeof Forgotten.Type

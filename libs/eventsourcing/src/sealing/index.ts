@@ -1,4 +1,5 @@
 export * from "./cipher.ts"
+export * from "./forgetRecord.ts"
 export * from "./KeyRing.ts"
 export * from "./masterKeys.ts"
 export * from "./memorySubjectKeys.ts"

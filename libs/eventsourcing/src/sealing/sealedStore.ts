@@ -8,15 +8,11 @@
 import { Clock, Context, Effect, Layer, Stream } from "effect"
 import { EventStore, type EventStoreShape } from "../EventStore.ts"
 import { type RecordedEvent, StoreError } from "../events.ts"
+import { forgottenSubjectCodec, forgottenSubjectStream } from "./forgetRecord.ts"
 import type { KeyRing } from "./KeyRing.ts"
 import type { SealingPlan } from "./plan.ts"
 import type { SubjectKeys } from "./SubjectKeys.ts"
 import { equalitySubjectId, makeSealer, type Sealer, type SealingOptions } from "./sealer.ts"
-
-/** The stream category of the forget events: who forgot which subject (its keyed id) and when, never what. */
-export const forgottenSubjectStream = (subjectId: string) => `forgottenSubject/${subjectId}`
-
-export const subjectForgottenType = "SubjectForgotten"
 
 export interface ForgetOutcome {
   readonly subjectId: string
@@ -91,7 +87,7 @@ const forgetWith =
             Effect.as(
               store.append(
                 forgottenSubjectStream(subjectId),
-                [{ type: subjectForgottenType, schemaVersion: 1, data: { subjectId, by, at, keysDestroyed } }],
+                [forgottenSubjectCodec.encode({ _tag: "SubjectForgotten", subjectId, by, at, keysDestroyed })],
                 "any",
               ),
               { subjectId, keysDestroyed },

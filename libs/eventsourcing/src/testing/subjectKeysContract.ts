@@ -4,7 +4,6 @@
  */
 import { Effect, type Scope } from "effect"
 import { describe, expect, it } from "vitest"
-import type { StoreError } from "../events.ts"
 import type { SubjectKey, SubjectKeysShape } from "../sealing/SubjectKeys.ts"
 
 const key = (keyId: string, subjectId: string, masterKeyId = "mk-1"): SubjectKey => ({
@@ -15,8 +14,8 @@ const key = (keyId: string, subjectId: string, masterKeyId = "mk-1"): SubjectKey
   createdAt: 1_767_225_600_000,
 })
 
-export const subjectKeysContract = (name: string, open: Effect.Effect<SubjectKeysShape, StoreError, Scope.Scope>) => {
-  const run = <A>(body: (keys: SubjectKeysShape) => Effect.Effect<A, StoreError>) =>
+export const subjectKeysContract = (name: string, open: Effect.Effect<SubjectKeysShape, unknown, Scope.Scope>) => {
+  const run = <A>(body: (keys: SubjectKeysShape) => Effect.Effect<A, unknown>) =>
     Effect.runPromise(Effect.scoped(Effect.flatMap(open, body)))
 
   describe(`SubjectKeys contract: ${name}`, () => {
