@@ -22,6 +22,7 @@ import {
   auditErrorFromStore,
   describeStore,
   eventCountOf,
+  layerKeyFileOf,
   layerOpenedStore,
   layerSealingStore,
   layerStore,
@@ -62,7 +63,8 @@ export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres
                                   (ISO date-time, UTC unless it says otherwise, or ms since 1970)
   at --position N [--stream S]    the same, as of global position N
   export [--out FILE]             the whole log as NDJSON (to stdout without --out)
-  import FILE [--in-flight N]     check an export file, then write it into the store
+  import FILE [--in-flight N]     check an export file, then write it into the store (with its data keys)
+         [--seal]                 and seal every personal field the file holds in clear (into an empty store)
   verify [--service-public-key F] check every event's chain hash and every signed head of the log
                                   (the key that signed the heads; default ${servicePublicKeyFileDefault})
   migrate                         create the store, or bring its schema to this version (the gateway does too)
@@ -86,6 +88,7 @@ const options = {
   "master-key-file": { type: "string" },
   by: { type: "string" },
   retire: { type: "boolean", default: false },
+  seal: { type: "boolean", default: false },
 } as const
 
 type Parsed = Exclude<CommandLine<typeof options>, { readonly help: true }>
@@ -199,17 +202,28 @@ const exportCommand = (io: CliIo, store: StoreSetting, out: string | undefined):
     }),
   )
 
-const importCommand = (io: CliIo, store: StoreSetting, file: string, inFlight: number | undefined): Run =>
+const importCommand = (
+  io: CliIo,
+  store: StoreSetting,
+  file: string,
+  inFlight: number | undefined,
+  seal: boolean,
+): Run =>
   Effect.gen(function* () {
     const path = resolve(io.cwd, file)
     if (!existsSync(path)) return yield* new AuditError({ detail: `no export file at ${path}` })
     const progress = progressFor(io, "import", store, false)
     const summary = yield* importLog(path, {
       ...(inFlight === undefined ? {} : { appendsInFlightMax: inFlight }),
+      seal,
       onProgress: progress.update,
     }).pipe(Effect.ensuring(Effect.sync(progress.finish)))
     yield* ioWrite(io)(
-      `imported ${formatCount(summary.events)} events of ${formatCount(summary.streams)} streams in ${formatCount(summary.appends)} appends, and ${formatCount(summary.signedHeads)} signed heads\n`,
+      `imported ${formatCount(summary.events)} events of ${formatCount(summary.streams)} streams in ${formatCount(summary.appends)} appends, ${formatCount(summary.keys)} data keys and ${formatCount(summary.signedHeads)} signed heads${
+        summary.signedHeadsLeftBehind === 0
+          ? ""
+          : `; ${formatCount(summary.signedHeadsLeftBehind)} signed heads left behind, as sealing changed the events they digest`
+      }\n`,
     )
     return exitCodes.ok
   })
@@ -283,9 +297,20 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
     io.cwd,
     parsed.values["master-key-file"] ?? io.env[masterKeyFileEnvironmentVariable] ?? masterKeyFileDefault,
   )
-  /** The events as stored: what verify checks and export and import carry (the chain covers the stored bytes). */
+  /**
+   * The events as stored: what verify checks and export and import carry
+   * (the chain covers the stored bytes). The master key file, when there is
+   * one, is there for import to open sealed events and seal clear ones.
+   */
   const asStored = (run: Run, storeMustExist = true): Command => ({
-    program: Effect.provide(run, Layer.fresh(layerStore(store, { mustExist: storeMustExist }))),
+    program: Effect.provide(
+      run,
+      Layer.fresh(
+        existsSync(masterKeyFile)
+          ? Layer.merge(layerStore(store, { mustExist: storeMustExist }), layerKeyFileOf(masterKeyFile))
+          : layerStore(store, { mustExist: storeMustExist }),
+      ),
+    ),
   })
   /** The events as the domain sees them, sealed fields opened. */
   const opened = (run: Run): Command => ({
@@ -312,7 +337,7 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
       if (inFlight instanceof AuditError) return inFlight
       return argument === undefined
         ? new AuditError({ detail: "import needs the FILE to import" })
-        : asStored(importCommand(io, store, argument, inFlight), false)
+        : asStored(importCommand(io, store, argument, inFlight, parsed.values.seal), false)
     }
     case "verify": {
       const key = readServicePublicKey(io, parsed.values["service-public-key"])

@@ -10,6 +10,7 @@ import { DatabaseSync } from "node:sqlite"
 import {
   EventStore,
   equalitySubjectId,
+  KeyRing,
   makeSealer,
   type Sealing,
   type StoreError,
@@ -86,6 +87,14 @@ const keyFileOf = (masterKeyFile: string) =>
     createWhenMissing: false,
     settingName: `--master-key-file or ${masterKeyFileEnvironmentVariable}`,
   })
+
+/** The master key file's KeyRing, its refusal in the operator's words; never made here: the gateway makes it. */
+export const layerKeyFileOf = (masterKeyFile: string): Layer.Layer<KeyRing, AuditError> =>
+  keyFileOf(masterKeyFile).pipe(
+    Layer.catchTag("StoreError", (error) =>
+      Layer.effect(KeyRing, Effect.fail(new AuditError({ detail: error.detail }))),
+    ),
+  )
 
 /**
  * The store with its sealed fields opened (docs/architecture.md#sealed-personal-data):

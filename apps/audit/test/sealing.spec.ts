@@ -150,3 +150,121 @@ describe("rotate-master-key", () => {
     expect((await cli(["replay", ...args])).code).toBe(exitCodes.ok)
   }, 60_000)
 })
+
+const opened = (path: string) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.flatMap(
+        Layer.build(
+          layerSealed(
+            layerStore(`sqlite:${path}`, folder.dir),
+            layerKeyFile(masterKeyFile, { createWhenMissing: false, settingName: "masterKeyFile" }),
+            mizanSealingPlan,
+          ),
+        ),
+        (context) => Effect.provideContext(readAll, context),
+      ),
+    ),
+  )
+
+const rawLogOf = (path: string) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.flatMap(Layer.build(layerStore(`sqlite:${path}`, folder.dir)), (c) => Effect.provideContext(readAll, c)),
+    ),
+  )
+
+/** What a reader sees of a log, positions aside: they are each store's own. */
+const asRead = (log: ReadonlyArray<RecordedEvent>) => log.map(({ globalPosition: _, chainHash: __, ...event }) => event)
+
+describe("export and import of a sealed store", () => {
+  it("carry the data keys and the sealed events as stored: the new store opens every event and keeps the chain", async () => {
+    const exportPath = join(folder.dir, "sealed.ndjson")
+    expect((await cli(["export", "--out", exportPath, ...args])).code).toBe(exitCodes.ok)
+    const file = readFileSync(exportPath, "utf8")
+    const { cardNumber } = card.data as Record<string, string>
+    expect(file).toContain('{"subjectKey":')
+    expect(file).not.toContain(cardNumber)
+    const targetPath = join(folder.dir, "imported.db")
+    const imported = await cli([
+      "import",
+      exportPath,
+      "--store",
+      `sqlite:${targetPath}`,
+      "--master-key-file",
+      masterKeyFile,
+    ])
+    expect(imported.stderr).toBe("")
+    expect(imported.stdout).toMatch(/, [1-9][0-9]* data keys and 0 signed heads\n$/)
+    const source = await rawLogOf(storePath)
+    const target = await rawLogOf(targetPath)
+    expect(target.map((event) => event.chainHash)).toEqual(source.map((event) => event.chainHash))
+    expect(asRead(await opened(targetPath))).toEqual(asRead(await opened(storePath)))
+    expect((await cli(["replay", "--store", `sqlite:${targetPath}`, "--master-key-file", masterKeyFile])).code).toBe(
+      exitCodes.ok,
+    )
+  })
+
+  it("refuses a sealed export without the master key file, naming the setting and writing nothing", async () => {
+    const exportPath = join(folder.dir, "sealed-again.ndjson")
+    await cli(["export", "--out", exportPath, ...args])
+    const targetPath = join(folder.dir, "refused.db")
+    const run = await cli([
+      "import",
+      exportPath,
+      "--store",
+      `sqlite:${targetPath}`,
+      "--master-key-file",
+      join(folder.dir, "no-such-keys.json"),
+    ])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toContain("give the master key file that wraps the data keys")
+    expect(await rawLogOf(targetPath)).toEqual([])
+  })
+
+  it("with --seal, seal a store written before sealing into a new one: no card digest left in its file, the same events read back", async () => {
+    const plainPath = join(folder.dir, "plain.db")
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.flatMap(Layer.build(layerStore(`sqlite:${plainPath}`, folder.dir)), (context) =>
+          Effect.provideContext(generateHistory({ seed: 29, events: 400 }), context),
+        ),
+      ),
+    )
+    const plain = await rawLogOf(plainPath)
+    const digests = plain
+      .filter((event) => event.type === "BankCardTransferPlaced")
+      .map((event) => (event.data as { cardNumber: string }).cardNumber)
+    expect(digests.length).toBeGreaterThan(0)
+    const exportPath = join(folder.dir, "plain.ndjson")
+    expect((await cli(["export", "--out", exportPath, "--store", `sqlite:${plainPath}`])).code).toBe(exitCodes.ok)
+    const sealedPath = join(folder.dir, "resealed.db")
+    const imported = await cli([
+      "import",
+      exportPath,
+      "--seal",
+      "--store",
+      `sqlite:${sealedPath}`,
+      "--master-key-file",
+      masterKeyFile,
+    ])
+    expect(imported.stderr).toBe("")
+    const bytes = readFileSync(sealedPath)
+    for (const digest of digests) expect(bytes.includes(digest)).toBe(false)
+    const sealedLog = await rawLogOf(sealedPath)
+    expectChained(sealedLog)
+    // Member account streams are stored under keyed ids; every other stream, and every event's data, reads back as it was.
+    const readBack = asRead(await opened(sealedPath)).filter((event) => !event.streamId.startsWith("memberAccount/"))
+    const before = asRead(plain).filter((event) => !event.streamId.startsWith("memberAccount/"))
+    expect(readBack).toEqual(before)
+    expect((await cli(["replay", "--store", `sqlite:${sealedPath}`, "--master-key-file", masterKeyFile])).code).toBe(
+      exitCodes.ok,
+    )
+  })
+
+  it("with --seal, refuses a store that already holds events", async () => {
+    const run = await cli(["import", join(folder.dir, "plain.ndjson"), "--seal", ...args])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toContain("import it into an empty store")
+  })
+})

@@ -40,6 +40,10 @@ export const postgresSubjectKeys = (pool: pg.Pool, tables: Tables): SubjectKeysS
       try: () => pool.query<KeyRow>(text, [...values]),
       catch: storeErrorFrom(doing),
     })
+  const byId = (keyId: string) =>
+    Effect.map(rows(`reading data key ${keyId}`, `SELECT ${columns} FROM ${t} WHERE key_id = $1`, [keyId]), (result) =>
+      result.rows[0] === undefined ? undefined : keyOfRow(result.rows[0]),
+    )
   const liveOf = (subjectId: string) =>
     Effect.map(
       rows("reading a subject's key", `SELECT ${columns} FROM ${t} WHERE subject_id = $1 AND wrapped_key IS NOT NULL`, [
@@ -49,19 +53,24 @@ export const postgresSubjectKeys = (pool: pg.Pool, tables: Tables): SubjectKeysS
     )
   return {
     liveKeyOf: liveOf,
-    keyById: (keyId) =>
-      Effect.map(
-        rows(`reading data key ${keyId}`, `SELECT ${columns} FROM ${t} WHERE key_id = $1`, [keyId]),
-        (result) => (result.rows[0] === undefined ? undefined : keyOfRow(result.rows[0])),
-      ),
+    keyById: byId,
     addKey: (key) =>
       Effect.flatMap(
         rows(
           "adding a data key",
-          `INSERT INTO ${t} (key_id, subject_id, wrapped_key, master_key_id, created_at_ms) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-          [key.keyId, key.subjectId, key.wrappedKey ?? null, key.masterKeyId, key.createdAt],
+          `INSERT INTO ${t} (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+          [
+            key.keyId,
+            key.subjectId,
+            key.wrappedKey ?? null,
+            key.masterKeyId,
+            key.createdAt,
+            key.forgottenAt ?? null,
+            key.forgottenBy ?? null,
+          ],
         ),
-        () => Effect.map(liveOf(key.subjectId), (live) => live ?? key),
+        () =>
+          Effect.map(key.wrappedKey === undefined ? byId(key.keyId) : liveOf(key.subjectId), (found) => found ?? key),
       ),
     forget: (subjectId, at, by) =>
       Effect.flatMap(
@@ -74,6 +83,14 @@ export const postgresSubjectKeys = (pool: pg.Pool, tables: Tables): SubjectKeysS
           (result.rowCount ?? 0) === 0
             ? Effect.succeed(0)
             : Effect.as(rows("vacuuming the key table", `VACUUM ${t}`, []), result.rowCount ?? 0),
+      ),
+    allKeys: (afterKeyId, maxCount) =>
+      Effect.map(
+        rows("reading the data keys", `SELECT ${columns} FROM ${t} WHERE key_id > $1 ORDER BY key_id LIMIT $2`, [
+          afterKeyId,
+          maxCount,
+        ]),
+        (result) => result.rows.map(keyOfRow),
       ),
     liveKeys: (afterKeyId, maxCount) =>
       Effect.map(

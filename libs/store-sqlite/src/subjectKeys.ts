@@ -38,12 +38,11 @@ export const sqliteSubjectKeys = (db: DatabaseSync, path: string): SubjectKeysSh
   }
   const liveOf = statement(`SELECT ${columns} FROM subject_keys WHERE subject_id = ? AND wrapped_key IS NOT NULL`)
   const byId = statement(`SELECT ${columns} FROM subject_keys WHERE key_id = ?`)
-  const insert = db.prepare(
-    `INSERT INTO subject_keys (${columns}) VALUES (?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT DO NOTHING`,
-  )
+  const insert = db.prepare(`INSERT INTO subject_keys (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
   const forget = db.prepare(
     "UPDATE subject_keys SET wrapped_key = NULL, forgotten_at = ?, forgotten_by = ? WHERE subject_id = ? AND wrapped_key IS NOT NULL",
   )
+  const all = statement(`SELECT ${columns} FROM subject_keys WHERE key_id > ? ORDER BY key_id LIMIT ?`)
   const live = statement(
     `SELECT ${columns} FROM subject_keys WHERE wrapped_key IS NOT NULL AND key_id > ? ORDER BY key_id LIMIT ?`,
   )
@@ -59,8 +58,16 @@ export const sqliteSubjectKeys = (db: DatabaseSync, path: string): SubjectKeysSh
     keyById: (keyId) => attempt(`reading data key ${keyId}`, () => one(byId.get(keyId))),
     addKey: (key) =>
       attempt("adding a data key", () => {
-        insert.run(key.keyId, key.subjectId, key.wrappedKey ?? null, key.masterKeyId, key.createdAt)
-        return one(liveOf.get(key.subjectId)) ?? key
+        insert.run(
+          key.keyId,
+          key.subjectId,
+          key.wrappedKey ?? null,
+          key.masterKeyId,
+          key.createdAt,
+          key.forgottenAt ?? null,
+          key.forgottenBy ?? null,
+        )
+        return one(key.wrappedKey === undefined ? byId.get(key.keyId) : liveOf.get(key.subjectId)) ?? key
       }),
     forget: (subjectId, at, by) =>
       attempt("forgetting a subject", () => {
@@ -69,6 +76,10 @@ export const sqliteSubjectKeys = (db: DatabaseSync, path: string): SubjectKeysSh
         if (destroyed > 0) db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
         return destroyed
       }),
+    allKeys: (afterKeyId, maxCount) =>
+      attempt("reading the data keys", () =>
+        (all.all(afterKeyId, maxCount) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),
+      ),
     liveKeys: (afterKeyId, maxCount) =>
       attempt("reading the live data keys", () =>
         (live.all(afterKeyId, maxCount) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),

@@ -98,16 +98,18 @@ const sqlitePathRefusal = (path: string, options: OpenOptions): StoreError | und
 
 /**
  * KurrentDB holds events only: this adapter has no table beside them for
- * the data keys of sealed personal data, so every use of its key table
- * fails saying so (README.md, libs/store-kurrentdb/README.md).
+ * the data keys of sealed personal data. Its key table reads as empty (an
+ * export has no key to carry) and refuses every write, saying why: sealing
+ * needs SQLite or PostgreSQL (README.md, libs/store-kurrentdb/README.md).
  */
 const noKeyTable = (store: string) =>
   Layer.succeed(SubjectKeys, {
-    liveKeyOf: () => Effect.fail(keyTableMissing(store)),
+    liveKeyOf: () => Effect.succeed(undefined),
     keyById: () => Effect.fail(keyTableMissing(store)),
     addKey: () => Effect.fail(keyTableMissing(store)),
     forget: () => Effect.fail(keyTableMissing(store)),
-    liveKeys: () => Effect.fail(keyTableMissing(store)),
+    allKeys: () => Effect.succeed([]),
+    liveKeys: () => Effect.succeed([]),
     rewrap: () => Effect.fail(keyTableMissing(store)),
   })
 

@@ -30,11 +30,15 @@ export class SubjectKeys extends Context.Service<
     readonly keyById: (keyId: string) => Effect.Effect<SubjectKey | undefined, StoreError>
     /**
      * Adds `key` unless its subject already has a live key, and answers the
-     * subject's live key: `key`, or the one another writer added first.
+     * subject's live key: `key`, or the one another writer added first. A
+     * forgotten key (no `wrappedKey`, as an import brings it) is added as it
+     * is, unless its id is taken, and answered.
      */
     readonly addKey: (key: SubjectKey) => Effect.Effect<SubjectKey, StoreError>
     /** Destroys every live key of the subject, noting when and by whom; answers how many. */
     readonly forget: (subjectId: string, at: number, by: string) => Effect.Effect<number, StoreError>
+    /** One page of every key, forgotten ones too, by key id, after `afterKeyId` ("" for the first): what an export carries. */
+    readonly allKeys: (afterKeyId: string, maxCount: number) => Effect.Effect<ReadonlyArray<SubjectKey>, StoreError>
     /** One page of the live keys, by key id, after `afterKeyId` ("" for the first): what a rotation re-wraps. */
     readonly liveKeys: (afterKeyId: string, maxCount: number) => Effect.Effect<ReadonlyArray<SubjectKey>, StoreError>
     /**

@@ -11,6 +11,10 @@ export const makeMemorySubjectKeys = (): SubjectKeysShape => {
     keyById: (keyId) => Effect.sync(() => keys.get(keyId)),
     addKey: (key) =>
       Effect.sync(() => {
+        if (key.wrappedKey === undefined) {
+          if (!keys.has(key.keyId)) keys.set(key.keyId, key)
+          return keys.get(key.keyId) ?? key
+        }
         const live = liveKeyOf(key.subjectId)
         if (live !== undefined) return live
         keys.set(key.keyId, key)
@@ -27,6 +31,13 @@ export const makeMemorySubjectKeys = (): SubjectKeysShape => {
           }
         return destroyed
       }),
+    allKeys: (afterKeyId, maxCount) =>
+      Effect.sync(() =>
+        [...keys.values()]
+          .filter((key) => key.keyId > afterKeyId)
+          .sort((a, b) => (a.keyId < b.keyId ? -1 : 1))
+          .slice(0, maxCount),
+      ),
     liveKeys: (afterKeyId, maxCount) =>
       Effect.sync(() =>
         [...keys.values()]

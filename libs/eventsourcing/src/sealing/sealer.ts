@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto"
 import { forgotten } from "@mizan/kernel"
 import { Clock, Effect } from "effect"
 import { StoreError } from "../events.ts"
-import { keyedDigest, newDataKey, openBytes, sealBytes } from "./cipher.ts"
+import { type CipherKey, cipherKeyOf, keyedDigest, newDataKey, openBytes, sealBytes } from "./cipher.ts"
 import { KeyRing, type KeyRingError } from "./KeyRing.ts"
 import type { SealedSubject, SealingPlan } from "./plan.ts"
 import { type SubjectKey, SubjectKeys } from "./SubjectKeys.ts"
@@ -68,7 +68,7 @@ const isRecord = (data: unknown): data is Record<string, unknown> =>
 const keyedPartPrefix = "keyed:"
 
 interface CachedKey {
-  readonly key: Uint8Array | undefined // undefined: forgotten
+  readonly key: CipherKey | undefined // undefined: forgotten
   readonly subjectId: string
   readonly keyId: string
   readonly expiresAt: number
@@ -153,11 +153,21 @@ export const makeSealer = (
       )
 
     const equalityRow = yield* liveKeyRow(equalitySubjectId, yield* Clock.currentTimeMillis)
-    const equalitySecret = yield* unwrap(equalityRow)
-    if (equalitySecret === undefined)
+    const equalityBytes = yield* unwrap(equalityRow)
+    if (equalityBytes === undefined)
       return yield* new StoreError({ reason: "Corrupt", detail: "the key table's secret for keyed ids is destroyed" })
+    const equalitySecret = cipherKeyOf(equalityBytes)
 
-    const subjectIdOf = (kind: string, value: string) => `${kind}:${keyedDigest(equalitySecret, kind, value)}`
+    // A keyed id costs an HMAC; the same card or member comes back often, so its id is remembered.
+    const subjectIds = new Map<string, string>()
+    const subjectIdOf = (kind: string, value: string) => {
+      const remembered = subjectIds.get(`${kind}:${value}`)
+      if (remembered !== undefined) return remembered
+      const id = `${kind}:${keyedDigest(equalitySecret, kind, value)}`
+      if (subjectIds.size >= settings.keyCacheMaxKeys) subjectIds.delete(subjectIds.keys().next().value as string)
+      subjectIds.set(`${kind}:${value}`, id)
+      return id
+    }
 
     const storedStreamId = (streamId: string) => {
       const slash = streamId.indexOf("/")
@@ -174,7 +184,12 @@ export const makeSealer = (
         if (cached !== undefined) return Effect.succeed(cached)
         return Effect.flatMap(liveKeyRow(subjectId, now), (row) =>
           Effect.map(unwrap(row), (key) => {
-            const entry = { key, subjectId, keyId: row.keyId, expiresAt: now + settings.keyCacheMs }
+            const entry = {
+              key: key === undefined ? undefined : cipherKeyOf(key),
+              subjectId,
+              keyId: row.keyId,
+              expiresAt: now + settings.keyCacheMs,
+            }
             cache.keep(entry, true)
             return entry
           }),
@@ -194,7 +209,12 @@ export const makeSealer = (
                 }),
               )
             : Effect.map(unwrap(row), (key) => {
-                const entry = { key, subjectId: row.subjectId, keyId, expiresAt: now + settings.keyCacheMs }
+                const entry = {
+                  key: key === undefined ? undefined : cipherKeyOf(key),
+                  subjectId: row.subjectId,
+                  keyId,
+                  expiresAt: now + settings.keyCacheMs,
+                }
                 cache.keep(entry, false)
                 return entry
               }),

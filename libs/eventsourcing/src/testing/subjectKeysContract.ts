@@ -64,6 +64,41 @@ export const subjectKeysContract = (name: string, open: Effect.Effect<SubjectKey
       expect(live.keyId).toBe("k2")
     })
 
+    it("pages every key, forgotten ones too, and takes a forgotten key as an import brings it", async () => {
+      const [all, imported] = await run((keys) =>
+        Effect.andThen(
+          Effect.all([
+            keys.addKey(key("k1", "card:a")),
+            keys.forget("card:a", 5, "dpo"),
+            keys.addKey(key("k2", "card:a")),
+            keys.addKey({
+              keyId: "k0",
+              subjectId: "card:a",
+              masterKeyId: "mk-1",
+              createdAt: 1,
+              forgottenAt: 3,
+              forgottenBy: "x",
+            }),
+          ]),
+          () => Effect.all([keys.allKeys("", 10), keys.keyById("k0")]),
+        ),
+      )
+      expect(all.map((k) => [k.keyId, k.wrappedKey !== undefined])).toEqual([
+        ["k0", false],
+        ["k1", false],
+        ["k2", true],
+      ])
+      expect(all[1]).toMatchObject({ forgottenAt: 5, forgottenBy: "dpo" })
+      expect(imported).toEqual({
+        keyId: "k0",
+        subjectId: "card:a",
+        masterKeyId: "mk-1",
+        createdAt: 1,
+        forgottenAt: 3,
+        forgottenBy: "x",
+      })
+    })
+
     it("pages the live keys by id and re-wraps only a key still under the master key named", async () => {
       const [page1, page2, moved, stale, row] = await run((keys) =>
         Effect.andThen(
