@@ -18,11 +18,12 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { forgotten } from "@mizan/kernel"
 import type { MerchantClient } from "@mizan/merchant-client"
+import { generateKeyPair } from "@mizan/protocol"
 import { type EmbeddedServer, startEmbeddedPostgres, testServerSettings } from "@mizan/store-postgres/testing"
 import { readMasterKeyFile } from "@mizan/stores"
 import { afterAll, describe, expect, it } from "vitest"
 import { ok } from "./calls.ts"
-import { testConfig } from "./harness.ts"
+import { startGateway, testConfig } from "./harness.ts"
 import { clientOf, freePort, startService, stopService } from "./processes.ts"
 
 const pan = "4111111111111111"
@@ -218,5 +219,32 @@ describe("sealed personal data on real processes", () => {
     // What the server keeps: its tables' files and its write-ahead log.
     await exportAndSearch(run, filesUnder(postgres.dataDirectory))
     await forgetTheCardHolder(run)
+  })
+})
+
+describe("the master key file in production", () => {
+  it("is never made: a production gateway without one refuses to start, naming the setting", async () => {
+    const keysDir = mkdtempSync(join(tmpdir(), "mizan-production-keys-"))
+    try {
+      const pair = generateKeyPair()
+      const privateKeyFile = join(keysDir, "service-private.pem")
+      const publicKeyFile = join(keysDir, "service-public.pem")
+      writeFileSync(privateKeyFile, pair.privateKeyPem, { mode: 0o600 })
+      writeFileSync(publicKeyFile, pair.publicKeyPem)
+      const masterKeyFile = join(keysDir, "master-keys.json")
+      await expect(
+        startGateway({
+          config: {
+            ...testConfig(),
+            mode: "production",
+            serviceKeys: { privateKeyFile, publicKeyFile },
+            masterKeyFile,
+          },
+        }),
+      ).rejects.toThrow(`the master key file ${masterKeyFile} does not exist: set masterKeyFile`)
+      expect(existsSync(masterKeyFile)).toBe(false)
+    } finally {
+      rmSync(keysDir, { recursive: true, force: true })
+    }
   })
 })
