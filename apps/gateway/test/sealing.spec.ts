@@ -24,6 +24,7 @@ import { readMasterKeyFile } from "@mizan/stores"
 import { afterAll, describe, expect, it } from "vitest"
 import { ok } from "./calls.ts"
 import { startGateway, testConfig } from "./harness.ts"
+import { startMerchantEndpoint } from "./merchantEndpoint.ts"
 import { clientOf, freePort, startService, stopService } from "./processes.ts"
 
 const pan = "4111111111111111"
@@ -34,9 +35,11 @@ const holderName = "Amal Saeed"
 const nextYear = String(new Date().getUTCFullYear() + 1)
 
 /** Every personal value the run sends, and the unkeyed digest of each: none may be found in what the service keeps. */
+const unkeyedDigest = (value: string) => createHash("sha256").update(value, "utf8").digest("hex")
+
 const secrets = [pan, cardHolder.firstName, cardHolder.lastName, phone, iban, holderName].flatMap((value) => [
   value,
-  createHash("sha256").update(value, "utf8").digest("hex"),
+  unkeyedDigest(value),
 ])
 
 const auditScript = join(import.meta.dirname, "..", "..", "audit", "src", "main.ts")
@@ -105,14 +108,20 @@ const startSealedService = async (dataDir: string, store: string): Promise<Run> 
   return { dataDir, store: auditStore, service, client: clientOf(dataDir, port), log }
 }
 
-/** Card, wallet and bank transfers with every kind of personal value. */
+/**
+ * Card, wallet and bank transfers with every kind of personal value. The
+ * wallet transfer succeeds at once and is announced: its notification keeps
+ * a copy of the order, member identity included, which must be sealed too.
+ */
 const transferEverything = async ({ client }: Run) => {
+  const endpoint = await startMerchantEndpoint()
   await placeCard(client, "sealed-card-1")
   await ok(client, "/transfer/placeTransferOrder", {
     merchantOrderNo: "sealed-wallet-1",
     beneficiaryIdentityType: "PHONE_NO",
     beneficiaryIdentity: client.encryptField(phone),
     memo: "Salary advance",
+    notifyUrl: endpoint.url,
     amount: { amount: 10, currency: "AED" },
   } as never)
   await ok(client, "/transfer/placeTransferToBankOrder", {
@@ -122,6 +131,11 @@ const transferEverything = async ({ client }: Run) => {
     memo: "Invoice 7",
     amount: { amount: 500, currency: "AED" },
   } as never)
+  const deadline = Date.now() + 20_000
+  while (endpoint.bodies.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  await endpoint.close()
+  // The merchant got the identity's digest, as the spec says: only the store must not keep it in clear.
+  expect(JSON.stringify(endpoint.bodies)).toContain(unkeyedDigest(phone))
 }
 
 const exportAndSearch = async (run: Run, storeFiles: ReadonlyArray<string>) => {
@@ -136,7 +150,7 @@ const exportAndSearch = async (run: Run, storeFiles: ReadonlyArray<string>) => {
 
 const forgetTheCardHolder = async (run: Run) => {
   const before = await getCard(run.client, "sealed-card-1")
-  expect(before.transferToBankCard.cardNumber).toBe(secrets[1])
+  expect(before.transferToBankCard.cardNumber).toBe(unkeyedDigest(pan))
   const forget = await audit(["forget", `card:${pan}`, "--by", "dpo@example.ae"], run.dataDir, run.store)
   expect(forget.stderr).toBe("")
   expect(forget.stdout).toMatch(/^forgot card:[0-9a-f]{64}: 1 data key\(s\) destroyed/)

@@ -257,3 +257,80 @@ describe("sealing plans", () => {
     )
   })
 })
+
+describe("nested fields", () => {
+  const notificationPlan: SealingPlan = {
+    events: {
+      NotificationScheduled: [
+        {
+          kind: "card",
+          identifiedBy: "order.cardNumber",
+          fields: ["order.cardNumber", "order.firstName"],
+          onlyWhenIdentified: true,
+        },
+        {
+          kind: "member",
+          identifiedBy: "order.beneficiaryIdentity",
+          fields: ["order.beneficiaryIdentity"],
+          onlyWhenIdentified: true,
+        },
+      ],
+    },
+    streams: [],
+  }
+  const scheduled = (order: Record<string, unknown>) => ({
+    type: "NotificationScheduled",
+    schemaVersion: 1,
+    data: { notifyId: "n1", order },
+  })
+
+  it("seal a field inside an object by its dotted path, for the subject the event identifies, and leave its siblings", async () => {
+    const world = newWorld()
+    const order = { orderNo: "1", cardNumber: panDigest, firstName: "Amal", amount: 5 }
+    const sealedWorld = async <A, E>(body: Effect.Effect<A, E, EventStore | Sealing>) =>
+      Effect.runPromise(
+        Effect.provide(
+          body,
+          layerSealedEventStore(notificationPlan).pipe(
+            Layer.provide(
+              Layer.mergeAll(
+                Layer.succeed(EventStore, world.raw),
+                Layer.succeed(SubjectKeys, world.keys),
+                Layer.succeed(KeyRing, world.keyRing),
+              ),
+            ),
+          ),
+        ),
+      )
+    const read = await sealedWorld(
+      Effect.andThen(
+        Effect.all([
+          append("notification/1", scheduled(order)),
+          append("notification/2", scheduled({ orderNo: "2", amount: 7 })),
+        ]),
+        Effect.all([readStream("notification/1"), readStream("notification/2")]),
+      ),
+    )
+    expect(read[0]?.[0]?.data).toEqual({ notifyId: "n1", order })
+    expect(read[1]?.[0]?.data).toEqual({ notifyId: "n1", order: { orderNo: "2", amount: 7 } })
+    const [first, second] = await rawLog(world)
+    expect(first?.data).toMatchObject({ notifyId: "n1", order: { orderNo: "1", amount: 5 } })
+    expect(JSON.stringify(first?.data)).not.toContain(panDigest)
+    expect(
+      ((first?.data as { $sealed?: ReadonlyArray<{ subject: string }> } | undefined)?.$sealed ?? []).map(
+        (e) => e.subject.split(":")[0],
+      ),
+    ).toEqual(["card"])
+    expect(second?.data).toEqual({ notifyId: "n1", order: { orderNo: "2", amount: 7 } })
+    const forgottenRead = await sealedWorld(
+      Effect.andThen(
+        Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo")),
+        readStream("notification/1"),
+      ),
+    )
+    expect(forgottenRead[0]?.data).toEqual({
+      notifyId: "n1",
+      order: { orderNo: "1", cardNumber: forgotten, firstName: forgotten, amount: 5 },
+    })
+  })
+})

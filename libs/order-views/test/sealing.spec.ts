@@ -1,6 +1,7 @@
 import { Event as AcquiringEvent } from "@mizan/acquiring"
 import { BankCardTransfer } from "@mizan/card-transfer"
 import { forgotten } from "@mizan/kernel"
+import { notificationOrders } from "@mizan/protocol"
 import { Event as RefundEvent } from "@mizan/refund"
 import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "@mizan/transfer"
 import type { Schema } from "effect"
@@ -38,11 +39,11 @@ describe("Mizan's sealing plan", () => {
           .map(([name]) => name)
         if (fields.length > 0) personal[tagOf(member)] = fields.sort()
       }
+    // Fields of the events' own top level; a notification's copy of an order is checked below.
     const planned = Object.fromEntries(
-      Object.entries(mizanSealingPlan.events).map(([type, subjects]) => [
-        type,
-        subjects.flatMap((subject) => subject.fields).sort(),
-      ]),
+      Object.entries(mizanSealingPlan.events)
+        .filter(([type]) => type !== "NotificationScheduled")
+        .map(([type, subjects]) => [type, subjects.flatMap((subject) => subject.fields).sort()]),
     )
     expect(planned).toEqual(personal)
   })
@@ -54,5 +55,19 @@ describe("Mizan's sealing plan", () => {
 
   it("keys the member account streams, whose ids hold a member id's digest", () => {
     expect(mizanSealingPlan.streams).toEqual([{ category: "memberAccount" }])
+  })
+})
+
+describe("the sealing plan of notifications", () => {
+  /** Every field of a notification's order object whose wire schema reads [forgotten]. */
+  const personalInOrders = Object.entries(notificationOrders).flatMap(([, schema]) =>
+    Object.entries((schema as unknown as { fields: Record<string, Schema.Top> }).fields)
+      .filter(([, field]) => admitsForgotten(field))
+      .map(([name]) => `order.${name}`),
+  )
+
+  it("seals, in a scheduled notification's copy of an order, every order field the wire may answer as [forgotten]", () => {
+    const planned = (mizanSealingPlan.events.NotificationScheduled ?? []).flatMap((subject) => subject.fields)
+    expect([...new Set(planned)].sort()).toEqual([...new Set(personalInOrders)].sort())
   })
 })

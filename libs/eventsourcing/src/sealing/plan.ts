@@ -16,8 +16,17 @@ export interface SealedSubject {
    * event's stream: the fields then belong to that one order.
    */
   readonly identifiedBy: string
-  /** The subject's fields, top-level names of the event's data; absent ones are skipped. */
+  /**
+   * The subject's fields; absent ones are skipped. A name of the event's
+   * data, or names joined by dots into nested objects (`order.cardNumber`).
+   */
   readonly fields: ReadonlyArray<string>
+  /**
+   * Seal only events that hold `identifiedBy`: for an event type that
+   * carries several kinds of subject, one at a time (a notification's copy
+   * of a card transfer, a wallet transfer, ...).
+   */
+  readonly onlyWhenIdentified?: boolean
 }
 
 /** Streams whose id holds a personal value after the category: `memberAccount/<identity digest>`. */

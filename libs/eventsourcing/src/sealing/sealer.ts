@@ -13,6 +13,7 @@ import { Clock, Effect } from "effect"
 import { StoreError } from "../events.ts"
 import { type CipherKey, cipherKeyOf, keyedDigest, newDataKey, openBytes, sealBytes } from "./cipher.ts"
 import { KeyRing, type KeyRingError } from "./KeyRing.ts"
+import { valueAt, withValueAt } from "./paths.ts"
 import type { SealedSubject, SealingPlan } from "./plan.ts"
 import { type SubjectKey, SubjectKeys } from "./SubjectKeys.ts"
 
@@ -222,8 +223,13 @@ export const makeSealer = (
       })
 
     /** The subject's fields present in `data` that hold a value (a `[forgotten]` field has nothing left to seal). */
-    const fieldsToSeal = (data: Record<string, unknown>, subject: SealedSubject) =>
-      subject.fields.filter((field) => data[field] !== undefined && data[field] !== forgotten)
+    const fieldsToSeal = (data: Record<string, unknown>, subject: SealedSubject) => {
+      if (subject.onlyWhenIdentified === true && valueAt(data, subject.identifiedBy) === undefined) return []
+      return subject.fields.filter((field) => {
+        const value = valueAt(data, field)
+        return value !== undefined && value !== forgotten
+      })
+    }
 
     const sealSubject = (
       storedStreamId: string,
@@ -231,7 +237,7 @@ export const makeSealer = (
       subject: SealedSubject,
       fields: ReadonlyArray<string>,
     ): Effect.Effect<SealedEntry, StoreError> => {
-      const identifying = data[subject.identifiedBy]
+      const identifying = valueAt(data, subject.identifiedBy)
       const value =
         identifying === undefined || identifying === forgotten
           ? `stream ${storedStreamId}`
@@ -243,7 +249,7 @@ export const makeSealer = (
         if (key.key === undefined)
           return Effect.fail(new StoreError({ reason: "Corrupt", detail: `live key ${key.keyId} has no key` }))
         const clear: Record<string, unknown> = {}
-        for (const field of fields) clear[field] = data[field]
+        for (const field of fields) clear[field] = valueAt(data, field)
         const entry = { subject: subjectId, key: key.keyId, fields }
         const box = sealBytes(
           key.key,
@@ -264,8 +270,12 @@ export const makeSealer = (
       return Effect.map(
         Effect.forEach(planned, ({ subject, fields }) => sealSubject(storedStreamId, data, subject, fields)),
         (entries) => {
-          const kept: Record<string, unknown> = { ...data }
-          for (const entry of entries) for (const field of entry.fields) delete kept[field]
+          // A fresh copy: top-level fields go from it directly, nested ones through copies of their objects.
+          let kept: Record<string, unknown> = { ...data }
+          for (const entry of entries)
+            for (const field of entry.fields)
+              if (field.includes(".")) kept = withValueAt(kept, field, undefined)
+              else delete kept[field]
           kept[sealedField] = entries
           return kept
         },
@@ -298,7 +308,13 @@ export const makeSealer = (
         Effect.forEach(entries as ReadonlyArray<SealedEntry>, (entry) => openEntry(storedStreamId, eventId, entry)),
         (opened) => {
           const { [sealedField]: _sealed, ...rest } = data
-          return Object.assign(rest, ...opened)
+          // `rest` is a fresh object: top-level fields go into it directly, nested ones through copies of their objects.
+          let clear: Record<string, unknown> = rest
+          for (const fields of opened)
+            for (const [path, value] of Object.entries(fields))
+              if (path.includes(".")) clear = withValueAt(clear, path, value)
+              else clear[path] = value
+          return clear
         },
       )
     }
