@@ -122,6 +122,7 @@ export const makeSealer = (
 ): Effect.Effect<Sealer, StoreError, KeyRing | SubjectKeys> =>
   Effect.gen(function* () {
     const settings = { ...sealingDefaults, ...options }
+    const clock = yield* Clock.Clock
     const keyRing = yield* KeyRing
     const subjectKeys = yield* SubjectKeys
     const cache = new KeyCache(settings.keyCacheMaxKeys)
@@ -180,7 +181,8 @@ export const makeSealer = (
     }
 
     const liveKey = (subjectId: string): Effect.Effect<CachedKey, StoreError> =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      Effect.suspend(() => {
+        const now = clock.currentTimeMillisUnsafe()
         const cached = cache.liveOf(subjectId, now)
         if (cached !== undefined) return Effect.succeed(cached)
         return Effect.flatMap(liveKeyRow(subjectId, now), (row) =>
@@ -198,7 +200,8 @@ export const makeSealer = (
       })
 
     const keyById = (keyId: string, eventId: string): Effect.Effect<CachedKey, StoreError> =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      Effect.suspend(() => {
+        const now = clock.currentTimeMillisUnsafe()
         const cached = cache.byKey(keyId, now)
         if (cached !== undefined) return Effect.succeed(cached)
         return Effect.flatMap(subjectKeys.keyById(keyId), (row) =>
@@ -282,40 +285,64 @@ export const makeSealer = (
       )
     }
 
-    const openEntry = (
+    /** One entry's fields, opened with `key` (`[forgotten]` each, when it is destroyed); throws when the box does not open. */
+    const openWith = (
+      key: CipherKey | undefined,
       storedStreamId: string,
       eventId: string,
       entry: SealedEntry,
-    ): Effect.Effect<Record<string, unknown>, StoreError> =>
-      Effect.flatMap(keyById(entry.key, eventId), ({ key }) => {
-        if (key === undefined) return Effect.succeed(Object.fromEntries(entry.fields.map((f) => [f, forgotten])))
-        const clear = openBytes(key, entry.box, associatedData(storedStreamId, entry))
-        return clear === undefined
-          ? Effect.fail(
-              new StoreError({
-                reason: "Corrupt",
-                detail: `event ${eventId} in ${storedStreamId}: the sealed fields ${entry.fields.join(", ")} do not open (altered, or moved from another stream)`,
-              }),
-            )
-          : Effect.succeed(JSON.parse(clear.toString("utf8")) as Record<string, unknown>)
-      })
+    ): Record<string, unknown> => {
+      if (key === undefined) return Object.fromEntries(entry.fields.map((f) => [f, forgotten]))
+      const clear = openBytes(key, entry.box, associatedData(storedStreamId, entry))
+      if (clear === undefined)
+        throw new StoreError({
+          reason: "Corrupt",
+          detail: `event ${eventId} in ${storedStreamId}: the sealed fields ${entry.fields.join(", ")} do not open (altered, or moved from another stream)`,
+        })
+      return JSON.parse(clear.toString("utf8")) as Record<string, unknown>
+    }
+
+    const merged = (data: Record<string, unknown>, opened: ReadonlyArray<Record<string, unknown>>) => {
+      const { [sealedField]: _sealed, ...rest } = data
+      // `rest` is a fresh object: top-level fields go into it directly, nested ones through copies of their objects.
+      let clear: Record<string, unknown> = rest
+      for (const fields of opened)
+        for (const [path, value] of Object.entries(fields))
+          if (path.includes(".")) clear = withValueAt(clear, path, value)
+          else clear[path] = value
+      return clear
+    }
+
+    const attempt = <A>(body: () => A): Effect.Effect<A, StoreError> => {
+      try {
+        return Effect.succeed(body())
+      } catch (error) {
+        if (error instanceof StoreError) return Effect.fail(error)
+        throw error
+      }
+    }
 
     const open: Sealer["open"] = (storedStreamId, eventId, data) => {
       if (!isRecord(data)) return Effect.succeed(data)
-      const entries = data[sealedField]
+      const entries = data[sealedField] as ReadonlyArray<SealedEntry> | undefined
       if (!Array.isArray(entries)) return Effect.succeed(data)
+      // Most reads find every key cached: opened then and there, with no effect per entry.
+      const now = clock.currentTimeMillisUnsafe()
+      const cached = entries.map((entry) => cache.byKey(entry.key, now))
+      if (cached.every((entry) => entry !== undefined))
+        return attempt(() =>
+          merged(
+            data,
+            entries.map((entry, i) => openWith(cached[i]?.key, storedStreamId, eventId, entry)),
+          ),
+        )
       return Effect.map(
-        Effect.forEach(entries as ReadonlyArray<SealedEntry>, (entry) => openEntry(storedStreamId, eventId, entry)),
-        (opened) => {
-          const { [sealedField]: _sealed, ...rest } = data
-          // `rest` is a fresh object: top-level fields go into it directly, nested ones through copies of their objects.
-          let clear: Record<string, unknown> = rest
-          for (const fields of opened)
-            for (const [path, value] of Object.entries(fields))
-              if (path.includes(".")) clear = withValueAt(clear, path, value)
-              else clear[path] = value
-          return clear
-        },
+        Effect.forEach(entries, (entry) =>
+          Effect.flatMap(keyById(entry.key, eventId), ({ key }) =>
+            attempt(() => openWith(key, storedStreamId, eventId, entry)),
+          ),
+        ),
+        (opened) => merged(data, opened),
       )
     }
 
