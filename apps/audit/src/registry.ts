@@ -8,7 +8,15 @@
 
 import { AcquiringOrder, feeTotalFils } from "@mizan/acquiring"
 import { BankCardTransfer } from "@mizan/card-transfer"
-import type { Aggregate, EventCodec } from "@mizan/eventsourcing"
+import {
+  type Aggregate,
+  type EventCodec,
+  evolveForgottenSubject,
+  forgottenSubjectCodec,
+  forgottenSubjectInitialState,
+  forgottenSubjectInvariants,
+  forgottenSubjectStreamPrefix,
+} from "@mizan/eventsourcing"
 import type { BrokenRule } from "@mizan/kernel"
 import { Notification } from "@mizan/notification"
 import { RefundOrder } from "@mizan/refund"
@@ -183,6 +191,18 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     owns: prefixed(orderIndexStreamPrefix),
     aggregate: orderIndex,
     invariants: orderIndexInvariants,
+    status: (state) => state.status,
+  }),
+  audited({
+    // Who forgot which (keyed) data subject, and when: docs/architecture.md#sealed-personal-data.
+    kind: "forgottenSubject",
+    owns: prefixed(forgottenSubjectStreamPrefix),
+    aggregate: {
+      codec: forgottenSubjectCodec,
+      initialState: forgottenSubjectInitialState,
+      evolve: evolveForgottenSubject,
+    },
+    invariants: forgottenSubjectInvariants,
     status: (state) => state.status,
   }),
 ]

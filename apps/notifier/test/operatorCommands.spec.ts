@@ -9,16 +9,20 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { it } from "@effect/vitest"
-import { EventStore, handleCommand } from "@mizan/eventsourcing"
+import { EventStore, handleCommand, newMasterKey } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
 import { Notification } from "@mizan/notification"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
+import { writeMasterKeyFile } from "@mizan/stores"
 import { Effect, Layer } from "effect"
 import { afterAll, describe, expect } from "vitest"
 
 const mainPath = join(import.meta.dirname, "..", "src", "main.ts")
 const dir = mkdtempSync(join(tmpdir(), "mizan-notifier-operator-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+// The master key file the gateway would have made beside the store.
+const masterKeyFile = join(dir, "master-keys.json")
+writeMasterKeyFile(masterKeyFile, [newMasterKey()])
 
 /** `main.ts` as the operator runs it, in a child process: what it exits with and writes. */
 const runMain = (args: ReadonlyArray<string>, store: string) =>
@@ -26,7 +30,7 @@ const runMain = (args: ReadonlyArray<string>, store: string) =>
     const child = execFile(
       process.execPath,
       [mainPath, ...args],
-      { env: { ...process.env, MIZAN_STORE: store } },
+      { env: { ...process.env, MIZAN_STORE: store, MIZAN_MASTER_KEY_FILE: masterKeyFile } },
       (error, stdout, stderr) =>
         resume(
           Effect.succeed({

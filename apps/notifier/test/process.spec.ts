@@ -11,8 +11,9 @@ import { join } from "node:path"
 import { it } from "@effect/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
 import { createOrder, merchantId, payOrder } from "@mizan/acquiring/testing"
-import { type EventStore, handleCommand } from "@mizan/eventsourcing"
+import { type EventStore, handleCommand, newMasterKey } from "@mizan/eventsourcing"
 import { layerSqlite } from "@mizan/store-sqlite"
+import { writeMasterKeyFile } from "@mizan/stores"
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
 import { notifierDefaults, notifyIdFor, readNotification } from "../src/index.ts"
@@ -44,6 +45,8 @@ describe("notifier process", () => {
         const storePath = join(dir, "mizan.db")
         const keyFile = join(dir, "service-private.pem")
         writeFileSync(keyFile, serviceKeys.privateKeyPem, { mode: 0o600 })
+        const masterKeyFile = join(dir, "master-keys.json")
+        writeMasterKeyFile(masterKeyFile, [newMasterKey()])
         const endpoint = yield* startMerchant(() => ({ body: "SUCCESS", delayMs: 40 }))
         const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>) =>
           Effect.provide(program, layerSqlite(storePath))
@@ -75,6 +78,7 @@ describe("notifier process", () => {
         const startProcess = notifierProcess({
           MIZAN_STORE: `sqlite:${storePath}`,
           MIZAN_SERVICE_PRIVATE_KEY_FILE: keyFile,
+          MIZAN_MASTER_KEY_FILE: masterKeyFile,
           MIZAN_NOTIFIER_MODE: "sandbox",
         })
 
