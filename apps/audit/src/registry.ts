@@ -92,9 +92,10 @@ const prefixed =
 /** A transfer order's contribution: a succeeded payout moves its amount out, and its fee was earned. */
 const payoutMoney = (state: {
   readonly status: string
-  readonly amount?: number
-  readonly payerFeeAmount?: number
-}): MoneyFigures => (state.status === "SUCCESS" ? { paidOut: state.amount ?? 0, fees: state.payerFeeAmount ?? 0 } : {})
+  readonly amountFils?: number
+  readonly payerFeeFils?: number
+}): MoneyFigures =>
+  state.status === "SUCCESS" ? { paidOut: state.amountFils ?? 0, fees: state.payerFeeFils ?? 0 } : {}
 
 /** The aggregates the audit knows, in the order reports list them. */
 export const registry: ReadonlyArray<AuditedAggregate> = [
@@ -156,7 +157,7 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     aggregate: VamDeposit.aggregate,
     invariants: VamDeposit.invariants,
     status: (state) => state.status,
-    money: (state) => (state.status === "SUCCESS" ? { deposited: state.amount } : {}),
+    money: (state) => (state.status === "SUCCESS" ? { deposited: state.amountFils } : {}),
   }),
   audited({
     kind: "memberAccount",

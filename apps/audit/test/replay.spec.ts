@@ -306,9 +306,9 @@ describe("the replayer", () => {
       merchantOrderNo: "W-1",
       beneficiaryIdentityType: "PHONE_NO",
       beneficiaryIdentity: "a".repeat(64) as never,
-      amount: fils(amountFils),
+      amountFils: fils(amountFils),
       memo: "salary",
-      payerFeeAmount: fils(0),
+      payerFeeFils: fils(0),
       arrivalTime: timestamp(0),
     }).data as object
   const walletFailed = WalletTransfer.aggregate.codec.encode({

@@ -159,7 +159,7 @@ describe("place bank transfer", () => {
           now,
           request: {
             merchantOrderNo: no,
-            amount: fils(50_000),
+            amountFils: fils(50_000),
             holderName: sha256Hex(holderName),
             iban: sha256Hex(iban),
             memo: "Invoice 7",

@@ -170,7 +170,7 @@ describe("bank card transfer", () => {
           accountHolderType: "INDIVIDUAL",
           firstName: sha256Hex(firstName),
           lastName: sha256Hex(lastName),
-          amount: fils(20_000),
+          amountFils: fils(20_000),
           memo: "Refund of deposit",
           expiryYear: nextYear,
           expiryMonth: "06",

@@ -41,7 +41,7 @@ describe("the wallet transfer workflow on the sandbox member directory", () => {
   }
   const layer = layerSandboxMemberDirectory([aisha]).pipe(Layer.provideMerge(layerMemory))
   const input = (merchantOrderNo: string, amount: number): WalletTransferInput => {
-    const { _tag, beneficiary, ...rest } = place({ merchantOrderNo, amount: fils(amount) })
+    const { _tag, beneficiary, ...rest } = place({ merchantOrderNo, amountFils: fils(amount) })
     return { ...rest, orderNo: `T-${merchantOrderNo}` }
   }
   const balance = Effect.map(
@@ -69,7 +69,7 @@ describe("the wallet transfer workflow on the sandbox member directory", () => {
         Effect.gen(function* () {
           // The crash: the order was placed, the credit never ran.
           yield* handleCommand(aggregate, streamId("M1", "W-9"), {
-            ...place({ merchantOrderNo: "W-9", amount: fils(50_000) }),
+            ...place({ merchantOrderNo: "W-9", amountFils: fils(50_000) }),
             orderNo: "T-W-9",
             beneficiary: { _tag: "MemberFound", fullName, balanceFils: fils(1_500_000) },
           })
@@ -119,7 +119,7 @@ describe("the wallet transfer workflow on the sandbox member directory", () => {
               amounts.map((amount, i) => transferToWallet(input(`C-${i}`, amount))),
               { concurrency: "unbounded" },
             )
-            const credited = orders.filter((o) => o.status === "SUCCESS").reduce((sum, o) => sum + o.amount, 0)
+            const credited = orders.filter((o) => o.status === "SUCCESS").reduce((sum, o) => sum + o.amountFils, 0)
             const final = yield* balance
             expect(final).toBeLessThanOrEqual(2_000_000)
             expect(final).toBe(1_500_000 + credited)

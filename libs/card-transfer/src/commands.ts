@@ -20,7 +20,7 @@ export const BankCardTransferRequest = Schema.Struct({
   lastName: Schema.optionalKey(Sha256Hex),
   middleName: Schema.optionalKey(Sha256Hex),
   companyName: Schema.optionalKey(Sha256Hex),
-  amount: PositiveFils,
+  amountFils: PositiveFils,
   memo: Schema.optionalKey(BoundedString(50)),
   notifyUrl: Schema.optionalKey(NotifyUrl),
   expiryYear: BoundedString(4),

@@ -117,7 +117,7 @@ const place = (command: PlaceBankCardTransfer, state: State): Decision => {
       product: bankCardTransferProduct,
       ...terms,
       cardLast4: cardNumber.last4,
-      payerFeeAmount: feeFor(command.feePlan, request.amount),
+      payerFeeFils: feeFor(command.feePlan, request.amountFils),
       feePlan: command.feePlan,
       payerFeeMemberId: command.payerFeeMemberId,
       paidTime: now,

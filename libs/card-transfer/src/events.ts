@@ -9,6 +9,7 @@ import { MerchantId, OrderNo } from "./shared.ts"
  * a CardNumber, so the clear number cannot be written. The card's fields
  * are personal (sealingPlan.ts): stored sealed, and read as `[forgotten]`
  * once the card holder is forgotten.
+ * Stored under the wire's names (`amount`, `payerFeeAmount`), as every event so far was written; the domain reads fils.
  */
 export const BankCardTransferPlaced = Schema.TaggedStruct("BankCardTransferPlaced", {
   merchantId: MerchantId,
@@ -25,12 +26,12 @@ export const BankCardTransferPlaced = Schema.TaggedStruct("BankCardTransferPlace
   expiryMonth: Personal(BoundedString(2)),
   cardNumber: Personal(Sha256Hex),
   cardLast4: Personal(Schema.String.check(Schema.isPattern(/^[0-9]{4}$/, { message: "must be 4 digits" }))),
-  payerFeeAmount: Fils,
+  payerFeeFils: Fils,
   feePlan: FeePlan,
   payerFeeMemberId: RequiredString(32),
   /** When the amount and fee were deducted from the payer: at placement. */
   paidTime: Timestamp,
-})
+}).pipe(Schema.encodeKeys({ amountFils: "amount", payerFeeFils: "payerFeeAmount" }))
 export type BankCardTransferPlaced = typeof BankCardTransferPlaced.Type
 
 export const BankCardTransferSucceeded = Schema.TaggedStruct("BankCardTransferSucceeded", {

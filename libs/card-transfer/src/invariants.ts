@@ -17,7 +17,7 @@ export const rules = {
 export const invariants = (state: State): ReadonlyArray<BrokenRule> => {
   if (state.status === "ABSENT") return []
   const broken: Array<BrokenRule> = []
-  if (state.amount <= 0) broken.push({ rule: rules.amountPositive, detail: `amount ${state.amount} fils` })
+  if (state.amountFils <= 0) broken.push({ rule: rules.amountPositive, detail: `amount ${state.amountFils} fils` })
   if (state.accountHolderType === "INDIVIDUAL") {
     if (state.firstName === undefined || state.lastName === undefined)
       broken.push({ rule: rules.individualNames, detail: "a first or last name is missing" })
@@ -30,9 +30,9 @@ export const invariants = (state: State): ReadonlyArray<BrokenRule> => {
   // A forgotten card holder's fields are gone (sealingPlan.ts): what they said can no longer be checked.
   if (!isForgotten(state.cardLast4) && !/^[0-9]{4}$/.test(state.cardLast4))
     broken.push({ rule: rules.cardLast4, detail: `"${state.cardLast4}"` })
-  const fee = feeFor(state.feePlan, state.amount)
-  if (state.payerFeeAmount !== fee)
-    broken.push({ rule: rules.feeFromPlan, detail: `${state.payerFeeAmount} fils, the plan says ${fee} fils` })
+  const fee = feeFor(state.feePlan, state.amountFils)
+  if (state.payerFeeFils !== fee)
+    broken.push({ rule: rules.feeFromPlan, detail: `${state.payerFeeFils} fils, the plan says ${fee} fils` })
   const expiryForgotten = isForgotten(state.expiryYear) || isForgotten(state.expiryMonth)
   const expiry = expiryForgotten ? undefined : expiryMonthIndex(state.expiryYear, state.expiryMonth)
   if (!expiryForgotten && (expiry === undefined || expiry < monthIndexAt(state.createdTime)))

@@ -45,13 +45,13 @@ describe("placing a bank card transfer", () => {
           accountHolderType: "INDIVIDUAL",
           firstName: sha256("AISHA"),
           lastName: sha256("AL MANSOURI"),
-          amount: fils(50_000),
+          amountFils: fils(50_000),
           expiryYear: "2028",
           expiryMonth: "09",
           cardNumber: sha256(clearCard),
           cardLast4: "1111",
           // 1.5% of 500.00 plus 1.00 AED.
-          payerFeeAmount: fils(850),
+          payerFeeFils: fils(850),
           feePlan: fee,
           payerFeeMemberId: "100000000099",
           paidTime: now,
@@ -100,7 +100,7 @@ describe("placing a bank card transfer", () => {
     ["an expired card", () => place({ expiryYear: "2026", expiryMonth: "2" })],
     ["a two-digit expiry year", () => place({ expiryYear: "28" })],
     ["a memo above 50 characters", () => place({ memo: "m".repeat(51) })],
-    ["a zero amount", () => place({ amount: fils(0) })],
+    ["a zero amount", () => place({ amountFils: fils(0) })],
     ["a clear first name", () => place({ firstName: "AISHA" as never })],
   ])("refuses %s with 400 INVALID_PARAMETER", (_, command) =>
     spec.given([]).when(command()).thenRejects({ code: "INVALID_PARAMETER" }),
@@ -150,7 +150,7 @@ describe("repeating a bank card transfer", () => {
   it("refuses different parameters with 62016, whatever the status", () => {
     spec
       .given(created)
-      .when(place({ amount: fils(50_001) }))
+      .when(place({ amountFils: fils(50_001) }))
       .thenRejects({ code: "MERCHANT_ORDER_NO_EXIST" })
     spec
       .given([...created, succeededEvent])
@@ -272,7 +272,7 @@ describe("bank card transfer invariants", () => {
   it("hold on a placed order and report a broken one", () => {
     expect(invariants(order)).toEqual([])
     if (order.status === "ABSENT") throw new Error("placed")
-    expect(invariants({ ...order, payerFeeAmount: fils(0) })).toHaveLength(1)
+    expect(invariants({ ...order, payerFeeFils: fils(0) })).toHaveLength(1)
     expect(invariants({ ...order, cardLast4: "11x1" })).toHaveLength(1)
     expect(invariants({ ...order, expiryYear: "2025" })).toHaveLength(1)
     expect(invariants({ ...order, companyName: sha256("ACME") })).toHaveLength(1)
@@ -290,7 +290,7 @@ describe("bank card transfer invariants", () => {
       lastName: forgotten,
     }
     expect(invariants(forgottenCard)).toEqual([])
-    expect(invariants({ ...forgottenCard, payerFeeAmount: fils(0) }).map((broken) => broken.rule)).toEqual([
+    expect(invariants({ ...forgottenCard, payerFeeFils: fils(0) }).map((broken) => broken.rule)).toEqual([
       "payerFeeAmount is the fee plan applied to the amount",
     ])
   })
@@ -316,7 +316,7 @@ const placeArbitrary = fc
     clear,
     holder,
     command: {
-      ...edge(holder, clear, { amount: fils(amount), expiryMonth, expiryYear }),
+      ...edge(holder, clear, { amountFils: fils(amount), expiryMonth, expiryYear }),
       enabledProducts: enabled ? ["TRANSFER_TO_BANK_CARD"] : [],
     },
   }))

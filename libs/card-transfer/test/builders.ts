@@ -38,7 +38,7 @@ export const edge = (
     request: {
       merchantOrderNo: "K-1",
       ...names,
-      amount: fils(50_000),
+      amountFils: fils(50_000),
       expiryYear: "2028",
       expiryMonth: "09",
       ...request,

@@ -108,7 +108,7 @@ describe("the laws catch broken code", () => {
   it("cardTransferRulesHold names a placement written with a fee its plan does not give", () => {
     const [first] = placed
     if (first?._tag !== "BankCardTransferPlaced") throw new Error("the placement was refused")
-    const broken = failureOf(() => cardTransferRulesHold([{ ...first, payerFeeAmount: first.amount }]))
+    const broken = failureOf(() => cardTransferRulesHold([{ ...first, payerFeeFils: first.amountFils }]))
     expect(broken).toBeInstanceOf(LawBroken)
     expect(broken).toMatchObject({ rule: "payerFeeAmount is the fee plan applied to the amount", step: 1 })
   })

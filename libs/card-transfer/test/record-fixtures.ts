@@ -36,7 +36,7 @@ const place = (merchantOrderNo: string, corporate: boolean): BankCardTransfer.Pl
             middleName: sha256("FATIMA"),
             lastName: sha256("AL MANSOURI"),
           }),
-      amount: fils(50_000),
+      amountFils: fils(50_000),
       memo: "payout",
       notifyUrl: "https://merchant.example/card",
       expiryYear: "2028",

@@ -178,7 +178,7 @@ describe("invariants name what a damaged order breaks", () => {
   it("hold on what the decider records", () => expect(invariants(order)).toEqual([]))
 
   it("report each broken rule in its own words", () => {
-    expect(brokenBy({ amount: 0, payerFeeAmount: 100 })).toContain("the amount is above zero")
+    expect(brokenBy({ amountFils: 0, payerFeeFils: 100 })).toContain("the amount is above zero")
     expect(brokenBy({ firstName: undefined })).toEqual([
       "an INDIVIDUAL holder has a first and a last name and no companyName",
     ])
@@ -201,7 +201,7 @@ describe("invariants name what a damaged order breaks", () => {
     expect(brokenBy({ ...corporate, lastName: sha256("X") })).toEqual([corporateBroken])
     expect(brokenBy({ cardLast4: "111" })).toEqual(["cardLast4 is 4 digits"])
     expect(brokenBy({ cardLast4: "11111" })).toEqual(["cardLast4 is 4 digits"])
-    expect(brokenBy({ payerFeeAmount: order.payerFeeAmount + 1 })).toEqual([
+    expect(brokenBy({ payerFeeFils: order.payerFeeFils + 1 })).toEqual([
       "payerFeeAmount is the fee plan applied to the amount",
     ])
     expect(brokenBy({ expiryYear: "2020" })).toEqual(["the card had not expired when the order was created"])
@@ -235,7 +235,7 @@ describe("card transfer data", () => {
     ))
 
   it("records the last 4 digits as exactly 4 digits", () =>
-    expect(messageOf(BankCardTransfer.BankCardTransferPlaced, { ...placed, cardLast4: "12345" })).toBe(
+    expect(messageOf(Schema.toType(BankCardTransfer.BankCardTransferPlaced), { ...placed, cardLast4: "12345" })).toBe(
       "cardLast4 must be 4 digits",
     ))
 

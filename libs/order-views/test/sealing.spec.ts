@@ -8,7 +8,13 @@ import type { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { mizanSealingPlan } from "../src/index.ts"
 
-type EventUnion = { readonly members: ReadonlyArray<{ readonly fields: Record<string, Schema.Top> }> }
+type Fields = Record<string, Schema.Top>
+/** An event schema: a struct, or a struct whose stored keys are renamed (`Schema.encodeKeys`): its stored side. */
+type EventMember = { readonly fields: Fields } | { readonly from: { readonly fields: Fields } }
+type EventUnion = { readonly members: ReadonlyArray<EventMember> }
+
+/** The fields as stored: what the sealing plan names. */
+const storedFields = (member: EventMember): Fields => ("fields" in member ? member.fields : member.from.fields)
 
 const eventUnions: ReadonlyArray<EventUnion> = [
   AcquiringOrder.Event,
@@ -26,15 +32,15 @@ const admitsForgotten = (field: Schema.Top): boolean =>
     JSON.stringify(forgotten),
   )
 
-const tagOf = (member: EventUnion["members"][number]): string =>
-  (member.fields._tag as unknown as { readonly ast: { readonly literal: string } }).ast.literal
+const tagOf = (member: EventMember): string =>
+  (storedFields(member)._tag as unknown as { readonly ast: { readonly literal: string } }).ast.literal
 
 describe("Mizan's sealing plan", () => {
   it("seals exactly the event fields whose schema reads [forgotten]: a personal field the plan forgot would be stored in clear", () => {
     const personal: Record<string, ReadonlyArray<string>> = {}
     for (const union of eventUnions)
       for (const member of union.members) {
-        const fields = Object.entries(member.fields)
+        const fields = Object.entries(storedFields(member))
           .filter(([, schema]) => admitsForgotten(schema))
           .map(([name]) => name)
         if (fields.length > 0) personal[tagOf(member)] = fields.sort()

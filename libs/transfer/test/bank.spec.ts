@@ -34,7 +34,7 @@ const place = (
   orderNo: "B0001",
   requestTime: now,
   now,
-  request: { merchantOrderNo: "P-1", amount: fils(100_000), holderName, iban, ...request },
+  request: { merchantOrderNo: "P-1", amountFils: fils(100_000), holderName, iban, ...request },
   clearLengths,
   abilities,
   rate: rate("0.2723"),
@@ -71,7 +71,7 @@ describe("placing a bank transfer", () => {
           createdTime: now,
           product: "TRANSFER_TO_BANK",
           merchantOrderNo: "P-1",
-          amount: fils(100_000),
+          amountFils: fils(100_000),
           holderName,
           iban,
           memo: "invoice 42",
@@ -80,7 +80,7 @@ describe("placing a bank transfer", () => {
           countryCode: "AE",
           fundoutCurrencyCode: "AED",
           beneficiaryType: "IBAN",
-          payerFeeAmount: fils(200),
+          payerFeeFils: fils(200),
           feePlan: { basisPoints: 0, fixedFils: fils(200) },
           fundoutAmount: { currency: "AED", minorUnits: 100_000n },
           rate: rate("1"),
@@ -97,7 +97,7 @@ describe("placing a bank transfer", () => {
           fundoutAmount: { currency: "USD", minorUnits: 27_230n },
           rate: "0.2723",
           // 0.25% of 1,000.00 plus 15.00 AED.
-          payerFeeAmount: 1_750,
+          payerFeeFils: 1_750,
         })
       }))
 
@@ -165,7 +165,7 @@ describe("placing a bank transfer", () => {
       ["merchantOrderNo", "o".repeat(65), "must be at most 64 characters"],
       ["holderName", "AISHA AL MANSOURI", "must be a lower-case hex SHA-256 digest"],
       ["iban", "AE070331234567890123456", "must be a lower-case hex SHA-256 digest"],
-      ["amount", 0, "must be greater than 0"],
+      ["amountFils", 0, "must be greater than 0"],
     ].map(([field, value, rule]) => ({ field: String(field), value, rule, length: String(value).length })),
   )("refuses a $field of $length characters with 400: $rule", ({ field, value, rule }) => {
     const refusal = refusalOf(place({ [field]: value }))
@@ -186,7 +186,7 @@ describe("placing a bank transfer", () => {
   it("refuses the same merchantOrderNo with different parameters with 62016", () =>
     spec
       .given([placedBy(place())])
-      .when(place({ amount: fils(100_001) }))
+      .when(place({ amountFils: fils(100_001) }))
       .thenRejects({ code: "MERCHANT_ORDER_NO_EXIST" }))
 })
 
@@ -268,7 +268,7 @@ describe("bank transfer invariants", () => {
   it("report a fundoutAmount, fee or currency that does not follow from the rate and plan", () => {
     if (order.status === "ABSENT") throw new Error("placed")
     expect(invariants({ ...order, fundoutAmount: { currency: "USD", minorUnits: 27_231n } })).toHaveLength(1)
-    expect(invariants({ ...order, payerFeeAmount: fils(0) })).toHaveLength(1)
+    expect(invariants({ ...order, payerFeeFils: fils(0) })).toHaveLength(1)
     expect(invariants({ ...order, fundoutCurrencyCode: "EUR" })).toHaveLength(1)
   })
 })
@@ -290,7 +290,7 @@ const placeArbitrary = fc
     memo: fc.constantFrom("a", "b"),
   })
   .map(({ enabled, network, currency, amount, rateText, memo }) => ({
-    ...place({ networkCode: network, fundoutCurrencyCode: currency, amount: fils(amount), memo }),
+    ...place({ networkCode: network, fundoutCurrencyCode: currency, amountFils: fils(amount), memo }),
     abilities: enabled,
     rate: rate(rateText),
   }))
@@ -331,7 +331,7 @@ describe("bank transfer properties", () => {
     "places an order if and only if its network and currency are enabled, at the quote of that ability",
     (command) => {
       const decided = aggregate.decide(command, aggregate.initialState)
-      const { networkCode, fundoutCurrencyCode, amount } = command.request
+      const { networkCode, fundoutCurrencyCode, amountFils: amount } = command.request
       const enabled = command.abilities.find(
         (a) => a.networkCode === networkCode && a.fundoutCurrencyCode === fundoutCurrencyCode,
       )
@@ -341,7 +341,7 @@ describe("bank transfer properties", () => {
       }
       const placed = Result.getOrThrow(decided)[0] as BankTransfer.BankTransferPlaced
       const quote = quoteFundout(enabled, amount, command.rate)
-      expect([placed.fundoutAmount, placed.payerFeeAmount, placed.rate]).toEqual([
+      expect([placed.fundoutAmount, placed.payerFeeFils, placed.rate]).toEqual([
         quote.fundoutAmount,
         quote.feeAmount,
         quote.rate,

@@ -20,7 +20,7 @@ const report = (deposit: Partial<VamDeposit.VamDepositReport> = {}, now = receiv
   deposit: {
     orderNo: "V0001",
     transactionTime: received,
-    amount: fils(250_000),
+    amountFils: fils(250_000),
     status: "PENDING",
     referenceNo: "FT26060XYZ",
     remitterInfo: sha256("OMAR HASSAN"),
@@ -44,7 +44,7 @@ describe("recording a virtual-account deposit", () => {
           merchantId: "M1",
           orderNo: "V0001",
           transactionTime: received,
-          amount: fils(250_000),
+          amountFils: fils(250_000),
           status: "PENDING",
           referenceNo: "FT26060XYZ",
           remitterInfo: sha256("OMAR HASSAN"),
@@ -94,11 +94,11 @@ describe("recording a virtual-account deposit", () => {
   it("refuses the same orderNo with other details with 62016", () =>
     spec
       .given([receivedEvent()])
-      .when(report({ amount: fils(250_001) }))
+      .when(report({ amountFils: fils(250_001) }))
       .thenRejects({ code: "MERCHANT_ORDER_NO_EXIST" }))
 
   it.each([
-    ["a zero amount", { amount: fils(0) }],
+    ["a zero amount", { amountFils: fils(0) }],
     ["a clear remitter name", { remitterInfo: "OMAR HASSAN" }],
     ["a referenceNo above 200 characters", { referenceNo: "r".repeat(201) }],
   ])("refuses %s with 400", (_, deposit) =>
@@ -118,7 +118,7 @@ const reportArbitrary = fc
   .map(({ status, amount, minute }) =>
     report({
       status,
-      amount: fils(amount),
+      amountFils: fils(amount),
       transactionTime: at(`2026-03-01T10:${String(minute).padStart(2, "0")}:00Z`),
     }),
   )

@@ -93,7 +93,7 @@ describe("the wallet transfer histories", () => {
     const [first] = placed
     if (first?._tag !== "WalletTransferPlaced") throw new Error("the placement was refused")
     expect(walletLimitsHold(placed).status).toBe("CREATED")
-    expect(failureOf(() => walletLimitsHold([{ ...first, amount: fils(1_000_001) }]))).toMatchObject({
+    expect(failureOf(() => walletLimitsHold([{ ...first, amountFils: fils(1_000_001) }]))).toMatchObject({
       name: "LawBroken",
       rule: "a transfer that did not fail carries at most AED 10,000",
       step: 1,
@@ -164,7 +164,7 @@ describe("the bank transfer histories", () => {
       fc.pre(placed?._tag === "BankTransferPlaced")
       if (placed?._tag !== "BankTransferPlaced") return
       expect(
-        failureOf(() => bankTransferRulesHold([{ ...placed, payerFeeAmount: fils(placed.payerFeeAmount + 1) }])),
+        failureOf(() => bankTransferRulesHold([{ ...placed, payerFeeFils: fils(placed.payerFeeFils + 1) }])),
       ).toMatchObject({ name: "LawBroken", law: "the bank transfer's rules hold", step: 1 })
     },
   )
@@ -204,7 +204,7 @@ describe("the member account histories", () => {
   const credit = (reference: string, amount: number): MemberAccount.Command => ({
     _tag: "CreditMemberAccount",
     reference,
-    amount: fils(amount),
+    amountFils: fils(amount),
     balanceMaxFils: fils(2_000_000),
     now,
   })
@@ -288,7 +288,7 @@ describe("the virtual-account deposit histories", () => {
       _tag: "RecordVamDeposit",
       merchantId: "M1",
       now,
-      deposit: { orderNo: "D-1", transactionTime: now, amount: fils(250_000), status },
+      deposit: { orderNo: "D-1", transactionTime: now, amountFils: fils(250_000), status },
     })
     const history = historyOf(reopens)([report("PENDING"), report("SUCCESS"), report("FAILED")])
     expect(failureOf(() => vamDepositLifecycleHolds(history.events))).toMatchObject({

@@ -21,7 +21,7 @@ const opened: MemberAccount.MemberAccountOpened = { _tag: "MemberAccountOpened",
 const credit = (reference: string, amount: number): MemberAccount.CreditMemberAccount => ({
   _tag: "CreditMemberAccount",
   reference,
-  amount: fils(amount),
+  amountFils: fils(amount),
   balanceMaxFils: fils(2_000_000),
   now,
 })
@@ -51,7 +51,13 @@ describe("the sandbox member account", () => {
     spec
       .given([
         opened,
-        { _tag: "MemberAccountCredited", reference: "T1", amount: fils(1), balanceAfterFils: fils(1_500_001), at: now },
+        {
+          _tag: "MemberAccountCredited",
+          reference: "T1",
+          amountFils: fils(1),
+          balanceAfterFils: fils(1_500_001),
+          at: now,
+        },
       ])
       .when(credit("T1", 1))
       .thenNothing())
@@ -60,7 +66,13 @@ describe("the sandbox member account", () => {
     spec
       .given([
         opened,
-        { _tag: "MemberAccountCredited", reference: "T1", amount: fils(1), balanceAfterFils: fils(1_500_001), at: now },
+        {
+          _tag: "MemberAccountCredited",
+          reference: "T1",
+          amountFils: fils(1),
+          balanceAfterFils: fils(1_500_001),
+          at: now,
+        },
       ])
       .when(credit("T1", 2))
       .thenRejects({ reason: "REFERENCE_REUSED" }))

@@ -61,7 +61,7 @@ const wallet = (
     merchantOrderNo,
     beneficiaryIdentityType: "PHONE_NO",
     beneficiaryIdentity: sha256("+971501234567"),
-    amount: fils(amount),
+    amountFils: fils(amount),
     memo: "salary",
     notifyUrl: "https://merchant.example/wallet",
     ...(beneficiaryFullName === undefined ? {} : { beneficiaryFullName: sha256(beneficiaryFullName) }),
@@ -129,7 +129,7 @@ const bank = (
   now: t0,
   request: {
     merchantOrderNo,
-    amount: fils(100_000),
+    amountFils: fils(100_000),
     holderName: sha256("AISHA AL MANSOURI"),
     iban: sha256("AE070331234567890123456"),
     notifyUrl: "https://merchant.example/bank",
@@ -181,7 +181,7 @@ const deposit = (orderNo: string, status: VamDeposit.DepositStatus, now = t0): V
   deposit: {
     orderNo,
     transactionTime: now,
-    amount: fils(250_000),
+    amountFils: fils(250_000),
     status,
     referenceNo: "FT26060XYZ",
     remitterInfo: sha256("OMAR HASSAN"),
@@ -218,14 +218,14 @@ write(
         {
           _tag: "CreditMemberAccount",
           reference: "T-1",
-          amount: fils(100_000),
+          amountFils: fils(100_000),
           balanceMaxFils: fils(2_000_000),
           now: t1,
         },
         {
           _tag: "CreditMemberAccount",
           reference: "T-2",
-          amount: fils(400_000),
+          amountFils: fils(400_000),
           balanceMaxFils: fils(2_000_000),
           now: t1,
         },

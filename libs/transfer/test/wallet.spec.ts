@@ -58,10 +58,10 @@ describe("placing a wallet transfer", () => {
           merchantOrderNo: "W-1",
           beneficiaryIdentityType: "PHONE_NO",
           beneficiaryIdentity: phone,
-          amount: fils(100_000),
+          amountFils: fils(100_000),
           memo: "salary",
           // 1% of 1,000.00 AED plus 0.50 AED.
-          payerFeeAmount: fils(1_050),
+          payerFeeFils: fils(1_050),
           arrivalTime: now,
           beneficiaryBalanceFils: fils(500_000),
         },
@@ -70,11 +70,11 @@ describe("placing a wallet transfer", () => {
   it("accepts exactly AED 10,000", () =>
     spec
       .given([])
-      .when(place({ amount: fils(1_000_000) }))
+      .when(place({ amountFils: fils(1_000_000) }))
       .thenState((state) => expect(state.status).toBe("CREATED")))
 
   it("fails a transfer above AED 10,000 with TRANSFER_AMOUNT_LIMIT_EXCEEDED", () => {
-    const command = place({ amount: fils(1_000_001) })
+    const command = place({ amountFils: fils(1_000_001) })
     spec
       .given([])
       .when(command)
@@ -112,11 +112,14 @@ describe("placing a wallet transfer", () => {
   it("accepts a transfer that takes the beneficiary to exactly AED 20,000", () =>
     spec
       .given([])
-      .when(place({ amount: fils(100_000) }, { _tag: "MemberFound", fullName, balanceFils: fils(1_900_000) }))
+      .when(place({ amountFils: fils(100_000) }, { _tag: "MemberFound", fullName, balanceFils: fils(1_900_000) }))
       .thenState((state) => expect(state.status).toBe("CREATED")))
 
   it("fails a transfer that would take the beneficiary above AED 20,000 with BENEFICIARY_BALANCE_LIMIT_EXCEEDED", () => {
-    const command = place({ amount: fils(100_001) }, { _tag: "MemberFound", fullName, balanceFils: fils(1_900_000) })
+    const command = place(
+      { amountFils: fils(100_001) },
+      { _tag: "MemberFound", fullName, balanceFils: fils(1_900_000) },
+    )
     spec
       .given([])
       .when(command)
@@ -124,7 +127,7 @@ describe("placing a wallet transfer", () => {
   })
 
   it.each([
-    ["a zero amount", { amount: fils(0) }, "bizContent.amount must be greater than 0"],
+    ["a zero amount", { amountFils: fils(0) }, "bizContent.amountFils must be greater than 0"],
     ["an empty memo", { memo: " " }, "bizContent.memo must not be empty"],
     ["a memo above 200 characters", { memo: "m".repeat(201) }, "bizContent.memo must be at most 200 characters"],
     ["a notifyUrl above 200 characters", { notifyUrl: "u".repeat(201) }, "bizContent.notifyUrl must be at most 200"],
@@ -151,7 +154,7 @@ describe("placing a wallet transfer", () => {
       .thenRejects({ code: "MERCHANT_ORDER_NO_EXIST" }))
 
   it("answers a repeat of a failed transfer with nothing new", () => {
-    const command = place({ amount: fils(1_000_001) })
+    const command = place({ amountFils: fils(1_000_001) })
     spec
       .given([placedBy(command), failed("TRANSFER_AMOUNT_LIMIT_EXCEEDED")])
       .when(command)
@@ -220,7 +223,7 @@ describe("wallet transfer invariants", () => {
   it("reports a SUCCESS above AED 10,000 or taking the beneficiary above AED 20,000", () => {
     const order = [placedBy(place())].reduce(aggregate.evolve, aggregate.initialState)
     if (order.status === "ABSENT") throw new Error("placed")
-    expect(invariants({ ...order, status: "SUCCESS", amount: fils(1_000_001) })).toHaveLength(1)
+    expect(invariants({ ...order, status: "SUCCESS", amountFils: fils(1_000_001) })).toHaveLength(1)
     expect(invariants({ ...order, status: "SUCCESS", beneficiaryBalanceFils: fils(1_950_000) })).toHaveLength(1)
     expect(invariants({ ...order, status: "SUCCESS", beneficiaryBalanceFils: undefined as never })).toHaveLength(1)
   })
@@ -256,7 +259,7 @@ const placeArbitrary = fc
   .map(({ variant, amount, givenName, found, recordName, balance, orderNo }) => ({
     ...place(
       {
-        amount: fils(amount),
+        amountFils: fils(amount),
         memo: variant,
         ...(givenName === undefined ? {} : { beneficiaryFullName: givenName }),
       },
@@ -310,11 +313,11 @@ describe("wallet transfer properties", () => {
       const final = steps.at(-1)?.after
       if (placing === undefined || final?.status !== "SUCCESS") return
       const { request, beneficiary } = placing.command as WalletTransfer.PlaceWalletTransfer
-      expect(request.amount).toBeLessThanOrEqual(1_000_000)
+      expect(request.amountFils).toBeLessThanOrEqual(1_000_000)
       expect(beneficiary._tag).toBe("MemberFound")
       if (beneficiary._tag !== "MemberFound") return
       if (request.beneficiaryFullName !== undefined) expect(request.beneficiaryFullName).toBe(beneficiary.fullName)
-      expect(beneficiary.balanceFils + request.amount).toBeLessThanOrEqual(2_000_000)
+      expect(beneficiary.balanceFils + request.amountFils).toBeLessThanOrEqual(2_000_000)
     },
   )
 

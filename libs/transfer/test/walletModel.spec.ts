@@ -33,7 +33,7 @@ describe("the wallet transfer against its reference model", () => {
           if (Result.isSuccess(decided)) state = decided.success.reduce(evolve, state)
           model = predicted.model
           expect(state.status).toBe(model.status)
-          if (state.status !== "ABSENT") expect(state.payerFeeAmount).toBe(model.payerFeeAmount)
+          if (state.status !== "ABSENT") expect(state.payerFeeFils).toBe(model.payerFeeAmount)
           expect(state.status === "FAILURE" ? state.failCode : undefined).toBe(model.failCode)
           expect(invariants(state)).toEqual([])
         }
@@ -50,7 +50,7 @@ describe("the wallet transfer against its reference model", () => {
         if (outcome.kind === "refused") reached.add(outcome.code)
         if (outcome.kind === "accepted") reached.add(next.failCode ?? next.status)
         if (command._tag === "PlaceWalletTransfer" && next.status === "CREATED" && outcome.kind === "accepted") {
-          const { amount } = command.request
+          const { amountFils: amount } = command.request
           const balance = command.beneficiary._tag === "MemberFound" ? command.beneficiary.balanceFils : 0
           if (amount === 1_000_000) reached.add("CREATED at exactly AED 10,000")
           if (balance + amount === 2_000_000) reached.add("CREATED to exactly AED 20,000")

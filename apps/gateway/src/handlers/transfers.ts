@@ -86,7 +86,7 @@ const placeWalletTransfer = (call: Call, request: DecodedRequestOf<typeof wallet
         beneficiaryIdentityType: request.beneficiaryIdentityType,
         beneficiaryIdentity,
         ...(beneficiaryFullName === undefined ? {} : { beneficiaryFullName }),
-        amount: request.amount,
+        amountFils: request.amount,
         memo: request.memo,
         ...(request.notifyUrl === undefined ? {} : { notifyUrl: request.notifyUrl }),
       },
@@ -145,6 +145,7 @@ const placeBankTransferCommand = (
       beneficiaryAddress: _beneficiaryAddress,
       accountNo: _accountNo,
       cityCode: _cityCode,
+      amount: amountFils,
       ...kept
     } = request
     const command: BankTransfer.PlaceBankTransfer = {
@@ -155,6 +156,7 @@ const placeBankTransferCommand = (
       now: call.now,
       request: {
         ...kept,
+        amountFils,
         holderName: sha256Hex(beneficiary.holderName),
         iban: sha256Hex(beneficiary.iban),
         ...(beneficiary.beneficiaryAddress === undefined
@@ -230,7 +232,7 @@ const placeCardTransferCommand = (
         merchantOrderNo: request.merchantOrderNo,
         accountHolderType: request.accountHolderType,
         ...nameDigests,
-        amount: request.amount,
+        amountFils: request.amount,
         ...(request.memo === undefined ? {} : { memo: request.memo }),
         ...(request.notifyUrl === undefined ? {} : { notifyUrl: request.notifyUrl }),
         expiryYear,

@@ -78,7 +78,7 @@ export const layerSandboxMemberDirectory = (
           return handleCommand(aggregate, streamId(member.memberIdDigest), {
             _tag: "CreditMemberAccount",
             reference,
-            amount,
+            amountFils: amount,
             balanceMaxFils,
             now: timestamp(directoryClock.currentTimeMillisUnsafe()),
           }).pipe(

@@ -129,7 +129,7 @@ const postDeposit = (call: Call, request: typeof PostDeposit.Type) =>
   Effect.gen(function* () {
     const merchantId = call.merchant.partnerId
     const orderNo = newOrderNo(call.now, "vamDeposit")
-    const { remitterInfo, collectIBAN, transactionTime, ...reported } = request
+    const { remitterInfo, collectIBAN, transactionTime, amount: amountFils, ...reported } = request
     const { vamNotifyUrl } = call.merchant.config
     const deposit = yield* onTransfer(VamDeposit.aggregate, VamDeposit.streamId(merchantId, orderNo), {
       _tag: "RecordVamDeposit",
@@ -137,6 +137,7 @@ const postDeposit = (call: Call, request: typeof PostDeposit.Type) =>
       now: call.now,
       deposit: {
         ...reported,
+        amountFils,
         orderNo,
         transactionTime: transactionTime ?? call.now,
         ...(remitterInfo === undefined ? {} : { remitterInfo: sha256Hex(remitterInfo) }),

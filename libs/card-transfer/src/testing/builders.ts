@@ -58,7 +58,7 @@ export const placeCardTransfer = (options: PlaceCardTransferOptions = {}): Place
       ...(corporate
         ? { accountHolderType: "CORPORATE", companyName: nameDigest(3) }
         : { accountHolderType: "INDIVIDUAL", firstName: nameDigest(1), lastName: nameDigest(2) }),
-      amount: fils(50_000),
+      amountFils: fils(50_000),
       expiryYear: "2028",
       expiryMonth: "09",
       ...options.request,

@@ -41,7 +41,7 @@ export const cardTransferPlacement: fc.Arbitrary<PlaceBankCardTransfer> = fc
       clearCardNumber: clear,
       holder,
       enabled,
-      request: { amount: fils(amount), expiryYear, expiryMonth },
+      request: { amountFils: fils(amount), expiryYear, expiryMonth },
     })
     return holder === "CORPORATE" ? { ...command, companyNameShape: shape } : command
   })

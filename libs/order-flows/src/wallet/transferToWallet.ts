@@ -42,7 +42,7 @@ export const transferToWallet = (
       .credit({
         identityType: order.beneficiaryIdentityType,
         identity: request.beneficiaryIdentity,
-        amount: order.amount,
+        amount: order.amountFils,
         reference: order.orderNo,
         balanceMaxFils: beneficiaryBalanceMaxFils,
         now: input.now,

@@ -64,8 +64,8 @@ export const toWireTransferOrder = (order: WalletTransfer.WalletTransferOrder): 
     status: order.status,
     // A failed transfer moved nothing: no fee was charged and nothing will arrive.
     paymentInfo:
-      order.status === "FAILURE" ? undefined : { payerFeeAmount: order.payerFeeAmount, arrivalTime: order.arrivalTime },
-    amount: order.amount,
+      order.status === "FAILURE" ? undefined : { payerFeeAmount: order.payerFeeFils, arrivalTime: order.arrivalTime },
+    amount: order.amountFils,
     beneficiaryIdentityType: order.beneficiaryIdentityType,
     beneficiaryIdentity: order.beneficiaryIdentity,
     beneficiaryFullName: order.beneficiaryFullName,
@@ -84,10 +84,10 @@ export const toWireTransferToBankOrder = (order: BankTransfer.BankTransferOrder)
     status: order.status,
     // The arrival time is the bank's to say: only a completed transfer has one.
     paymentInfo: definedOnly<NonNullable<WireTransferToBankOrder["paymentInfo"]>>({
-      payerFeeAmount: order.payerFeeAmount,
+      payerFeeAmount: order.payerFeeFils,
       arrivalTime: order.status === "SUCCESS" ? order.arrivalTime : undefined,
     }),
-    amount: order.amount,
+    amount: order.amountFils,
     holderName: order.holderName,
     iban: order.iban,
     swiftCode: order.swiftCode,
@@ -118,7 +118,7 @@ export const toWireBankCardOrder = (order: BankCardTransfer.BankCardTransferOrde
     orderNo: order.orderNo,
     product: order.product,
     status: order.status,
-    amount: order.amount,
+    amount: order.amountFils,
     accountHolderType: order.accountHolderType,
     firstName: order.firstName,
     lastName: order.lastName,
@@ -131,7 +131,7 @@ export const toWireBankCardOrder = (order: BankCardTransfer.BankCardTransferOrde
     notifyUrl: order.notifyUrl,
     failDes: order.status === "FAILURE" || order.status === "BANK_FAIL" ? order.failDes : undefined,
     bankReference: order.status === "SUCCESS" ? order.bankReference : undefined,
-    payerFeeAmount: order.payerFeeAmount,
+    payerFeeAmount: order.payerFeeFils,
     payerFeeMemberId: order.payerFeeMemberId,
     paidTime: order.paidTime,
     refundedTime: order.status === "FAILURE" || order.status === "BANK_FAIL" ? order.refundedTime : undefined,
@@ -148,7 +148,7 @@ export const toWireVamDepositOrder = (deposit: VamDeposit.VamDepositOrder): Wire
   definedOnly<WireVamDepositOrder>({
     transactionTime: deposit.transactionTime,
     orderNo: deposit.orderNo,
-    amount: deposit.amount,
+    amount: deposit.amountFils,
     status: deposit.status,
     referenceNo: deposit.referenceNo,
     remitterInfo: deposit.remitterInfo,

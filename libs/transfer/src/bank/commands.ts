@@ -30,7 +30,7 @@ export const bankTransferDefaults = {
  */
 const bankTransferFields = {
   merchantOrderNo: MerchantOrderNo,
-  amount: PositiveFils,
+  amountFils: PositiveFils,
   holderName: Sha256Hex,
   iban: Sha256Hex,
   swiftCode: Schema.optionalKey(SwiftCode),

@@ -45,7 +45,7 @@ const place = (command: PlaceBankTransfer, state: State): Decision => {
   // 62076 unless the network and currency are an enabled ability; the quote fixes rate and fee now.
   const ability = findAbility(command.abilities, terms.networkCode, terms.fundoutCurrencyCode)
   if (Result.isFailure(ability)) return Result.fail(ability.failure)
-  const quote = quoteFundout(ability.success, terms.amount, command.rate)
+  const quote = quoteFundout(ability.success, terms.amountFils, command.rate)
   return Result.succeed([
     {
       _tag: "BankTransferPlaced",
@@ -55,7 +55,7 @@ const place = (command: PlaceBankTransfer, state: State): Decision => {
       createdTime: command.now,
       product: bankTransferProduct,
       ...terms,
-      payerFeeAmount: quote.feeAmount,
+      payerFeeFils: quote.feeAmount,
       feePlan: ability.success.feePlan,
       fundoutAmount: quote.fundoutAmount,
       rate: quote.rate,

@@ -5,7 +5,10 @@ import { CurrencyAmount } from "../payout/currency.ts"
 import { Rate } from "../payout/rate.ts"
 import { BankTransferTerms } from "./commands.ts"
 
-/** The order as placed (CREATED), its rate and fee fixed: the quote the bank will pay out. */
+/**
+ * The order as placed (CREATED), its rate and fee fixed: the quote the bank will pay out.
+ * Stored under the wire's names (`amount`, `payerFeeAmount`), as every event so far was written; the domain reads fils.
+ */
 export const BankTransferPlaced = Schema.TaggedStruct("BankTransferPlaced", {
   merchantId: MerchantId,
   orderNo: OrderNo,
@@ -19,12 +22,12 @@ export const BankTransferPlaced = Schema.TaggedStruct("BankTransferPlaced", {
   accountNo: Schema.optionalKey(Personal(Sha256Hex)),
   beneficiaryAddress: Schema.optionalKey(Personal(Sha256Hex)),
   /** The fee of the payout network, on top of the amount (paymentInfo.payerFeeAmount). */
-  payerFeeAmount: Fils,
+  payerFeeFils: Fils,
   /** The plan the fee was computed with, so the audit can recompute it. */
   feePlan: FeePlan,
   fundoutAmount: CurrencyAmount,
   rate: Rate,
-})
+}).pipe(Schema.encodeKeys({ amountFils: "amount", payerFeeFils: "payerFeeAmount" }))
 export type BankTransferPlaced = typeof BankTransferPlaced.Type
 
 export const BankTransferSucceeded = Schema.TaggedStruct("BankTransferSucceeded", {

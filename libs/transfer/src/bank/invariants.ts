@@ -12,16 +12,16 @@ export const rules = {
 export const invariants = (state: State): ReadonlyArray<BrokenRule> => {
   if (state.status === "ABSENT") return []
   const broken: Array<BrokenRule> = []
-  if (state.amount <= 0) broken.push({ rule: rules.amountPositive, detail: `amount ${state.amount} fils` })
+  if (state.amountFils <= 0) broken.push({ rule: rules.amountPositive, detail: `amount ${state.amountFils} fils` })
   if (state.fundoutAmount.currency !== state.fundoutCurrencyCode)
     broken.push({
       rule: rules.fundoutCurrency,
       detail: `fundoutAmount in ${state.fundoutAmount.currency}, fundoutCurrencyCode ${state.fundoutCurrencyCode}`,
     })
   const quote = {
-    orderAmount: state.amount,
+    orderAmount: state.amountFils,
     fundoutAmount: state.fundoutAmount,
-    feeAmount: state.payerFeeAmount,
+    feeAmount: state.payerFeeFils,
     rate: state.rate,
   }
   for (const problem of quoteProblems(quote, state.feePlan)) broken.push({ rule: rules.quoteHolds, detail: problem })

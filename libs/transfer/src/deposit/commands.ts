@@ -14,7 +14,7 @@ export type DepositStatus = typeof DepositStatus.Type
 export const VamDepositReport = Schema.Struct({
   orderNo: OrderNo,
   transactionTime: Timestamp,
-  amount: PositiveFils,
+  amountFils: PositiveFils,
   status: DepositStatus,
   referenceNo: Schema.optionalKey(BoundedString(200)),
   remitterInfo: Schema.optionalKey(Sha256Hex),

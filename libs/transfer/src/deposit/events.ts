@@ -3,6 +3,9 @@ import { Schema } from "effect"
 import { MerchantId, NotifyUrl } from "../common/fields.ts"
 import { VamDepositReport } from "./commands.ts"
 
+/**
+ * Stored under the wire's `amount`, as every event so far was written; the domain reads fils.
+ */
 export const VamDepositReceived = Schema.TaggedStruct("VamDepositReceived", {
   merchantId: MerchantId,
   ...VamDepositReport.fields,
@@ -10,7 +13,7 @@ export const VamDepositReceived = Schema.TaggedStruct("VamDepositReceived", {
   remitterInfo: Schema.optionalKey(Personal(Sha256Hex)),
   notifyUrl: Schema.optionalKey(NotifyUrl),
   at: Timestamp,
-})
+}).pipe(Schema.encodeKeys({ amountFils: "amount" }))
 export type VamDepositReceived = typeof VamDepositReceived.Type
 
 /** A PENDING deposit reaches its final status. */

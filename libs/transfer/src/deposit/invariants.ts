@@ -4,6 +4,6 @@ import type { State } from "./state.ts"
 export const rules = { amountPositive: "the amount is above zero" } as const
 
 export const invariants = (state: State): ReadonlyArray<BrokenRule> =>
-  state.status !== "ABSENT" && state.amount <= 0
-    ? [{ rule: rules.amountPositive, detail: `amount ${state.amount} fils` }]
+  state.status !== "ABSENT" && state.amountFils <= 0
+    ? [{ rule: rules.amountPositive, detail: `amount ${state.amountFils} fils` }]
     : []

@@ -15,7 +15,7 @@ export type OpenMemberAccount = typeof OpenMemberAccount.Type
 export const CreditMemberAccount = Schema.TaggedStruct("CreditMemberAccount", {
   /** The wallet transfer's orderNo. */
   reference: OrderNo,
-  amount: PositiveFils,
+  amountFils: PositiveFils,
   balanceMaxFils: Fils,
   now: Timestamp,
 })

@@ -25,7 +25,10 @@ const open = ({ _tag, now, ...member }: OpenMemberAccount, state: State): Decisi
 }
 
 /** Booked once per reference, and never beyond the balance limit the wallet transfer states. */
-const credit = ({ reference, amount, balanceMaxFils, now }: CreditMemberAccount, state: State): Decision => {
+const credit = (
+  { reference, amountFils: amount, balanceMaxFils, now }: CreditMemberAccount,
+  state: State,
+): Decision => {
   if (state.status === "ABSENT")
     return Result.fail(new MemberAccountRefusal({ reason: "NOT_OPEN", detail: "no such member account" }))
   const booked = state.credits.get(reference)
@@ -41,6 +44,6 @@ const credit = ({ reference, amount, balanceMaxFils, now }: CreditMemberAccount,
       new MemberAccountRefusal({ reason: "BALANCE_LIMIT_EXCEEDED", detail: "the balance would pass its limit" }),
     )
   return Result.succeed([
-    { _tag: "MemberAccountCredited", reference, amount, balanceAfterFils: fils(balanceAfter), at: now },
+    { _tag: "MemberAccountCredited", reference, amountFils: amount, balanceAfterFils: fils(balanceAfter), at: now },
   ])
 }

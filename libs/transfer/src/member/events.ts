@@ -12,12 +12,15 @@ export const MemberAccountOpened = Schema.TaggedStruct("MemberAccountOpened", {
 })
 export type MemberAccountOpened = typeof MemberAccountOpened.Type
 
+/**
+ * Stored under `amount`, as every event so far was written; the domain reads fils.
+ */
 export const MemberAccountCredited = Schema.TaggedStruct("MemberAccountCredited", {
   reference: OrderNo,
-  amount: PositiveFils,
+  amountFils: PositiveFils,
   balanceAfterFils: Fils,
   at: Timestamp,
-})
+}).pipe(Schema.encodeKeys({ amountFils: "amount" }))
 export type MemberAccountCredited = typeof MemberAccountCredited.Type
 
 export const Event = Schema.Union([MemberAccountOpened, MemberAccountCredited])

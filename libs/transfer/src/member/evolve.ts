@@ -12,7 +12,7 @@ export const evolve = (state: State, event: Event): State => {
       return {
         ...state,
         balanceFils: event.balanceAfterFils,
-        credits: new Map([...state.credits, [event.reference, event.amount]]),
+        credits: new Map([...state.credits, [event.reference, event.amountFils]]),
       }
   }
 }

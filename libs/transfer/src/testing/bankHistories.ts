@@ -56,7 +56,7 @@ export const bankTransferPlacement: fc.Arbitrary<PlaceBankTransfer> = fc
     now: placedAt,
     request: {
       merchantOrderNo: "P-1",
-      amount: fils(amount),
+      amountFils: fils(amount),
       holderName: digestOf(1),
       iban: digestOf(2),
       networkCode,

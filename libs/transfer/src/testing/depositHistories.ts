@@ -35,7 +35,7 @@ export const vamDepositReport: fc.Arbitrary<Command> = fc
     deposit: {
       orderNo: "D-1",
       transactionTime: timestamp(reportedFrom + minute * 60_000),
-      amount: fils(amount),
+      amountFils: fils(amount),
       status,
       referenceNo,
       remitterInfo: digestOf(20),

@@ -52,13 +52,16 @@ export const walletLimitsHold = rulesHoldThroughout(
   (state: WalletTransfer.State) => {
     if (state.status === "ABSENT" || state.status === "FAILURE") return []
     const broken: Array<{ rule: string; detail: string }> = []
-    if (state.amount > transferLimitFils)
-      broken.push({ rule: "a transfer that did not fail carries at most AED 10,000", detail: `${state.amount} fils` })
+    if (state.amountFils > transferLimitFils)
+      broken.push({
+        rule: "a transfer that did not fail carries at most AED 10,000",
+        detail: `${state.amountFils} fils`,
+      })
     const balance = state.beneficiaryBalanceFils
-    if (balance === undefined || balance + state.amount > beneficiaryBalanceLimitFils)
+    if (balance === undefined || balance + state.amountFils > beneficiaryBalanceLimitFils)
       broken.push({
         rule: "a transfer that did not fail takes a found beneficiary to at most AED 20,000",
-        detail: balance === undefined ? "no member was found" : `${balance} + ${state.amount} fils`,
+        detail: balance === undefined ? "no member was found" : `${balance} + ${state.amountFils} fils`,
       })
     return broken
   },
@@ -128,7 +131,7 @@ const ledger = {
       return state.balance === undefined
         ? { ...state, balance: event.openingBalanceFils }
         : { ...state, broken: { rule: "an account is opened once", detail: "opened again" } }
-    const expected = (state.balance ?? 0) + event.amount
+    const expected = (state.balance ?? 0) + event.amountFils
     if (state.balance === undefined)
       return { ...state, broken: { rule: "an account is opened before it is credited", detail: event.reference } }
     if (state.references.has(event.reference))

@@ -37,7 +37,7 @@ export const memberAccountCredit: fc.Arbitrary<Command> = fc
   .map(({ reference, amount, minutes }) => ({
     _tag: "CreditMemberAccount",
     reference,
-    amount: fils(amount),
+    amountFils: fils(amount),
     balanceMaxFils: fils(balanceMaxFils),
     now: timestamp(openedAt + minutes * 60_000),
   }))

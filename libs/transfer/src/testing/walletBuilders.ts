@@ -27,7 +27,7 @@ export const placeWalletTransfer = (options: PlaceWalletTransferOptions): PlaceW
     merchantOrderNo: "W-1",
     beneficiaryIdentityType: "PHONE_NO",
     beneficiaryIdentity: options.beneficiaryIdentity,
-    amount: fils(100_000),
+    amountFils: fils(100_000),
     memo: "salary",
     ...options.request,
   },

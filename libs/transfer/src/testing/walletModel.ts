@@ -41,11 +41,11 @@ const refused = (code: CodeName): WalletOutcome => ({ kind: "refused", code })
 /** Why a transfer fails when placed, in the spec's order: amount, member, full name, balance. */
 const placementFailure = (command: Extract<Command, { _tag: "PlaceWalletTransfer" }>): WalletFailCode | undefined => {
   const { request, beneficiary } = command
-  if (request.amount > transferLimitFils) return "TRANSFER_AMOUNT_LIMIT_EXCEEDED"
+  if (request.amountFils > transferLimitFils) return "TRANSFER_AMOUNT_LIMIT_EXCEEDED"
   if (beneficiary._tag === "MemberNotFound") return "BENEFICIARY_NOT_FOUND"
   if (request.beneficiaryFullName !== undefined && request.beneficiaryFullName !== beneficiary.fullName)
     return "BENEFICIARY_NAME_MISMATCH"
-  if (beneficiary.balanceFils + request.amount > balanceLimitFils) return "BENEFICIARY_BALANCE_LIMIT_EXCEEDED"
+  if (beneficiary.balanceFils + request.amountFils > balanceLimitFils) return "BENEFICIARY_BALANCE_LIMIT_EXCEEDED"
   return undefined
 }
 
@@ -68,8 +68,8 @@ export const predictWallet = (
     if (command.request.memo.trim() === "") return same(refused("INVALID_PARAMETER"))
     const { basisPoints, fixedFils } = command.feePlan
     const fee = Math.min(
-      command.request.amount,
-      Math.round((command.request.amount * basisPoints) / 10_000) + fixedFils,
+      command.request.amountFils,
+      Math.round((command.request.amountFils * basisPoints) / 10_000) + fixedFils,
     )
     const failCode = placementFailure(command)
     return {

@@ -59,7 +59,7 @@ export const walletCommand = (merchantId: string, from: Timestamp): fc.Arbitrary
         beneficiary,
         feePlan,
         request: {
-          amount: fils(amount),
+          amountFils: fils(amount),
           memo,
           ...(fullName === "none" ? {} : { beneficiaryFullName: fullName === "matching" ? memberName : digest(2) }),
         },

@@ -17,7 +17,7 @@ export const WalletTransferRequest = Schema.Struct({
   beneficiaryIdentityType: BeneficiaryIdentityType,
   beneficiaryIdentity: Sha256Hex,
   beneficiaryFullName: Schema.optionalKey(Sha256Hex),
-  amount: PositiveFils,
+  amountFils: PositiveFils,
   memo: RequiredString(200),
   notifyUrl: Schema.optionalKey(NotifyUrl),
 })

@@ -31,11 +31,12 @@ const failed = (failCode: WalletFailCode, at: WalletTransferFailed["at"]): Walle
  * beneficiary's balance limit (spec: 6. Wallet transfer; Limits).
  */
 const placementFailure = ({ request, beneficiary }: PlaceWalletTransfer): WalletFailCode | undefined => {
-  if (request.amount > transferAmountMaxFils) return "TRANSFER_AMOUNT_LIMIT_EXCEEDED"
+  if (request.amountFils > transferAmountMaxFils) return "TRANSFER_AMOUNT_LIMIT_EXCEEDED"
   if (beneficiary._tag === "MemberNotFound") return "BENEFICIARY_NOT_FOUND"
   if (request.beneficiaryFullName !== undefined && request.beneficiaryFullName !== beneficiary.fullName)
     return "BENEFICIARY_NAME_MISMATCH"
-  if (beneficiary.balanceFils + request.amount > beneficiaryBalanceMaxFils) return "BENEFICIARY_BALANCE_LIMIT_EXCEEDED"
+  if (beneficiary.balanceFils + request.amountFils > beneficiaryBalanceMaxFils)
+    return "BENEFICIARY_BALANCE_LIMIT_EXCEEDED"
   return undefined
 }
 
@@ -61,7 +62,7 @@ const place = (command: PlaceWalletTransfer, state: State): Decision => {
     createdTime: now,
     product: walletTransferProduct,
     ...request,
-    payerFeeAmount: feeFor(command.feePlan, request.amount),
+    payerFeeFils: feeFor(command.feePlan, request.amountFils),
     arrivalTime: now,
     ...(beneficiary._tag === "MemberFound" ? { beneficiaryBalanceFils: beneficiary.balanceFils } : {}),
   }

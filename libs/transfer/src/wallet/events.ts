@@ -4,7 +4,10 @@ import { MerchantId, OrderNo, Product } from "../common/fields.ts"
 import { WalletTransferRequest } from "./commands.ts"
 import { WalletFailCode } from "./failures.ts"
 
-/** The order as placed: status CREATED. Identity and full name are digests. */
+/**
+ * The order as placed: status CREATED. Identity and full name are digests.
+ * Stored under the wire's names (`amount`, `payerFeeAmount`), as every event so far was written; the domain reads fils.
+ */
 export const WalletTransferPlaced = Schema.TaggedStruct("WalletTransferPlaced", {
   merchantId: MerchantId,
   orderNo: OrderNo,
@@ -15,12 +18,12 @@ export const WalletTransferPlaced = Schema.TaggedStruct("WalletTransferPlaced", 
   // Personal (sealingPlan.ts): `[forgotten]` once the member is forgotten.
   beneficiaryIdentity: Personal(Sha256Hex),
   beneficiaryFullName: Schema.optionalKey(Personal(Sha256Hex)),
-  payerFeeAmount: Fils,
+  payerFeeFils: Fils,
   /** Estimated arrival: the credit is booked in the same request, so the placement time. */
   arrivalTime: Timestamp,
   /** The beneficiary's balance as the member directory reported it; absent when no member was found. */
   beneficiaryBalanceFils: Schema.optionalKey(Fils),
-})
+}).pipe(Schema.encodeKeys({ amountFils: "amount", payerFeeFils: "payerFeeAmount" }))
 export type WalletTransferPlaced = typeof WalletTransferPlaced.Type
 
 export const WalletTransferSucceeded = Schema.TaggedStruct("WalletTransferSucceeded", { at: Timestamp })

@@ -20,25 +20,25 @@ export const rules = {
 export const invariants = (state: State): ReadonlyArray<BrokenRule> => {
   if (state.status === "ABSENT") return []
   const broken: Array<BrokenRule> = []
-  if (state.amount <= 0) broken.push({ rule: rules.amountPositive, detail: `amount ${state.amount} fils` })
-  if (state.payerFeeAmount > state.amount)
+  if (state.amountFils <= 0) broken.push({ rule: rules.amountPositive, detail: `amount ${state.amountFils} fils` })
+  if (state.payerFeeFils > state.amountFils)
     broken.push({
       rule: rules.feeWithinAmount,
-      detail: `fee ${state.payerFeeAmount} fils, amount ${state.amount} fils`,
+      detail: `fee ${state.payerFeeFils} fils, amount ${state.amountFils} fils`,
     })
   if (state.status === "FAILURE") {
     if (state.failDes !== walletFailDescription[state.failCode])
       broken.push({ rule: rules.failureDescribed, detail: `${state.failCode}: ${state.failDes}` })
     return broken
   }
-  if (state.amount > transferAmountMaxFils)
-    broken.push({ rule: rules.transferLimit, detail: `${state.status} with ${state.amount} fils` })
+  if (state.amountFils > transferAmountMaxFils)
+    broken.push({ rule: rules.transferLimit, detail: `${state.status} with ${state.amountFils} fils` })
   if (state.beneficiaryBalanceFils === undefined)
     broken.push({ rule: rules.beneficiaryFound, detail: `${state.status} with no beneficiary balance` })
-  else if (state.beneficiaryBalanceFils + state.amount > beneficiaryBalanceMaxFils)
+  else if (state.beneficiaryBalanceFils + state.amountFils > beneficiaryBalanceMaxFils)
     broken.push({
       rule: rules.balanceLimit,
-      detail: `${state.status}: balance ${state.beneficiaryBalanceFils} fils + ${state.amount} fils`,
+      detail: `${state.status}: balance ${state.beneficiaryBalanceFils} fils + ${state.amountFils} fils`,
     })
   return broken
 }

@@ -55,7 +55,7 @@ export const walletStory = (world: World): Step =>
         ...(nameFate === "absent"
           ? {}
           : { beneficiaryFullName: nameFate === "right" ? member.fullName : sha256(personName(random)) }),
-        amount: fils(random.chance(0.02) ? random.int(1_000_001, 1_500_000) : random.int(1_000, 300_000)),
+        amountFils: fils(random.chance(0.02) ? random.int(1_000_001, 1_500_000) : random.int(1_000, 300_000)),
         memo: random.pick(["salary", "refund", "cashback", "payout"]),
         notifyUrl: "https://merchant.example/wallet",
       },
@@ -78,7 +78,7 @@ const bankRequestFor = (world: World, merchantOrderNo: string) => {
   const foreign = ability !== "AED"
   const request: BankTransfer.BankTransferRequest = {
     merchantOrderNo,
-    amount: fils(random.int(10_000, 2_000_000)),
+    amountFils: fils(random.int(10_000, 2_000_000)),
     holderName: sha256(holderName),
     iban: sha256(ibanFor(world)),
     ...(address === undefined ? {} : { beneficiaryAddress: sha256(address) }),
@@ -181,7 +181,7 @@ export const cardStory = (world: World): Step =>
       request: {
         merchantOrderNo,
         ...holder.request,
-        amount: fils(random.int(1_000, 500_000)),
+        amountFils: fils(random.int(1_000, 500_000)),
         memo: "payout",
         notifyUrl: "https://merchant.example/card",
         expiryYear: String(new Date(now).getUTCFullYear() + random.int(1, 4)),
@@ -228,7 +228,7 @@ export const vamDepositStory = (world: World): Step =>
     const deposit: VamDeposit.VamDepositReport = {
       orderNo: world.serviceOrderNo("vamDeposit"),
       transactionTime: world.now(),
-      amount: fils(random.int(10_000, 5_000_000)),
+      amountFils: fils(random.int(10_000, 5_000_000)),
       status: random.weighted({ PENDING: 0.7, SUCCESS: 0.25, FAILED: 0.05 }),
       referenceNo: `FT${random.digits(10)}`,
       remitterInfo: sha256(personName(random)),
