@@ -276,7 +276,7 @@ describe("member account refusals", () => {
       "the balance would pass its limit",
     ],
   ])("%s", (_, state, command, reason, detail) =>
-    expect(refusalOf(aggregate, state, command)).toMatchObject({ reason, detail }),
+    expect(refusalOf(aggregate, state, command)).toMatchObject({ _tag: "MemberAccountRefusal", reason, detail }),
   )
 
   it("books a credit up to exactly AED 20,000", () =>
