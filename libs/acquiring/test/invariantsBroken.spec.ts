@@ -110,6 +110,11 @@ describe("rule: no account gives back more than it received", () => {
     expect(invariants(withRefunds(paid, parts))).toEqual([broken(rules.accountsWithinReceived, detail)]),
   )
 
+  it("reads each sharing account's own part of an allocation that names two", () =>
+    expect(invariants(withRefunds(paid, { sharing1: 10, sharing2: 751 }))).toEqual([
+      broken(rules.accountsWithinReceived, '{"kind":"sharing","sharingIdentitySeqId":2} gives back 751 of 750'),
+    ]))
+
   it("adds up every refund pending or succeeded on an account", () =>
     expect(invariants(withRefunds(paid, { payee: 3_000, status: "SUCCEEDED" }, { payee: 3_001 }))).toEqual([
       broken(rules.accountsWithinReceived, '{"kind":"payee"} gives back 6001 of 6000'),
@@ -123,6 +128,9 @@ describe("rule: no account gives back more than it received", () => {
       fold(acquiringOrder, eventsOf(createOrder({ sharingParamList: [sharingItem(1, 3_000)] }), payOrder())),
     )
     expect(invariants(withRefunds(payeeBears, { fee: 250 }))).toEqual([])
+    expect(invariants(withRefunds(payeeBears, { sharing1: 3_001 }))).toEqual([
+      broken(rules.accountsWithinReceived, '{"kind":"sharing","sharingIdentitySeqId":1} gives back 3001 of 3000'),
+    ])
     expect(invariants(withRefunds(payeeBears, { fee: 251 }))).toEqual([
       broken(rules.accountsWithinReceived, '{"kind":"fee"} gives back 251 of 250'),
     ])

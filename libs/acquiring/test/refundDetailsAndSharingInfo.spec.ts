@@ -89,6 +89,30 @@ describe("refundDetails: what the refund order records", () => {
     })
   })
 
+  it("gives each listed member its own memo and amount", () => {
+    const order = orderAfter(
+      ...paid,
+      reserveRefund({
+        amountFils: fils(1_000),
+        refundSharingAmount: true,
+        sharingParamList: [
+          { ...sharingItem(2, 50), sharingMemo: "two" },
+          { ...sharingItem(1, 100), sharingMemo: "one" },
+        ],
+      }),
+    )
+    expect(refundDetails(order, onlyRefund(order)).sharingInfoList).toStrictEqual([
+      {
+        sharingIdentitySeqId: 1,
+        sharingMemo: "one",
+        sharingAmountFils: 100,
+        sharingSettledAmountFils: 100,
+        sharingMid: "MID-1",
+      },
+      { sharingIdentitySeqId: 2, sharingMemo: "two", sharingAmountFils: 50, sharingSettledAmountFils: 50 },
+    ])
+  })
+
   it("names every account of a proportional refund with the order's memo, and the member id only where one matched", () => {
     // AED 10.00 from payee 57.50, item 1 30.00, item 2 10.00 and fee 2.50: 5.75, 3.00, 1.00, 0.25.
     const order = orderAfter(...paid, reserveRefund({ amountFils: fils(1_000), refundSharingAmount: true }))

@@ -4,14 +4,17 @@
  * that just misses it. And what the query passes to the bank's lookup and
  * says when it refuses.
  */
-import { Effect, Layer, Result } from "effect"
+import { Effect, Layer, Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import {
   HolderNameLookup,
   type HolderNameLookupRequest,
   HolderNameLookupUnavailable,
+  HolderNameNotFound,
   layerHolderNameDirectory,
   maskHolderName,
+  NameMatchingLevel,
+  NameMatchingResult,
   nameMatchingLevel,
   nameWords,
   queryIbanHolderName,
@@ -43,9 +46,23 @@ describe("rule: PARTIAL needs every word of the shorter name paired, and one who
     ["a requested name with no words", "!!!", "JOHN", "NONE"],
     ["a registered name with no words", "JOHN", "", "NONE"],
     ["digits compared as words", "JOHN 2", "john 2", "EXACT"],
+    ["the registered name shorter, all whole words", "JOHN ALAN SMITH", "JOHN SMITH", "PARTIAL"],
+    ["one initial word for two initials", "JOHN J J", "JOHN JAMES SMITH", "NONE"],
+    ["the same letters in other words", "AB C", "A BC", "NONE"],
+    ["two names with no words", "!!!", "", "NONE"],
   ])("%s: %j against %j is %s", (_, requested, registered, level) =>
     expect(nameMatchingLevel(requested, registered)).toBe(level),
   )
+})
+
+describe("the levels and results the query answers", () => {
+  it.each([
+    [NameMatchingLevel, ["EXACT", "REORDERED", "PARTIAL", "NONE"], "FUZZY"],
+    [NameMatchingResult, ["MATCH", "CLOSE_MATCH", "NO_MATCH"], "MAYBE"],
+  ] as const)("decode each value the spec's answer carries, and no other", (schema, values, other) => {
+    for (const value of values) expect(Schema.decodeUnknownSync(schema)(value)).toBe(value)
+    expect(() => Schema.decodeUnknownSync(schema)(other)).toThrow()
+  })
 })
 
 describe("rule: the mask keeps each word's first character and the spaces", () => {
@@ -71,6 +88,11 @@ describe("the IBAN holder name query", () => {
   }
   const run = (query: Parameters<typeof queryIbanHolderName>[0], layer: Layer.Layer<HolderNameLookup>) =>
     Effect.runPromise(Effect.provide(Effect.result(queryIbanHolderName(query)), layer))
+
+  it("names its errors by tag, so an adapter can catch each", () => {
+    expect(new HolderNameNotFound()._tag).toBe("HolderNameNotFound")
+    expect(new HolderNameLookupUnavailable({ detail: "timeout" })._tag).toBe("HolderNameLookupUnavailable")
+  })
 
   it("passes the swiftCode to the lookup when the merchant gave one, and none otherwise", async () => {
     const { asked, layer } = recording()

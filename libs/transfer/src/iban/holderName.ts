@@ -72,7 +72,8 @@ const pairsInto = (shorter: ReadonlyArray<string>, longer: ReadonlyArray<string>
 export const nameMatchingLevel = (requested: string, registered: string): NameMatchingLevel => {
   const a = nameWords(requested)
   const b = nameWords(registered)
-  if (a.length === 0 || b.length === 0) return "NONE"
+  // Two names with no words would read as EXACT; a name with words never pairs with one without.
+  if (a.length === 0) return "NONE"
   if (a.join(" ") === b.join(" ")) return "EXACT"
   if (sortedKey(a) === sortedKey(b)) return "REORDERED"
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a]
@@ -84,8 +85,4 @@ export const nameMatchingLevel = (requested: string, registered: string): NameMa
  * become "*", spaces kept: "JOHN A SMITH" is "J*** A S****".
  */
 export const maskHolderName = (name: string): string =>
-  name
-    .trim()
-    .split(/(\s+)/u)
-    .map((part) => (/^\s+$/u.test(part) ? part : [...part].map((char, i) => (i === 0 ? char : "*")).join("")))
-    .join("")
+  name.trim().replace(/\S+/gu, (word) => [...word].map((char, i) => (i === 0 ? char : "*")).join(""))

@@ -54,12 +54,9 @@ export const quoteProblems = (
 ): ReadonlyArray<string> => {
   const problems: Array<string> = []
   const expected = convertAtRate(quote.orderAmount, quote.rate, quote.fundoutAmount.currency)
-  // Compared field by field: Equal.equals hashes both structures, which made this the audit's costliest rule.
-  if (
-    expected === undefined ||
-    expected.currency !== quote.fundoutAmount.currency ||
-    expected.minorUnits !== quote.fundoutAmount.minorUnits
-  )
+  // Compared by minor units (`expected` is in the quote's own currency): Equal.equals hashes both
+  // structures, which made this the audit's costliest rule.
+  if (expected === undefined || expected.minorUnits !== quote.fundoutAmount.minorUnits)
     problems.push("fundoutAmount is not orderAmount x rate rounded half up to the currency's minor unit")
   if (quote.feeAmount !== feeFor(feePlan, quote.orderAmount))
     problems.push("feeAmount is not the fee plan applied to orderAmount")
