@@ -130,7 +130,7 @@ const replayCommand = (io: CliIo, store: StoreSetting, json: boolean): Run =>
   Effect.gen(function* () {
     const progress = progressFor(io, "replay", store, json)
     const startedMs = performance.now()
-    const replayer = yield* replayLog({ onProgress: progress.update }).pipe(
+    const replayer = yield* replayLog({ states: "compact", onProgress: progress.update }).pipe(
       Effect.ensuring(Effect.sync(progress.finish)),
     )
     const report = replayer.report()
