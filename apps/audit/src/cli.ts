@@ -10,16 +10,17 @@ import { resolve } from "node:path"
 import { type CommandLine, readCommandLine } from "@mizan/command-line"
 import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
-import { Cause, Effect, Exit, Layer } from "effect"
+import { Effect, Exit, Layer } from "effect"
 import { formatCount } from "./format.ts"
+import { replayInWorkers } from "./parallelReplay.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
-import { type Cut, isClean, replayLog } from "./replay.ts"
+import { type Cut, isClean, type ReplayReport, replayLog } from "./replay.ts"
 import { reportJson, reportText } from "./report.ts"
 import {
   AuditError,
-  auditErrorFromStore,
   describeStore,
   eventCountOf,
+  failureMessage,
   layerStore,
   parseStoreSetting,
   type StoreSetting,
@@ -50,7 +51,8 @@ export interface CliIo {
 
 export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres://... | kurrentdb://...] [--json]
 
-  replay                          replay every event, check every invariant, report counts, money and findings
+  replay [--workers N]            replay every event, check every invariant, report counts, money and findings
+                                  (on N threads, each folding a share of the streams; default 1)
   show STREAM                     one stream's events, each with the state after it
   at TIME [--stream STREAM]       the state of every stream (or one) as it was at TIME
                                   (ISO date-time, UTC unless it says otherwise, or ms since 1970)
@@ -72,6 +74,7 @@ const options = {
   position: { type: "string" },
   out: { type: "string" },
   "in-flight": { type: "string" },
+  workers: { type: "string" },
   "service-public-key": { type: "string" },
 } as const
 
@@ -126,14 +129,23 @@ const ioWrite =
 const progressFor = (io: CliIo, label: string, store: StoreSetting, json: boolean): Progress =>
   !json && wantsProgress(io.stdout, io.env) ? makeProgress(io.stdout, label, eventCountOf(store)) : noProgress
 
-const replayCommand = (io: CliIo, store: StoreSetting, json: boolean): Run =>
+/** The replay's report: folded here, or by `workers` threads when there are more than one (parallelReplay.ts). */
+const replayReport = (
+  store: StoreSetting,
+  workers: number,
+  onProgress: (eventsRead: number) => void,
+): Effect.Effect<ReplayReport, AuditError | StoreError, EventStore> =>
+  workers > 1
+    ? replayInWorkers({ store, workers, onProgress })
+    : Effect.map(replayLog({ states: "compact", onProgress }), (replayer) => replayer.report())
+
+const replayCommand = (io: CliIo, store: StoreSetting, json: boolean, workers: number): Run =>
   Effect.gen(function* () {
     const progress = progressFor(io, "replay", store, json)
     const startedMs = performance.now()
-    const replayer = yield* replayLog({ states: "compact", onProgress: progress.update }).pipe(
+    const report = yield* replayReport(store, workers, progress.update).pipe(
       Effect.ensuring(Effect.sync(progress.finish)),
     )
-    const report = replayer.report()
     const elapsedMs = performance.now() - startedMs
     yield* ioWrite(io)(json ? `${JSON.stringify(reportJson(report, elapsedMs))}\n` : reportText(report, elapsedMs))
     return isClean(report) ? exitCodes.ok : exitCodes.broken
@@ -229,8 +241,10 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
   const { json } = parsed.values
   const reading = (run: Run): Command => ({ run, storeMustExist: true })
   switch (name) {
-    case "replay":
-      return reading(replayCommand(io, store, json))
+    case "replay": {
+      const workers = wholeNumber("workers", parsed.values.workers, 1)
+      return workers instanceof AuditError ? workers : reading(replayCommand(io, store, json, workers))
+    }
     case "show":
       return argument === undefined
         ? new AuditError({ detail: "show needs a STREAM" })
@@ -269,14 +283,6 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
   }
 }
 
-const messageOf = (store: StoreSetting, cause: Cause.Cause<AuditError | StoreError>): string => {
-  const error = Cause.squash(cause)
-  if (error instanceof AuditError) return error.detail
-  if (typeof error === "object" && error !== null && (error as { _tag?: string })._tag === "StoreError")
-    return auditErrorFromStore(store, error as StoreError).detail
-  return Cause.pretty(cause)
-}
-
 /** Runs the command line `argv` (without node and the script) and answers the exit status. */
 export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<ExitCode> => {
   const fail = (detail: string, withUsage = false): ExitCode => {
@@ -304,5 +310,5 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<Ex
   if (command instanceof AuditError) return fail(command.detail, true)
   const program = Effect.provide(command.run, Layer.fresh(layerStore(store, { mustExist: command.storeMustExist })))
   const exit = await Effect.runPromiseExit(program)
-  return Exit.isSuccess(exit) ? exit.value : fail(messageOf(store, exit.cause))
+  return Exit.isSuccess(exit) ? exit.value : fail(failureMessage(store, exit.cause))
 }

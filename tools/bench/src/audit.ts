@@ -1,35 +1,39 @@
 /**
  * `npm run bench -- audit`: the audit's replay of one million generated
  * events, every invariant checked, beside the raw read rate of the same
- * SQLite store measured in the same run (issue 7). Goal: the replay reads at
- * least 50% of the raw rate.
+ * SQLite store measured in the same run (issues 7 and 19). Goals: the replay
+ * reads at least 38% of the raw rate on one core, and 50% on two worker
+ * threads; its resident memory is reported.
  *
  * - The history is written once by tools/histories (seed 1, 1,000,000
  *   events) into a SQLite file in the temp folder, keyed by seed and size,
  *   and reused by later runs: writing it takes minutes.
  * - Raw read: `readAll` pages of the same store, nothing decoded (the
  *   store's own row parsing is all it does).
- * - Replay: the audit's `replayLog` on the same store and pages: every event
- *   decoded with its aggregate's codec, folded with `evolve`, and its
- *   aggregate's `invariants` checked after every append.
- * Then one more replay to measure the memory the replay keeps per stream.
+ * - Replays: the audit's `replayLog` on the same store and pages, every
+ *   event decoded with its aggregate's codec, folded, and its aggregate's
+ *   `invariants` checked after every append: into compact audit states (what
+ *   `mizan-audit replay` does), into the domain's states (as before issue 19,
+ *   for the record), and on two worker threads (`replay --workers 2`).
+ * Then one more replay of each kind, untimed, to measure its memory.
  */
 // Before any schema is used, as in the audit's command line (apps/audit/src/main.ts).
 import "effect/schema/SchemaJITCompiler/enable"
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { isClean, replayLog } from "@mizan/audit"
+import { type FoldedStates, isClean, type ReplayReport, replayInWorkers, replayLog } from "@mizan/audit"
 import { EventStore, type EventStoreShape, logStart } from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 import {
+  type Comparison,
   collectGarbage,
-  compare,
   describeMachine,
   formatTable,
   goalsMet,
+  measureTogether,
   type RunCounts,
   type Workload,
 } from "./harness.ts"
@@ -37,6 +41,8 @@ import {
 const seed = 1
 const eventsInHistory = 1_000_000
 const pageSizeEvents = 5_000
+/** Worker threads of the parallel replay: one per core of this machine. */
+const workers = 2
 /** A replay of a million events takes seconds; a few alternating runs give a steady median. */
 const counts: RunCounts = { warmupRuns: 1, measuredRuns: 3 }
 
@@ -92,49 +98,123 @@ const rawRead = (store: EventStoreShape): Workload => ({
     ),
 })
 
-const replay = (store: EventStoreShape): Workload => ({
-  name: "audit replay: decode, evolve, every invariant",
+const expectClean = (report: ReplayReport) => {
+  if (!isClean(report) || report.events !== eventsInHistory)
+    throw new Error("the generated history does not replay clean")
+}
+
+const replayInThread = (store: EventStoreShape, states: FoldedStates): Workload => ({
+  name:
+    states === "compact"
+      ? "audit replay, one core: decode, compact fold, every invariant"
+      : "audit replay, one core, the domain's states (before #19)",
   operationsPerRun: eventsInHistory,
   run: () =>
     Effect.runPromise(
-      Effect.map(Effect.provideService(replayLog({ pageSizeEvents }), EventStore, store), (replayer) => {
-        const report = replayer.report()
-        if (!isClean(report)) throw new Error("the generated history does not replay clean")
-      }),
+      Effect.map(Effect.provideService(replayLog({ pageSizeEvents, states }), EventStore, store), (replayer) =>
+        expectClean(replayer.report()),
+      ),
     ),
 })
 
-/** The heap the replay keeps per stream: the heap after a replay (its states held) less before it, over streams. */
-const heapPerStream = async (store: EventStoreShape) => {
-  collectGarbage()
-  const beforeBytes = process.memoryUsage().heapUsed
-  const replayer = await Effect.runPromise(Effect.provideService(replayLog({ pageSizeEvents }), EventStore, store))
-  collectGarbage()
-  const afterBytes = process.memoryUsage().heapUsed
-  return { streams: replayer.streams.size, bytesPerStream: (afterBytes - beforeBytes) / replayer.streams.size }
+const replayOnWorkers: Workload = {
+  name: `audit replay, ${workers} worker threads (streams split by hash)`,
+  operationsPerRun: eventsInHistory,
+  run: () =>
+    Effect.runPromise(
+      Effect.map(
+        replayInWorkers({ store: { _tag: "Sqlite", path: historyPath }, workers, pageSizeEvents }),
+        expectClean,
+      ),
+    ),
 }
+
+const mib = (bytes: number) => Math.round(bytes / 2 ** 20)
+
+/**
+ * The memory of one replay: the peak of the process's resident set (worker
+ * threads included), sampled every 50 ms and after every page read, and the
+ * heap it holds at its end, its streams' states still referenced (less the
+ * heap before it), per stream when `run` answers how many it holds.
+ */
+const memoryOf = async (
+  run: (sample: () => void) => Promise<{ readonly streams?: number; readonly held?: unknown }>,
+) => {
+  collectGarbage()
+  const before = process.memoryUsage()
+  let peakRss = before.rss
+  const sample = () => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss())
+  }
+  const timer = setInterval(sample, 50)
+  try {
+    const { streams, held } = await run(sample)
+    collectGarbage()
+    const heapHeld = process.memoryUsage().heapUsed - before.heapUsed
+    // `held` stays referenced until the heap is read.
+    return {
+      rssBeforeMiB: mib(before.rss),
+      peakRssMiB: mib(peakRss),
+      heapHeldMiB: mib(heapHeld),
+      bytesPerStream: streams === undefined || held === undefined ? undefined : Math.round(heapHeld / streams),
+    }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+const memoryInThread = (store: EventStoreShape, states: FoldedStates) =>
+  memoryOf(async (sample) => {
+    const replayer = await Effect.runPromise(
+      Effect.provideService(replayLog({ pageSizeEvents, states, onProgress: sample }), EventStore, store),
+    )
+    return { streams: replayer.streams.size, held: replayer }
+  })
+
+const memoryOnWorkers = () =>
+  memoryOf(async (sample) => {
+    await Effect.runPromise(
+      replayInWorkers({ store: { _tag: "Sqlite", path: historyPath }, workers, pageSizeEvents, onProgress: sample }),
+    )
+    return {}
+  })
 
 const startedMs = performance.now()
 console.log(`Audit replay benchmark on ${describeMachine()}\n`)
 const summary = await ensureHistory()
-const { comparison, memory } = await Effect.runPromise(
+const { comparisons, memory } = await Effect.runPromise(
   Effect.scoped(
     Effect.gen(function* () {
       const store = yield* makeSqliteEventStore(historyPath)
-      const comparison = yield* Effect.promise(() =>
-        compare(replay(store), rawRead(store), { unit: "events", counts, goalRatio: 0.5 }),
+      const [raw, compact, domain, parallel] = yield* Effect.promise(() =>
+        measureTogether(
+          [rawRead(store), replayInThread(store, "compact"), replayInThread(store, "domain"), replayOnWorkers],
+          counts,
+        ),
       )
-      const memory = yield* Effect.promise(() => heapPerStream(store))
-      return { comparison, memory }
+      const against = (measured: typeof raw, goalRatio?: number): Comparison => ({
+        measured: measured!,
+        baseline: raw!,
+        unit: "events",
+        ...(goalRatio === undefined ? {} : { goalRatio }),
+      })
+      const comparisons = [against(compact, 0.38), against(parallel, 0.5), against(domain)]
+      const memory = {
+        compact: yield* Effect.promise(() => memoryInThread(store, "compact")),
+        domain: yield* Effect.promise(() => memoryInThread(store, "domain")),
+        workers: yield* Effect.promise(memoryOnWorkers),
+      }
+      return { comparisons, memory }
     }),
   ),
 )
 console.log(`history: ${summary}\n`)
-console.log(formatTable([comparison]))
+console.log(formatTable(comparisons))
+console.log("\nmemory of one replay (MiB; heap per stream in bytes, the states held at the end):")
+console.log(`  compact states, one core: ${JSON.stringify(memory.compact)}`)
+console.log(`  domain states, one core:  ${JSON.stringify(memory.domain)}`)
+console.log(`  ${workers} worker threads:         ${JSON.stringify(memory.workers)}`)
 console.log(
-  `\nreplay keeps ${memory.streams.toLocaleString("en-US")} streams, about ${Math.round(memory.bytesPerStream).toLocaleString("en-US")} bytes of heap each`,
+  `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up run, the four workloads' runs alternating.`,
 )
-console.log(
-  `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up run, the two sides' runs alternating.`,
-)
-console.log(goalsMet([comparison]) ? "Every goal met." : "Goal MISSED: see apps/audit/README.md, Performance.")
+console.log(goalsMet(comparisons) ? "Every goal met." : "Goal MISSED: see apps/audit/README.md, Performance.")
