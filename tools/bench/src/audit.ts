@@ -15,10 +15,14 @@
  *   `invariants` checked after every append: into compact audit states (what
  *   `mizan-audit replay` does), into the domain's states (as before issue 19,
  *   for the record), and on two worker threads (`replay --workers 2`).
- * Then one more replay of each kind, untimed, to measure its memory.
+ * Then, untimed, the memory: the heap a compact replay holds at a quarter, a
+ * half and all of the log (how it grows with the streams read), the domain's
+ * at all of it, and the peak resident memory of `mizan-audit replay`, with
+ * one and with two workers, each in a process of its own.
  */
 // Before any schema is used, as in the audit's command line (apps/audit/src/main.ts).
 import "effect/schema/SchemaJITCompiler/enable"
+import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -132,51 +136,60 @@ const replayOnWorkers: Workload = {
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20)
 
 /**
- * The memory of one replay: the peak of the process's resident set (worker
- * threads included), sampled every 50 ms and after every page read, and the
- * heap it holds at its end, its streams' states still referenced (less the
- * heap before it), per stream when `run` answers how many it holds.
+ * The heap a replay into `states` holds once it has read the log up to
+ * `position` (its streams' states still referenced), less the heap before
+ * it, per stream: what the replay's memory grows by with each stream.
  */
-const memoryOf = async (
-  run: (sample: () => void) => Promise<{ readonly streams?: number; readonly held?: unknown }>,
-) => {
+const heapHeldAt = async (store: EventStoreShape, states: FoldedStates, position: number) => {
   collectGarbage()
-  const before = process.memoryUsage()
-  let peakRss = before.rss
-  const sample = () => {
-    peakRss = Math.max(peakRss, process.memoryUsage.rss())
-  }
-  const timer = setInterval(sample, 50)
-  try {
-    const { streams, held } = await run(sample)
-    collectGarbage()
-    const heapHeld = process.memoryUsage().heapUsed - before.heapUsed
-    // `held` stays referenced until the heap is read.
-    return {
-      rssBeforeMiB: mib(before.rss),
-      peakRssMiB: mib(peakRss),
-      heapHeldMiB: mib(heapHeld),
-      bytesPerStream: streams === undefined || held === undefined ? undefined : Math.round(heapHeld / streams),
-    }
-  } finally {
-    clearInterval(timer)
+  const before = process.memoryUsage().heapUsed
+  const replayer = await Effect.runPromise(
+    Effect.provideService(
+      replayLog({ pageSizeEvents, states, cut: { _tag: "Position", position: BigInt(position) } }),
+      EventStore,
+      store,
+    ),
+  )
+  collectGarbage()
+  const heldBytes = process.memoryUsage().heapUsed - before
+  return {
+    events: position,
+    streams: replayer.streams.size,
+    heapMiB: mib(heldBytes),
+    bytesPerStream: Math.round(heldBytes / replayer.streams.size),
   }
 }
 
-const memoryInThread = (store: EventStoreShape, states: FoldedStates) =>
-  memoryOf(async (sample) => {
-    const replayer = await Effect.runPromise(
-      Effect.provideService(replayLog({ pageSizeEvents, states, onProgress: sample }), EventStore, store),
+/**
+ * The peak resident memory of `mizan-audit replay` over the history, in a
+ * process of its own (so nothing of this one counts): its `VmHWM` in
+ * /proc, read every 100 ms until it ends.
+ */
+const peakRssOfCli = (extraArguments: ReadonlyArray<string>) =>
+  new Promise<number>((resolve, reject) => {
+    const cli = join(import.meta.dirname, "..", "..", "..", "apps", "audit", "src", "main.ts")
+    const child = spawn(
+      process.execPath,
+      [cli, "replay", "--json", "--store", `sqlite:${historyPath}`, ...extraArguments],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+      },
     )
-    return { streams: replayer.streams.size, held: replayer }
-  })
-
-const memoryOnWorkers = () =>
-  memoryOf(async (sample) => {
-    await Effect.runPromise(
-      replayInWorkers({ store: { _tag: "Sqlite", path: historyPath }, workers, pageSizeEvents, onProgress: sample }),
-    )
-    return {}
+    let peakKiB = 0
+    const timer = setInterval(() => {
+      try {
+        const hwm = /VmHWM:\s+([0-9]+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))
+        if (hwm !== null) peakKiB = Math.max(peakKiB, Number(hwm[1]))
+      } catch {
+        // The process has just ended.
+      }
+    }, 100)
+    child.on("error", reject)
+    child.on("exit", (code) => {
+      clearInterval(timer)
+      if (code !== 0) reject(new Error(`mizan-audit replay ${extraArguments.join(" ")} exited with ${code}`))
+      else resolve(Math.round(peakKiB / 1024))
+    })
   })
 
 const startedMs = performance.now()
@@ -200,9 +213,16 @@ const { comparisons, memory } = await Effect.runPromise(
       })
       const comparisons = [against(compact, 0.38), against(parallel, 0.5), against(domain)]
       const memory = {
-        compact: yield* Effect.promise(() => memoryInThread(store, "compact")),
-        domain: yield* Effect.promise(() => memoryInThread(store, "domain")),
-        workers: yield* Effect.promise(memoryOnWorkers),
+        growth: [
+          yield* Effect.promise(() => heapHeldAt(store, "compact", eventsInHistory / 4)),
+          yield* Effect.promise(() => heapHeldAt(store, "compact", eventsInHistory / 2)),
+          yield* Effect.promise(() => heapHeldAt(store, "compact", eventsInHistory)),
+        ],
+        domain: yield* Effect.promise(() => heapHeldAt(store, "domain", eventsInHistory)),
+        peakRssMiB: {
+          oneCore: yield* Effect.promise(() => peakRssOfCli([])),
+          workers: yield* Effect.promise(() => peakRssOfCli(["--workers", String(workers)])),
+        },
       }
       return { comparisons, memory }
     }),
@@ -210,10 +230,12 @@ const { comparisons, memory } = await Effect.runPromise(
 )
 console.log(`history: ${summary}\n`)
 console.log(formatTable(comparisons))
-console.log("\nmemory of one replay (MiB; heap per stream in bytes, the states held at the end):")
-console.log(`  compact states, one core: ${JSON.stringify(memory.compact)}`)
-console.log(`  domain states, one core:  ${JSON.stringify(memory.domain)}`)
-console.log(`  ${workers} worker threads:         ${JSON.stringify(memory.workers)}`)
+console.log("\nheap held by a replay at a cut of the log (its states referenced), in MiB and bytes per stream:")
+for (const at of memory.growth) console.log(`  compact states, ${JSON.stringify(at)}`)
+console.log(`  domain states,  ${JSON.stringify(memory.domain)}`)
+console.log(
+  `peak resident memory of mizan-audit replay over the whole history, a process of its own: ${memory.peakRssMiB.oneCore} MiB; with --workers ${workers}: ${memory.peakRssMiB.workers} MiB`,
+)
 console.log(
   `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up run, the four workloads' runs alternating.`,
 )
