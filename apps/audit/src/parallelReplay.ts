@@ -135,6 +135,10 @@ export const replayInWorkers = (options: ParallelReplayOptions): Effect.Effect<R
                 new Promise<ReplayPart>((resolve, reject) => {
                   const answers = new Map<number, (value: unknown) => void>()
                   worker.on("error", reject)
+                  // A worker that ends before it has read the log (once it has, this is a no-op).
+                  worker.on("exit", (code) =>
+                    reject(new Error(`it stopped with exit code ${code} before reading the log`)),
+                  )
                   worker.on("message", (message: WorkerMessage) => {
                     switch (message._tag) {
                       case "Progress":
