@@ -8,8 +8,10 @@
 import { createWriteStream, existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { type CommandLine, readCommandLine } from "@mizan/command-line"
-import type { EventStore, StoreError } from "@mizan/eventsourcing"
-import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
+import { type EventStore, Sealing, type StoreError, SubjectKeys } from "@mizan/eventsourcing"
+import { isSha256Hex } from "@mizan/kernel"
+import { KeyError, type PublicKey, parsePublicKey, sha256Hex } from "@mizan/protocol"
+import { rotateMasterKey } from "@mizan/stores"
 import { Effect, Exit, Layer } from "effect"
 import { formatCount } from "./format.ts"
 import { replayInWorkers } from "./parallelReplay.ts"
@@ -21,7 +23,12 @@ import {
   describeStore,
   eventCountOf,
   failureMessage,
+  layerKeyFileOf,
+  layerOpenedStore,
+  layerSealingStore,
   layerStore,
+  masterKeyFileDefault,
+  masterKeyFileEnvironmentVariable,
   parseStoreSetting,
   type StoreSetting,
   storeEnvironmentVariable,
@@ -58,12 +65,17 @@ export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres
                                   (ISO date-time, UTC unless it says otherwise, or ms since 1970)
   at --position N [--stream S]    the same, as of global position N
   export [--out FILE]             the whole log as NDJSON (to stdout without --out)
-  import FILE [--in-flight N]     check an export file, then write it into the store
+  import FILE [--in-flight N]     check an export file, then write it into the store (with its data keys)
+         [--seal]                 and seal every personal field the file holds in clear (into an empty store)
   verify [--service-public-key F] check every event's chain hash and every signed head of the log
                                   (the key that signed the heads; default ${servicePublicKeyFileDefault})
   migrate                         create the store, or bring its schema to this version (the gateway does too)
+  forget KIND:VALUE --by NAME     forget a person: destroy the data keys of a card, member, iban or remitter
+                                  (VALUE in clear or as its SHA-256 hex); their fields then read [forgotten]
+  rotate-master-key [--retire]    re-wrap every data key under a new master key; --retire removes the old ones
 
 The store is --store, else $${storeEnvironmentVariable}, else ${storeSettingDefault}.
+The master key file is --master-key-file, else $${masterKeyFileEnvironmentVariable}, else ${masterKeyFileDefault}.
 Exit status: 0 all is well, 1 something is broken, 2 the audit could not run.
 `
 
@@ -76,6 +88,10 @@ const options = {
   "in-flight": { type: "string" },
   workers: { type: "string" },
   "service-public-key": { type: "string" },
+  "master-key-file": { type: "string" },
+  by: { type: "string" },
+  retire: { type: "boolean", default: false },
+  seal: { type: "boolean", default: false },
 } as const
 
 type Parsed = Exclude<CommandLine<typeof options>, { readonly help: true }>
@@ -115,10 +131,9 @@ const wholeNumber = (name: string, text: string | undefined, fallback: number): 
 /** What one command does, once its store is open. */
 type Run = Effect.Effect<ExitCode, AuditError | StoreError, EventStore>
 
+/** A command with the store it needs provided: the events as stored, opened, or under sealing. */
 interface Command {
-  readonly run: Run
-  /** Import writes into a store it may create; every other command reads an existing one. */
-  readonly storeMustExist: boolean
+  readonly program: Effect.Effect<ExitCode, AuditError | StoreError>
 }
 
 const ioWrite =
@@ -133,17 +148,18 @@ const progressFor = (io: CliIo, label: string, store: StoreSetting, json: boolea
 const replayReport = (
   store: StoreSetting,
   workers: number,
+  masterKeyFile: string,
   onProgress: (eventsRead: number) => void,
 ): Effect.Effect<ReplayReport, AuditError | StoreError, EventStore> =>
   workers > 1
-    ? replayInWorkers({ store, workers, onProgress })
+    ? replayInWorkers({ store, workers, masterKeyFile, onProgress })
     : Effect.map(replayLog({ states: "compact", onProgress }), (replayer) => replayer.report())
 
-const replayCommand = (io: CliIo, store: StoreSetting, json: boolean, workers: number): Run =>
+const replayCommand = (io: CliIo, store: StoreSetting, json: boolean, workers: number, masterKeyFile: string): Run =>
   Effect.gen(function* () {
     const progress = progressFor(io, "replay", store, json)
     const startedMs = performance.now()
-    const report = yield* replayReport(store, workers, progress.update).pipe(
+    const report = yield* replayReport(store, workers, masterKeyFile, progress.update).pipe(
       Effect.ensuring(Effect.sync(progress.finish)),
     )
     const elapsedMs = performance.now() - startedMs
@@ -199,17 +215,28 @@ const exportCommand = (io: CliIo, store: StoreSetting, out: string | undefined):
     }),
   )
 
-const importCommand = (io: CliIo, store: StoreSetting, file: string, inFlight: number | undefined): Run =>
+const importCommand = (
+  io: CliIo,
+  store: StoreSetting,
+  file: string,
+  inFlight: number | undefined,
+  seal: boolean,
+): Run =>
   Effect.gen(function* () {
     const path = resolve(io.cwd, file)
     if (!existsSync(path)) return yield* new AuditError({ detail: `no export file at ${path}` })
     const progress = progressFor(io, "import", store, false)
     const summary = yield* importLog(path, {
       ...(inFlight === undefined ? {} : { appendsInFlightMax: inFlight }),
+      seal,
       onProgress: progress.update,
     }).pipe(Effect.ensuring(Effect.sync(progress.finish)))
     yield* ioWrite(io)(
-      `imported ${formatCount(summary.events)} events of ${formatCount(summary.streams)} streams in ${formatCount(summary.appends)} appends, and ${formatCount(summary.signedHeads)} signed heads\n`,
+      `imported ${formatCount(summary.events)} events of ${formatCount(summary.streams)} streams in ${formatCount(summary.appends)} appends, ${formatCount(summary.keys)} data keys and ${formatCount(summary.signedHeads)} signed heads${
+        summary.signedHeadsLeftBehind === 0
+          ? ""
+          : `; ${formatCount(summary.signedHeadsLeftBehind)} signed heads left behind, as sealing changed the events they digest`
+      }\n`,
     )
     return exitCodes.ok
   })
@@ -236,25 +263,87 @@ const verifyCommand = (io: CliIo, key: PublicKey, json: boolean): Run =>
     return verifyIsClean(report) ? exitCodes.ok : exitCodes.broken
   })
 
+/** The subject KIND:VALUE names: VALUE as the events hold it, the SHA-256 hex the edge makes of the clear value. */
+const subjectOf = (text: string | undefined): { readonly kind: string; readonly value: string } | AuditError => {
+  const colon = text?.indexOf(":") ?? -1
+  if (text === undefined || colon < 1 || colon === text.length - 1)
+    return new AuditError({ detail: "forget needs KIND:VALUE, as in card:4111111111111111" })
+  const kind = text.slice(0, colon)
+  const value = text.slice(colon + 1)
+  return { kind, value: isSha256Hex(value) ? value : sha256Hex(value) }
+}
+
+const forgetCommand = (io: CliIo, kind: string, value: string, by: string) =>
+  Effect.gen(function* () {
+    const sealing = yield* Sealing
+    const outcome = yield* sealing.forget(kind, value, by)
+    yield* ioWrite(io)(
+      outcome.keysDestroyed === 0
+        ? `${outcome.subjectId} holds no data key: already forgotten, or never seen; nothing changed\n`
+        : `forgot ${outcome.subjectId}: ${outcome.keysDestroyed} data key(s) destroyed, recorded as by ${by}\n`,
+    )
+    return exitCodes.ok
+  })
+
+const rotateCommand = (io: CliIo, masterKeyFile: string, retire: boolean) =>
+  Effect.gen(function* () {
+    const keys = yield* SubjectKeys
+    const outcome = yield* rotateMasterKey(masterKeyFile, keys, { retire }).pipe(
+      Effect.mapError((error) =>
+        error instanceof AuditError || (error as { _tag?: string })._tag === "StoreError"
+          ? (error as AuditError | StoreError)
+          : new AuditError({ detail: `rotating the master key: ${String((error as Error).message ?? error)}` }),
+      ),
+    )
+    yield* ioWrite(io)(
+      `master key ${outcome.masterKeyId} is current: ${formatCount(outcome.rewrapped)} data keys re-wrapped${
+        outcome.retired.length === 0 ? "" : `, retired ${outcome.retired.join(", ")}`
+      }\n`,
+    )
+    return exitCodes.ok
+  })
+
 const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | AuditError => {
   const [name, argument] = parsed.positionals
   const { json } = parsed.values
-  const reading = (run: Run): Command => ({ run, storeMustExist: true })
+  const masterKeyFile = resolve(
+    io.cwd,
+    parsed.values["master-key-file"] ?? io.env[masterKeyFileEnvironmentVariable] ?? masterKeyFileDefault,
+  )
+  /**
+   * The events as stored: what verify checks and export and import carry
+   * (the chain covers the stored bytes). The master key file, when there is
+   * one, is there for import to open sealed events and seal clear ones.
+   */
+  const asStored = (run: Run, storeMustExist = true): Command => ({
+    program: Effect.provide(
+      run,
+      Layer.fresh(
+        existsSync(masterKeyFile)
+          ? Layer.merge(layerStore(store, { mustExist: storeMustExist }), layerKeyFileOf(masterKeyFile))
+          : layerStore(store, { mustExist: storeMustExist }),
+      ),
+    ),
+  })
+  /** The events as the domain sees them, sealed fields opened. */
+  const opened = (run: Run): Command => ({
+    program: Effect.provide(run, Layer.fresh(layerOpenedStore(store, { mustExist: true }, masterKeyFile))),
+  })
   switch (name) {
     case "replay": {
       const workers = wholeNumber("workers", parsed.values.workers, 1)
-      return workers instanceof AuditError ? workers : reading(replayCommand(io, store, json, workers))
+      return workers instanceof AuditError ? workers : opened(replayCommand(io, store, json, workers, masterKeyFile))
     }
     case "show":
       return argument === undefined
         ? new AuditError({ detail: "show needs a STREAM" })
-        : reading(showCommand(io, argument, json))
+        : opened(showCommand(io, argument, json))
     case "at": {
       const cut = cutOf(parsed)
-      return cut instanceof AuditError ? cut : reading(atCommand(io, store, cut, parsed.values.stream, json))
+      return cut instanceof AuditError ? cut : opened(atCommand(io, store, cut, parsed.values.stream, json))
     }
     case "export":
-      return reading(exportCommand(io, store, parsed.values.out))
+      return asStored(exportCommand(io, store, parsed.values.out))
     case "import": {
       // Unset, import chooses: 32, or 1 for a file with signed heads (transfer.ts).
       const given = parsed.values["in-flight"]
@@ -263,20 +352,40 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
       if (inFlight instanceof AuditError) return inFlight
       return argument === undefined
         ? new AuditError({ detail: "import needs the FILE to import" })
-        : { run: importCommand(io, store, argument, inFlight), storeMustExist: false }
+        : asStored(importCommand(io, store, argument, inFlight, parsed.values.seal), false)
     }
     case "verify": {
       const key = readServicePublicKey(io, parsed.values["service-public-key"])
-      return key instanceof AuditError ? key : reading(verifyCommand(io, key, json))
+      return key instanceof AuditError ? key : asStored(verifyCommand(io, key, json))
     }
     case "migrate":
       // Opening a store that may be created is what creates and migrates it (the store's own migrations).
-      return {
-        run: Effect.as(
+      return asStored(
+        Effect.as(
           Effect.sync(() => io.stdout.write(`${describeStore(store)} holds a Mizan store at this version\n`)),
           exitCodes.ok,
         ),
-        storeMustExist: false,
+        false,
+      )
+    case "forget": {
+      const subject = subjectOf(argument)
+      if (subject instanceof AuditError) return subject
+      const by = parsed.values.by
+      if (by === undefined || by.trim() === "")
+        return new AuditError({ detail: "forget needs --by NAME: who asks, recorded with the forget" })
+      return {
+        program: Effect.provide(
+          forgetCommand(io, subject.kind, subject.value, by),
+          Layer.fresh(layerSealingStore(store, masterKeyFile)),
+        ),
+      }
+    }
+    case "rotate-master-key":
+      return {
+        program: Effect.provide(
+          rotateCommand(io, masterKeyFile, parsed.values.retire),
+          Layer.fresh(layerSealingStore(store, masterKeyFile)),
+        ),
       }
     default:
       return new AuditError({ detail: name === undefined ? "no command given" : `unknown command "${name}"` })
@@ -308,7 +417,6 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<Ex
   if (store instanceof AuditError) return fail(store.detail)
   const command = commandOf(parsed, io, store)
   if (command instanceof AuditError) return fail(command.detail, true)
-  const program = Effect.provide(command.run, Layer.fresh(layerStore(store, { mustExist: command.storeMustExist })))
-  const exit = await Effect.runPromiseExit(program)
+  const exit = await Effect.runPromiseExit(command.program)
   return Exit.isSuccess(exit) ? exit.value : fail(failureMessage(store, exit.cause))
 }

@@ -17,8 +17,15 @@
  * without its position (the target store's positions are its own):
  *
  *   {"signedHead":{"count":2,"lastEventId":"...","digest":"...","signedAt":...,"signature":"..."}}
+ *
+ * A sealed store's key table comes first, one line per data key, wrapped
+ * by the master key as the table keeps it (forgotten keys without it), so
+ * that the sealed events it opens travel with it
+ * (docs/architecture.md#sealed-personal-data):
+ *
+ *   {"subjectKey":{"keyId":"...","subjectId":"card:...","wrappedKey":"...","masterKeyId":"mk-...","createdAt":...}}
  */
-import type { LogHead, RecordedEvent, SignedHead } from "@mizan/eventsourcing"
+import type { LogHead, RecordedEvent, SignedHead, SubjectKey } from "@mizan/eventsourcing"
 import { issueMessage } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 
@@ -62,6 +69,23 @@ export const ExportedHead = Schema.Struct({
 /** A head as a file carries it: the signed fields and the signature, without a store's position. */
 export type ExportedHead = LogHead & { readonly signature: string }
 
+const Time = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "must be a time in ms since 1970" }))
+
+export const ExportedKey = Schema.Struct({
+  subjectKey: Schema.Struct({
+    keyId: Schema.NonEmptyString,
+    subjectId: Schema.NonEmptyString,
+    wrappedKey: Schema.optionalKey(Schema.NonEmptyString),
+    masterKeyId: Schema.NonEmptyString,
+    createdAt: Time,
+    forgottenAt: Schema.optionalKey(Time),
+    forgottenBy: Schema.optionalKey(Schema.String),
+  }),
+})
+
+/** One data key's line. */
+export const keyLine = (key: SubjectKey): string => JSON.stringify({ subjectKey: key })
+
 export const ExportEnd = Schema.Struct({
   end: Schema.Struct({ events: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)) }),
 })
@@ -89,11 +113,13 @@ export const endLine = (events: number): string => JSON.stringify({ end: { event
 export type ParsedLine =
   | { readonly _tag: "Event"; readonly event: ExportedEvent; readonly globalPosition: bigint }
   | { readonly _tag: "Head"; readonly head: ExportedHead }
+  | { readonly _tag: "Key"; readonly key: SubjectKey }
   | { readonly _tag: "End"; readonly events: number }
 
 const decodeEvent = Schema.decodeUnknownResult(ExportedEvent)
 const decodeEnd = Schema.decodeUnknownResult(ExportEnd)
 const decodeHead = Schema.decodeUnknownResult(ExportedHead)
+const decodeKey = Schema.decodeUnknownResult(ExportedKey)
 
 /** A line of an export, or why it is not one (a sentence without the line's content: it may be event data). */
 export const parseLine = (text: string): Result.Result<ParsedLine, string> => {
@@ -113,6 +139,11 @@ export const parseLine = (text: string): Result.Result<ParsedLine, string> => {
     return Result.mapBoth(decodeHead(json), {
       onFailure: (error) => `the signed head line is malformed: ${issueMessage(error.issue)}`,
       onSuccess: (line): ParsedLine => ({ _tag: "Head", head: line.signedHead }),
+    })
+  if (typeof json === "object" && json !== null && "subjectKey" in json)
+    return Result.mapBoth(decodeKey(json), {
+      onFailure: (error) => `the data key line is malformed: ${issueMessage(error.issue)}`,
+      onSuccess: (line): ParsedLine => ({ _tag: "Key", key: line.subjectKey }),
     })
   return Result.mapBoth(decodeEvent(json), {
     onFailure: (error) => `not an exported event: ${issueMessage(error.issue)}`,

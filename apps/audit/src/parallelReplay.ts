@@ -20,7 +20,7 @@ import { registry } from "./registry.ts"
 import { type Cut, everything, findingsListedMaxDefault, type Replayer } from "./replay.ts"
 import { assembleReport, type PartialReport, type ReplayReport } from "./replayReport.ts"
 import type { ParentMessage, ReplayWorkerData, WorkerMessage } from "./replayWorkerProtocol.ts"
-import { AuditError, type StoreSetting } from "./stores.ts"
+import { AuditError, masterKeyFileDefault, type StoreSetting } from "./stores.ts"
 import { workerOfStream } from "./streamTable.ts"
 
 /** One worker's side of a parallel replay, once it has read the log. */
@@ -95,6 +95,8 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 export interface ParallelReplayOptions {
   readonly store: StoreSetting
+  /** The master key file that opens a sealed store's fields, as the command line names it (stores.ts). */
+  readonly masterKeyFile?: string
   /** Worker threads, each folding the streams of one hash partition (2 for the second core). */
   readonly workers: number
   readonly cut?: Cut
@@ -117,6 +119,7 @@ export const replayInWorkers = (options: ParallelReplayOptions): Effect.Effect<R
       Array.from({ length: options.workers }, (_, index) => {
         const workerData: ReplayWorkerData = {
           store: options.store,
+          masterKeyFile: options.masterKeyFile ?? masterKeyFileDefault,
           partition: { index, count: options.workers },
           cut: options.cut ?? everything,
           pageSizeEvents: options.pageSizeEvents,

@@ -8,7 +8,15 @@
 
 import { AcquiringOrder, feeTotalFils } from "@mizan/acquiring"
 import { BankCardTransfer } from "@mizan/card-transfer"
-import type { Aggregate, EventCodec } from "@mizan/eventsourcing"
+import {
+  type Aggregate,
+  type EventCodec,
+  evolveForgottenSubject,
+  forgottenSubjectCodec,
+  forgottenSubjectInitialState,
+  forgottenSubjectInvariants,
+  forgottenSubjectStreamPrefix,
+} from "@mizan/eventsourcing"
 import type { BrokenRule } from "@mizan/kernel"
 import { Notification } from "@mizan/notification"
 import { RefundOrder } from "@mizan/refund"
@@ -59,16 +67,13 @@ interface AuditedSpec<Event, State, Compact> {
   readonly kind: string
   readonly owns: (streamId: string) => boolean
   readonly aggregate: Pick<Aggregate<never, Event, State, unknown>, "codec" | "initialState" | "evolve">
-  /** The domain's invariants: `{ rule, detail }` records, or sentences (the transfer libs' shape). */
-  readonly invariants: (state: State) => ReadonlyArray<BrokenRule | string>
+  /** The domain's invariants: the broken rules, `{ rule, detail }`. */
+  readonly invariants: (state: State) => ReadonlyArray<BrokenRule>
   readonly status: (state: State) => string
   readonly money?: (state: State) => MoneyFigures
   /** The compact fold, made from the domain's (auditFold.ts); none when the domain's states are small already. */
   readonly compact?: (domain: AuditFold<Event, State>) => AuditFold<Event, Compact>
 }
-
-const asBrokenRule = (broken: BrokenRule | string): BrokenRule =>
-  typeof broken === "string" ? { rule: broken, detail: "" } : broken
 
 const noMoney = (): MoneyFigures => ({})
 
@@ -89,7 +94,7 @@ const audited = <Event, State, Compact = State>(spec: AuditedSpec<Event, State, 
     evolve: spec.aggregate.evolve,
     invariants: (state) => {
       const broken = spec.invariants(state)
-      return broken.length === 0 ? noneBroken : broken.map(asBrokenRule)
+      return broken.length === 0 ? noneBroken : broken
     },
     status: spec.status,
     money: spec.money ?? noMoney,
@@ -236,6 +241,18 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     owns: prefixed(orderIndexStreamPrefix),
     aggregate: orderIndex,
     invariants: orderIndexInvariants,
+    status: (state) => state.status,
+  }),
+  audited({
+    // Who forgot which (keyed) data subject, and when: docs/architecture.md#sealed-personal-data.
+    kind: "forgottenSubject",
+    owns: prefixed(forgottenSubjectStreamPrefix),
+    aggregate: {
+      codec: forgottenSubjectCodec,
+      initialState: forgottenSubjectInitialState,
+      evolve: evolveForgottenSubject,
+    },
+    invariants: forgottenSubjectInvariants,
     status: (state) => state.status,
   }),
 ]

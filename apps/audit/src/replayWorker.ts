@@ -11,7 +11,7 @@ import { Effect, Exit } from "effect"
 import { localPart } from "./parallelReplay.ts"
 import { replayLog } from "./replay.ts"
 import type { ParentMessage, ReplayWorkerData, WorkerMessage } from "./replayWorkerProtocol.ts"
-import { failureMessage, layerStore } from "./stores.ts"
+import { failureMessage, layerOpenedStore } from "./stores.ts"
 
 const port = parentPort!
 const data = workerData as ReplayWorkerData
@@ -25,7 +25,7 @@ const exit = await Effect.runPromiseExit(
     ...(data.pageSizeEvents === undefined ? {} : { pageSizeEvents: data.pageSizeEvents }),
     ...(data.findingsListedMax === undefined ? {} : { findingsListedMax: data.findingsListedMax }),
     onProgress: (read) => post({ _tag: "Progress", read }),
-  }).pipe(Effect.provide(layerStore(data.store, { mustExist: true }))),
+  }).pipe(Effect.provide(layerOpenedStore(data.store, { mustExist: true }, data.masterKeyFile))),
 )
 if (Exit.isFailure(exit)) post({ _tag: "Failed", detail: failureMessage(data.store, exit.cause) })
 else {

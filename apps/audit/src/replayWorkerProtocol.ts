@@ -6,6 +6,8 @@ import type { StoreSetting } from "./stores.ts"
 /** What a worker is started with. */
 export interface ReplayWorkerData {
   readonly store: StoreSetting
+  /** Opens a sealed store's fields, as the command line's `replay` does (stores.ts, layerOpenedStore). */
+  readonly masterKeyFile: string
   readonly partition: Partition
   readonly cut: Cut
   readonly pageSizeEvents: number | undefined

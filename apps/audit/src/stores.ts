@@ -7,15 +7,27 @@
  * database and audit nothing.
  */
 import { DatabaseSync } from "node:sqlite"
-import { EventStore, type StoreError } from "@mizan/eventsourcing"
+import {
+  EventStore,
+  equalitySubjectId,
+  KeyRing,
+  makeSealer,
+  type Sealing,
+  type StoreError,
+  SubjectKeys,
+  sealedEventStore,
+} from "@mizan/eventsourcing"
+import { mizanSealingPlan } from "@mizan/order-views"
 import {
   describeStore,
+  layerKeyFile,
+  layerSealed,
   layerStoreOf,
   type OpenOptions,
   parseStoreSetting as parseSetting,
   type StoreSetting,
 } from "@mizan/stores"
-import { Cause, Data, Effect, Layer, Result } from "effect"
+import { Cause, Context, Data, Effect, Layer, Result } from "effect"
 
 /** Something the audit cannot do, in a sentence for the operator (never with a password or event data). */
 export class AuditError extends Data.TaggedError("AuditError")<{ readonly detail: string }> {
@@ -28,6 +40,11 @@ export type { StoreSetting } from "@mizan/stores"
 export { describeStore, maskSetting } from "@mizan/stores"
 
 export const storeEnvironmentVariable = "MIZAN_STORE"
+
+export const masterKeyFileEnvironmentVariable = "MIZAN_MASTER_KEY_FILE"
+
+/** Where the gateway makes the master key file by default (apps/gateway: beside its configuration in data/). */
+export const masterKeyFileDefault = "data/master-keys.json"
 
 /** Reads a setting, as the gateway and the notifier do (a relative SQLite path is taken from `baseDir`). */
 export const parseStoreSetting = (setting: string, baseDir: string): StoreSetting | AuditError => {
@@ -66,9 +83,59 @@ export const failureMessage = (store: StoreSetting, cause: Cause.Cause<unknown>)
  * but `import` opens with `mustExist`: an audit of a missing file would
  * create an empty database and report nothing broken.
  */
-export const layerStore = (store: StoreSetting, options: OpenOptions): Layer.Layer<EventStore, AuditError> =>
+export const layerStore = (
+  store: StoreSetting,
+  options: OpenOptions,
+): Layer.Layer<EventStore | SubjectKeys, AuditError> =>
   layerStoreOf(store, options).pipe(
-    Layer.catchTag("StoreError", (error) => Layer.effect(EventStore, Effect.fail(auditErrorFromStore(store, error)))),
+    Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(auditErrorFromStore(store, error)))),
+  )
+
+const keyFileOf = (masterKeyFile: string) =>
+  layerKeyFile(masterKeyFile, {
+    createWhenMissing: false,
+    settingName: `--master-key-file or ${masterKeyFileEnvironmentVariable}`,
+  })
+
+/** The master key file's KeyRing, its refusal in the operator's words; never made here: the gateway makes it. */
+export const layerKeyFileOf = (masterKeyFile: string): Layer.Layer<KeyRing, AuditError> =>
+  keyFileOf(masterKeyFile).pipe(
+    Layer.catchTag("StoreError", (error) =>
+      Layer.effect(KeyRing, Effect.fail(new AuditError({ detail: error.detail }))),
+    ),
+  )
+
+/**
+ * The store with its sealed fields opened (docs/architecture.md#sealed-personal-data):
+ * what replay, show and at read, as the domain sees it, with a forgotten
+ * subject's fields as `[forgotten]`. A store that never sealed anything (its
+ * key table holds no secret for keyed ids, or it keeps no key table, as
+ * KurrentDB) reads as it is, and needs no master key file.
+ */
+export const layerOpenedStore = (
+  store: StoreSetting,
+  options: OpenOptions,
+  masterKeyFile: string,
+): Layer.Layer<EventStore, AuditError> =>
+  Layer.effectContext(
+    Effect.gen(function* () {
+      const raw = yield* Layer.build(layerStore(store, options))
+      const keys = Context.get(raw, SubjectKeys)
+      const sealedBefore = store._tag !== "KurrentDb" && (yield* keys.liveKeyOf(equalitySubjectId)) !== undefined
+      if (!sealedBefore) return Context.make(EventStore, Context.get(raw, EventStore))
+      const keyRing = yield* Layer.build(keyFileOf(masterKeyFile))
+      const sealer = yield* Effect.provideContext(makeSealer(mizanSealingPlan), Context.merge(raw, keyRing))
+      return Context.make(EventStore, sealedEventStore(Context.get(raw, EventStore), sealer))
+    }).pipe(Effect.mapError((error) => (error instanceof AuditError ? error : auditErrorFromStore(store, error)))),
+  )
+
+/** The store under sealing, with `Sealing` (to forget) and the raw key table: for forget and rotate-master-key. */
+export const layerSealingStore = (
+  store: StoreSetting,
+  masterKeyFile: string,
+): Layer.Layer<EventStore | Sealing | SubjectKeys, AuditError> =>
+  layerSealed(layerStoreOf(store, { mustExist: true }), keyFileOf(masterKeyFile), mizanSealingPlan).pipe(
+    Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(auditErrorFromStore(store, error)))),
   )
 
 /**

@@ -342,7 +342,8 @@ describe("the replayer", () => {
         streamId: walletStream,
         streamVersion: 1,
         globalPosition: 1n,
-        rule: "a CREATED transfer is above AED 10,000",
+        rule: "a transfer that did not fail carries at most AED 10,000",
+        detail: "CREATED with 2000000 fils",
       }),
     )
   })

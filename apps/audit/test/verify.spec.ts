@@ -120,7 +120,9 @@ describe("verify", () => {
     await withSqliteStore(path, generateHistory({ seed: 43, events: 150 }))
     // Back to schema version 1, as a store written before the chain holds it.
     tamper(path, (db) => {
-      db.exec("DROP TABLE signed_heads; ALTER TABLE events DROP COLUMN chain_hash; PRAGMA user_version = 1")
+      db.exec(
+        "DROP TABLE subject_keys; DROP TABLE signed_heads; ALTER TABLE events DROP COLUMN chain_hash; PRAGMA user_version = 1",
+      )
     })
     await withSqliteStore(
       path,

@@ -13,12 +13,14 @@ import {
   ExclusiveWork,
   inProcessExclusiveWork,
   layerInstrumentedEventStore,
+  layerMemorySubjectKeys,
   type StoreError,
 } from "@mizan/eventsourcing"
 import { fils, parseFils } from "@mizan/kernel"
 import { MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
+import { mizanSealingPlan } from "@mizan/order-views"
 import { sha256Hex } from "@mizan/protocol"
-import { layerExclusiveWork, layerStore } from "@mizan/stores"
+import { layerExclusiveWork, layerKeyFile, layerSealed, layerStore } from "@mizan/stores"
 import { layerLogging, layerOtlpFromEnv } from "@mizan/telemetry"
 import { MerchantClocks } from "@mizan/test-clock"
 import {
@@ -56,6 +58,12 @@ export interface GatewayOptions {
 
 /** The embedded store, beside the configuration file. */
 export const storeSettingDefault = "sqlite:mizan.db"
+
+/** The master key file of sealed personal data, beside the configuration; made on first start in sandbox mode. */
+export const masterKeyFileDefault = "master-keys.json"
+
+/** How long a data key stays in memory: the bound on a forget reaching this process (docs/architecture.md#sealed-personal-data). */
+export const keyCacheSecondsDefault = 30
 
 export const serviceKeyFilesDefault = {
   privateKeyFile: "service-private.pem",
@@ -173,8 +181,22 @@ export const layerTelemetry = (config: GatewayConfig) =>
 /** Everything the handlers need, built once. */
 export const layerGatewayServices = (options: GatewayOptions) => {
   const setting = options.config.store ?? storeSettingDefault
+  const keyRing = layerKeyFile(resolve(options.baseDir, options.config.masterKeyFile ?? masterKeyFileDefault), {
+    createWhenMissing: options.config.mode === "sandbox",
+    settingName: "masterKeyFile",
+  })
+  // A store given as a layer (the tests' memory store) keeps its data keys in memory beside it.
+  const storeWithKeys =
+    options.storeLayer === undefined
+      ? layerStore(setting, options.baseDir)
+      : Layer.merge(options.storeLayer, layerMemorySubjectKeys)
+  // Sealing sits below the instrumentation, so that an append's span includes what sealing costs.
   const store = layerInstrumentedEventStore.pipe(
-    Layer.provide(options.storeLayer ?? layerStore(setting, options.baseDir)),
+    Layer.provideMerge(
+      layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
+        keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
+      }),
+    ),
   )
   // A store given as a layer (the tests' memory store) is this process's alone.
   const exclusiveWork =

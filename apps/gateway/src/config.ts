@@ -178,6 +178,17 @@ export const GatewayConfig = Schema.Struct({
   store: Schema.optionalKey(Schema.String),
   /** The service's key pair, PEM files; generated on first start in sandbox mode. */
   serviceKeys: Schema.optionalKey(Schema.Struct({ privateKeyFile: Schema.String, publicKeyFile: Schema.String })),
+  /**
+   * The master keys that wrap the data keys of sealed personal data (default
+   * `master-keys.json` beside this file); made on first start in sandbox
+   * mode, required in production. Keep it out of the store's backups.
+   */
+  masterKeyFile: Schema.optionalKey(Schema.String),
+  /**
+   * How long a process keeps an unwrapped data key (default 30): a forget
+   * made by another process (the audit's) reaches this one within it.
+   */
+  keyCacheSeconds: Schema.optionalKey(PositiveInt),
   requestTimeWindowMinutes: Schema.optionalKey(PositiveInt),
   bodyLimitBytes: Schema.optionalKey(PositiveInt),
   defaultRateLimit: Schema.optionalKey(RateLimitConfig),

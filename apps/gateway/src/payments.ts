@@ -35,42 +35,45 @@ export const sandboxCard: AcquiringOrder.CardInfo = {
   expYear: "30",
 }
 
-export const payOrder = (merchant: Merchant, merchantOrderNo: string, now: Timestamp, details: PaymentDetails = {}) =>
-  Effect.gen(function* () {
-    const merchantId = merchant.partnerId
-    const streamId = AcquiringOrder.streamId(merchantId, merchantOrderNo)
-    const order = yield* readOrderExpiringIfDue(merchantId, streamId, now)
-    return yield* onOrder(streamId, {
-      _tag: "PayOrder",
-      merchantId,
-      now,
-      attemptId: randomUUID(),
-      paidAmountFils: details.paidAmountFils ?? order.request.totalAmountFils,
-      payChannel: details.payChannel ?? (order.request.paySceneCode === "DIRECTPAY" ? "BANKCARD" : "BALANCE"),
-      payerFeeFils: zeroFils,
-      feePlan: merchant.acquiringFees,
-      payer: { ...sandboxPayer, ...details.payer },
-      ...(order.request.paySceneCode === "DIRECTPAY" ? { cardInfo: details.cardInfo ?? sandboxCard } : {}),
-    })
+export const payOrder = Effect.fn("Gateway.payOrder")(function* (
+  merchant: Merchant,
+  merchantOrderNo: string,
+  now: Timestamp,
+  details: PaymentDetails = {},
+) {
+  const merchantId = merchant.partnerId
+  const streamId = AcquiringOrder.streamId(merchantId, merchantOrderNo)
+  const order = yield* readOrderExpiringIfDue(merchantId, streamId, now)
+  return yield* onOrder(streamId, {
+    _tag: "PayOrder",
+    merchantId,
+    now,
+    attemptId: randomUUID(),
+    paidAmountFils: details.paidAmountFils ?? order.request.totalAmountFils,
+    payChannel: details.payChannel ?? (order.request.paySceneCode === "DIRECTPAY" ? "BANKCARD" : "BALANCE"),
+    payerFeeFils: zeroFils,
+    feePlan: merchant.acquiringFees,
+    payer: { ...sandboxPayer, ...details.payer },
+    ...(order.request.paySceneCode === "DIRECTPAY" ? { cardInfo: details.cardInfo ?? sandboxCard } : {}),
   })
+})
 
-export const failPayment = (
+export const failPayment = Effect.fn("Gateway.failPayment")(function* (
   merchant: Merchant,
   merchantOrderNo: string,
   now: Timestamp,
   failure: { readonly payerMid?: string; readonly failCode?: string; readonly failDes?: string } = {},
-) =>
-  Effect.gen(function* () {
-    const merchantId = merchant.partnerId
-    const streamId = AcquiringOrder.streamId(merchantId, merchantOrderNo)
-    yield* readOrderExpiringIfDue(merchantId, streamId, now)
-    return yield* onOrder(streamId, {
-      _tag: "FailPaymentAttempt",
-      merchantId,
-      now,
-      attemptId: randomUUID(),
-      payerMid: failure.payerMid ?? sandboxPayer.payerMid,
-      failCode: failure.failCode ?? "PAYMENT_DECLINED",
-      failDes: failure.failDes ?? "the payer's payment was declined",
-    })
+) {
+  const merchantId = merchant.partnerId
+  const streamId = AcquiringOrder.streamId(merchantId, merchantOrderNo)
+  yield* readOrderExpiringIfDue(merchantId, streamId, now)
+  return yield* onOrder(streamId, {
+    _tag: "FailPaymentAttempt",
+    merchantId,
+    now,
+    attemptId: randomUUID(),
+    payerMid: failure.payerMid ?? sandboxPayer.payerMid,
+    failCode: failure.failCode ?? "PAYMENT_DECLINED",
+    failDes: failure.failDes ?? "the payer's payment was declined",
   })
+})

@@ -24,7 +24,7 @@ afterAll(async () => {
 })
 
 const audit = async () => {
-  const replay = await auditReplay(`sqlite:${join(dataDir, "store.db")}`)
+  const replay = await auditReplay(`sqlite:${join(dataDir, "store.db")}`, dataDir)
   expect([replay.code, replay.stderr]).toEqual([0, ""])
   return JSON.parse(replay.stdout) as { ok: boolean; notificationAttempts: number }
 }

@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { test as propertyTest } from "@fast-check/vitest"
+import { newMasterKey } from "@mizan/eventsourcing"
 import { generateKeyPair } from "@mizan/protocol"
+import { writeMasterKeyFile } from "@mizan/stores"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -339,10 +341,12 @@ describe("production mode", () => {
     const keys = generateKeyPair()
     writeFileSync(join(keysDir, "private.pem"), keys.privateKeyPem, { mode: 0o600 })
     writeFileSync(join(keysDir, "public.pem"), keys.publicKeyPem)
+    writeMasterKeyFile(join(keysDir, "master-keys.json"), [newMasterKey()])
     const production = await startGateway({
       config: testConfig({
         mode: "production",
         serviceKeys: { privateKeyFile: join(keysDir, "private.pem"), publicKeyFile: join(keysDir, "public.pem") },
+        masterKeyFile: join(keysDir, "master-keys.json"),
       }),
     })
     try {

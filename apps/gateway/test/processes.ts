@@ -78,10 +78,16 @@ export const call = <A>(effect: Effect.Effect<A, unknown>) => Effect.runPromise(
 
 const auditScript = join(import.meta.dirname, "..", "..", "audit", "src", "main.ts")
 
-/** `mizan-audit replay --json` on `store`, as an operator runs it: its exit code, stdout and stderr. */
-export const auditReplay = (store: string) =>
+/**
+ * `mizan-audit replay --json` on `store`, as an operator runs it, with the
+ * master key file the service made in `dataDir` (beside its configuration):
+ * its exit code, stdout and stderr.
+ */
+export const auditReplay = (store: string, dataDir: string) =>
   new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((done) =>
-    execFile(process.execPath, [auditScript, "replay", "--json", "--store", store], (error, stdout, stderr) =>
-      done({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+    execFile(
+      process.execPath,
+      [auditScript, "replay", "--json", "--store", store, "--master-key-file", join(dataDir, "master-keys.json")],
+      (error, stdout, stderr) => done({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
     ),
   )

@@ -134,7 +134,7 @@ const proveScaleOut = async (folder: string, store: string, auditStore: string) 
     await new Promise((resolve) => setTimeout(resolve, 2_000))
     for (const child of processes) await stopService(child)
 
-    const audit = await auditReplay(auditStore)
+    const audit = await auditReplay(auditStore, folder)
     expect(audit.stderr).toBe("")
     const report = JSON.parse(audit.stdout) as { ok: boolean; notificationAttempts: number }
     expect(report.ok).toBe(true)

@@ -203,7 +203,7 @@ describe("a merchant's test clock across a kill", () => {
       await stopService(second)
     }
 
-    const audit = await auditReplay(`sqlite:${join(dataDir, "store.db")}`)
+    const audit = await auditReplay(`sqlite:${join(dataDir, "store.db")}`, dataDir)
     expect(audit.stderr).toBe("")
     const report = JSON.parse(audit.stdout) as { ok: boolean; brokenInvariants: { total: number } }
     expect(report).toMatchObject({ ok: true, brokenInvariants: { total: 0 } })

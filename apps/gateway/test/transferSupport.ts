@@ -6,9 +6,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { EventStore } from "@mizan/eventsourcing"
+import { EventStore, newMasterKey } from "@mizan/eventsourcing"
 import type { MerchantClient } from "@mizan/merchant-client"
 import { generateKeyPair } from "@mizan/protocol"
+import { writeMasterKeyFile } from "@mizan/stores"
 import { Effect } from "effect"
 import { expect } from "vitest"
 import { refused, sandbox } from "./calls.ts"
@@ -59,8 +60,8 @@ export const storedText = async (gateway: TestGateway) =>
 /**
  * A gateway in production mode: no sandbox API, and no member directory,
  * holder-name directory or bank connected (their ports answer
- * "unavailable"). Production never makes service keys, so they are made
- * here first.
+ * "unavailable"). Production never makes service keys or a master key
+ * file, so they are made here first.
  */
 export const startProductionGateway = async () => {
   const keysDir = mkdtempSync(join(tmpdir(), "mizan-production-keys-"))
@@ -69,8 +70,10 @@ export const startProductionGateway = async () => {
   const publicKeyFile = join(keysDir, "service-public.pem")
   writeFileSync(privateKeyFile, pair.privateKeyPem, { mode: 0o600 })
   writeFileSync(publicKeyFile, pair.publicKeyPem)
+  const masterKeyFile = join(keysDir, "master-keys.json")
+  writeMasterKeyFile(masterKeyFile, [newMasterKey()])
   const gateway = await startGateway({
-    config: { ...testConfig(), mode: "production", serviceKeys: { privateKeyFile, publicKeyFile } },
+    config: { ...testConfig(), mode: "production", serviceKeys: { privateKeyFile, publicKeyFile }, masterKeyFile },
   })
   return {
     ...gateway,

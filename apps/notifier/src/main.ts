@@ -10,14 +10,16 @@
  *   MIZAN_STORE                      the store: sqlite:PATH (default sqlite:data/mizan.db), postgres://... or kurrentdb://...
  *   MIZAN_NOTIFIER_MODE              production (default) or sandbox (loopback notifyUrls allowed)
  *   MIZAN_SERVICE_PRIVATE_KEY_FILE   the service's PKCS#8 PEM key (default data/service-private.pem); `run` only
+ *   MIZAN_MASTER_KEY_FILE            the master keys of sealed personal data (default data/master-keys.json, as the gateway makes it)
  *   MIZAN_LOG_FORMAT, MIZAN_LOG_LEVEL  json (default) or pretty; debug, info (default), warn or error
  *   OTEL_EXPORTER_OTLP_ENDPOINT      an OpenTelemetry collector: traces and metrics are sent there
  */
 import { readFileSync } from "node:fs"
 import { type CommandLineError, readCommandLine } from "@mizan/command-line"
 import { type EventStore, ExclusiveWork, layerInstrumentedEventStore } from "@mizan/eventsourcing"
+import { mizanSealingPlan } from "@mizan/order-views"
 import { type PrivateKey, parsePrivateKey, sign } from "@mizan/protocol"
-import { layerExclusiveWork, layerStore } from "@mizan/stores"
+import { layerExclusiveWork, layerKeyFile, layerSealed, layerStore } from "@mizan/stores"
 import { layerLogging, layerOtlpFromEnv, logSettingsFromEnv, type TelemetrySettingError } from "@mizan/telemetry"
 import { Cause, Effect, Exit, Fiber, Layer } from "effect"
 import { runNotifier } from "./notifier.ts"
@@ -41,16 +43,27 @@ const reasonOf = (cause: Cause.Cause<unknown>): string => {
 }
 
 const storeSetting = process.env.MIZAN_STORE ?? "sqlite:data/mizan.db"
+const masterKeyFile = process.env.MIZAN_MASTER_KEY_FILE ?? "data/master-keys.json"
 
 /**
- * Runs `program` on the store. `run` creates a SQLite store that is not
- * there yet (the gateway may start after it); the operator's commands read
- * only one that exists, so that a mistyped path is not a store with nothing in it.
+ * Runs `program` on the store, its personal fields opened with the master
+ * key file the gateway made (never made here). `run` creates a SQLite store
+ * that is not there yet (the gateway may start after it); the operator's
+ * commands read only one that exists, so that a mistyped path is not a
+ * store with nothing in it.
  */
 const onStore = <A, E>(program: Effect.Effect<A, E, EventStore>, options: { readonly mustExist: boolean }) =>
   Effect.provide(
     program,
-    layerInstrumentedEventStore.pipe(Layer.provide(layerStore(storeSetting, process.cwd(), options))),
+    layerInstrumentedEventStore.pipe(
+      Layer.provide(
+        layerSealed(
+          layerStore(storeSetting, process.cwd(), options),
+          layerKeyFile(masterKeyFile, { createWhenMissing: false, settingName: "MIZAN_MASTER_KEY_FILE" }),
+          mizanSealingPlan,
+        ),
+      ),
+    ),
   )
 
 /** The state as text: bigints (the source position) are written as decimal strings. */

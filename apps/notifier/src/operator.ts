@@ -83,8 +83,8 @@ export const resendNotification = Effect.fn("Notifier.resend")(function* (notify
     requestedBy: by,
   }).pipe(
     Effect.provideService(Clock.Clock, merchantId === undefined ? yield* Clock.Clock : clocks.clockOf(merchantId)),
-    Effect.mapError((error) =>
-      error._tag === "NotificationRefused" ? new NotificationRefused({ notifyId, detail: error.detail }) : error,
+    Effect.catchTag("NotificationRefused", (refused) =>
+      Effect.fail(new NotificationRefused({ notifyId, detail: refused.detail })),
     ),
   )
   return handled.state

@@ -267,7 +267,7 @@ describe("refund allocation over the payee, sharing and fee accounts", () => {
     spec
       .given(shared)
       .when(reserveRefund({ amountFils: fils(5_001) }))
-      .thenRejects({ code: "REFUND_AMOUNT_EXCEEDED", detail: expect.stringContaining("have left (AED 50.00)") }))
+      .thenRejects({ code: "REFUND_AMOUNT_EXCEEDED", detail: expect.stringContaining("the AED 50.00 left in") }))
 
   it("takes a refund from every account in proportion with refundSharingAmount and no list", () =>
     expect(allocationAfter(shared, reserveRefund({ amountFils: fils(1_000), refundSharingAmount: true }))).toEqual({

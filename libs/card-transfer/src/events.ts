@@ -1,4 +1,4 @@
-import { FeePlan, Fils, RequiredString, Timestamp } from "@mizan/kernel"
+import { BoundedString, FeePlan, Fils, Personal, RequiredString, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
 import { BankCardTransferTerms } from "./commands.ts"
 import { MerchantId, OrderNo } from "./shared.ts"
@@ -6,7 +6,9 @@ import { MerchantId, OrderNo } from "./shared.ts"
 /**
  * The order as placed (CREATED). Names and card number are SHA-256
  * digests; cardLast4 is the only clear part of the card. No field can hold
- * a CardNumber, so the clear number cannot be written.
+ * a CardNumber, so the clear number cannot be written. The card's fields
+ * are personal (sealingPlan.ts): stored sealed, and read as `[forgotten]`
+ * once the card holder is forgotten.
  */
 export const BankCardTransferPlaced = Schema.TaggedStruct("BankCardTransferPlaced", {
   merchantId: MerchantId,
@@ -15,7 +17,14 @@ export const BankCardTransferPlaced = Schema.TaggedStruct("BankCardTransferPlace
   createdTime: Timestamp,
   product: RequiredString(200),
   ...BankCardTransferTerms.fields,
-  cardLast4: Schema.String.check(Schema.isPattern(/^[0-9]{4}$/, { message: "must be 4 digits" })),
+  firstName: Schema.optionalKey(Personal(Sha256Hex)),
+  lastName: Schema.optionalKey(Personal(Sha256Hex)),
+  middleName: Schema.optionalKey(Personal(Sha256Hex)),
+  companyName: Schema.optionalKey(Personal(Sha256Hex)),
+  expiryYear: Personal(BoundedString(4)),
+  expiryMonth: Personal(BoundedString(2)),
+  cardNumber: Personal(Sha256Hex),
+  cardLast4: Personal(Schema.String.check(Schema.isPattern(/^[0-9]{4}$/, { message: "must be 4 digits" }))),
   payerFeeAmount: Fils,
   feePlan: FeePlan,
   payerFeeMemberId: RequiredString(32),

@@ -1,6 +1,6 @@
 import { test } from "@fast-check/vitest"
 import { deciderSpec } from "@mizan/eventsourcing/testing"
-import { fils } from "@mizan/kernel"
+import { fils, forgotten } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -276,6 +276,23 @@ describe("bank card transfer invariants", () => {
     expect(invariants({ ...order, cardLast4: "11x1" })).toHaveLength(1)
     expect(invariants({ ...order, expiryYear: "2025" })).toHaveLength(1)
     expect(invariants({ ...order, companyName: sha256("ACME") })).toHaveLength(1)
+  })
+
+  it("hold on the order of a forgotten card holder, whose card fields read [forgotten], and still catch a wrong fee", () => {
+    if (order.status === "ABSENT") throw new Error("placed")
+    const forgottenCard = {
+      ...order,
+      cardNumber: forgotten,
+      cardLast4: forgotten,
+      expiryYear: forgotten,
+      expiryMonth: forgotten,
+      firstName: forgotten,
+      lastName: forgotten,
+    }
+    expect(invariants(forgottenCard)).toEqual([])
+    expect(invariants({ ...forgottenCard, payerFeeAmount: fils(0) }).map((broken) => broken.rule)).toEqual([
+      "payerFeeAmount is the fee plan applied to the amount",
+    ])
   })
 })
 

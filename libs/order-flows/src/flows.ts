@@ -25,14 +25,16 @@ export interface OrderName {
  * merchantOrderNo always names a stream; whether it holds an order, the
  * command decides (62004).
  */
-export const acquiringStreamOf = (merchantId: string, name: OrderName) =>
-  Effect.gen(function* () {
-    if (name.merchantOrderNo !== undefined) return AcquiringOrder.streamId(merchantId, name.merchantOrderNo)
-    const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "acquiring")
-    if (streamId === undefined)
-      return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
-    return streamId
-  })
+export const acquiringStreamOf = Effect.fn("OrderFlows.acquiringStreamOf")(function* (
+  merchantId: string,
+  name: OrderName,
+) {
+  if (name.merchantOrderNo !== undefined) return AcquiringOrder.streamId(merchantId, name.merchantOrderNo)
+  const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "acquiring")
+  if (streamId === undefined)
+    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
+  return streamId
+})
 
 /** Runs a command on an acquiring order and answers the order after it. */
 export const onOrder = (streamId: string, command: AcquiringOrder.Command) =>
@@ -104,14 +106,16 @@ export const createRefundFromReservation = (
   }).pipe(Effect.withSpan("OrderFlows.createRefundFromReservation", { attributes: { acquiringStream } }))
 
 /** The refund stream of a merchant's refund named either way (62004 / 62035 when it names nothing). */
-export const refundStreamOf = (merchantId: string, name: { refundMerchantOrderNo?: string; orderNo?: string }) =>
-  Effect.gen(function* () {
-    if (name.refundMerchantOrderNo !== undefined) return RefundOrder.streamId(merchantId, name.refundMerchantOrderNo)
-    const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "refund")
-    if (streamId === undefined)
-      return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no refund exists with orderNo ${name.orderNo ?? ""}`))
-    return streamId
-  })
+export const refundStreamOf = Effect.fn("OrderFlows.refundStreamOf")(function* (
+  merchantId: string,
+  name: { refundMerchantOrderNo?: string; orderNo?: string },
+) {
+  if (name.refundMerchantOrderNo !== undefined) return RefundOrder.streamId(merchantId, name.refundMerchantOrderNo)
+  const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "refund")
+  if (streamId === undefined)
+    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no refund exists with orderNo ${name.orderNo ?? ""}`))
+  return streamId
+})
 
 /** A refund order as it is now (62004 when the stream holds none). */
 export const currentRefund = (streamId: string) =>

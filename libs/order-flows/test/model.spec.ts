@@ -194,24 +194,25 @@ class FlowStep implements fc.AsyncCommand<Model, EventStore["Service"]> {
     this.step = step
   }
   check = () => true
-  async run(model: Model, store: EventStore["Service"]): Promise<void> {
+  run(model: Model, store: EventStore["Service"]): Promise<void> {
     const command = commandOf(model.order, this.step, model.sent)
     model.sent.push(command)
     // The real flow is decided on the model as it was; the model then moves.
     const flow = runFlow(model, command)
     const predicted = predictFlow(model, command)
-    const exit = await Effect.runPromise(Effect.exit(Effect.provideService(flow, EventStore, store)))
-    expect(outcomeOfExit(exit), `${command._tag} ${JSON.stringify(command)}`).toEqual(predicted)
-    const order = await Effect.runPromise(
-      Effect.provideService(loadAggregate(AcquiringOrder.aggregate, acquiringStream), EventStore, store),
+    // fast-check's model run awaits each step: the step is one effect, run to a promise.
+    return Effect.runPromise(
+      Effect.gen(function* () {
+        const exit = yield* Effect.exit(flow)
+        expect(outcomeOfExit(exit), `${command._tag} ${JSON.stringify(command)}`).toEqual(predicted)
+        const order = yield* loadAggregate(AcquiringOrder.aggregate, acquiringStream)
+        expect(viewOfOrder(order.state)).toEqual(viewOfModel(model.order))
+        for (const [stream, refund] of model.refunds) {
+          const real = yield* loadAggregate(RefundOrder.aggregate, stream)
+          expect(real.state.status, stream).toBe(refund.status)
+        }
+      }).pipe(Effect.provideService(EventStore, store)),
     )
-    expect(viewOfOrder(order.state)).toEqual(viewOfModel(model.order))
-    for (const [stream, refund] of model.refunds) {
-      const real = await Effect.runPromise(
-        Effect.provideService(loadAggregate(RefundOrder.aggregate, stream), EventStore, store),
-      )
-      expect(real.state.status, stream).toBe(refund.status)
-    }
   }
   toString = () => JSON.stringify(this.step)
 }

@@ -1,5 +1,6 @@
 export * from "./announce/index.ts"
 export * from "./announcement.ts"
+export * from "./sealing.ts"
 export * from "./views/acquiring.ts"
 export * from "./views/defined.ts"
 export * from "./views/transfers.ts"

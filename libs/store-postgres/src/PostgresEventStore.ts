@@ -20,9 +20,11 @@ import {
   StoreError,
   type StreamHead,
   StreamHeadCache,
+  SubjectKeys,
+  type SubjectKeysShape,
   VersionConflict,
 } from "@mizan/eventsourcing"
-import { Clock, Effect, Layer, type Scope, Stream } from "effect"
+import { Clock, Context, Effect, Layer, type Scope, Stream } from "effect"
 import pg from "pg"
 import { columnTypes } from "./columnTypes.ts"
 import { isStreamVersionTaken, storeErrorFrom } from "./errors.ts"
@@ -30,6 +32,7 @@ import { appendBatchEventsMax } from "./globalPosition.ts"
 import { migrate, requireMigrated } from "./migrations.ts"
 import { metadataOf, toRecordedEvent, toSignedHead } from "./records.ts"
 import { type EventRow, type SignedHeadRow, type Statement, statementsFor } from "./statements.ts"
+import { postgresSubjectKeys } from "./subjectKeys.ts"
 import { defaultSchema, tablesIn } from "./tables.ts"
 import { Followers, NotificationChannel } from "./wakeups.ts"
 
@@ -141,10 +144,15 @@ interface VersionRow {
   readonly stream_version: number
 }
 
+/** The PostgreSQL store: the port, and the key table of sealed personal data in the same schema. */
+export interface PostgresEventStore extends EventStoreShape {
+  readonly subjectKeys: SubjectKeysShape
+}
+
 export const makePostgresEventStore = (
   connectionString: string,
   options: PostgresStoreOptions = {},
-): Effect.Effect<EventStoreShape, StoreError, Scope.Scope> =>
+): Effect.Effect<PostgresEventStore, StoreError, Scope.Scope> =>
   Effect.gen(function* () {
     const settings = { ...defaults, ...options }
     const tables = yield* tablesIn(settings.schema)
@@ -288,7 +296,8 @@ export const makePostgresEventStore = (
         (rows) => rows.map(toRecordedEvent),
       )
 
-    const store: EventStoreShape = {
+    const store: PostgresEventStore = {
+      subjectKeys: postgresSubjectKeys(pool, tables),
       append,
       readStream: (streamId, options) =>
         Effect.map(
@@ -345,7 +354,13 @@ export const makePostgresEventStore = (
     return store
   })
 
+/** The EventStore service on PostgreSQL, with the key table of the same schema as SubjectKeys. */
 export const layerPostgres = (
   connectionString: string,
   options?: PostgresStoreOptions,
-): Layer.Layer<EventStore, StoreError> => Layer.effect(EventStore, makePostgresEventStore(connectionString, options))
+): Layer.Layer<EventStore | SubjectKeys, StoreError> =>
+  Layer.effectContext(
+    Effect.map(makePostgresEventStore(connectionString, options), (store) =>
+      Context.make(EventStore, store).pipe(Context.add(SubjectKeys, store.subjectKeys)),
+    ),
+  )

@@ -10,5 +10,6 @@ export {
   appendChannel,
   layerPostgres,
   makePostgresEventStore,
+  type PostgresEventStore,
   type PostgresStoreOptions,
 } from "./PostgresEventStore.ts"

@@ -74,6 +74,25 @@ export const migrations: ReadonlyArray<Migration> = [
       await client.query(`ALTER TABLE ${t.events} ALTER COLUMN chain_hash SET NOT NULL`)
     },
   },
+  {
+    version: 3,
+    description: "the key table of sealed personal data",
+    sql: (t) => `
+      -- One data key per data subject, wrapped by a master key that is not in the database (issue 15).
+      -- Forgetting a subject sets wrapped_key to NULL: its sealed fields can no longer be opened.
+      CREATE TABLE ${t.subjectKeys} (
+        key_id        text   PRIMARY KEY,
+        subject_id    text   NOT NULL, -- kind: and a keyed HMAC, never the personal value
+        wrapped_key   text,            -- Base64 AES-256-GCM under master_key_id; NULL once forgotten
+        master_key_id text   NOT NULL,
+        created_at_ms bigint NOT NULL,
+        forgotten_at_ms bigint,
+        forgotten_by  text
+      );
+      -- At most one live key per subject: two writers adding one at once keep the first.
+      CREATE UNIQUE INDEX subject_keys_live ON ${t.subjectKeys} (subject_id) WHERE wrapped_key IS NOT NULL;
+    `,
+  },
 ]
 
 /** The schema version this code writes. */

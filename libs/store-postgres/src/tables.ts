@@ -9,6 +9,7 @@ export interface Tables {
   readonly events: string
   readonly checkpoints: string
   readonly signedHeads: string
+  readonly subjectKeys: string
 }
 
 /** Lower-case letters, digits and underscores: a name that never needs quoting or escaping. */
@@ -25,6 +26,7 @@ export const tablesIn = (schema: string): Effect.Effect<Tables, StoreError> =>
         events: `"${schema}".events`,
         checkpoints: `"${schema}".checkpoints`,
         signedHeads: `"${schema}".signed_heads`,
+        subjectKeys: `"${schema}".subject_keys`,
       })
     : Effect.fail(
         new StoreError({

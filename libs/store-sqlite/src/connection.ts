@@ -51,6 +51,8 @@ export const openDatabase = (path: string, options: ConnectionOptions): Database
         detail: `${path} cannot use a write-ahead log (its journal mode stays ${String(mode)}); the store needs a file on a local disk`,
       })
     db.exec(`PRAGMA synchronous = ${options.synchronous.toUpperCase()}`)
+    // A forgotten subject's wrapped key is overwritten with zeros in the file, not left in a free page.
+    db.exec("PRAGMA secure_delete = ON")
     db.exec(`PRAGMA wal_autocheckpoint = ${walCheckpointPages}`)
     migrate(db, path)
     return db

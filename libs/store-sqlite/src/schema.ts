@@ -66,6 +66,25 @@ export const migrations: ReadonlyArray<Migration> = [
     `,
     afterSql: chainStoredEvents,
   },
+  {
+    version: 3,
+    description: "the key table of sealed personal data",
+    sql: `
+      -- One data key per data subject, wrapped by a master key that is not in this file (issue 15).
+      -- Forgetting a subject sets wrapped_key to NULL: its sealed fields can no longer be opened.
+      CREATE TABLE subject_keys (
+        key_id TEXT PRIMARY KEY,
+        subject_id TEXT NOT NULL, -- kind: and a keyed HMAC, never the personal value
+        wrapped_key TEXT, -- Base64 AES-256-GCM under master_key_id; NULL once forgotten
+        master_key_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL, -- ms since the epoch
+        forgotten_at INTEGER, -- ms since the epoch
+        forgotten_by TEXT
+      ) STRICT;
+      -- At most one live key per subject: two writers adding one at once keep the first.
+      CREATE UNIQUE INDEX subject_keys_live ON subject_keys (subject_id) WHERE wrapped_key IS NOT NULL;
+    `,
+  },
 ]
 
 export const schemaVersionCurrent = migrations.at(-1)?.version ?? 0

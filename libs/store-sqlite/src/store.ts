@@ -13,13 +13,16 @@ import {
   logStart,
   type SignedHead,
   StoreError,
+  SubjectKeys,
+  type SubjectKeysShape,
   type VersionConflict,
 } from "@mizan/eventsourcing"
-import { Effect, Layer, type Scope } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 import { openDatabase, type Synchronous } from "./connection.ts"
 import { type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
 import { type EventRow, encodeEvents, eventColumns, recordOfRow } from "./rows.ts"
 import { storeErrorFrom } from "./sqliteErrors.ts"
+import { sqliteSubjectKeys } from "./subjectKeys.ts"
 
 export interface SqliteStoreOptions {
   /** "full" (the default) survives a power loss too; "normal" only a process kill (README.md, Durability). */
@@ -48,6 +51,8 @@ export const readPageMaxEvents = 10_000
 /** The SQLite store: the port, plus counters that show group commit at work. */
 export interface SqliteEventStore extends EventStoreShape {
   readonly stats: () => GroupCommitStats
+  /** The key table of sealed personal data, in the same file (subjectKeys.ts). */
+  readonly subjectKeys: SubjectKeysShape
 }
 
 /** The statements of everything but appends (those are the writer's). */
@@ -237,6 +242,7 @@ const storeOnDatabase = (db: DatabaseSync, path: string, settings: Required<Sqli
         : invalidRequest(`a page holds at least one head, not ${maxCount}`),
     readLastSignedHead: attempt("reading the last signed head", queries.readLastSignedHead),
     stats: writer.stats,
+    subjectKeys: sqliteSubjectKeys(db, path),
   }
   return {
     store,
@@ -250,6 +256,16 @@ const storeOnDatabase = (db: DatabaseSync, path: string, settings: Required<Sqli
 const storeClosed = (path: string) =>
   Effect.fail(new StoreError({ reason: "Unavailable", detail: `the event store at ${path} is closed` }))
 
-/** The EventStore service on the SQLite file at `path`; the file closes when the layer's scope does. */
-export const layerSqlite = (path: string, options?: SqliteStoreOptions): Layer.Layer<EventStore, StoreError> =>
-  Layer.effect(EventStore, makeSqliteEventStore(path, options))
+/**
+ * The EventStore service on the SQLite file at `path`, with the key table of
+ * the same file as SubjectKeys; the file closes when the layer's scope does.
+ */
+export const layerSqlite = (
+  path: string,
+  options?: SqliteStoreOptions,
+): Layer.Layer<EventStore | SubjectKeys, StoreError> =>
+  Layer.effectContext(
+    Effect.map(makeSqliteEventStore(path, options), (store) =>
+      Context.make(EventStore, store).pipe(Context.add(SubjectKeys, store.subjectKeys)),
+    ),
+  )

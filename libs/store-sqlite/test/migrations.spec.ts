@@ -40,7 +40,7 @@ describe("schema migrations", () => {
       expect(migrate(db, path)).toEqual({ from: 0, applied: migrations.map((m) => m.version) })
       expect(pragma(db, "user_version")).toBe(schemaVersionCurrent)
       expect(pragma(db, "application_id")).toBe(applicationId)
-      expect(tables(db)).toEqual(["checkpoints", "events", "signed_heads"])
+      expect(tables(db)).toEqual(["checkpoints", "events", "signed_heads", "subject_keys"])
     }))
 
   it("are a no-op on a file already at the current version, leaving its schema and data alone", () =>

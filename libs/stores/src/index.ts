@@ -11,7 +11,18 @@
  */
 import { existsSync, statSync } from "node:fs"
 import { resolve } from "node:path"
-import { EventStore, ExclusiveWork, inProcessExclusiveWork, StoreError } from "@mizan/eventsourcing"
+import {
+  type EventStore,
+  ExclusiveWork,
+  inProcessExclusiveWork,
+  type KeyRing,
+  layerSealedEventStore,
+  type Sealing,
+  type SealingOptions,
+  type SealingPlan,
+  StoreError,
+  SubjectKeys,
+} from "@mizan/eventsourcing"
 import { layerKurrentDb } from "@mizan/store-kurrentdb"
 import { layerPostgres, layerPostgresExclusiveWork } from "@mizan/store-postgres"
 import { layerSqlite, layerSqliteExclusiveWork } from "@mizan/store-sqlite"
@@ -85,11 +96,38 @@ const sqlitePathRefusal = (path: string, options: OpenOptions): StoreError | und
   return undefined
 }
 
-export const layerStoreOf = (store: StoreSetting, options: OpenOptions = {}): Layer.Layer<EventStore, StoreError> => {
+/**
+ * KurrentDB holds events only: this adapter has no table beside them for
+ * the data keys of sealed personal data. Its key table reads as empty (an
+ * export has no key to carry) and refuses every write, saying why: sealing
+ * needs SQLite or PostgreSQL (README.md, libs/store-kurrentdb/README.md).
+ */
+const noKeyTable = (store: string) =>
+  Layer.succeed(SubjectKeys, {
+    liveKeyOf: () => Effect.succeed(undefined),
+    keyById: () => Effect.fail(keyTableMissing(store)),
+    addKey: () => Effect.fail(keyTableMissing(store)),
+    forget: () => Effect.fail(keyTableMissing(store)),
+    allKeys: () => Effect.succeed([]),
+    liveKeys: () => Effect.succeed([]),
+    rewrap: () => Effect.fail(keyTableMissing(store)),
+  })
+
+const keyTableMissing = (store: string) =>
+  new StoreError({
+    reason: "Unavailable",
+    detail: `${store} keeps no key table, which sealed personal data needs: use SQLite or PostgreSQL`,
+  })
+
+/** The store a parsed setting names, with its key table (SubjectKeys). */
+export const layerStoreOf = (
+  store: StoreSetting,
+  options: OpenOptions = {},
+): Layer.Layer<EventStore | SubjectKeys, StoreError> => {
   switch (store._tag) {
     case "Sqlite": {
       const refusal = sqlitePathRefusal(store.path, options)
-      if (refusal !== undefined) return Layer.effect(EventStore, Effect.fail(refusal))
+      if (refusal !== undefined) return Layer.effectContext(Effect.fail(refusal))
       return layerSqlite(store.path, store.synchronous === undefined ? {} : { synchronous: store.synchronous })
     }
     case "Postgres":
@@ -98,7 +136,7 @@ export const layerStoreOf = (store: StoreSetting, options: OpenOptions = {}): La
         ...(options.mustExist === true ? { mustExist: true } : {}),
       })
     case "KurrentDb":
-      return layerKurrentDb(store.connectionString)
+      return Layer.merge(layerKurrentDb(store.connectionString), noKeyTable("KurrentDB"))
   }
 }
 
@@ -107,12 +145,25 @@ export const layerStore = (
   setting: string,
   baseDir: string,
   options: OpenOptions = {},
-): Layer.Layer<EventStore, StoreError> => {
+): Layer.Layer<EventStore | SubjectKeys, StoreError> => {
   const parsed = parseStoreSetting(setting, baseDir)
   return Result.isSuccess(parsed)
     ? layerStoreOf(parsed.success, options)
-    : Layer.effect(EventStore, Effect.fail(new StoreError({ reason: "InvalidRequest", detail: parsed.failure })))
+    : Layer.effectContext(Effect.fail(new StoreError({ reason: "InvalidRequest", detail: parsed.failure })))
 }
+
+/**
+ * A store (with its key table) under sealing: the EventStore provided is the
+ * sealed one (libs/eventsourcing/src/sealing/), and `Sealing` forgets.
+ * `storeLayer` is what `layerStore` or `layerStoreOf` gives.
+ */
+export const layerSealed = <E, R>(
+  storeLayer: Layer.Layer<EventStore | SubjectKeys, E, R>,
+  keyRing: Layer.Layer<KeyRing, StoreError>,
+  plan: SealingPlan,
+  options: SealingOptions = {},
+): Layer.Layer<EventStore | Sealing | SubjectKeys | KeyRing, E | StoreError, R> =>
+  layerSealedEventStore(plan, options).pipe(Layer.provideMerge(Layer.merge(storeLayer, keyRing)))
 
 /**
  * Work one process at a time does among all on the store a setting names
@@ -138,3 +189,6 @@ export const layerExclusiveWork = (setting: string, baseDir: string): Layer.Laye
     ? layerExclusiveWorkOf(parsed.success)
     : Layer.succeed(ExclusiveWork, inProcessExclusiveWork())
 }
+
+export * from "./masterKeyFile.ts"
+export * from "./rotation.ts"

@@ -64,24 +64,23 @@ const withSharingMids = (list: ReadonlyArray<SharingItem>) =>
   )
 
 /** The wire's create order as the domain's OrderRequest: amounts in fils, identities as digests. */
-const orderRequestOf = (call: Call, request: CreateOrderRequest) =>
-  Effect.gen(function* () {
-    const eid =
-      request.paySceneParams?.eid === undefined
-        ? undefined
-        : yield* digestField("/acquire2/placeOrder", "paySceneParams.eid", request.paySceneParams.eid)
-    const digested = yield* digestSharingList("/acquire2/placeOrder", request.sharingParamList)
-    const sharingParamList = digested === undefined ? undefined : yield* withSharingMids(digested as never)
-    const { totalAmount, currency: _currency, expiredTime, paySceneParams, sharingParamList: _list, ...rest } = request
-    return withoutUndefined({
-      ...rest,
-      totalAmountFils: totalAmount,
-      // Sent on the merchant's own clock, compared with requestTime on the same (sandbox) clock.
-      expiredTime: expiredTime && call.toMerchantTime(expiredTime),
-      paySceneParams: paySceneParams && withoutUndefined({ ...paySceneParams, eid }),
-      sharingParamList,
-    }) as AcquiringOrder.OrderRequest
-  })
+const orderRequestOf = Effect.fn("Gateway.orderRequestOf")(function* (call: Call, request: CreateOrderRequest) {
+  const eid =
+    request.paySceneParams?.eid === undefined
+      ? undefined
+      : yield* digestField("/acquire2/placeOrder", "paySceneParams.eid", request.paySceneParams.eid)
+  const digested = yield* digestSharingList("/acquire2/placeOrder", request.sharingParamList)
+  const sharingParamList = digested === undefined ? undefined : yield* withSharingMids(digested as never)
+  const { totalAmount, currency: _currency, expiredTime, paySceneParams, sharingParamList: _list, ...rest } = request
+  return withoutUndefined({
+    ...rest,
+    totalAmountFils: totalAmount,
+    // Sent on the merchant's own clock, compared with requestTime on the same (sandbox) clock.
+    expiredTime: expiredTime && call.toMerchantTime(expiredTime),
+    paySceneParams: paySceneParams && withoutUndefined({ ...paySceneParams, eid }),
+    sharingParamList,
+  }) as AcquiringOrder.OrderRequest
+})
 
 /**
  * interactionParams, "returned only when the order status is CREATED and

@@ -15,12 +15,13 @@ import type { Handlers } from "../pipeline.ts"
 import { digestSharingList } from "../sensitive.ts"
 import type { HandlerServices } from "./services.ts"
 
-const refundRequestOf = (request: DecodedRequestOf<"/acquire2/refund/placeOrder">) =>
-  Effect.gen(function* () {
-    const { originMerchantOrderNo: _m, originOrderNo: _o, amount, sharingParamList, ...rest } = request
-    const list = yield* digestSharingList("/acquire2/refund/placeOrder", sharingParamList)
-    return withoutUndefined({ ...rest, amountFils: amount, sharingParamList: list }) as AcquiringOrder.RefundRequest
-  })
+const refundRequestOf = Effect.fn("Gateway.refundRequestOf")(function* (
+  request: DecodedRequestOf<"/acquire2/refund/placeOrder">,
+) {
+  const { originMerchantOrderNo: _m, originOrderNo: _o, amount, sharingParamList, ...rest } = request
+  const list = yield* digestSharingList("/acquire2/refund/placeOrder", sharingParamList)
+  return withoutUndefined({ ...rest, amountFils: amount, sharingParamList: list }) as AcquiringOrder.RefundRequest
+})
 
 export const refundHandlers: Pick<
   Handlers<HandlerServices>,

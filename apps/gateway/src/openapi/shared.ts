@@ -10,7 +10,7 @@
  * decimal text too, as the PHP SDK sends it. A request is closed
  * (`additionalProperties: false`, see closed.ts) and has no `[]` for `{}`.
  */
-import { MoneyFromWire, Timestamp } from "@mizan/kernel"
+import { Forgotten, MoneyFromWire, Timestamp } from "@mizan/kernel"
 import { ForeignMoneyFromWire, notificationOrderKeys, notificationOrders } from "@mizan/protocol"
 import type { Schema } from "effect"
 import { compileSchemas } from "./compile.ts"
@@ -30,6 +30,12 @@ const pascal = (key: string): string => key.charAt(0).toUpperCase() + key.slice(
 
 /** Smallest first: an order's money is already a reference when the order's shape is compared. */
 const sharedShapes: ReadonlyArray<SharedShape> = [
+  {
+    name: "Forgotten",
+    schema: Forgotten,
+    description:
+      "What a field that held a person's data answers once the service has forgotten that person at their request: the order stays, the value is gone (docs/api.md#forgotten-personal-data).",
+  },
   {
     name: "Money",
     schema: MoneyFromWire,

@@ -55,12 +55,14 @@ const FailRefundRequest = Schema.Struct({
 }).check(exactlyOneOf("refundMerchantOrderNo", "orderNo"))
 
 /** The merchantOrderNo behind either name, read off the order (62004 / 62035 when there is none). */
-const merchantOrderNoOf = (call: Call, name: { merchantOrderNo?: string; orderNo?: string }) =>
-  Effect.gen(function* () {
-    const streamId = yield* acquiringStreamOf(call.merchant.partnerId, name)
-    const order = yield* readOrderExpiringIfDue(call.merchant.partnerId, streamId, call.now)
-    return order.request.merchantOrderNo
-  })
+const merchantOrderNoOf = Effect.fn("Gateway.merchantOrderNoOf")(function* (
+  call: Call,
+  name: { merchantOrderNo?: string; orderNo?: string },
+) {
+  const streamId = yield* acquiringStreamOf(call.merchant.partnerId, name)
+  const order = yield* readOrderExpiringIfDue(call.merchant.partnerId, streamId, call.now)
+  return order.request.merchantOrderNo
+})
 
 const refundAnswer = (call: Call, refund: Parameters<typeof toWireRefundOrder>[0]) =>
   Effect.map(

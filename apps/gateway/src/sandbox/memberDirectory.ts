@@ -64,7 +64,8 @@ export const layerSandboxMemberDirectory = (
                   ? {
                       _tag: "MemberFound",
                       memberId: member.memberId,
-                      fullName: state.fullName,
+                      // The directory's own record: the account's copy reads [forgotten] once the member is forgotten.
+                      fullName: member.fullName,
                       balanceFils: state.balanceFils,
                     }
                   : { _tag: "MemberNotFound" },

@@ -22,7 +22,7 @@
  * final: 62028 / 62002).
  */
 import { BankCardTransfer } from "@mizan/card-transfer"
-import { BoundedString, PositiveMoneyFromWire, RequiredString, reject, Timestamp } from "@mizan/kernel"
+import { BoundedString, isForgotten, PositiveMoneyFromWire, RequiredString, reject, Timestamp } from "@mizan/kernel"
 import type { OrderName } from "@mizan/order-flows"
 import { newOrderNo, onTransfer, placedOrder, transferStreamOf } from "@mizan/order-flows"
 import { toWireBankCardOrder, toWireTransferToBankOrder, toWireVamDepositOrder } from "@mizan/order-views"
@@ -157,12 +157,18 @@ const settleDeposit = (call: Call, request: typeof SettleDeposit.Type) =>
         Effect.fail(reject("ORDER_NO_NOT_EXIST", `no deposit exists with orderNo ${request.orderNo}`)),
       ),
     )
-    const { merchantId: _merchant, notifyUrl: _notifyUrl, ...reported } = pending
+    const { merchantId: _merchant, notifyUrl: _notifyUrl, remitterInfo, ...reported } = pending
     const deposit = yield* onTransfer(VamDeposit.aggregate, streamId, {
       _tag: "RecordVamDeposit",
       merchantId,
       now: call.now,
-      deposit: { ...reported, status: request.status, transactionTime: request.transactionTime ?? call.now },
+      deposit: {
+        ...reported,
+        // A forgotten remitter has nothing left to report.
+        ...(remitterInfo === undefined || isForgotten(remitterInfo) ? {} : { remitterInfo }),
+        status: request.status,
+        transactionTime: request.transactionTime ?? call.now,
+      },
     })
     return { vamDepositOrder: toWireVamDepositOrder(deposit) }
   })

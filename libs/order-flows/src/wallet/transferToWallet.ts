@@ -41,7 +41,7 @@ export const transferToWallet = (
     const outcome: CreditOutcome = yield* directory
       .credit({
         identityType: order.beneficiaryIdentityType,
-        identity: order.beneficiaryIdentity,
+        identity: request.beneficiaryIdentity,
         amount: order.amount,
         reference: order.orderNo,
         balanceMaxFils: beneficiaryBalanceMaxFils,

@@ -2,7 +2,7 @@
  * Bank card transfer and its query (docs/api.md#bank-card-transfer,
  * docs/api.md#get-bank-card-transfer).
  */
-import { BoundedString, MoneyFromWire, PositiveMoneyFromWire, Sha256Hex, Timestamp } from "@mizan/kernel"
+import { BoundedString, MoneyFromWire, Personal, PositiveMoneyFromWire, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
 import { MerchantOrderNo, NotifyUrl, sensitiveField, Text } from "./fields.ts"
 
@@ -67,13 +67,14 @@ export const TransferBankCardOrder = Schema.Struct({
   status: CardTransferStatus,
   amount: MoneyFromWire,
   accountHolderType: AccountHolderType,
-  firstName: Schema.optionalKey(Sha256Hex),
-  lastName: Schema.optionalKey(Sha256Hex),
-  middleName: Schema.optionalKey(Sha256Hex),
-  companyName: Schema.optionalKey(Sha256Hex),
-  cardNumber: Sha256Hex,
-  expiryMonth: BoundedString(2),
-  expiryYear: BoundedString(4),
+  // The card's fields read `[forgotten]` once its holder is forgotten (docs/api.md#forgotten-personal-data).
+  firstName: Schema.optionalKey(Personal(Sha256Hex)),
+  lastName: Schema.optionalKey(Personal(Sha256Hex)),
+  middleName: Schema.optionalKey(Personal(Sha256Hex)),
+  companyName: Schema.optionalKey(Personal(Sha256Hex)),
+  cardNumber: Personal(Sha256Hex),
+  expiryMonth: Personal(BoundedString(2)),
+  expiryYear: Personal(BoundedString(4)),
   memo: Schema.optionalKey(BoundedString(128)),
   notifyUrl: Schema.optionalKey(NotifyUrl),
   failDes: Schema.optionalKey(BoundedString(200)),

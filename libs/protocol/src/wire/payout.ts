@@ -6,6 +6,7 @@
 import {
   BoundedString,
   MoneyFromWire,
+  Personal,
   PositiveMoneyFromWire,
   RequiredString,
   Sha256Hex,
@@ -151,13 +152,14 @@ export const TransferToBankOrder = Schema.Struct({
     }),
   ),
   amount: MoneyFromWire,
-  holderName: Sha256Hex,
-  iban: Sha256Hex,
+  // The IBAN holder's fields read `[forgotten]` once the holder is forgotten (docs/api.md#forgotten-personal-data).
+  holderName: Personal(Sha256Hex),
+  iban: Personal(Sha256Hex),
   swiftCode: Schema.optionalKey(BoundedString(11)),
   memo: Schema.optionalKey(BoundedString(128)),
   notifyUrl: Schema.optionalKey(NotifyUrl),
   failDes: Schema.optionalKey(Text),
-  beneficiaryAddress: Schema.optionalKey(Sha256Hex),
+  beneficiaryAddress: Schema.optionalKey(Personal(Sha256Hex)),
   bankReference: Schema.optionalKey(Text),
   fundoutAmount: Schema.optionalKey(ForeignMoneyFromWire),
   rate: Schema.optionalKey(RateFromWire),
@@ -174,7 +176,7 @@ export const TransferToBankOrder = Schema.Struct({
   beneficiaryType: BoundedString(16),
   purposeCode: Schema.optionalKey(Text),
   // Sent encrypted, so returned as a digest like every encrypted field (docs/api.md#encrypted-fields).
-  accountNo: Schema.optionalKey(Sha256Hex),
+  accountNo: Schema.optionalKey(Personal(Sha256Hex)),
   fundoutCurrencyCode: Schema.optionalKey(CurrencyCode),
 })
 export type TransferToBankOrder = typeof TransferToBankOrder.Type

@@ -1,5 +1,5 @@
 /** The virtual account top-up that the deposit notification carries (docs/api.md#vamdepositorder). */
-import { BoundedString, MoneyFromWire, Timestamp } from "@mizan/kernel"
+import { BoundedString, MoneyFromWire, Personal, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
 
 export const VamDepositOrder = Schema.Struct({
@@ -9,7 +9,8 @@ export const VamDepositOrder = Schema.Struct({
   // "SUCCESS or FAILED; a sample comment also lists PENDING."
   status: Schema.Literals(["SUCCESS", "FAILED", "PENDING"]),
   referenceNo: Schema.optionalKey(BoundedString(200)),
-  remitterInfo: Schema.optionalKey(BoundedString(200)),
+  // Reads `[forgotten]` once the remitter is forgotten (docs/api.md#forgotten-personal-data).
+  remitterInfo: Schema.optionalKey(Personal(BoundedString(200))),
   senderBankCode: Schema.optionalKey(BoundedString(200)),
   depositDetails: Schema.optionalKey(BoundedString(200)),
   // The merchant's own collection account, not a payer's: the spec returns it as it is.

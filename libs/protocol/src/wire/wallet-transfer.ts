@@ -3,7 +3,7 @@
  * docs/api.md#get-wallet-transfer; the query names its transfer by its
  * merchantOrderNo).
  */
-import { BoundedString, MoneyFromWire, PositiveMoneyFromWire, Sha256Hex, Timestamp } from "@mizan/kernel"
+import { BoundedString, MoneyFromWire, Personal, PositiveMoneyFromWire, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
 import { IdentityType, MerchantOrderNo, NotifyUrl, sensitiveField, Text } from "./fields.ts"
 
@@ -38,8 +38,9 @@ export const TransferOrder = Schema.Struct({
   beneficiaryIdentityType: IdentityType,
   // String(20) in the table, yet "returned as SHA-256 digest", which is 64
   // characters: the digest wins.
-  beneficiaryIdentity: Sha256Hex,
-  beneficiaryFullName: Schema.optionalKey(Sha256Hex),
+  // Both read `[forgotten]` once the member is forgotten (docs/api.md#forgotten-personal-data).
+  beneficiaryIdentity: Personal(Sha256Hex),
+  beneficiaryFullName: Schema.optionalKey(Personal(Sha256Hex)),
   // String(128) in the order table but String(200) in the request: the order
   // must be able to return what the request accepted.
   memo: BoundedString(200),

@@ -17,6 +17,8 @@ export interface EmbeddedServer {
   readonly connectionString: string
   /** Creates a database (a lower-case name) and answers its connection string. */
   readonly createDatabase: (name: string) => Promise<string>
+  /** The server's data directory: its tables' files and its write-ahead log (`pg_wal`). */
+  readonly dataDirectory: string
   /** Stops the server and deletes its data directory. */
   readonly stop: () => Promise<void>
 }
@@ -99,6 +101,7 @@ export const startEmbeddedPostgres = async (options: EmbeddedServerOptions = {})
     const connectionString = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`
     return {
       connectionString,
+      dataDirectory,
       createDatabase: async (name) => {
         if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`)
         const admin = new pg.Client({ connectionString })

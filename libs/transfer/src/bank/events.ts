@@ -1,4 +1,4 @@
-import { FeePlan, Fils, RequiredString, Timestamp } from "@mizan/kernel"
+import { FeePlan, Fils, Personal, RequiredString, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
 import { MerchantId, OrderNo, Product } from "../common/fields.ts"
 import { CurrencyAmount } from "../payout/currency.ts"
@@ -13,6 +13,11 @@ export const BankTransferPlaced = Schema.TaggedStruct("BankTransferPlaced", {
   createdTime: Timestamp,
   product: Product,
   ...BankTransferTerms.fields,
+  // Personal (sealingPlan.ts): `[forgotten]` once the IBAN holder is forgotten.
+  holderName: Personal(Sha256Hex),
+  iban: Personal(Sha256Hex),
+  accountNo: Schema.optionalKey(Personal(Sha256Hex)),
+  beneficiaryAddress: Schema.optionalKey(Personal(Sha256Hex)),
   /** The fee of the payout network, on top of the amount (paymentInfo.payerFeeAmount). */
   payerFeeAmount: Fils,
   /** The plan the fee was computed with, so the audit can recompute it. */

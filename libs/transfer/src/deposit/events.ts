@@ -1,4 +1,4 @@
-import { Timestamp } from "@mizan/kernel"
+import { Personal, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
 import { MerchantId, NotifyUrl } from "../common/fields.ts"
 import { VamDepositReport } from "./commands.ts"
@@ -6,6 +6,8 @@ import { VamDepositReport } from "./commands.ts"
 export const VamDepositReceived = Schema.TaggedStruct("VamDepositReceived", {
   merchantId: MerchantId,
   ...VamDepositReport.fields,
+  // Personal (sealingPlan.ts): `[forgotten]` once the remitter is forgotten.
+  remitterInfo: Schema.optionalKey(Personal(Sha256Hex)),
   notifyUrl: Schema.optionalKey(NotifyUrl),
   at: Timestamp,
 })

@@ -1,11 +1,12 @@
-import { Fils, PositiveFils, Sha256Hex, Timestamp } from "@mizan/kernel"
+import { Fils, Personal, PositiveFils, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
 import { OrderNo } from "../common/fields.ts"
 
 export const MemberAccountOpened = Schema.TaggedStruct("MemberAccountOpened", {
-  memberIdDigest: Sha256Hex,
-  phoneNoDigest: Sha256Hex,
-  fullName: Sha256Hex,
+  // Personal (sealingPlan.ts): `[forgotten]` once the member is forgotten.
+  memberIdDigest: Personal(Sha256Hex),
+  phoneNoDigest: Personal(Sha256Hex),
+  fullName: Personal(Sha256Hex),
   openingBalanceFils: Fils,
   at: Timestamp,
 })

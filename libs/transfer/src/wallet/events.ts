@@ -1,4 +1,4 @@
-import { Fils, RequiredString, Timestamp } from "@mizan/kernel"
+import { Fils, Personal, RequiredString, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
 import { MerchantId, OrderNo, Product } from "../common/fields.ts"
 import { WalletTransferRequest } from "./commands.ts"
@@ -12,6 +12,9 @@ export const WalletTransferPlaced = Schema.TaggedStruct("WalletTransferPlaced", 
   createdTime: Timestamp,
   product: Product,
   ...WalletTransferRequest.fields,
+  // Personal (sealingPlan.ts): `[forgotten]` once the member is forgotten.
+  beneficiaryIdentity: Personal(Sha256Hex),
+  beneficiaryFullName: Schema.optionalKey(Personal(Sha256Hex)),
   payerFeeAmount: Fils,
   /** Estimated arrival: the credit is booked in the same request, so the placement time. */
   arrivalTime: Timestamp,

@@ -1,0 +1,270 @@
+/**
+ * Sealed personal data as the operator meets it (issue 15): a history
+ * written through the sealed store, then `forget` and `rotate-master-key`
+ * from the command line, and what replay, show and the stored chain say
+ * afterwards.
+ */
+import { createHash } from "node:crypto"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { EventStore, logStart, type RecordedEvent } from "@mizan/eventsourcing"
+import { expectChained } from "@mizan/eventsourcing/testing"
+import { generateHistory } from "@mizan/histories"
+import { forgotten } from "@mizan/kernel"
+import { mizanSealingPlan } from "@mizan/order-views"
+import { layerKeyFile, layerSealed, layerStore, readMasterKeyFile } from "@mizan/stores"
+import { Effect, Layer } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { exitCodes } from "../src/index.ts"
+import { cli } from "./support/cli.ts"
+import { tempFolder } from "./support/stores.ts"
+
+const folder = tempFolder()
+const storePath = join(folder.dir, "sealed.db")
+const masterKeyFile = join(folder.dir, "master-keys.json")
+const args = ["--store", `sqlite:${storePath}`, "--master-key-file", masterKeyFile]
+
+const onSealed = <A, E>(body: Effect.Effect<A, E, EventStore>) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.flatMap(
+        Layer.build(
+          layerSealed(
+            layerStore(`sqlite:${storePath}`, folder.dir),
+            layerKeyFile(masterKeyFile, { createWhenMissing: true, settingName: "masterKeyFile" }),
+            mizanSealingPlan,
+          ),
+        ),
+        (context) => Effect.provideContext(body, context),
+      ),
+    ),
+  )
+
+const readAll = Effect.flatMap(EventStore, (store) => store.readAll({ after: logStart, maxCount: 100_000 }))
+
+const rawLog = () =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.flatMap(Layer.build(layerStore(`sqlite:${storePath}`, folder.dir)), (c) =>
+        Effect.provideContext(readAll, c),
+      ),
+    ),
+  )
+
+let card: RecordedEvent
+
+beforeAll(async () => {
+  await onSealed(generateHistory({ seed: 23, events: 800 }))
+  const opened = await onSealed(readAll)
+  const placed = opened.find((event) => event.type === "BankCardTransferPlaced")
+  if (placed === undefined) throw new Error("the history holds no bank card transfer")
+  card = placed
+}, 60_000)
+
+afterAll(() => folder.cleanup())
+
+describe("a sealed store", () => {
+  it("holds no card number digest, card digits or expiry of a card transfer in its file", () => {
+    const { cardNumber, cardLast4, expiryYear } = card.data as Record<string, string>
+    const bytes = readFileSync(storePath)
+    expect(cardNumber).toMatch(/^[0-9a-f]{64}$/)
+    expect(bytes.includes(cardNumber!)).toBe(false)
+    expect(bytes.includes(`"cardLast4":"${cardLast4}"`)).toBe(false)
+    expect(bytes.includes(`"expiryYear":"${expiryYear}"`)).toBe(false)
+  })
+
+  it("replays clean with its fields opened", async () => {
+    const run = await cli(["replay", ...args])
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(exitCodes.ok)
+  })
+})
+
+describe("forget", () => {
+  it("destroys a card's keys: replay stays clean, show reads [forgotten], the chain is whole, and a second forget changes nothing", async () => {
+    const { cardNumber } = card.data as Record<string, string>
+    const first = await cli(["forget", `card:${cardNumber}`, "--by", "dpo@example.ae", ...args])
+    expect(first.stderr).toBe("")
+    expect(first.stdout).toMatch(/^forgot card:[0-9a-f]{64}: 1 data key\(s\) destroyed, recorded as by dpo@example.ae/)
+    expect(first.stdout).not.toContain(cardNumber)
+
+    const replay = await cli(["replay", ...args])
+    expect(replay.code).toBe(exitCodes.ok)
+    const shown = await cli(["show", card.streamId, "--json", ...args])
+    expect(shown.code).toBe(exitCodes.ok)
+    expect(shown.stdout).toContain(`"cardNumber":"${forgotten}"`)
+    expect(shown.stdout).toContain(`"cardLast4":"${forgotten}"`)
+    expect(shown.stdout).not.toContain(cardNumber)
+
+    const log = await rawLog()
+    expectChained(log)
+    const forgets = log.filter((event) => event.type === "SubjectForgotten")
+    expect(forgets).toHaveLength(1)
+    expect(forgets[0]?.data).toMatchObject({ by: "dpo@example.ae", keysDestroyed: 1 })
+
+    const second = await cli(["forget", `card:${cardNumber}`, "--by", "dpo@example.ae", ...args])
+    expect(second.code).toBe(exitCodes.ok)
+    expect(second.stdout).toContain("nothing changed")
+    expect((await rawLog()).length).toBe(log.length)
+  })
+
+  it("takes the clear value and digests it as the edge does", async () => {
+    const run = await cli(["forget", "member:+971500000000", "--by", "dpo", ...args])
+    expect(run.code).toBe(exitCodes.ok)
+    const digest = createHash("sha256").update("+971500000000").digest("hex")
+    expect(run.stdout).not.toContain(digest)
+    expect(run.stdout).not.toContain("+971500000000")
+  })
+
+  it("refuses a forget without KIND:VALUE or --by, saying what is missing", async () => {
+    expect((await cli(["forget", "4111111111111111", "--by", "dpo", ...args])).stderr).toContain(
+      "forget needs KIND:VALUE",
+    )
+    expect((await cli(["forget", "card:4111111111111111", ...args])).stderr).toContain("forget needs --by NAME")
+  })
+
+  it("refuses to open a sealed store without its master key file, naming the setting", async () => {
+    const run = await cli([
+      "replay",
+      "--store",
+      `sqlite:${storePath}`,
+      "--master-key-file",
+      join(folder.dir, "none.json"),
+    ])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toContain("--master-key-file or MIZAN_MASTER_KEY_FILE")
+  })
+})
+
+describe("rotate-master-key", () => {
+  it("re-wraps every data key under a new master key, retires the old one, and the store still replays clean", async () => {
+    const before = readMasterKeyFile(masterKeyFile).map((key) => key.id)
+    const run = await cli(["rotate-master-key", "--retire", ...args])
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(exitCodes.ok)
+    const after = readMasterKeyFile(masterKeyFile).map((key) => key.id)
+    expect(after).toHaveLength(1)
+    expect(before).not.toContain(after[0])
+    expect(run.stdout).toContain(`master key ${after[0]} is current`)
+    expect(run.stdout).toContain(`retired ${before.join(", ")}`)
+    expect((await cli(["replay", ...args])).code).toBe(exitCodes.ok)
+  }, 60_000)
+})
+
+const opened = (path: string) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.flatMap(
+        Layer.build(
+          layerSealed(
+            layerStore(`sqlite:${path}`, folder.dir),
+            layerKeyFile(masterKeyFile, { createWhenMissing: false, settingName: "masterKeyFile" }),
+            mizanSealingPlan,
+          ),
+        ),
+        (context) => Effect.provideContext(readAll, context),
+      ),
+    ),
+  )
+
+const rawLogOf = (path: string) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.flatMap(Layer.build(layerStore(`sqlite:${path}`, folder.dir)), (c) => Effect.provideContext(readAll, c)),
+    ),
+  )
+
+/** What a reader sees of a log, positions aside: they are each store's own. */
+const asRead = (log: ReadonlyArray<RecordedEvent>) => log.map(({ globalPosition: _, chainHash: __, ...event }) => event)
+
+describe("export and import of a sealed store", () => {
+  it("carry the data keys and the sealed events as stored: the new store opens every event and keeps the chain", async () => {
+    const exportPath = join(folder.dir, "sealed.ndjson")
+    expect((await cli(["export", "--out", exportPath, ...args])).code).toBe(exitCodes.ok)
+    const file = readFileSync(exportPath, "utf8")
+    const { cardNumber } = card.data as Record<string, string>
+    expect(file).toContain('{"subjectKey":')
+    expect(file).not.toContain(cardNumber)
+    const targetPath = join(folder.dir, "imported.db")
+    const imported = await cli([
+      "import",
+      exportPath,
+      "--store",
+      `sqlite:${targetPath}`,
+      "--master-key-file",
+      masterKeyFile,
+    ])
+    expect(imported.stderr).toBe("")
+    expect(imported.stdout).toMatch(/, [1-9][0-9]* data keys and 0 signed heads\n$/)
+    const source = await rawLogOf(storePath)
+    const target = await rawLogOf(targetPath)
+    expect(target.map((event) => event.chainHash)).toEqual(source.map((event) => event.chainHash))
+    expect(asRead(await opened(targetPath))).toEqual(asRead(await opened(storePath)))
+    expect((await cli(["replay", "--store", `sqlite:${targetPath}`, "--master-key-file", masterKeyFile])).code).toBe(
+      exitCodes.ok,
+    )
+  })
+
+  it("refuses a sealed export without the master key file, naming the setting and writing nothing", async () => {
+    const exportPath = join(folder.dir, "sealed-again.ndjson")
+    await cli(["export", "--out", exportPath, ...args])
+    const targetPath = join(folder.dir, "refused.db")
+    const run = await cli([
+      "import",
+      exportPath,
+      "--store",
+      `sqlite:${targetPath}`,
+      "--master-key-file",
+      join(folder.dir, "no-such-keys.json"),
+    ])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toContain("give the master key file that wraps the data keys")
+    expect(await rawLogOf(targetPath)).toEqual([])
+  })
+
+  it("with --seal, seal a store written before sealing into a new one: no card digest left in its file, the same events read back", async () => {
+    const plainPath = join(folder.dir, "plain.db")
+    await Effect.runPromise(
+      Effect.scoped(
+        Effect.flatMap(Layer.build(layerStore(`sqlite:${plainPath}`, folder.dir)), (context) =>
+          Effect.provideContext(generateHistory({ seed: 29, events: 400 }), context),
+        ),
+      ),
+    )
+    const plain = await rawLogOf(plainPath)
+    const digests = plain
+      .filter((event) => event.type === "BankCardTransferPlaced")
+      .map((event) => (event.data as { cardNumber: string }).cardNumber)
+    expect(digests.length).toBeGreaterThan(0)
+    const exportPath = join(folder.dir, "plain.ndjson")
+    expect((await cli(["export", "--out", exportPath, "--store", `sqlite:${plainPath}`])).code).toBe(exitCodes.ok)
+    const sealedPath = join(folder.dir, "resealed.db")
+    const imported = await cli([
+      "import",
+      exportPath,
+      "--seal",
+      "--store",
+      `sqlite:${sealedPath}`,
+      "--master-key-file",
+      masterKeyFile,
+    ])
+    expect(imported.stderr).toBe("")
+    const bytes = readFileSync(sealedPath)
+    for (const digest of digests) expect(bytes.includes(digest)).toBe(false)
+    const sealedLog = await rawLogOf(sealedPath)
+    expectChained(sealedLog)
+    // Member account streams are stored under keyed ids; every other stream, and every event's data, reads back as it was.
+    const readBack = asRead(await opened(sealedPath)).filter((event) => !event.streamId.startsWith("memberAccount/"))
+    const before = asRead(plain).filter((event) => !event.streamId.startsWith("memberAccount/"))
+    expect(readBack).toEqual(before)
+    expect((await cli(["replay", "--store", `sqlite:${sealedPath}`, "--master-key-file", masterKeyFile])).code).toBe(
+      exitCodes.ok,
+    )
+  })
+
+  it("with --seal, refuses a store that already holds events", async () => {
+    const run = await cli(["import", join(folder.dir, "plain.ndjson"), "--seal", ...args])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toContain("import it into an empty store")
+  })
+})

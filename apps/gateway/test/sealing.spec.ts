@@ -1,0 +1,264 @@
+/**
+ * Sealed personal data, proved on real processes (issue 15): the service
+ * (`main.ts`) on a SQLite file and on PostgreSQL takes card transfers
+ * (test PAN 4111111111111111), wallet transfers (phone numbers) and bank
+ * transfers (IBANs and names). Then every byte of the store's files, its
+ * write-ahead log, an export and the service's log is searched: neither a
+ * clear value nor its unkeyed SHA-256 hex is there. A card holder is
+ * forgotten with the audit while the service runs: the service answers the
+ * placeholder within its key cache time, the audit replays clean, and a
+ * second forget changes nothing. On SQLite, the master key is rotated and
+ * retired while card transfers go on: nothing is lost, everything opens.
+ */
+import type { ChildProcess } from "node:child_process"
+import { execFile } from "node:child_process"
+import { createHash } from "node:crypto"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { forgotten } from "@mizan/kernel"
+import type { MerchantClient } from "@mizan/merchant-client"
+import { generateKeyPair } from "@mizan/protocol"
+import { type EmbeddedServer, startEmbeddedPostgres, testServerSettings } from "@mizan/store-postgres/testing"
+import { readMasterKeyFile } from "@mizan/stores"
+import { afterAll, describe, expect, it } from "vitest"
+import { ok } from "./calls.ts"
+import { startGateway, testConfig } from "./harness.ts"
+import { startMerchantEndpoint } from "./merchantEndpoint.ts"
+import { clientOf, freePort, startService, stopService } from "./processes.ts"
+
+const pan = "4111111111111111"
+const cardHolder = { firstName: "Amal Noor", lastName: "Al Saeed" }
+const phone = "971500000001"
+const iban = "AE070331234567890123456"
+const holderName = "Amal Saeed"
+const nextYear = String(new Date().getUTCFullYear() + 1)
+
+/** Every personal value the run sends, and the unkeyed digest of each: none may be found in what the service keeps. */
+const unkeyedDigest = (value: string) => createHash("sha256").update(value, "utf8").digest("hex")
+
+const secrets = [pan, cardHolder.firstName, cardHolder.lastName, phone, iban, holderName].flatMap((value) => [
+  value,
+  unkeyedDigest(value),
+])
+
+const auditScript = join(import.meta.dirname, "..", "..", "audit", "src", "main.ts")
+
+const audit = (args: ReadonlyArray<string>, dataDir: string, store: string) =>
+  new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((done) =>
+    execFile(
+      process.execPath,
+      [auditScript, ...args, "--store", store, "--master-key-file", join(dataDir, "master-keys.json")],
+      { cwd: dataDir },
+      (error, stdout, stderr) => done({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+    ),
+  )
+
+const filesUnder = (path: string): ReadonlyArray<string> =>
+  !existsSync(path)
+    ? []
+    : statSync(path).isDirectory()
+      ? readdirSync(path).flatMap((name) => filesUnder(join(path, name)))
+      : statSync(path).isFile()
+        ? [path]
+        : []
+
+/** The secrets found in `files`, each with the file that holds it. */
+const secretsIn = (files: ReadonlyArray<string>) =>
+  files.flatMap((file) => {
+    const bytes = readFileSync(file)
+    return secrets.filter((secret) => bytes.includes(secret)).map((secret) => `${secret} in ${file}`)
+  })
+
+const placeCard = (client: MerchantClient, merchantOrderNo: string, cardNumber = pan) =>
+  ok(client, "/transfer/placeTransferToBankCard", {
+    merchantOrderNo,
+    accountHolderType: "INDIVIDUAL",
+    firstName: client.encryptField(cardHolder.firstName),
+    lastName: client.encryptField(cardHolder.lastName),
+    cardNumber: client.encryptField(cardNumber),
+    expiryYear: client.encryptField(nextYear),
+    expiryMonth: client.encryptField("06"),
+    memo: "Deposit back",
+    amount: { amount: 20, currency: "AED" },
+  } as never)
+
+const getCard = (client: MerchantClient, merchantOrderNo: string) =>
+  ok(client, "/transfer/getTransferToBankCard", { merchantOrderNo }) as Promise<{
+    transferToBankCard: Record<string, unknown>
+  }>
+
+interface Run {
+  readonly dataDir: string
+  /** The store setting, as the audit reads it (a SQLite path in full). */
+  readonly store: string
+  readonly service: ChildProcess
+  readonly client: MerchantClient
+  readonly log: Array<string>
+}
+
+const startSealedService = async (dataDir: string, store: string): Promise<Run> => {
+  const configPath = join(dataDir, "gateway.json")
+  // A second of key cache, so that the audit's forget reaches the running service within the test.
+  writeFileSync(configPath, JSON.stringify({ ...testConfig({ store }), keyCacheSeconds: 1 }))
+  const port = await freePort()
+  const log: Array<string> = []
+  const service = await startService(configPath, port, { onLine: (line) => log.push(line) })
+  const auditStore = store.startsWith("sqlite:") ? `sqlite:${join(dataDir, store.slice("sqlite:".length))}` : store
+  return { dataDir, store: auditStore, service, client: clientOf(dataDir, port), log }
+}
+
+/**
+ * Card, wallet and bank transfers with every kind of personal value. The
+ * wallet transfer succeeds at once and is announced: its notification keeps
+ * a copy of the order, member identity included, which must be sealed too.
+ */
+const transferEverything = async ({ client }: Run) => {
+  const endpoint = await startMerchantEndpoint()
+  await placeCard(client, "sealed-card-1")
+  await ok(client, "/transfer/placeTransferOrder", {
+    merchantOrderNo: "sealed-wallet-1",
+    beneficiaryIdentityType: "PHONE_NO",
+    beneficiaryIdentity: client.encryptField(phone),
+    memo: "Salary advance",
+    notifyUrl: endpoint.url,
+    amount: { amount: 10, currency: "AED" },
+  } as never)
+  await ok(client, "/transfer/placeTransferToBankOrder", {
+    merchantOrderNo: "sealed-bank-1",
+    holderName: client.encryptField(holderName),
+    iban: client.encryptField(iban),
+    memo: "Invoice 7",
+    amount: { amount: 500, currency: "AED" },
+  } as never)
+  const deadline = Date.now() + 20_000
+  while (endpoint.bodies.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  await endpoint.close()
+  // The merchant got the identity's digest, as the spec says: only the store must not keep it in clear.
+  expect(JSON.stringify(endpoint.bodies)).toContain(unkeyedDigest(phone))
+}
+
+const exportAndSearch = async (run: Run, storeFiles: ReadonlyArray<string>) => {
+  const exportPath = join(run.dataDir, "export.ndjson")
+  const exported = await audit(["export", "--out", exportPath], run.dataDir, run.store)
+  expect(exported.stderr).toBe("")
+  const logPath = join(run.dataDir, "service.log")
+  writeFileSync(logPath, run.log.join("\n"))
+  expect(storeFiles.length).toBeGreaterThan(0)
+  expect(secretsIn([...storeFiles, exportPath, logPath])).toEqual([])
+}
+
+const forgetTheCardHolder = async (run: Run) => {
+  const before = await getCard(run.client, "sealed-card-1")
+  expect(before.transferToBankCard.cardNumber).toBe(unkeyedDigest(pan))
+  const forget = await audit(["forget", `card:${pan}`, "--by", "dpo@example.ae"], run.dataDir, run.store)
+  expect(forget.stderr).toBe("")
+  expect(forget.stdout).toMatch(/^forgot card:[0-9a-f]{64}: 1 data key\(s\) destroyed/)
+  // The service's key cache holds the key a second at most.
+  await new Promise((resolve) => setTimeout(resolve, 1_500))
+  const after = await getCard(run.client, "sealed-card-1")
+  expect(after.transferToBankCard).toMatchObject({
+    cardNumber: forgotten,
+    firstName: forgotten,
+    lastName: forgotten,
+    expiryYear: forgotten,
+    expiryMonth: forgotten,
+    // AED 20, as the client decodes an amount: in fils.
+    amount: 2000,
+    status: expect.any(String),
+  })
+  const replay = await audit(["replay", "--json"], run.dataDir, run.store)
+  expect(replay.stderr).toBe("")
+  expect(JSON.parse(replay.stdout)).toMatchObject({ ok: true })
+  const again = await audit(["forget", `card:${pan}`, "--by", "dpo@example.ae"], run.dataDir, run.store)
+  expect(again.code).toBe(0)
+  expect(again.stdout).toContain("nothing changed")
+}
+
+describe("sealed personal data on real processes", () => {
+  const root = mkdtempSync(join(tmpdir(), "mizan-sealing-"))
+  let postgres: EmbeddedServer | undefined
+  const services: Array<ChildProcess> = []
+  afterAll(async () => {
+    for (const service of services) await stopService(service)
+    await postgres?.stop()
+    rmSync(root, { recursive: true, force: true })
+  })
+
+  it("on SQLite: no clear value or unkeyed digest in the file, its WAL, an export or the log; a card holder forgotten; the master key rotated under load", {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = join(root, "sqlite")
+    mkdirSync(dataDir)
+    const run = await startSealedService(dataDir, "sqlite:store.db")
+    services.push(run.service)
+    await transferEverything(run)
+    await exportAndSearch(run, [join(dataDir, "store.db"), join(dataDir, "store.db-wal")].filter(existsSync))
+    await forgetTheCardHolder(run)
+
+    // Card transfers keep coming (a new card each, so a new data key each) while the master key turns over.
+    const oldKeys = readMasterKeyFile(join(dataDir, "master-keys.json")).map((key) => key.id)
+    let placed = 0
+    let writing = true
+    const writer = (async () => {
+      while (writing) {
+        await placeCard(run.client, `rotation-${placed}`, `4000000000${String(100_000 + placed)}`)
+        placed++
+      }
+    })()
+    const rotated = await audit(["rotate-master-key", "--retire"], dataDir, run.store)
+    writing = false
+    await writer
+    expect(rotated.stderr).toBe("")
+    expect(rotated.stdout).toContain(`retired ${oldKeys.join(", ")}`)
+    expect(readMasterKeyFile(join(dataDir, "master-keys.json")).map((key) => key.id)).not.toContain(oldKeys[0])
+    expect(placed).toBeGreaterThan(0)
+    for (let n = 0; n < placed; n++) {
+      const { transferToBankCard } = await getCard(run.client, `rotation-${n}`)
+      expect(transferToBankCard.cardNumber).toMatch(/^[0-9a-f]{64}$/)
+    }
+    const replay = await audit(["replay", "--json"], dataDir, run.store)
+    expect(JSON.parse(replay.stdout)).toMatchObject({ ok: true })
+  })
+
+  it("on PostgreSQL: no clear value or unkeyed digest in the server's files or WAL, an export or the log; a card holder forgotten", {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = join(root, "postgres")
+    mkdirSync(dataDir)
+    postgres = await startEmbeddedPostgres({ settings: testServerSettings })
+    const run = await startSealedService(dataDir, await postgres.createDatabase("sealing"))
+    services.push(run.service)
+    await transferEverything(run)
+    // What the server keeps: its tables' files and its write-ahead log.
+    await exportAndSearch(run, filesUnder(postgres.dataDirectory))
+    await forgetTheCardHolder(run)
+  })
+})
+
+describe("the master key file in production", () => {
+  it("is never made: a production gateway without one refuses to start, naming the setting", async () => {
+    const keysDir = mkdtempSync(join(tmpdir(), "mizan-production-keys-"))
+    try {
+      const pair = generateKeyPair()
+      const privateKeyFile = join(keysDir, "service-private.pem")
+      const publicKeyFile = join(keysDir, "service-public.pem")
+      writeFileSync(privateKeyFile, pair.privateKeyPem, { mode: 0o600 })
+      writeFileSync(publicKeyFile, pair.publicKeyPem)
+      const masterKeyFile = join(keysDir, "master-keys.json")
+      await expect(
+        startGateway({
+          config: {
+            ...testConfig(),
+            mode: "production",
+            serviceKeys: { privateKeyFile, publicKeyFile },
+            masterKeyFile,
+          },
+        }),
+      ).rejects.toThrow(`the master key file ${masterKeyFile} does not exist: set masterKeyFile`)
+      expect(existsSync(masterKeyFile)).toBe(false)
+    } finally {
+      rmSync(keysDir, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,0 +1,50 @@
+/**
+ * What a forget leaves in the log: one `SubjectForgotten` event on the
+ * subject's `forgottenSubject/<subject id>` stream, saying who asked and
+ * when, never what (the subject id is keyed, sealer.ts). The audit replays
+ * these streams like any other (apps/audit/src/registry.ts).
+ */
+import type { BrokenRule } from "@mizan/kernel"
+import { Schema } from "effect"
+import { makeEventCodec } from "../codec.ts"
+
+export const forgottenSubjectStreamPrefix = "forgottenSubject/"
+
+export const forgottenSubjectStream = (subjectId: string) => `${forgottenSubjectStreamPrefix}${subjectId}`
+
+export const SubjectForgotten = Schema.TaggedStruct("SubjectForgotten", {
+  subjectId: Schema.String,
+  /** Who asked, as the operator gave it (`--by`). */
+  by: Schema.String,
+  /** ms since the epoch. */
+  at: Schema.Number,
+  keysDestroyed: Schema.Int,
+})
+export type SubjectForgotten = typeof SubjectForgotten.Type
+
+export const forgottenSubjectCodec = makeEventCodec(SubjectForgotten, { SubjectForgotten: { current: 1 } })
+
+export type ForgottenSubjectState =
+  | { readonly status: "ABSENT" }
+  | { readonly status: "FORGOTTEN"; readonly forgets: ReadonlyArray<SubjectForgotten> }
+
+export const forgottenSubjectInitialState: ForgottenSubjectState = { status: "ABSENT" }
+
+export const evolveForgottenSubject = (
+  state: ForgottenSubjectState,
+  event: SubjectForgotten,
+): ForgottenSubjectState => ({
+  status: "FORGOTTEN",
+  forgets: state.status === "ABSENT" ? [event] : [...state.forgets, event],
+})
+
+/** A forget is recorded only when it destroyed a key, and always says who asked. */
+export const forgottenSubjectInvariants = (state: ForgottenSubjectState): ReadonlyArray<BrokenRule> =>
+  state.status === "ABSENT"
+    ? []
+    : state.forgets.flatMap((forget) => [
+        ...(forget.keysDestroyed > 0
+          ? []
+          : [{ rule: "a forget is recorded only when it destroyed a data key", detail: `by ${forget.by}` }]),
+        ...(forget.by.trim() === "" ? [{ rule: "a forget says who asked", detail: "no name" }] : []),
+      ])

@@ -1,0 +1,120 @@
+/**
+ * The sealed store: any EventStore, with every personal field sealed on its
+ * way in and opened on its way out (sealer.ts). It sits above the adapter,
+ * so the adapter stores, chains and signs the sealed bytes: `audit verify`
+ * reads the adapter itself, and a forget, which changes no event, leaves
+ * the chain whole.
+ */
+import { Clock, Context, Effect, Layer, Stream } from "effect"
+import { EventStore, type EventStoreShape } from "../EventStore.ts"
+import { type RecordedEvent, StoreError } from "../events.ts"
+import { forgottenSubjectCodec, forgottenSubjectStream } from "./forgetRecord.ts"
+import type { KeyRing } from "./KeyRing.ts"
+import type { SealingPlan } from "./plan.ts"
+import type { SubjectKeys } from "./SubjectKeys.ts"
+import { equalitySubjectId, makeSealer, type Sealer, type SealingOptions } from "./sealer.ts"
+
+export interface ForgetOutcome {
+  readonly subjectId: string
+  /** How many data keys were destroyed: 0 when the subject was forgotten before, or never seen. */
+  readonly keysDestroyed: number
+}
+
+/** The sealing behind a sealed store: keyed ids, and forgetting a subject. */
+export class Sealing extends Context.Service<
+  Sealing,
+  {
+    readonly subjectIdOf: (kind: string, value: string) => string
+    /**
+     * Destroys the data keys of `kind:value` (`value` as the events hold it:
+     * a card number's digest, a member's identity digest) and records who
+     * asked and when as a `SubjectForgotten` event. A second forget is a
+     * no-op that records nothing.
+     */
+    readonly forget: (kind: string, value: string, by: string) => Effect.Effect<ForgetOutcome, StoreError>
+  }
+>()("@mizan/eventsourcing/Sealing") {}
+
+const opened = (sealer: Sealer, record: RecordedEvent, streamId: string) =>
+  Effect.map(sealer.open(record.streamId, record.id, record.data), (data) =>
+    data === record.data && streamId === record.streamId ? record : { ...record, streamId, data },
+  )
+
+const openedPage = (sealer: Sealer, records: ReadonlyArray<RecordedEvent>) =>
+  Effect.forEach(records, (record) => opened(sealer, record, record.streamId))
+
+/** `store` with sealing: what a caller appends and reads is clear; what the adapter holds is sealed. */
+export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventStoreShape => ({
+  ...store,
+  append: (streamId, events, expected) => {
+    const stored = sealer.storedStreamId(streamId)
+    return Effect.flatMap(
+      Effect.forEach(events, (event) =>
+        Effect.map(sealer.seal(stored, event.type, event.data), (data) =>
+          data === event.data ? event : { ...event, data },
+        ),
+      ),
+      (sealed) =>
+        Effect.map(store.append(stored, sealed, expected), (result) => ({
+          ...result,
+          // The caller gets back what it appended, in clear, under the id it used.
+          records: result.records.map((record, i) => ({ ...record, streamId, data: events[i]?.data })),
+        })),
+    )
+  },
+  readStream: (streamId, options) =>
+    Effect.flatMap(store.readStream(sealer.storedStreamId(streamId), options), (records) =>
+      Effect.forEach(records, (record) => opened(sealer, record, streamId)),
+    ),
+  readAll: (options) => Effect.flatMap(store.readAll(options), (records) => openedPage(sealer, records)),
+  follow: (after, options) =>
+    Stream.mapEffect(store.follow(after, options), (record) => opened(sealer, record, record.streamId)),
+})
+
+const forgetWith =
+  (store: EventStoreShape, sealer: Sealer) =>
+  (kind: string, value: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
+    if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(kind))
+      return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: `subject kind "${kind}" is not a word` }))
+    if (by.trim() === "")
+      return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: "by: say who asks to forget" }))
+    const subjectId = sealer.subjectIdOf(kind, value)
+    if (subjectId === equalitySubjectId) return Effect.die("unreachable: a keyed id is never the equality row")
+    return Effect.flatMap(sealer.forget(subjectId, by), (keysDestroyed) =>
+      keysDestroyed === 0
+        ? Effect.succeed({ subjectId, keysDestroyed })
+        : Effect.flatMap(Clock.currentTimeMillis, (at) =>
+            Effect.as(
+              store.append(
+                forgottenSubjectStream(subjectId),
+                [forgottenSubjectCodec.encode({ _tag: "SubjectForgotten", subjectId, by, at, keysDestroyed })],
+                "any",
+              ),
+              { subjectId, keysDestroyed },
+            ).pipe(
+              // "any" expects nothing of the stream, so a conflict cannot happen; were it to, it is the store's fault.
+              Effect.catchTag("VersionConflict", (conflict) =>
+                Effect.fail(new StoreError({ reason: "Unavailable", detail: conflict.message })),
+              ),
+            ),
+          ),
+    )
+  }
+
+/**
+ * Wraps the EventStore provided below it with sealing under `plan`, and
+ * provides `Sealing`. Needs the key ring and the key table.
+ */
+export const layerSealedEventStore = (
+  plan: SealingPlan,
+  options: SealingOptions = {},
+): Layer.Layer<EventStore | Sealing, StoreError, EventStore | KeyRing | SubjectKeys> =>
+  Layer.effectContext(
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const sealer = yield* makeSealer(plan, options)
+      return Context.make(EventStore, sealedEventStore(store, sealer)).pipe(
+        Context.add(Sealing, { subjectIdOf: sealer.subjectIdOf, forget: forgetWith(store, sealer) }),
+      )
+    }),
+  )

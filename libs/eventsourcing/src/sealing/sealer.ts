@@ -1,0 +1,355 @@
+/**
+ * Sealing and opening the personal fields of one event's data
+ * (docs/architecture.md#sealed-personal-data). For each data subject a plan
+ * names in the event, the subject's fields leave the data and come back as
+ * one entry of `$sealed`: the subject's keyed id, the data key's id, the
+ * field names, and one AES-256-GCM box holding the fields' JSON, bound to
+ * the stored stream id, the subject, the key and the field names. One
+ * cipher call per subject per event, under a data key cached in memory.
+ */
+import { randomUUID } from "node:crypto"
+import { forgotten } from "@mizan/kernel"
+import { Clock, Effect } from "effect"
+import { StoreError } from "../events.ts"
+import { type CipherKey, cipherKeyOf, keyedDigest, newDataKey, openBytes, sealBytes } from "./cipher.ts"
+import { KeyRing, type KeyRingError } from "./KeyRing.ts"
+import { valueAt, withValueAt } from "./paths.ts"
+import type { SealedSubject, SealingPlan } from "./plan.ts"
+import { type SubjectKey, SubjectKeys } from "./SubjectKeys.ts"
+
+/** The data field that holds an event's sealed subjects. */
+export const sealedField = "$sealed"
+
+export interface SealedEntry {
+  readonly subject: string
+  readonly key: string
+  readonly fields: ReadonlyArray<string>
+  readonly box: string
+}
+
+export interface SealingOptions {
+  /**
+   * How long an unwrapped data key (or the news that it is forgotten) is
+   * kept in memory. A forget in another process reaches this one within
+   * this bound; within it, this process may still open the subject's fields
+   * and seal new ones under the destroyed key (which then no one can open).
+   */
+  readonly keyCacheMs?: number
+  /** The most data keys kept in memory; the oldest go first. */
+  readonly keyCacheMaxKeys?: number
+}
+
+export const sealingDefaults = {
+  keyCacheMs: 30_000,
+  keyCacheMaxKeys: 10_000,
+} as const satisfies Required<SealingOptions>
+
+/** The key table row that holds the secret of the keyed ids, wrapped like any data key. */
+export const equalitySubjectId = "$equality"
+
+export interface Sealer {
+  /** `kind:` and the keyed HMAC of `value`: the id of a data subject. */
+  readonly subjectIdOf: (kind: string, value: string) => string
+  /** The id a stream is stored under: a sealed category's personal part becomes its keyed HMAC. */
+  readonly storedStreamId: (streamId: string) => string
+  readonly seal: (storedStreamId: string, type: string, data: unknown) => Effect.Effect<unknown, StoreError>
+  /** The data with its fields back, or `[forgotten]` in the fields of a forgotten subject. */
+  readonly open: (storedStreamId: string, eventId: string, data: unknown) => Effect.Effect<unknown, StoreError>
+  /** Destroys the subject's data keys (see SubjectKeys.forget) and drops them from this process's cache. */
+  readonly forget: (subjectId: string, by: string) => Effect.Effect<number, StoreError>
+}
+
+const keyRingFailure = (doing: string) => (error: KeyRingError) =>
+  new StoreError({ reason: "Unavailable", detail: `${doing}: ${error.detail}`, cause: error })
+
+const isRecord = (data: unknown): data is Record<string, unknown> =>
+  typeof data === "object" && data !== null && !Array.isArray(data)
+
+/** The stream categories whose ids hold a keyed digest, marked so that a stored id is never digested twice. */
+const keyedPartPrefix = "keyed:"
+
+interface CachedKey {
+  readonly key: CipherKey | undefined // undefined: forgotten
+  readonly subjectId: string
+  readonly keyId: string
+  readonly expiresAt: number
+}
+
+class KeyCache {
+  private readonly byKeyId = new Map<string, CachedKey>()
+  private readonly liveBySubject = new Map<string, CachedKey>()
+  private readonly maxKeys: number
+  constructor(maxKeys: number) {
+    this.maxKeys = maxKeys
+  }
+
+  byKey(keyId: string, now: number): CachedKey | undefined {
+    const cached = this.byKeyId.get(keyId)
+    return cached !== undefined && cached.expiresAt > now ? cached : undefined
+  }
+
+  liveOf(subjectId: string, now: number): CachedKey | undefined {
+    const cached = this.liveBySubject.get(subjectId)
+    return cached !== undefined && cached.expiresAt > now ? cached : undefined
+  }
+
+  keep(entry: CachedKey, live: boolean): void {
+    if (this.byKeyId.size >= this.maxKeys) {
+      const oldest = this.byKeyId.keys().next().value
+      if (oldest !== undefined) this.byKeyId.delete(oldest)
+    }
+    if (this.liveBySubject.size >= this.maxKeys) {
+      const oldest = this.liveBySubject.keys().next().value
+      if (oldest !== undefined) this.liveBySubject.delete(oldest)
+    }
+    this.byKeyId.set(entry.keyId, entry)
+    if (live) this.liveBySubject.set(entry.subjectId, entry)
+  }
+
+  drop(subjectId: string): void {
+    this.liveBySubject.delete(subjectId)
+    for (const [keyId, entry] of this.byKeyId) if (entry.subjectId === subjectId) this.byKeyId.delete(keyId)
+  }
+}
+
+const associatedData = (storedStreamId: string, entry: Omit<SealedEntry, "box">) =>
+  [storedStreamId, entry.subject, entry.key, entry.fields.join(",")].join("\u0000")
+
+/** Makes the sealer of `plan`, loading (or, in a new store, making) the secret of the keyed ids. */
+export const makeSealer = (
+  plan: SealingPlan,
+  options: SealingOptions = {},
+): Effect.Effect<Sealer, StoreError, KeyRing | SubjectKeys> =>
+  Effect.gen(function* () {
+    const settings = { ...sealingDefaults, ...options }
+    const clock = yield* Clock.Clock
+    const keyRing = yield* KeyRing
+    const subjectKeys = yield* SubjectKeys
+    const cache = new KeyCache(settings.keyCacheMaxKeys)
+    const sealedCategories = new Set(plan.streams.map((s) => s.category))
+
+    const unwrap = (row: SubjectKey) =>
+      row.wrappedKey === undefined
+        ? Effect.succeed(undefined)
+        : Effect.mapError(
+            keyRing.unwrap({ wrapped: row.wrappedKey, masterKeyId: row.masterKeyId }),
+            keyRingFailure(`unwrapping data key ${row.keyId}`),
+          )
+
+    /** The subject's live key row: the stored one, or a new random key added to the table. */
+    const liveKeyRow = (subjectId: string, now: number) =>
+      Effect.flatMap(subjectKeys.liveKeyOf(subjectId), (row) =>
+        row !== undefined
+          ? Effect.succeed(row)
+          : Effect.flatMap(
+              Effect.mapError(keyRing.wrap(newDataKey()), keyRingFailure("wrapping a new data key")),
+              ({ wrapped, masterKeyId }) =>
+                subjectKeys.addKey({
+                  keyId: randomUUID(),
+                  subjectId,
+                  wrappedKey: wrapped,
+                  masterKeyId,
+                  createdAt: now,
+                }),
+            ),
+      )
+
+    const equalityRow = yield* liveKeyRow(equalitySubjectId, yield* Clock.currentTimeMillis)
+    const equalityBytes = yield* unwrap(equalityRow)
+    if (equalityBytes === undefined)
+      return yield* new StoreError({ reason: "Corrupt", detail: "the key table's secret for keyed ids is destroyed" })
+    const equalitySecret = cipherKeyOf(equalityBytes)
+
+    // A keyed id costs an HMAC; the same card or member comes back often, so its id is remembered.
+    const subjectIds = new Map<string, string>()
+    const subjectIdOf = (kind: string, value: string) => {
+      const remembered = subjectIds.get(`${kind}:${value}`)
+      if (remembered !== undefined) return remembered
+      const id = `${kind}:${keyedDigest(equalitySecret, kind, value)}`
+      if (subjectIds.size >= settings.keyCacheMaxKeys) subjectIds.delete(subjectIds.keys().next().value as string)
+      subjectIds.set(`${kind}:${value}`, id)
+      return id
+    }
+
+    const storedStreamId = (streamId: string) => {
+      const slash = streamId.indexOf("/")
+      if (slash < 0) return streamId
+      const category = streamId.slice(0, slash)
+      const rest = streamId.slice(slash + 1)
+      if (!sealedCategories.has(category) || rest.startsWith(keyedPartPrefix)) return streamId
+      return `${category}/${keyedPartPrefix}${keyedDigest(equalitySecret, `stream ${category}`, rest)}`
+    }
+
+    const liveKey = (subjectId: string): Effect.Effect<CachedKey, StoreError> =>
+      Effect.suspend(() => {
+        const now = clock.currentTimeMillisUnsafe()
+        const cached = cache.liveOf(subjectId, now)
+        if (cached !== undefined) return Effect.succeed(cached)
+        return Effect.flatMap(liveKeyRow(subjectId, now), (row) =>
+          Effect.map(unwrap(row), (key) => {
+            const entry = {
+              key: key === undefined ? undefined : cipherKeyOf(key),
+              subjectId,
+              keyId: row.keyId,
+              expiresAt: now + settings.keyCacheMs,
+            }
+            cache.keep(entry, true)
+            return entry
+          }),
+        )
+      })
+
+    const keyById = (keyId: string, eventId: string): Effect.Effect<CachedKey, StoreError> =>
+      Effect.suspend(() => {
+        const now = clock.currentTimeMillisUnsafe()
+        const cached = cache.byKey(keyId, now)
+        if (cached !== undefined) return Effect.succeed(cached)
+        return Effect.flatMap(subjectKeys.keyById(keyId), (row) =>
+          row === undefined
+            ? Effect.fail(
+                new StoreError({
+                  reason: "Corrupt",
+                  detail: `event ${eventId} is sealed under data key ${keyId}, which the key table does not hold`,
+                }),
+              )
+            : Effect.map(unwrap(row), (key) => {
+                const entry = {
+                  key: key === undefined ? undefined : cipherKeyOf(key),
+                  subjectId: row.subjectId,
+                  keyId,
+                  expiresAt: now + settings.keyCacheMs,
+                }
+                cache.keep(entry, false)
+                return entry
+              }),
+        )
+      })
+
+    /** The subject's fields present in `data` that hold a value (a `[forgotten]` field has nothing left to seal). */
+    const fieldsToSeal = (data: Record<string, unknown>, subject: SealedSubject) => {
+      if (subject.onlyWhenIdentified === true && valueAt(data, subject.identifiedBy) === undefined) return []
+      return subject.fields.filter((field) => {
+        const value = valueAt(data, field)
+        return value !== undefined && value !== forgotten
+      })
+    }
+
+    const sealSubject = (
+      storedStreamId: string,
+      data: Record<string, unknown>,
+      subject: SealedSubject,
+      fields: ReadonlyArray<string>,
+    ): Effect.Effect<SealedEntry, StoreError> => {
+      const identifying = valueAt(data, subject.identifiedBy)
+      const value =
+        identifying === undefined || identifying === forgotten
+          ? `stream ${storedStreamId}`
+          : typeof identifying === "string"
+            ? identifying
+            : JSON.stringify(identifying)
+      const subjectId = subjectIdOf(subject.kind, value)
+      return Effect.flatMap(liveKey(subjectId), (key) => {
+        if (key.key === undefined)
+          return Effect.fail(new StoreError({ reason: "Corrupt", detail: `live key ${key.keyId} has no key` }))
+        const clear: Record<string, unknown> = {}
+        for (const field of fields) clear[field] = valueAt(data, field)
+        const entry = { subject: subjectId, key: key.keyId, fields }
+        const box = sealBytes(
+          key.key,
+          Buffer.from(JSON.stringify(clear), "utf8"),
+          associatedData(storedStreamId, entry),
+        )
+        return Effect.succeed({ ...entry, box })
+      })
+    }
+
+    const seal: Sealer["seal"] = (storedStreamId, type, data) => {
+      const subjects = plan.events[type]
+      if (subjects === undefined || !isRecord(data)) return Effect.succeed(data)
+      const planned = subjects
+        .map((subject) => ({ subject, fields: fieldsToSeal(data, subject) }))
+        .filter(({ fields }) => fields.length > 0)
+      if (planned.length === 0) return Effect.succeed(data)
+      return Effect.map(
+        Effect.forEach(planned, ({ subject, fields }) => sealSubject(storedStreamId, data, subject, fields)),
+        (entries) => {
+          // A fresh copy: top-level fields go from it directly, nested ones through copies of their objects.
+          let kept: Record<string, unknown> = { ...data }
+          for (const entry of entries)
+            for (const field of entry.fields)
+              if (field.includes(".")) kept = withValueAt(kept, field, undefined)
+              else delete kept[field]
+          kept[sealedField] = entries
+          return kept
+        },
+      )
+    }
+
+    /** One entry's fields, opened with `key` (`[forgotten]` each, when it is destroyed); throws when the box does not open. */
+    const openWith = (
+      key: CipherKey | undefined,
+      storedStreamId: string,
+      eventId: string,
+      entry: SealedEntry,
+    ): Record<string, unknown> => {
+      if (key === undefined) return Object.fromEntries(entry.fields.map((f) => [f, forgotten]))
+      const clear = openBytes(key, entry.box, associatedData(storedStreamId, entry))
+      if (clear === undefined)
+        throw new StoreError({
+          reason: "Corrupt",
+          detail: `event ${eventId} in ${storedStreamId}: the sealed fields ${entry.fields.join(", ")} do not open (altered, or moved from another stream)`,
+        })
+      return JSON.parse(clear.toString("utf8")) as Record<string, unknown>
+    }
+
+    const merged = (data: Record<string, unknown>, opened: ReadonlyArray<Record<string, unknown>>) => {
+      const { [sealedField]: _sealed, ...rest } = data
+      // `rest` is a fresh object: top-level fields go into it directly, nested ones through copies of their objects.
+      let clear: Record<string, unknown> = rest
+      for (const fields of opened)
+        for (const [path, value] of Object.entries(fields))
+          if (path.includes(".")) clear = withValueAt(clear, path, value)
+          else clear[path] = value
+      return clear
+    }
+
+    const attempt = <A>(body: () => A): Effect.Effect<A, StoreError> => {
+      try {
+        return Effect.succeed(body())
+      } catch (error) {
+        if (error instanceof StoreError) return Effect.fail(error)
+        throw error
+      }
+    }
+
+    const open: Sealer["open"] = (storedStreamId, eventId, data) => {
+      if (!isRecord(data)) return Effect.succeed(data)
+      const entries = data[sealedField] as ReadonlyArray<SealedEntry> | undefined
+      if (!Array.isArray(entries)) return Effect.succeed(data)
+      // Most reads find every key cached: opened then and there, with no effect per entry.
+      const now = clock.currentTimeMillisUnsafe()
+      const cached = entries.map((entry) => cache.byKey(entry.key, now))
+      if (cached.every((entry) => entry !== undefined))
+        return attempt(() =>
+          merged(
+            data,
+            entries.map((entry, i) => openWith(cached[i]?.key, storedStreamId, eventId, entry)),
+          ),
+        )
+      return Effect.map(
+        Effect.forEach(entries, (entry) =>
+          Effect.flatMap(keyById(entry.key, eventId), ({ key }) =>
+            attempt(() => openWith(key, storedStreamId, eventId, entry)),
+          ),
+        ),
+        (opened) => merged(data, opened),
+      )
+    }
+
+    const forget: Sealer["forget"] = (subjectId, by) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        Effect.tap(subjectKeys.forget(subjectId, now, by), () => Effect.sync(() => cache.drop(subjectId))),
+      )
+
+    return { subjectIdOf, storedStreamId, seal, open, forget }
+  })

@@ -1,0 +1,336 @@
+import { createHash } from "node:crypto"
+import { forgotten } from "@mizan/kernel"
+import { Effect, Layer } from "effect"
+import { describe, expect, it } from "vitest"
+import {
+  chainGenesis,
+  chainHashOf,
+  EventStore,
+  type EventStoreShape,
+  KeyRing,
+  keyRingOfMasterKeys,
+  layerSealedEventStore,
+  logStart,
+  makeMemoryEventStore,
+  makeMemorySubjectKeys,
+  mergeSealingPlans,
+  newMasterKey,
+  type RecordedEvent,
+  Sealing,
+  type SealingPlan,
+  SubjectKeys,
+  type SubjectKeysShape,
+} from "../src/index.ts"
+
+const pan = "4111111111111111"
+const panDigest = createHash("sha256").update(pan).digest("hex")
+const phoneDigest = createHash("sha256").update("+971501234567").digest("hex")
+
+const plan: SealingPlan = {
+  events: {
+    CardPaid: [
+      { kind: "card", identifiedBy: "cardNumber", fields: ["cardNumber", "cardLast4", "expiryYear", "holderName"] },
+    ],
+    MemberOpened: [{ kind: "member", identifiedBy: "identity", fields: ["identity"] }],
+  },
+  streams: [{ category: "memberAccount" }],
+}
+
+const cardPaid = (orderNo: string) => ({
+  type: "CardPaid",
+  schemaVersion: 1,
+  data: { orderNo, amount: 100, cardNumber: panDigest, cardLast4: "1111", expiryYear: "2030", holderName: "Amal" },
+})
+
+interface World {
+  readonly raw: EventStoreShape
+  readonly keys: SubjectKeysShape
+  readonly keyRing: KeyRing["Service"]
+}
+
+const newWorld = (): World => ({
+  raw: makeMemoryEventStore(),
+  keys: makeMemorySubjectKeys(),
+  keyRing: keyRingOfMasterKeys([newMasterKey()]),
+})
+
+/** A process on `world`'s store and key table: the sealed store and its Sealing. */
+const sealedOn = <A, E>(
+  world: World,
+  body: Effect.Effect<A, E, EventStore | Sealing>,
+  keyCacheMs = 30_000,
+): Promise<A> =>
+  Effect.runPromise(
+    Effect.provide(
+      body,
+      layerSealedEventStore(plan, { keyCacheMs }).pipe(
+        Layer.provide(
+          Layer.mergeAll(
+            Layer.succeed(EventStore, world.raw),
+            Layer.succeed(SubjectKeys, world.keys),
+            Layer.succeed(KeyRing, world.keyRing),
+          ),
+        ),
+      ),
+    ),
+  )
+
+const rawLog = (world: World) => Effect.runPromise(world.raw.readAll({ after: logStart, maxCount: 1_000 }))
+
+const append = (
+  streamId: string,
+  event: ReturnType<typeof cardPaid> | { type: string; schemaVersion: number; data: unknown },
+) => Effect.flatMap(EventStore, (store) => store.append(streamId, [event], "any"))
+
+const readStream = (streamId: string) => Effect.flatMap(EventStore, (store) => store.readStream(streamId))
+
+describe("the sealed store", () => {
+  it("stores a card's fields sealed, neither the clear values nor the number's unkeyed digest, and reads them back", async () => {
+    const world = newWorld()
+    const read = await sealedOn(world, Effect.andThen(append("order/1", cardPaid("1")), readStream("order/1")))
+    expect(read[0]?.data).toEqual(cardPaid("1").data)
+    const stored = JSON.stringify((await rawLog(world)).map((r) => r.data))
+    for (const clear of [pan, panDigest, "1111", "2030", "Amal"]) expect(stored).not.toContain(clear)
+    expect(stored).toContain('"amount":100')
+  })
+
+  it("seals one subject's fields with one cipher, bound to the stream: moved to another stream it does not open", async () => {
+    const world = newWorld()
+    await sealedOn(world, append("order/1", cardPaid("1")))
+    const [record] = await rawLog(world)
+    const sealed =
+      (record?.data as { $sealed: ReadonlyArray<{ fields: ReadonlyArray<string> }> } | undefined)?.$sealed ?? []
+    expect(sealed).toHaveLength(1)
+    expect(sealed[0]?.fields).toEqual(["cardNumber", "cardLast4", "expiryYear", "holderName"])
+    await Effect.runPromise(
+      world.raw.append("order/2", [{ type: "CardPaid", schemaVersion: 1, data: record?.data }], "any"),
+    )
+    await expect(sealedOn(world, readStream("order/2"))).rejects.toThrow(/do not open/)
+  })
+
+  it("refuses to open an altered sealed value, naming the event", async () => {
+    const world = newWorld()
+    await sealedOn(world, append("order/1", cardPaid("1")))
+    const [record] = await rawLog(world)
+    const data = structuredClone(record?.data) as { $sealed: Array<{ box: string }> }
+    const box = Buffer.from(data.$sealed[0]!.box, "base64")
+    box[20] = (box[20] ?? 0) ^ 1
+    data.$sealed[0]!.box = box.toString("base64")
+    await Effect.runPromise(world.raw.append("order/9", [{ type: "CardPaid", schemaVersion: 1, data }], "any"))
+    const altered = (await rawLog(world)).at(-1) as RecordedEvent
+    await expect(sealedOn(world, readStream("order/9"))).rejects.toThrow(altered.id)
+  })
+
+  it("keys a stream id that holds a personal value, and finds the stream by its clear id", async () => {
+    const world = newWorld()
+    const streamId = `memberAccount/${phoneDigest}`
+    const read = await sealedOn(
+      world,
+      Effect.andThen(
+        append(streamId, { type: "MemberOpened", schemaVersion: 1, data: { identity: phoneDigest } }),
+        readStream(streamId),
+      ),
+    )
+    expect(read[0]?.streamId).toBe(streamId)
+    expect(read[0]?.data).toEqual({ identity: phoneDigest })
+    const [record] = await rawLog(world)
+    expect(record?.streamId).toMatch(/^memberAccount\/keyed:[0-9a-f]{64}$/)
+    expect(JSON.stringify([record?.streamId, record?.data])).not.toContain(phoneDigest)
+  })
+
+  it("reads a forgotten card's fields as [forgotten], keeps every other field, and leaves the stored chain whole", async () => {
+    const world = newWorld()
+    const outcome = await sealedOn(
+      world,
+      Effect.gen(function* () {
+        yield* append("order/1", cardPaid("1"))
+        yield* append("order/2", { ...cardPaid("2"), data: { ...cardPaid("2").data, cardNumber: "f".repeat(64) } })
+        return yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo@example.ae"))
+      }),
+    )
+    expect(outcome.keysDestroyed).toBe(1)
+    const [first, second] = await sealedOn(world, Effect.all([readStream("order/1"), readStream("order/2")]))
+    expect(first?.[0]?.data).toEqual({
+      orderNo: "1",
+      amount: 100,
+      cardNumber: forgotten,
+      cardLast4: forgotten,
+      expiryYear: forgotten,
+      holderName: forgotten,
+    })
+    expect(second?.[0]?.data).toMatchObject({ cardNumber: "f".repeat(64), holderName: "Amal" })
+    const log = await rawLog(world)
+    const previous = new Map<string, string>()
+    for (const record of log) {
+      expect(record.chainHash).toBe(chainHashOf(previous.get(record.streamId) ?? chainGenesis, record))
+      previous.set(record.streamId, record.chainHash ?? "")
+    }
+  })
+
+  it("records a forget as who and when, never what, and a second forget is a no-op", async () => {
+    const world = newWorld()
+    const [first, second] = await sealedOn(
+      world,
+      Effect.gen(function* () {
+        yield* append("order/1", cardPaid("1"))
+        const sealing = yield* Sealing
+        return [yield* sealing.forget("card", panDigest, "dpo"), yield* sealing.forget("card", panDigest, "dpo")]
+      }),
+    )
+    expect(first?.keysDestroyed).toBe(1)
+    expect(second?.keysDestroyed).toBe(0)
+    const forgets = (await rawLog(world)).filter((r) => r.type === "SubjectForgotten")
+    expect(forgets).toHaveLength(1)
+    expect(forgets[0]?.data).toMatchObject({ subjectId: first?.subjectId, by: "dpo", keysDestroyed: 1 })
+    expect(JSON.stringify(forgets.map((r) => [r.streamId, r.data]))).not.toContain(panDigest)
+  })
+
+  it("seals a forgotten card's new payments under a new key, which still opens", async () => {
+    const world = newWorld()
+    const read = await sealedOn(
+      world,
+      Effect.gen(function* () {
+        yield* append("order/1", cardPaid("1"))
+        yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo"))
+        yield* append("order/2", cardPaid("2"))
+        return yield* Effect.all([readStream("order/1"), readStream("order/2")])
+      }),
+    )
+    expect(read[0]?.[0]?.data).toMatchObject({ cardNumber: forgotten })
+    expect(read[1]?.[0]?.data).toEqual(cardPaid("2").data)
+  })
+
+  it("stores a [forgotten] field as it is: there is nothing left to seal (an import of a forgotten subject)", async () => {
+    const world = newWorld()
+    const data = {
+      orderNo: "1",
+      amount: 100,
+      cardNumber: forgotten,
+      cardLast4: forgotten,
+      expiryYear: forgotten,
+      holderName: forgotten,
+    }
+    await sealedOn(world, append("order/1", { type: "CardPaid", schemaVersion: 1, data }))
+    expect((await rawLog(world))[0]?.data).toEqual(data)
+  })
+
+  it("lets another process notice a forget once its cached key expires", async () => {
+    const world = newWorld()
+    await sealedOn(world, append("order/1", cardPaid("1")))
+    await sealedOn(
+      world,
+      Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo")),
+    )
+    const read = await sealedOn(world, readStream("order/1"), 0)
+    expect(read[0]?.data).toMatchObject({ cardLast4: forgotten })
+  })
+
+  it("gives every process on one key table the same keyed ids", async () => {
+    const world = newWorld()
+    const ids = await Promise.all(
+      [1, 2].map(() =>
+        sealedOn(
+          world,
+          Effect.map(Sealing, (s) => s.subjectIdOf("card", panDigest)),
+        ),
+      ),
+    )
+    expect(ids[0]).toBe(ids[1])
+    expect(ids[0]).toMatch(/^card:[0-9a-f]{64}$/)
+    expect(ids[0]).not.toContain(panDigest)
+  })
+
+  it("cannot open a store's keys under another key file", async () => {
+    const world = newWorld()
+    await sealedOn(world, append("order/1", cardPaid("1")))
+    const stranger = { ...world, keyRing: keyRingOfMasterKeys([newMasterKey()]) }
+    await expect(sealedOn(stranger, readStream("order/1"))).rejects.toThrow(/not in the key ring/)
+  })
+})
+
+describe("sealing plans", () => {
+  it("merge, and refuse an event type two libs both declare", () => {
+    const merged = mergeSealingPlans(plan, { events: { Other: [] }, streams: [] })
+    expect(Object.keys(merged.events)).toEqual(["CardPaid", "MemberOpened", "Other"])
+    expect(() => mergeSealingPlans(plan, { events: { CardPaid: [] }, streams: [] })).toThrow(
+      /CardPaid is declared twice/,
+    )
+  })
+})
+
+describe("nested fields", () => {
+  const notificationPlan: SealingPlan = {
+    events: {
+      NotificationScheduled: [
+        {
+          kind: "card",
+          identifiedBy: "order.cardNumber",
+          fields: ["order.cardNumber", "order.firstName"],
+          onlyWhenIdentified: true,
+        },
+        {
+          kind: "member",
+          identifiedBy: "order.beneficiaryIdentity",
+          fields: ["order.beneficiaryIdentity"],
+          onlyWhenIdentified: true,
+        },
+      ],
+    },
+    streams: [],
+  }
+  const scheduled = (order: Record<string, unknown>) => ({
+    type: "NotificationScheduled",
+    schemaVersion: 1,
+    data: { notifyId: "n1", order },
+  })
+
+  it("seal a field inside an object by its dotted path, for the subject the event identifies, and leave its siblings", async () => {
+    const world = newWorld()
+    const order = { orderNo: "1", cardNumber: panDigest, firstName: "Amal", amount: 5 }
+    const sealedWorld = async <A, E>(body: Effect.Effect<A, E, EventStore | Sealing>) =>
+      Effect.runPromise(
+        Effect.provide(
+          body,
+          layerSealedEventStore(notificationPlan).pipe(
+            Layer.provide(
+              Layer.mergeAll(
+                Layer.succeed(EventStore, world.raw),
+                Layer.succeed(SubjectKeys, world.keys),
+                Layer.succeed(KeyRing, world.keyRing),
+              ),
+            ),
+          ),
+        ),
+      )
+    const read = await sealedWorld(
+      Effect.andThen(
+        Effect.all([
+          append("notification/1", scheduled(order)),
+          append("notification/2", scheduled({ orderNo: "2", amount: 7 })),
+        ]),
+        Effect.all([readStream("notification/1"), readStream("notification/2")]),
+      ),
+    )
+    expect(read[0]?.[0]?.data).toEqual({ notifyId: "n1", order })
+    expect(read[1]?.[0]?.data).toEqual({ notifyId: "n1", order: { orderNo: "2", amount: 7 } })
+    const [first, second] = await rawLog(world)
+    expect(first?.data).toMatchObject({ notifyId: "n1", order: { orderNo: "1", amount: 5 } })
+    expect(JSON.stringify(first?.data)).not.toContain(panDigest)
+    expect(
+      ((first?.data as { $sealed?: ReadonlyArray<{ subject: string }> } | undefined)?.$sealed ?? []).map(
+        (e) => e.subject.split(":")[0],
+      ),
+    ).toEqual(["card"])
+    expect(second?.data).toEqual({ notifyId: "n1", order: { orderNo: "2", amount: 7 } })
+    const forgottenRead = await sealedWorld(
+      Effect.andThen(
+        Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo")),
+        readStream("notification/1"),
+      ),
+    )
+    expect(forgottenRead[0]?.data).toEqual({
+      notifyId: "n1",
+      order: { orderNo: "1", cardNumber: forgotten, firstName: forgotten, amount: 5 },
+    })
+  })
+})

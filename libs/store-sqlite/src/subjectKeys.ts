@@ -1,0 +1,93 @@
+/**
+ * The key table of sealed personal data (`subject_keys`, schema version 3)
+ * on the store's own connection. Its statements are short and synchronous,
+ * so they never land inside a group-commit transaction.
+ */
+import type { DatabaseSync } from "node:sqlite"
+import type { SubjectKey, SubjectKeysShape } from "@mizan/eventsourcing"
+import { Effect } from "effect"
+import { storeErrorFrom } from "./sqliteErrors.ts"
+
+const columns = "key_id, subject_id, wrapped_key, master_key_id, created_at, forgotten_at, forgotten_by"
+
+type KeyRow = readonly [
+  keyId: string,
+  subjectId: string,
+  wrappedKey: string | null,
+  masterKeyId: string,
+  createdAt: number,
+  forgottenAt: number | null,
+  forgottenBy: string | null,
+]
+
+const keyOfRow = (row: KeyRow): SubjectKey => ({
+  keyId: row[0],
+  subjectId: row[1],
+  ...(row[2] === null ? {} : { wrappedKey: row[2] }),
+  masterKeyId: row[3],
+  createdAt: row[4],
+  ...(row[5] === null ? {} : { forgottenAt: row[5] }),
+  ...(row[6] === null ? {} : { forgottenBy: row[6] }),
+})
+
+export const sqliteSubjectKeys = (db: DatabaseSync, path: string): SubjectKeysShape => {
+  const statement = (sql: string) => {
+    const prepared = db.prepare(sql)
+    prepared.setReturnArrays(true)
+    return prepared
+  }
+  const liveOf = statement(`SELECT ${columns} FROM subject_keys WHERE subject_id = ? AND wrapped_key IS NOT NULL`)
+  const byId = statement(`SELECT ${columns} FROM subject_keys WHERE key_id = ?`)
+  const insert = db.prepare(`INSERT INTO subject_keys (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+  const forget = db.prepare(
+    "UPDATE subject_keys SET wrapped_key = NULL, forgotten_at = ?, forgotten_by = ? WHERE subject_id = ? AND wrapped_key IS NOT NULL",
+  )
+  const all = statement(`SELECT ${columns} FROM subject_keys WHERE key_id > ? ORDER BY key_id LIMIT ?`)
+  const live = statement(
+    `SELECT ${columns} FROM subject_keys WHERE wrapped_key IS NOT NULL AND key_id > ? ORDER BY key_id LIMIT ?`,
+  )
+  const rewrap = db.prepare(
+    "UPDATE subject_keys SET wrapped_key = ?, master_key_id = ? WHERE key_id = ? AND master_key_id = ? AND wrapped_key IS NOT NULL",
+  )
+  const one = (row: unknown) => (row === undefined ? undefined : keyOfRow(row as KeyRow))
+  const attempt = <A>(doing: string, body: () => A) =>
+    Effect.try({ try: body, catch: (error) => storeErrorFrom(error, `${doing} in ${path}`) })
+
+  return {
+    liveKeyOf: (subjectId) => attempt("reading a subject's key", () => one(liveOf.get(subjectId))),
+    keyById: (keyId) => attempt(`reading data key ${keyId}`, () => one(byId.get(keyId))),
+    addKey: (key) =>
+      attempt("adding a data key", () => {
+        insert.run(
+          key.keyId,
+          key.subjectId,
+          key.wrappedKey ?? null,
+          key.masterKeyId,
+          key.createdAt,
+          key.forgottenAt ?? null,
+          key.forgottenBy ?? null,
+        )
+        return one(key.wrappedKey === undefined ? byId.get(key.keyId) : liveOf.get(key.subjectId)) ?? key
+      }),
+    forget: (subjectId, at, by) =>
+      attempt("forgetting a subject", () => {
+        const destroyed = Number(forget.run(at, by, subjectId).changes)
+        // The old wrapped key's bytes: zeroed in the file by secure_delete, and gone from the log once it is truncated.
+        if (destroyed > 0) db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
+        return destroyed
+      }),
+    allKeys: (afterKeyId, maxCount) =>
+      attempt("reading the data keys", () =>
+        (all.all(afterKeyId, maxCount) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),
+      ),
+    liveKeys: (afterKeyId, maxCount) =>
+      attempt("reading the live data keys", () =>
+        (live.all(afterKeyId, maxCount) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),
+      ),
+    rewrap: (keyId, fromMasterKeyId, wrappedKey, masterKeyId) =>
+      attempt(
+        `re-wrapping data key ${keyId}`,
+        () => Number(rewrap.run(wrappedKey, masterKeyId, keyId, fromMasterKeyId).changes) === 1,
+      ),
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The master key file: the default KeyRing (issue 15), kept outside the
+ * store, mode 0600. JSON, `{ "masterKeys": [{ "id": ..., "key": Base64 }] }`,
+ * the last key current. Rotation (`npm run audit -- rotate-master-key`)
+ * adds a key at the end and, with --retire, removes the older ones once no
+ * data key is wrapped by them. A running process reads the file again when
+ * it changed, at most every `keyFileCheckMs`, so that a rotation reaches
+ * it without a restart.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
+import { dirname } from "node:path"
+import {
+  KeyRing,
+  KeyRingError,
+  type KeyRingShape,
+  keyRingOfMasterKeys,
+  type MasterKey,
+  masterKeyBytes,
+  newMasterKey,
+  StoreError,
+} from "@mizan/eventsourcing"
+import { Effect, Layer } from "effect"
+
+/** How often a process looks whether its key file changed: the bound a rotation waits before re-wrapping. */
+export const keyFileCheckMs = 5_000
+
+/** The master keys in the file at `path`; throws a sentence naming the file and what is wrong. */
+export const readMasterKeyFile = (path: string): ReadonlyArray<MasterKey> => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"))
+  } catch (error) {
+    throw new Error(`master key file ${path} cannot be read as JSON: ${(error as Error).message}`)
+  }
+  const entries = (parsed as { masterKeys?: unknown }).masterKeys
+  if (!Array.isArray(entries) || entries.length === 0)
+    throw new Error(`master key file ${path}: masterKeys must list at least one key`)
+  return entries.map((entry: { id?: unknown; key?: unknown }, i) => {
+    if (typeof entry.id !== "string" || entry.id === "")
+      throw new Error(`master key file ${path}: masterKeys[${i}].id must be a non-empty string`)
+    const key = typeof entry.key === "string" ? Buffer.from(entry.key, "base64") : Buffer.alloc(0)
+    if (key.length !== masterKeyBytes)
+      throw new Error(`master key file ${path}: masterKeys[${i}].key must be ${masterKeyBytes} bytes in Base64`)
+    return { id: entry.id, key }
+  })
+}
+
+/** Writes `keys` to `path` (mode 0600), whole or not at all: through a temporary file renamed over it. */
+export const writeMasterKeyFile = (path: string, keys: ReadonlyArray<MasterKey>): void => {
+  mkdirSync(dirname(path), { recursive: true })
+  const temporary = `${path}.${process.pid}.tmp`
+  const text = JSON.stringify(
+    { masterKeys: keys.map((key) => ({ id: key.id, key: Buffer.from(key.key).toString("base64") })) },
+    null,
+    2,
+  )
+  writeFileSync(temporary, `${text}\n`, { mode: 0o600 })
+  chmodSync(temporary, 0o600)
+  renameSync(temporary, path)
+}
+
+export interface KeyFileOptions {
+  /** How often to look whether the file changed (default `keyFileCheckMs`). */
+  readonly checkMs?: number
+  /** Make the file with a fresh master key when it is absent (sandbox mode); otherwise a missing file is refused. */
+  readonly createWhenMissing: boolean
+  /** The setting that names the file, for the refusal's message: `masterKeyFile`, `MIZAN_MASTER_KEY_FILE`. */
+  readonly settingName: string
+}
+
+/** A key ring over the file at `path` that reads the file again when it changed, checked at most every `checkMs`. */
+export const keyRingOfFile = (path: string, checkMs: number = keyFileCheckMs): KeyRingShape => {
+  let loadedMtimeMs = statSync(path).mtimeMs
+  let ring = keyRingOfMasterKeys(readMasterKeyFile(path))
+  let checkedAt = Date.now()
+  const current = Effect.try({
+    try: () => {
+      const now = Date.now()
+      if (now - checkedAt >= checkMs) {
+        checkedAt = now
+        const mtimeMs = statSync(path).mtimeMs
+        if (mtimeMs !== loadedMtimeMs) {
+          ring = keyRingOfMasterKeys(readMasterKeyFile(path))
+          loadedMtimeMs = mtimeMs
+        }
+      }
+      return ring
+    },
+    catch: (error) => new KeyRingError({ detail: (error as Error).message, cause: error }),
+  })
+  return {
+    currentMasterKeyId: Effect.flatMap(current, (r) => r.currentMasterKeyId),
+    wrap: (dataKey) => Effect.flatMap(current, (r) => r.wrap(dataKey)),
+    unwrap: (key) => Effect.flatMap(current, (r) => r.unwrap(key)),
+  }
+}
+
+/** The KeyRing of the master key file at `path`; a missing file is made (sandbox) or refused naming the setting. */
+export const layerKeyFile = (path: string, options: KeyFileOptions): Layer.Layer<KeyRing, StoreError> =>
+  Layer.effect(
+    KeyRing,
+    Effect.try({
+      try: () => {
+        if (!existsSync(path)) {
+          if (!options.createWhenMissing)
+            throw new Error(
+              `the master key file ${path} does not exist: set ${options.settingName} to the file that holds the master keys (only sandbox mode makes one)`,
+            )
+          writeMasterKeyFile(path, [newMasterKey()])
+        }
+        return keyRingOfFile(path, options.checkMs)
+      },
+      catch: (error) => new StoreError({ reason: "Unavailable", detail: (error as Error).message, cause: error }),
+    }),
+  )
