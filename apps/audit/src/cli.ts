@@ -12,16 +12,17 @@ import { type EventStore, Sealing, type StoreError, SubjectKeys } from "@mizan/e
 import { isSha256Hex } from "@mizan/kernel"
 import { KeyError, type PublicKey, parsePublicKey, sha256Hex } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
-import { Cause, Effect, Exit, Layer, Predicate } from "effect"
+import { Effect, Exit, Layer } from "effect"
 import { formatCount } from "./format.ts"
+import { replayInWorkers } from "./parallelReplay.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
-import { type Cut, isClean, replayLog } from "./replay.ts"
+import { type Cut, isClean, type ReplayReport, replayLog } from "./replay.ts"
 import { reportJson, reportText } from "./report.ts"
 import {
   AuditError,
-  auditErrorFromStore,
   describeStore,
   eventCountOf,
+  failureMessage,
   layerKeyFileOf,
   layerOpenedStore,
   layerSealingStore,
@@ -57,7 +58,8 @@ export interface CliIo {
 
 export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres://... | kurrentdb://...] [--json]
 
-  replay                          replay every event, check every invariant, report counts, money and findings
+  replay [--workers N]            replay every event, check every invariant, report counts, money and findings
+                                  (on N threads, each folding a share of the streams; default 1)
   show STREAM                     one stream's events, each with the state after it
   at TIME [--stream STREAM]       the state of every stream (or one) as it was at TIME
                                   (ISO date-time, UTC unless it says otherwise, or ms since 1970)
@@ -84,6 +86,7 @@ const options = {
   position: { type: "string" },
   out: { type: "string" },
   "in-flight": { type: "string" },
+  workers: { type: "string" },
   "service-public-key": { type: "string" },
   "master-key-file": { type: "string" },
   by: { type: "string" },
@@ -141,14 +144,24 @@ const ioWrite =
 const progressFor = (io: CliIo, label: string, store: StoreSetting, json: boolean): Progress =>
   !json && wantsProgress(io.stdout, io.env) ? makeProgress(io.stdout, label, eventCountOf(store)) : noProgress
 
-const replayCommand = (io: CliIo, store: StoreSetting, json: boolean): Run =>
+/** The replay's report: folded here, or by `workers` threads when there are more than one (parallelReplay.ts). */
+const replayReport = (
+  store: StoreSetting,
+  workers: number,
+  masterKeyFile: string,
+  onProgress: (eventsRead: number) => void,
+): Effect.Effect<ReplayReport, AuditError | StoreError, EventStore> =>
+  workers > 1
+    ? replayInWorkers({ store, workers, masterKeyFile, onProgress })
+    : Effect.map(replayLog({ states: "compact", onProgress }), (replayer) => replayer.report())
+
+const replayCommand = (io: CliIo, store: StoreSetting, json: boolean, workers: number, masterKeyFile: string): Run =>
   Effect.gen(function* () {
     const progress = progressFor(io, "replay", store, json)
     const startedMs = performance.now()
-    const replayer = yield* replayLog({ onProgress: progress.update }).pipe(
+    const report = yield* replayReport(store, workers, masterKeyFile, progress.update).pipe(
       Effect.ensuring(Effect.sync(progress.finish)),
     )
-    const report = replayer.report()
     const elapsedMs = performance.now() - startedMs
     yield* ioWrite(io)(json ? `${JSON.stringify(reportJson(report, elapsedMs))}\n` : reportText(report, elapsedMs))
     return isClean(report) ? exitCodes.ok : exitCodes.broken
@@ -317,8 +330,10 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
     program: Effect.provide(run, Layer.fresh(layerOpenedStore(store, { mustExist: true }, masterKeyFile))),
   })
   switch (name) {
-    case "replay":
-      return opened(replayCommand(io, store, json))
+    case "replay": {
+      const workers = wholeNumber("workers", parsed.values.workers, 1)
+      return workers instanceof AuditError ? workers : opened(replayCommand(io, store, json, workers, masterKeyFile))
+    }
     case "show":
       return argument === undefined
         ? new AuditError({ detail: "show needs a STREAM" })
@@ -377,13 +392,6 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
   }
 }
 
-const messageOf = (store: StoreSetting, cause: Cause.Cause<AuditError | StoreError>): string => {
-  const error = Cause.squash(cause)
-  if (error instanceof AuditError) return error.detail
-  if (Predicate.isTagged(error, "StoreError")) return auditErrorFromStore(store, error as StoreError).detail
-  return Cause.pretty(cause)
-}
-
 /** Runs the command line `argv` (without node and the script) and answers the exit status. */
 export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<ExitCode> => {
   const fail = (detail: string, withUsage = false): ExitCode => {
@@ -410,5 +418,5 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<Ex
   const command = commandOf(parsed, io, store)
   if (command instanceof AuditError) return fail(command.detail, true)
   const exit = await Effect.runPromiseExit(command.program)
-  return Exit.isSuccess(exit) ? exit.value : fail(messageOf(store, exit.cause))
+  return Exit.isSuccess(exit) ? exit.value : fail(failureMessage(store, exit.cause))
 }

@@ -4,16 +4,25 @@
  * verify its chain and signed heads.
  * `src/main.ts` is the command line; this is the same, as functions.
  */
+export { type AuditFold, type FoldedStates, slimmed } from "./auditFold.ts"
 export { type CliIo, type ExitCode, exitCodes, parseTime, runCli, storeSettingDefault, usage } from "./cli.ts"
 export { fixedClock } from "./fixedClock.ts"
 export { formatFilsBig, jsonReplacer, toJson } from "./format.ts"
 export { ExportedEvent, ExportedHead, endLine, exportLine, headLine, parseLine } from "./ndjson.ts"
 export { OrderNumberIssued, orderIndex, orderIndexRules, orderIndexStreamId } from "./orderIndex.ts"
+export {
+  localPart,
+  type ParallelReplayOptions,
+  type ReplayPart,
+  replayInWorkers,
+  reportOfParts,
+} from "./parallelReplay.ts"
 export { refundReservationProblem, refundReservationRule } from "./refundReservation.ts"
 export {
   type AuditedAggregate,
   aggregateOf,
   type BrokenRule,
+  domainFold,
   type MoneyFigureName,
   type MoneyFigures,
   moneyFigureNames,
@@ -29,7 +38,9 @@ export {
   type Findings,
   isClean,
   makeReplayer,
+  type Partition,
   type Replayer,
+  type ReplayerOptions,
   type ReplayLogOptions,
   type ReplayReport,
   replayLog,

@@ -22,6 +22,8 @@ import { Notification } from "@mizan/notification"
 import { RefundOrder } from "@mizan/refund"
 import { testClock, testClockInvariants, testClockStreamPrefix } from "@mizan/test-clock"
 import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "@mizan/transfer"
+import { type AuditFold, slimmed } from "./auditFold.ts"
+import { compactAcquiringFold } from "./compactAcquiring.ts"
 import { orderIndex, orderIndexInvariants, orderIndexStreamPrefix } from "./orderIndex.ts"
 
 export type { BrokenRule }
@@ -45,9 +47,23 @@ export interface AuditedAggregate<Event = unknown, State = unknown> {
   readonly status: (state: State) => string
   /** What the state adds to the money totals (none by default). */
   readonly money: (state: State) => MoneyFigures
+  /**
+   * The compact fold a reporting replay uses (auditFold.ts); without one, it
+   * folds the domain's states.
+   */
+  readonly compact?: AuditFold<Event, unknown>
 }
 
-interface AuditedSpec<Event, State> {
+/** The domain's own fold of an aggregate, as the replay runs a fold. */
+export const domainFold = <Event, State>(aggregate: AuditedAggregate<Event, State>): AuditFold<Event, State> => ({
+  initial: () => aggregate.initialState,
+  evolve: aggregate.evolve,
+  invariants: aggregate.invariants,
+  status: aggregate.status,
+  money: aggregate.money,
+})
+
+interface AuditedSpec<Event, State, Compact> {
   readonly kind: string
   readonly owns: (streamId: string) => boolean
   readonly aggregate: Pick<Aggregate<never, Event, State, unknown>, "codec" | "initialState" | "evolve">
@@ -55,6 +71,8 @@ interface AuditedSpec<Event, State> {
   readonly invariants: (state: State) => ReadonlyArray<BrokenRule>
   readonly status: (state: State) => string
   readonly money?: (state: State) => MoneyFigures
+  /** The compact fold, made from the domain's (auditFold.ts); none when the domain's states are small already. */
+  readonly compact?: (domain: AuditFold<Event, State>) => AuditFold<Event, Compact>
 }
 
 const noMoney = (): MoneyFigures => ({})
@@ -67,7 +85,7 @@ const noneBroken: ReadonlyArray<BrokenRule> = Object.freeze([])
  * states it made and the events its own codec decoded, so erasing the types
  * here is safe.
  */
-const audited = <Event, State>(spec: AuditedSpec<Event, State>): AuditedAggregate => {
+const audited = <Event, State, Compact = State>(spec: AuditedSpec<Event, State, Compact>): AuditedAggregate => {
   const entry: AuditedAggregate<Event, State> = {
     kind: spec.kind,
     owns: spec.owns,
@@ -81,7 +99,8 @@ const audited = <Event, State>(spec: AuditedSpec<Event, State>): AuditedAggregat
     status: spec.status,
     money: spec.money ?? noMoney,
   }
-  return entry as unknown as AuditedAggregate
+  const compact = spec.compact?.(domainFold(entry)) as AuditFold<Event, unknown> | undefined
+  return (compact === undefined ? entry : { ...entry, compact }) as unknown as AuditedAggregate
 }
 
 const prefixed =
@@ -118,6 +137,7 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
         fees: feeTotalFils(payment.settlement),
       }
     },
+    compact: compactAcquiringFold,
   }),
   // Refunded money is counted once, on the acquiring order that guards the refundable balance.
   audited({
@@ -134,6 +154,8 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     invariants: WalletTransfer.invariants,
     status: (state) => state.status,
     money: payoutMoney,
+    compact: (domain) =>
+      slimmed(domain, ["status", "amountFils", "payerFeeFils", "failCode", "failDes", "beneficiaryBalanceFils"]),
   }),
   audited({
     kind: "bankTransfer",
@@ -142,6 +164,16 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     invariants: BankTransfer.invariants,
     status: (state) => state.status,
     money: payoutMoney,
+    compact: (domain) =>
+      slimmed(domain, [
+        "status",
+        "amountFils",
+        "fundoutAmount",
+        "fundoutCurrencyCode",
+        "payerFeeFils",
+        "rate",
+        "feePlan",
+      ]),
   }),
   audited({
     kind: "bankCardTransfer",
@@ -150,6 +182,23 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     invariants: BankCardTransfer.invariants,
     status: (state) => state.status,
     money: payoutMoney,
+    compact: (domain) =>
+      slimmed(domain, [
+        "status",
+        "amountFils",
+        "accountHolderType",
+        "firstName",
+        "lastName",
+        "companyName",
+        "cardLast4",
+        "payerFeeFils",
+        "feePlan",
+        "expiryYear",
+        "expiryMonth",
+        "createdTime",
+        "paidTime",
+        "refundedTime",
+      ]),
   }),
   audited({
     kind: "vamDeposit",
@@ -158,6 +207,7 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     invariants: VamDeposit.invariants,
     status: (state) => state.status,
     money: (state) => (state.status === "SUCCESS" ? { deposited: state.amountFils } : {}),
+    compact: (domain) => slimmed(domain, ["status", "amountFils"]),
   }),
   audited({
     kind: "memberAccount",

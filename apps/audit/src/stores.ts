@@ -27,7 +27,7 @@ import {
   parseStoreSetting as parseSetting,
   type StoreSetting,
 } from "@mizan/stores"
-import { Context, Data, Effect, Layer, Result } from "effect"
+import { Cause, Context, Data, Effect, Layer, Result } from "effect"
 
 /** Something the audit cannot do, in a sentence for the operator (never with a password or event data). */
 export class AuditError extends Data.TaggedError("AuditError")<{ readonly detail: string }> {
@@ -67,6 +67,15 @@ export const auditErrorFromStore = (store: StoreSetting, error: StoreError): Aud
     default:
       return new AuditError({ detail: `the store at ${where} cannot be used (${error.reason}): ${error.detail}` })
   }
+}
+
+/** Why a command failed, in the operator's words: an AuditError as it is, a StoreError as `auditErrorFromStore` says it. */
+export const failureMessage = (store: StoreSetting, cause: Cause.Cause<unknown>): string => {
+  const error = Cause.squash(cause)
+  if (error instanceof AuditError) return error.detail
+  if (typeof error === "object" && error !== null && (error as { _tag?: string })._tag === "StoreError")
+    return auditErrorFromStore(store, error as StoreError).detail
+  return Cause.pretty(cause)
 }
 
 /**

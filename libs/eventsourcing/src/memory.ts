@@ -16,17 +16,29 @@ import { AppendSignal, followByReading } from "./follow.ts"
 export const versionMatches = (expected: ExpectedVersion, actual: number): boolean =>
   expected === "any" || (expected === "no_stream" ? actual === 0 : expected === actual)
 
-/** Refuses what no adapter may accept, so that every adapter answers alike. */
-export const checkAppendRequest = (streamId: string, eventCount: number, expected: ExpectedVersion) => {
+/**
+ * What no adapter may accept in an append request, so that every adapter
+ * answers alike; undefined for a request that may go on. For an adapter that
+ * checks it inside a callback of its own (the SQLite store).
+ */
+export const appendRequestProblem = (
+  streamId: string,
+  eventCount: number,
+  expected: ExpectedVersion,
+): StoreError | undefined => {
   if (streamId.length === 0)
-    return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: "a stream id must not be empty" }))
+    return new StoreError({ reason: "InvalidRequest", detail: "a stream id must not be empty" })
   if (eventCount === 0)
-    return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: "an append needs at least one event" }))
+    return new StoreError({ reason: "InvalidRequest", detail: "an append needs at least one event" })
   if (typeof expected === "number" && (!Number.isSafeInteger(expected) || expected < 0))
-    return Effect.fail(
-      new StoreError({ reason: "InvalidRequest", detail: `expected version ${expected} is not a version` }),
-    )
-  return Effect.void
+    return new StoreError({ reason: "InvalidRequest", detail: `expected version ${expected} is not a version` })
+  return undefined
+}
+
+/** Refuses what no adapter may accept (`appendRequestProblem`), as an Effect. */
+export const checkAppendRequest = (streamId: string, eventCount: number, expected: ExpectedVersion) => {
+  const problem = appendRequestProblem(streamId, eventCount, expected)
+  return problem === undefined ? Effect.void : Effect.fail(problem)
 }
 
 /**

@@ -6,7 +6,7 @@ import type { DatabaseSync } from "node:sqlite"
 import {
   type AppendResult,
   AppendSignal,
-  checkAppendRequest,
+  appendRequestProblem,
   EventStore,
   type EventStoreShape,
   followByReading,
@@ -183,34 +183,41 @@ const storeOnDatabase = (db: DatabaseSync, path: string, settings: Required<Sqli
       ? attempt("reading the log", () => queries.readAll(after, Math.min(maxCount, readPageMaxEvents)).map(recordOfRow))
       : invalidRequest(`a page holds at least one event, not ${maxCount}`)
 
+  /**
+   * One callback per append, checked and encoded inside it: the caller's
+   * fiber suspends once, until the group commit holding its events settles it.
+   */
   const append: EventStoreShape["append"] = (streamId, events, expected) =>
-    Effect.flatMap(checkAppendRequest(streamId, events.length, expected), () =>
-      Effect.clockWith((clock) =>
-        Effect.callback<AppendResult, VersionConflict | StoreError>((resume) => {
-          if (!db.isOpen) {
-            resume(storeClosed(path))
-            return
-          }
-          const encoded = encodeEvents(events)
-          if (encoded instanceof StoreError) {
-            resume(Effect.fail(encoded))
-            return
-          }
-          const pending: PendingAppend = {
-            streamId,
-            expected,
-            events: encoded,
-            recordedAt: clock.currentTimeMillisUnsafe(),
-            settle: resume,
-            cancelled: false,
-          }
-          writer.submit(pending)
-          // An interrupted caller's append is skipped if its batch has not been written yet.
-          return Effect.sync(() => {
-            pending.cancelled = true
-          })
-        }),
-      ),
+    Effect.clockWith((clock) =>
+      Effect.callback<AppendResult, VersionConflict | StoreError>((resume) => {
+        const problem = appendRequestProblem(streamId, events.length, expected)
+        if (problem !== undefined) {
+          resume(Effect.fail(problem))
+          return
+        }
+        if (!db.isOpen) {
+          resume(storeClosed(path))
+          return
+        }
+        const encoded = encodeEvents(events)
+        if (encoded instanceof StoreError) {
+          resume(Effect.fail(encoded))
+          return
+        }
+        const pending: PendingAppend = {
+          streamId,
+          expected,
+          events: encoded,
+          recordedAt: clock.currentTimeMillisUnsafe(),
+          settle: resume,
+          cancelled: false,
+        }
+        writer.submit(pending)
+        // An interrupted caller's append is skipped if its batch has not been written yet.
+        return Effect.sync(() => {
+          pending.cancelled = true
+        })
+      }),
     )
 
   const store: SqliteEventStore = {

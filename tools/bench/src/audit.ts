@@ -1,35 +1,43 @@
 /**
  * `npm run bench -- audit`: the audit's replay of one million generated
  * events, every invariant checked, beside the raw read rate of the same
- * SQLite store measured in the same run (issue 7). Goal: the replay reads at
- * least 50% of the raw rate.
+ * SQLite store measured in the same run (issues 7 and 19). Goals: the replay
+ * reads at least 38% of the raw rate on one core, and 50% on two worker
+ * threads; its resident memory is reported.
  *
  * - The history is written once by tools/histories (seed 1, 1,000,000
  *   events) into a SQLite file in the temp folder, keyed by seed and size,
  *   and reused by later runs: writing it takes minutes.
  * - Raw read: `readAll` pages of the same store, nothing decoded (the
  *   store's own row parsing is all it does).
- * - Replay: the audit's `replayLog` on the same store and pages: every event
- *   decoded with its aggregate's codec, folded with `evolve`, and its
- *   aggregate's `invariants` checked after every append.
- * Then one more replay to measure the memory the replay keeps per stream.
+ * - Replays: the audit's `replayLog` on the same store and pages, every
+ *   event decoded with its aggregate's codec, folded, and its aggregate's
+ *   `invariants` checked after every append: into compact audit states (what
+ *   `mizan-audit replay` does), into the domain's states (as before issue 19,
+ *   for the record), and on two worker threads (`replay --workers 2`).
+ * Then, untimed, the memory: the heap a compact replay holds at a quarter, a
+ * half and all of the log (how it grows with the streams read), the domain's
+ * at all of it, and the peak resident memory of `mizan-audit replay`, with
+ * one and with two workers, each in a process of its own.
  */
 // Before any schema is used, as in the audit's command line (apps/audit/src/main.ts).
 import "effect/schema/SchemaJITCompiler/enable"
+import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { isClean, replayLog } from "@mizan/audit"
+import { type FoldedStates, isClean, type ReplayReport, replayInWorkers, replayLog } from "@mizan/audit"
 import { EventStore, type EventStoreShape, logStart } from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 import {
+  type Comparison,
   collectGarbage,
-  compare,
   describeMachine,
   formatTable,
   goalsMet,
+  measureTogether,
   type RunCounts,
   type Workload,
 } from "./harness.ts"
@@ -37,6 +45,8 @@ import {
 const seed = 1
 const eventsInHistory = 1_000_000
 const pageSizeEvents = 5_000
+/** Worker threads of the parallel replay: one per core of this machine. */
+const workers = 2
 /** A replay of a million events takes seconds; a few alternating runs give a steady median. */
 const counts: RunCounts = { warmupRuns: 1, measuredRuns: 3 }
 
@@ -92,49 +102,141 @@ const rawRead = (store: EventStoreShape): Workload => ({
     ),
 })
 
-const replay = (store: EventStoreShape): Workload => ({
-  name: "audit replay: decode, evolve, every invariant",
+const expectClean = (report: ReplayReport) => {
+  if (!isClean(report) || report.events !== eventsInHistory)
+    throw new Error("the generated history does not replay clean")
+}
+
+const replayInThread = (store: EventStoreShape, states: FoldedStates): Workload => ({
+  name:
+    states === "compact"
+      ? "audit replay, one core: decode, compact fold, every invariant"
+      : "audit replay, one core, the domain's states (before #19)",
   operationsPerRun: eventsInHistory,
   run: () =>
     Effect.runPromise(
-      Effect.map(Effect.provideService(replayLog({ pageSizeEvents }), EventStore, store), (replayer) => {
-        const report = replayer.report()
-        if (!isClean(report)) throw new Error("the generated history does not replay clean")
-      }),
+      Effect.map(Effect.provideService(replayLog({ pageSizeEvents, states }), EventStore, store), (replayer) =>
+        expectClean(replayer.report()),
+      ),
     ),
 })
 
-/** The heap the replay keeps per stream: the heap after a replay (its states held) less before it, over streams. */
-const heapPerStream = async (store: EventStoreShape) => {
-  collectGarbage()
-  const beforeBytes = process.memoryUsage().heapUsed
-  const replayer = await Effect.runPromise(Effect.provideService(replayLog({ pageSizeEvents }), EventStore, store))
-  collectGarbage()
-  const afterBytes = process.memoryUsage().heapUsed
-  return { streams: replayer.streams.size, bytesPerStream: (afterBytes - beforeBytes) / replayer.streams.size }
+const replayOnWorkers: Workload = {
+  name: `audit replay, ${workers} worker threads (streams split by hash)`,
+  operationsPerRun: eventsInHistory,
+  run: () =>
+    Effect.runPromise(
+      Effect.map(
+        replayInWorkers({ store: { _tag: "Sqlite", path: historyPath }, workers, pageSizeEvents }),
+        expectClean,
+      ),
+    ),
 }
+
+const mib = (bytes: number) => Math.round(bytes / 2 ** 20)
+
+/**
+ * The heap a replay into `states` holds once it has read the log up to
+ * `position` (its streams' states still referenced), less the heap before
+ * it, per stream: what the replay's memory grows by with each stream.
+ */
+const heapHeldAt = async (store: EventStoreShape, states: FoldedStates, position: number) => {
+  collectGarbage()
+  const before = process.memoryUsage().heapUsed
+  const replayer = await Effect.runPromise(
+    Effect.provideService(
+      replayLog({ pageSizeEvents, states, cut: { _tag: "Position", position: BigInt(position) } }),
+      EventStore,
+      store,
+    ),
+  )
+  collectGarbage()
+  const heldBytes = process.memoryUsage().heapUsed - before
+  return {
+    events: position,
+    streams: replayer.streams.size,
+    heapMiB: mib(heldBytes),
+    bytesPerStream: Math.round(heldBytes / replayer.streams.size),
+  }
+}
+
+/**
+ * The peak resident memory of `mizan-audit replay` over the history, in a
+ * process of its own (so nothing of this one counts): its `VmHWM` in
+ * /proc, read every 100 ms until it ends.
+ */
+const peakRssOfCli = (extraArguments: ReadonlyArray<string>) =>
+  new Promise<number>((resolve, reject) => {
+    const cli = join(import.meta.dirname, "..", "..", "..", "apps", "audit", "src", "main.ts")
+    const child = spawn(
+      process.execPath,
+      [cli, "replay", "--json", "--store", `sqlite:${historyPath}`, ...extraArguments],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    )
+    let peakKiB = 0
+    const timer = setInterval(() => {
+      try {
+        const hwm = /VmHWM:\s+([0-9]+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))
+        if (hwm !== null) peakKiB = Math.max(peakKiB, Number(hwm[1]))
+      } catch {
+        // The process has just ended.
+      }
+    }, 100)
+    child.on("error", reject)
+    child.on("exit", (code) => {
+      clearInterval(timer)
+      if (code !== 0) reject(new Error(`mizan-audit replay ${extraArguments.join(" ")} exited with ${code}`))
+      else resolve(Math.round(peakKiB / 1024))
+    })
+  })
 
 const startedMs = performance.now()
 console.log(`Audit replay benchmark on ${describeMachine()}\n`)
 const summary = await ensureHistory()
-const { comparison, memory } = await Effect.runPromise(
+const { comparisons, memory } = await Effect.runPromise(
   Effect.scoped(
     Effect.gen(function* () {
       const store = yield* makeSqliteEventStore(historyPath)
-      const comparison = yield* Effect.promise(() =>
-        compare(replay(store), rawRead(store), { unit: "events", counts, goalRatio: 0.5 }),
+      const [raw, compact, domain, parallel] = yield* Effect.promise(() =>
+        measureTogether(
+          [rawRead(store), replayInThread(store, "compact"), replayInThread(store, "domain"), replayOnWorkers],
+          counts,
+        ),
       )
-      const memory = yield* Effect.promise(() => heapPerStream(store))
-      return { comparison, memory }
+      const against = (measured: typeof raw, goalRatio?: number): Comparison => ({
+        measured: measured!,
+        baseline: raw!,
+        unit: "events",
+        ...(goalRatio === undefined ? {} : { goalRatio }),
+      })
+      const comparisons = [against(compact, 0.38), against(parallel, 0.5), against(domain)]
+      const memory = {
+        growth: [
+          yield* Effect.promise(() => heapHeldAt(store, "compact", eventsInHistory / 4)),
+          yield* Effect.promise(() => heapHeldAt(store, "compact", eventsInHistory / 2)),
+          yield* Effect.promise(() => heapHeldAt(store, "compact", eventsInHistory)),
+        ],
+        domain: yield* Effect.promise(() => heapHeldAt(store, "domain", eventsInHistory)),
+        peakRssMiB: {
+          oneCore: yield* Effect.promise(() => peakRssOfCli([])),
+          workers: yield* Effect.promise(() => peakRssOfCli(["--workers", String(workers)])),
+        },
+      }
+      return { comparisons, memory }
     }),
   ),
 )
 console.log(`history: ${summary}\n`)
-console.log(formatTable([comparison]))
+console.log(formatTable(comparisons))
+console.log("\nheap held by a replay at a cut of the log (its states referenced), in MiB and bytes per stream:")
+for (const at of memory.growth) console.log(`  compact states, ${JSON.stringify(at)}`)
+console.log(`  domain states,  ${JSON.stringify(memory.domain)}`)
 console.log(
-  `\nreplay keeps ${memory.streams.toLocaleString("en-US")} streams, about ${Math.round(memory.bytesPerStream).toLocaleString("en-US")} bytes of heap each`,
+  `peak resident memory of mizan-audit replay over the whole history, a process of its own: ${memory.peakRssMiB.oneCore} MiB; with --workers ${workers}: ${memory.peakRssMiB.workers} MiB`,
 )
 console.log(
-  `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up run, the two sides' runs alternating.`,
+  `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up run, the four workloads' runs alternating.`,
 )
-console.log(goalsMet([comparison]) ? "Every goal met." : "Goal MISSED: see apps/audit/README.md, Performance.")
+console.log(goalsMet(comparisons) ? "Every goal met." : "Goal MISSED: see apps/audit/README.md, Performance.")

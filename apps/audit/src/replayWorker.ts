@@ -1,0 +1,49 @@
+/**
+ * One worker thread of a parallel replay (parallelReplay.ts): opens the
+ * store named in its `workerData`, replays the whole log folding only the
+ * streams of its partition into compact states, says so, then answers the
+ * parent's questions about what it holds until the parent ends it.
+ */
+// Before any schema is used, as in main.ts: compiled decoders.
+import "effect/schema/SchemaJITCompiler/enable"
+import { parentPort, workerData } from "node:worker_threads"
+import { Effect, Exit } from "effect"
+import { localPart } from "./parallelReplay.ts"
+import { replayLog } from "./replay.ts"
+import type { ParentMessage, ReplayWorkerData, WorkerMessage } from "./replayWorkerProtocol.ts"
+import { failureMessage, layerOpenedStore } from "./stores.ts"
+
+const port = parentPort!
+const data = workerData as ReplayWorkerData
+const post = (message: WorkerMessage) => port.postMessage(message)
+
+const exit = await Effect.runPromiseExit(
+  replayLog({
+    states: "compact",
+    partition: data.partition,
+    cut: data.cut,
+    ...(data.pageSizeEvents === undefined ? {} : { pageSizeEvents: data.pageSizeEvents }),
+    ...(data.findingsListedMax === undefined ? {} : { findingsListedMax: data.findingsListedMax }),
+    onProgress: (read) => post({ _tag: "Progress", read }),
+  }).pipe(Effect.provide(layerOpenedStore(data.store, { mustExist: true }, data.masterKeyFile))),
+)
+if (Exit.isFailure(exit)) post({ _tag: "Failed", detail: failureMessage(data.store, exit.cause) })
+else {
+  const part = localPart(exit.value)
+  port.on("message", async (message: ParentMessage) => {
+    const answer = async (): Promise<unknown> => {
+      switch (message.method) {
+        case "part":
+          return part.part()
+        case "wanted":
+          return part.wanted()
+        case "factsOf":
+          return part.factsOf(message.streamIds)
+        case "crossStream":
+          return part.crossStream(message.facts)
+      }
+    }
+    post({ _tag: "Answer", id: message.id, value: await answer() })
+  })
+  post({ _tag: "Read" })
+}

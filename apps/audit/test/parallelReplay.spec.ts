@@ -1,0 +1,141 @@
+/**
+ * A replay split across workers by the hash of the stream id reports what one
+ * replayer reports, finding for finding and line for line: the protocol over
+ * random damaged histories with the parts in this process, and the command
+ * line's `--workers` with real worker threads on a SQLite file.
+ */
+import { join } from "node:path"
+import { AcquiringOrder } from "@mizan/acquiring"
+import { EventStore, logStart, type RecordedEvent } from "@mizan/eventsourcing"
+import { generateHistory } from "@mizan/histories"
+import { timestamp } from "@mizan/kernel"
+import { Effect, Exit } from "effect"
+import fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { exitCodes, makeReplayer, type OrderNumberIssued, orderIndexStreamId } from "../src/index.ts"
+import { localPart, replayInWorkers, reportOfParts } from "../src/parallelReplay.ts"
+import { registry } from "../src/registry.ts"
+import { failureMessage } from "../src/stores.ts"
+import { cli } from "./support/cli.ts"
+import { damage, damaged } from "./support/damage.ts"
+import { generatedStore } from "./support/histories.ts"
+import { tempFolder, withSqliteStore } from "./support/stores.ts"
+
+const listedMax = 5
+
+const oneReplayer = (log: ReadonlyArray<RecordedEvent>) => {
+  const replayer = makeReplayer({ states: "compact", findingsListedMax: listedMax })
+  for (const record of log) replayer.apply(record)
+  return replayer.report()
+}
+
+const inParts = (log: ReadonlyArray<RecordedEvent>, count: number) => {
+  const replayers = Array.from({ length: count }, (_, index) =>
+    makeReplayer({ states: "compact", findingsListedMax: listedMax, partition: { index, count } }),
+  )
+  for (const record of log) for (const replayer of replayers) replayer.apply(record)
+  return reportOfParts(
+    replayers.map(localPart),
+    registry.map((entry) => entry.kind),
+    listedMax,
+  )
+}
+
+describe("a replay in parts", () => {
+  it("reports what one replayer reports, over damaged generated histories, in 2 or 3 parts", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.array(damage, { maxLength: 20 }),
+        fc.constantFrom(2, 3),
+        async (seed, damages, count) => {
+          const { store } = await generatedStore(seed, 500)
+          const log = damaged(
+            await Effect.runPromise(store.readAll({ after: logStart, maxCount: 1_000_000 })),
+            damages,
+            (record) => record.data,
+            (record, data) => ({ ...record, data: data as object }),
+          )
+          const single = oneReplayer(log)
+          expect(await inParts(log, count)).toEqual(single)
+        },
+      ),
+      { numRuns: 10 },
+    )
+  })
+})
+
+describe("replay --workers", () => {
+  const folder = tempFolder()
+  const damagedPath = join(folder.dir, "damaged.db")
+
+  beforeAll(async () => {
+    await withSqliteStore(damagedPath, generateHistory({ seed: 23, events: 800 }))
+    const closed = AcquiringOrder.aggregate.codec.encode({
+      _tag: "OrderClosed",
+      failCode: "ORDER_CANCELLED",
+      failDes: "by hand",
+      closedAt: timestamp(1),
+    })
+    await withSqliteStore(
+      damagedPath,
+      Effect.gen(function* () {
+        const store = yield* EventStore
+        const log = yield* store.readAll({ after: logStart, maxCount: 1_000_000 })
+        const acquiring = log.filter((r) => r.streamId.startsWith("acquiring-") && r.streamVersion === 2)
+        for (const record of acquiring.slice(0, 3)) {
+          const version = (yield* store.readStream(record.streamId)).length
+          yield* store.append(record.streamId, [closed, closed], version)
+        }
+        const issued: OrderNumberIssued = {
+          _tag: "OrderNumberIssued",
+          orderNo: "NO-STREAM-1",
+          kind: "acquiring",
+          streamId: "acquiring-5-M0009-NOWHERE",
+        }
+        yield* store.append(
+          orderIndexStreamId("M0009", "NO-STREAM-1"),
+          [
+            {
+              type: "OrderNumberIssued",
+              schemaVersion: 1,
+              data: { orderNo: issued.orderNo, kind: issued.kind, streamId: issued.streamId },
+            },
+          ],
+          "no_stream",
+        )
+      }),
+    )
+  })
+
+  afterAll(() => folder.cleanup())
+
+  it("on two worker threads writes the report of one, as text and as JSON, broken findings and all", async () => {
+    const store = `sqlite:${damagedPath}`
+    const withoutTime = (text: string) => text.replace(/ in [0-9.]+ s \([0-9,]+ events\/s\)/, "")
+    const one = await cli(["replay", "--store", store])
+    const two = await cli(["replay", "--workers", "2", "--store", store])
+    expect(one.code).toBe(exitCodes.broken)
+    expect(two.code).toBe(exitCodes.broken)
+    expect(withoutTime(two.stdout)).toBe(withoutTime(one.stdout))
+    expect(one.stdout).toContain("names acquiring-5-M0009-NOWHERE, which holds no event")
+    const { elapsedMs: _, ...oneJson } = JSON.parse((await cli(["replay", "--json", "--store", store])).stdout)
+    const { elapsedMs: __, ...twoJson } = JSON.parse(
+      (await cli(["replay", "--json", "--workers", "2", "--store", store])).stdout,
+    )
+    expect(twoJson).toEqual(oneJson)
+  })
+
+  it("refuses a number of workers that is not a whole number above 0, with 2", async () => {
+    const run = await cli(["replay", "--workers", "0", "--store", `sqlite:${damagedPath}`])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toContain('--workers must be a whole number above 0, not "0"')
+  })
+
+  it("fails with the store's words when a worker cannot open the store, and ends its workers", async () => {
+    const missing = join(folder.dir, "missing.db")
+    const exit = await Effect.runPromiseExit(replayInWorkers({ store: { _tag: "Sqlite", path: missing }, workers: 2 }))
+    if (!Exit.isFailure(exit)) throw new Error("the replay of a missing store succeeded")
+    expect(failureMessage({ _tag: "Sqlite", path: missing }, exit.cause)).toContain("does not exist")
+  })
+})
