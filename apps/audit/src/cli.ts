@@ -12,7 +12,7 @@ import { type EventStore, Sealing, type StoreError, SubjectKeys } from "@mizan/e
 import { isSha256Hex } from "@mizan/kernel"
 import { KeyError, type PublicKey, parsePublicKey, sha256Hex } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
-import { Cause, Effect, Exit, Layer } from "effect"
+import { Cause, Effect, Exit, Layer, Predicate } from "effect"
 import { formatCount } from "./format.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
 import { type Cut, isClean, replayLog } from "./replay.ts"
@@ -380,8 +380,7 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
 const messageOf = (store: StoreSetting, cause: Cause.Cause<AuditError | StoreError>): string => {
   const error = Cause.squash(cause)
   if (error instanceof AuditError) return error.detail
-  if (typeof error === "object" && error !== null && (error as { _tag?: string })._tag === "StoreError")
-    return auditErrorFromStore(store, error as StoreError).detail
+  if (Predicate.isTagged(error, "StoreError")) return auditErrorFromStore(store, error as StoreError).detail
   return Cause.pretty(cause)
 }
 

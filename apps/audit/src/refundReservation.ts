@@ -10,8 +10,9 @@
  * separate appends and a crash between them leaves them apart until the
  * request's retry heals it.
  */
-import { acquiringStreamId, isOrder, type Order, type RefundReservation, refundByOrderNo } from "@mizan/acquiring"
-import { isRefund, type RefundOrder, type State as RefundState } from "@mizan/refund"
+
+import { AcquiringOrder } from "@mizan/acquiring"
+import { RefundOrder } from "@mizan/refund"
 import type { BrokenRule } from "./registry.ts"
 
 export const refundReservationRule = "a refund order agrees with its reservation on the acquiring order"
@@ -22,13 +23,13 @@ const reservationStatusOf = {
   REFUNDED_SETTLED: "PENDING",
   SUCCESS: "SUCCEEDED",
   FAILURE: "RELEASED",
-} as const satisfies Record<RefundOrder["status"], RefundReservation["status"]>
+} as const satisfies Record<RefundOrder.Order["status"], AcquiringOrder.RefundReservation["status"]>
 
 const sharingOf = (parts: ReadonlyArray<{ readonly sharingIdentitySeqId: number; readonly amount: number }>) =>
   parts.map((part) => `${part.sharingIdentitySeqId}:${part.amount}`).join(",")
 
 /** Where the refund and its reservation differ, in words; empty when they agree. */
-const differences = (refund: RefundOrder, reservation: RefundReservation): Array<string> => {
+const differences = (refund: RefundOrder.Order, reservation: AcquiringOrder.RefundReservation): Array<string> => {
   const { details } = refund
   const found: Array<string> = []
   const compare = (what: string, inRefund: unknown, inReservation: unknown) => {
@@ -53,15 +54,15 @@ const differences = (refund: RefundOrder, reservation: RefundReservation): Array
  * answers the state of an acquiring stream the replay holds.
  */
 export const refundReservationProblem = (
-  refund: RefundState,
+  refund: RefundOrder.State,
   acquiringOf: (streamId: string) => unknown,
 ): BrokenRule | undefined => {
-  if (!isRefund(refund)) return undefined
-  const acquiringStream = acquiringStreamId(refund.merchantId, refund.details.originMerchantOrderNo)
-  const order = acquiringOf(acquiringStream) as Order | undefined
-  if (order === undefined || !isOrder(order))
+  if (!RefundOrder.isRefund(refund)) return undefined
+  const acquiringStream = AcquiringOrder.streamId(refund.merchantId, refund.details.originMerchantOrderNo)
+  const order = acquiringOf(acquiringStream) as AcquiringOrder.Order | undefined
+  if (order === undefined || !AcquiringOrder.isOrder(order))
     return { rule: refundReservationRule, detail: `its acquiring order ${acquiringStream} holds no order` }
-  const reservation = refundByOrderNo(order, refund.orderNo)
+  const reservation = AcquiringOrder.refundByOrderNo(order, refund.orderNo)
   if (reservation === undefined)
     return {
       rule: refundReservationRule,

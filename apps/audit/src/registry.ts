@@ -5,13 +5,8 @@
  * to count streams by, and the money figures its state adds to the totals.
  * Adding an aggregate to the audit is one entry in `registry`.
  */
-import {
-  invariants as acquiringInvariants,
-  acquiringOrder,
-  feeTotalFils,
-  isOrder as isAcquiringOrder,
-  paymentOf,
-} from "@mizan/acquiring"
+
+import { AcquiringOrder, feeTotalFils } from "@mizan/acquiring"
 import { BankCardTransfer } from "@mizan/card-transfer"
 import {
   type Aggregate,
@@ -23,8 +18,8 @@ import {
   forgottenSubjectStreamPrefix,
 } from "@mizan/eventsourcing"
 import type { BrokenRule } from "@mizan/kernel"
-import { isNotificationStream, notificationAggregate, invariants as notificationInvariants } from "@mizan/notification"
-import { invariants as refundInvariants, refundOrder } from "@mizan/refund"
+import { Notification } from "@mizan/notification"
+import { RefundOrder } from "@mizan/refund"
 import { testClock, testClockInvariants, testClockStreamPrefix } from "@mizan/test-clock"
 import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "@mizan/transfer"
 import { orderIndex, orderIndexInvariants, orderIndexStreamPrefix } from "./orderIndex.ts"
@@ -56,14 +51,11 @@ interface AuditedSpec<Event, State> {
   readonly kind: string
   readonly owns: (streamId: string) => boolean
   readonly aggregate: Pick<Aggregate<never, Event, State, unknown>, "codec" | "initialState" | "evolve">
-  /** The domain's invariants: `{ rule, detail }` records, or sentences (the transfer libs' shape). */
-  readonly invariants: (state: State) => ReadonlyArray<BrokenRule | string>
+  /** The domain's invariants: the broken rules, `{ rule, detail }`. */
+  readonly invariants: (state: State) => ReadonlyArray<BrokenRule>
   readonly status: (state: State) => string
   readonly money?: (state: State) => MoneyFigures
 }
-
-const asBrokenRule = (broken: BrokenRule | string): BrokenRule =>
-  typeof broken === "string" ? { rule: broken, detail: "" } : broken
 
 const noMoney = (): MoneyFigures => ({})
 
@@ -84,7 +76,7 @@ const audited = <Event, State>(spec: AuditedSpec<Event, State>): AuditedAggregat
     evolve: spec.aggregate.evolve,
     invariants: (state) => {
       const broken = spec.invariants(state)
-      return broken.length === 0 ? noneBroken : broken.map(asBrokenRule)
+      return broken.length === 0 ? noneBroken : broken
     },
     status: spec.status,
     money: spec.money ?? noMoney,
@@ -109,14 +101,14 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
   audited({
     kind: "acquiring",
     owns: prefixed("acquiring-"),
-    aggregate: acquiringOrder,
-    invariants: acquiringInvariants,
-    status: (state) => (isAcquiringOrder(state) && state.revoked ? `${state.status} (revoked)` : state.status),
+    aggregate: AcquiringOrder.aggregate,
+    invariants: AcquiringOrder.invariants,
+    status: (state) => (AcquiringOrder.isOrder(state) && state.revoked ? `${state.status} (revoked)` : state.status),
     // paid: what payers paid (revoked orders included: their refund shows under refunded);
     // settled: the paid amount of orders settled to the merchant; fees: the whole fee of each split.
     money: (state) => {
-      if (!isAcquiringOrder(state)) return {}
-      const payment = paymentOf(state)
+      if (!AcquiringOrder.isOrder(state)) return {}
+      const payment = AcquiringOrder.paymentOf(state)
       if (payment === undefined) return {}
       return {
         paid: payment.paidAmountFils,
@@ -130,8 +122,8 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
   audited({
     kind: "refund",
     owns: prefixed("refund-"),
-    aggregate: refundOrder,
-    invariants: refundInvariants,
+    aggregate: RefundOrder.aggregate,
+    invariants: RefundOrder.invariants,
     status: (state) => state.status,
   }),
   audited({
@@ -189,9 +181,9 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
   }),
   audited({
     kind: "notification",
-    owns: isNotificationStream,
-    aggregate: notificationAggregate,
-    invariants: notificationInvariants,
+    owns: Notification.isStream,
+    aggregate: Notification.aggregate,
+    invariants: Notification.invariants,
     status: (state) => state.status,
   }),
   audited({

@@ -11,8 +11,9 @@
  * is bounded: the findings listed (`findingsListedMax` of each kind; the
  * totals still count every one), and one page of events at a time.
  */
+
 import { EventStore, type GlobalPosition, logStart, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
-import type { State as RefundState } from "@mizan/refund"
+import type { RefundOrder } from "@mizan/refund"
 import { Effect, Result } from "effect"
 import { orderIndexRules } from "./orderIndex.ts"
 import { refundReservationProblem } from "./refundReservation.ts"
@@ -372,7 +373,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     const stateOf = (streamId: string) => streams.get(streamId)?.state
     for (const tracked of streams.values()) {
       if (tracked.aggregate?.kind !== "refund") continue
-      const problem = refundReservationProblem(tracked.state as RefundState, stateOf)
+      const problem = refundReservationProblem(tracked.state as RefundOrder.State, stateOf)
       if (problem !== undefined) found.push({ kind: "refund", ...placeOf(tracked), ...problem })
     }
     return found

@@ -32,23 +32,22 @@ export const withinCut = (cut: Cut, record: RecordedEvent): boolean =>
   cut._tag === "Everything" ||
   (cut._tag === "Position" ? record.globalPosition <= cut.position : record.metadata.recordedAt <= cut.atMs)
 
-const readUpTo = (streamId: string, cut: Cut) =>
-  Effect.gen(function* () {
-    const store = yield* EventStore
-    const records: Array<RecordedEvent> = []
-    while (true) {
-      const page = yield* store.readStream(streamId, {
-        fromVersion: (records.at(-1)?.streamVersion ?? 0) + 1,
-        maxCount: streamPageSizeEvents,
-      })
-      for (const record of page) {
-        // A stream's events are recorded in version order, so the first one past the cut ends it.
-        if (!withinCut(cut, record)) return records
-        records.push(record)
-      }
-      if (page.length < streamPageSizeEvents) return records
+const readUpTo = Effect.fn("Audit.readUpTo")(function* (streamId: string, cut: Cut) {
+  const store = yield* EventStore
+  const records: Array<RecordedEvent> = []
+  while (true) {
+    const page = yield* store.readStream(streamId, {
+      fromVersion: (records.at(-1)?.streamVersion ?? 0) + 1,
+      maxCount: streamPageSizeEvents,
+    })
+    for (const record of page) {
+      // A stream's events are recorded in version order, so the first one past the cut ends it.
+      if (!withinCut(cut, record)) return records
+      records.push(record)
     }
-  })
+    if (page.length < streamPageSizeEvents) return records
+  }
+})
 
 const step = (aggregate: AuditedAggregate, state: unknown, record: RecordedEvent) => {
   const decoded = aggregate.codec.decode(record)

@@ -97,19 +97,18 @@ const headsPageSize = 1_000
 const keysPageSize = 1_000
 
 /** Writes the key table's rows, if the store has one, before anything else. */
-const exportKeys = (write: WriteChunk) =>
-  Effect.gen(function* () {
-    const keys = yield* Effect.serviceOption(SubjectKeys)
-    if (Option.isNone(keys)) return
-    let after = ""
-    while (true) {
-      const page = yield* keys.value.allKeys(after, keysPageSize)
-      const last = page.at(-1)
-      if (last === undefined) return
-      yield* write(`${page.map(keyLine).join("\n")}\n`)
-      after = last.keyId
-    }
-  })
+const exportKeys = Effect.fnUntraced(function* (write: WriteChunk) {
+  const keys = yield* Effect.serviceOption(SubjectKeys)
+  if (Option.isNone(keys)) return
+  let after = ""
+  while (true) {
+    const page = yield* keys.value.allKeys(after, keysPageSize)
+    const last = page.at(-1)
+    if (last === undefined) return
+    yield* write(`${page.map(keyLine).join("\n")}\n`)
+    after = last.keyId
+  }
+})
 
 export interface ExportOptions {
   readonly pageSizeEvents?: number
@@ -128,23 +127,22 @@ export const exportLog = (
     let heads = yield* store.readSignedHeads({ afterCount: 0, maxCount: headsPageSize })
     let headIndex = 0
     /** The lines of the heads up to `count` events, reading the next page of heads as one runs out. */
-    const headLinesUpTo = (count: number) =>
-      Effect.gen(function* () {
-        const lines: Array<string> = []
-        while (true) {
-          if (headIndex === heads.length) {
-            const last = heads.at(-1)
-            if (last === undefined) return lines
-            heads = yield* store.readSignedHeads({ afterCount: last.count, maxCount: headsPageSize })
-            headIndex = 0
-            if (heads.length === 0) return lines
-          }
-          const head = heads[headIndex]!
-          if (head.count > count) return lines
-          lines.push(headLine(head))
-          headIndex++
+    const headLinesUpTo = Effect.fnUntraced(function* (count: number) {
+      const lines: Array<string> = []
+      while (true) {
+        if (headIndex === heads.length) {
+          const last = heads.at(-1)
+          if (last === undefined) return lines
+          heads = yield* store.readSignedHeads({ afterCount: last.count, maxCount: headsPageSize })
+          headIndex = 0
+          if (heads.length === 0) return lines
         }
-      })
+        const head = heads[headIndex]!
+        if (head.count > count) return lines
+        lines.push(headLine(head))
+        headIndex++
+      }
+    })
     let after = logStart
     let events = 0
     while (true) {
@@ -229,35 +227,33 @@ export interface ImportSummary {
 }
 
 /** The sealer of `mizanSealingPlan` over `keys`, with the master key file given to the audit. */
-const sealerOver = (keys: SubjectKeys["Service"], number: number, why: string) =>
-  Effect.gen(function* () {
-    const keyRing = yield* Effect.serviceOption(KeyRing)
-    if (Option.isNone(keyRing))
-      return yield* atLine(
-        number,
-        `${why}: give the master key file that wraps the data keys (--master-key-file or MIZAN_MASTER_KEY_FILE)`,
-      )
-    return yield* Effect.provideContext(
-      makeSealer(mizanSealingPlan),
-      Context.make(SubjectKeys, keys).pipe(Context.add(KeyRing, keyRing.value)),
-    ).pipe(Effect.mapError((error) => atLine(number, error.detail)))
-  })
+const sealerOver = Effect.fnUntraced(function* (keys: SubjectKeys["Service"], number: number, why: string) {
+  const keyRing = yield* Effect.serviceOption(KeyRing)
+  if (Option.isNone(keyRing))
+    return yield* atLine(
+      number,
+      `${why}: give the master key file that wraps the data keys (--master-key-file or MIZAN_MASTER_KEY_FILE)`,
+    )
+  return yield* Effect.provideContext(
+    makeSealer(mizanSealingPlan),
+    Context.make(SubjectKeys, keys).pipe(Context.add(KeyRing, keyRing.value)),
+  ).pipe(Effect.mapError((error) => atLine(number, error.detail)))
+})
 
 const isSealed = (data: unknown): boolean =>
   typeof data === "object" && data !== null && sealedField in (data as Record<string, unknown>)
 
 /** Where the target store's stream stands: version 0 for a stream it does not hold. */
-const headInStore = (store: EventStoreShape, streamId: string) =>
-  Effect.gen(function* () {
-    let head: StreamHead = emptyStreamHead
-    while (true) {
-      const page = yield* store.readStream(streamId, { fromVersion: head.version + 1, maxCount: 1_000 })
-      const last = page.at(-1)
-      if (last === undefined) return head
-      // A store that keeps no chain leaves the genesis: its events' hashes are not the file's concern.
-      head = { version: last.streamVersion, chainHash: last.chainHash ?? chainGenesis }
-    }
-  })
+const headInStore = Effect.fn("Audit.headInStore")(function* (store: EventStoreShape, streamId: string) {
+  let head: StreamHead = emptyStreamHead
+  while (true) {
+    const page = yield* store.readStream(streamId, { fromVersion: head.version + 1, maxCount: 1_000 })
+    const last = page.at(-1)
+    if (last === undefined) return head
+    // A store that keeps no chain leaves the genesis: its events' hashes are not the file's concern.
+    head = { version: last.streamVersion, chainHash: last.chainHash ?? chainGenesis }
+  }
+})
 
 /** Why a head line does not hold for the file's events so far, if it does not. */
 const headProblem = (head: ExportedHead, events: number, lastEventId: string | undefined, digest: string) => {
@@ -269,110 +265,111 @@ const headProblem = (head: ExportedHead, events: number, lastEventId: string | u
 }
 
 /** The first pass: every check, nothing written. Answers the event count, each stream's first version, and whether it holds heads. */
-const checkFile = (path: string, entries: ReadonlyArray<AuditedAggregate>, seal: boolean) =>
-  Effect.gen(function* () {
-    const store = yield* EventStore
-    const targetIsEmpty = (yield* store.readAll({ after: logStart, maxCount: 1 })).length === 0
-    if (seal && !targetIsEmpty)
-      return yield* new AuditError({
-        detail: "import --seal writes a log whose stream ids and chain are its own: import it into an empty store",
-      })
-    const targetKeys = yield* Effect.serviceOption(SubjectKeys)
-    // The file's key table, to open its sealed events with, without writing anything yet.
-    const fileKeys = makeMemorySubjectKeys()
-    let keys = 0
-    let opener: Sealer | undefined
-    const heads = new Map<string, StreamHead>()
-    let previousPosition: bigint | undefined
-    let events = 0
-    let signedHeads = 0
-    let digest = chainGenesis
-    let lastEventId: string | undefined
-    let ended: number | undefined
-    const checkHead = (number: number, head: ExportedHead) =>
-      Effect.gen(function* () {
-        if (!targetIsEmpty)
-          return yield* atLine(
-            number,
-            "the file carries signed heads, which digest a log from its first event: import it into an empty store",
-          )
-        const problem = headProblem(head, events, lastEventId, digest)
-        if (problem !== undefined) return yield* atLine(number, problem)
-        signedHeads++
-      })
-    const check = ({ number, text }: Line) =>
-      Effect.gen(function* () {
-        if (ended !== undefined) return yield* atLine(number, `a line after the end line (line ${ended})`)
-        const parsed = parseLine(text)
-        if (Result.isFailure(parsed)) return yield* atLine(number, parsed.failure)
-        const line = parsed.success
-        if (line._tag === "End") {
-          if (line.events !== events)
-            return yield* atLine(number, `the end line counts ${line.events} events, the file holds ${events}`)
-          ended = number
-          return
-        }
-        if (line._tag === "Head") return yield* checkHead(number, line.head)
-        if (line._tag === "Key") {
-          if (events > 0) return yield* atLine(number, "a data key line after the events: the file is out of order")
-          if (Option.isNone(targetKeys))
-            return yield* atLine(number, "the file carries data keys, and the target store keeps no key table")
-          const { key } = line
-          if (key.subjectId === equalitySubjectId && key.wrappedKey !== undefined) {
-            const theirs = yield* targetKeys.value.liveKeyOf(equalitySubjectId)
-            if (theirs !== undefined && theirs.keyId !== key.keyId)
-              return yield* atLine(
-                number,
-                "the file's keyed ids were made with another secret than the target store's: import it into a new store",
-              )
-          }
-          yield* fileKeys.addKey(key)
-          keys++
-          return
-        }
-        const { event, globalPosition } = line
-        const where = `${event.streamId} v${event.streamVersion}`
-        if (previousPosition !== undefined && globalPosition <= previousPosition)
-          return yield* atLine(
-            number,
-            `${where} is at position ${globalPosition}, not after the line before (${previousPosition}): the file is out of order`,
-          )
-        previousPosition = globalPosition
-        const aggregate = aggregateOf(event.streamId, entries)
-        if (aggregate === undefined)
-          return yield* atLine(number, `${event.streamId} belongs to no aggregate the audit knows`)
-        let data = event.data
-        if (isSealed(data)) {
-          opener ??= yield* sealerOver(fileKeys, number, `${event.streamId} v${event.streamVersion} is sealed`)
-          data = yield* opener
-            .open(event.streamId, event.id, data)
-            .pipe(Effect.mapError((error) => atLine(number, error.detail)))
-        }
-        const decoded = aggregate.codec.decode({ ...event, data })
-        if (Result.isFailure(decoded)) return yield* atLine(number, `${where} does not decode: ${decoded.failure}`)
-        const head =
-          heads.get(event.streamId) ?? (targetIsEmpty ? emptyStreamHead : yield* headInStore(store, event.streamId))
-        if (event.streamVersion !== head.version + 1)
-          return yield* atLine(
-            number,
-            `${where} does not follow on: the stream is at version ${head.version} (in the file before it, or in the target store)`,
-          )
-        const chainHash = chainHashOf(head.chainHash, event)
-        if (event.chainHash !== undefined && event.chainHash !== chainHash)
-          return yield* atLine(
-            number,
-            `${where} does not hash to the chain hash the file gives: the event was changed after it was recorded`,
-          )
-        heads.set(event.streamId, { version: event.streamVersion, chainHash })
-        digest = logDigestAfter(digest, chainHash)
-        lastEventId = event.id
-        events++
-      })
-    const lines = yield* linesOf(path, check)
-    if (ended === undefined)
-      return yield* atLine(lines, "the file ends without its end line: it was cut short (truncated)")
-    return { events, streams: heads.size, signedHeads, keys }
+const checkFile = Effect.fn("Audit.checkFile")(function* (
+  path: string,
+  entries: ReadonlyArray<AuditedAggregate>,
+  seal: boolean,
+) {
+  const store = yield* EventStore
+  const targetIsEmpty = (yield* store.readAll({ after: logStart, maxCount: 1 })).length === 0
+  if (seal && !targetIsEmpty)
+    return yield* new AuditError({
+      detail: "import --seal writes a log whose stream ids and chain are its own: import it into an empty store",
+    })
+  const targetKeys = yield* Effect.serviceOption(SubjectKeys)
+  // The file's key table, to open its sealed events with, without writing anything yet.
+  const fileKeys = makeMemorySubjectKeys()
+  let keys = 0
+  let opener: Sealer | undefined
+  const heads = new Map<string, StreamHead>()
+  let previousPosition: bigint | undefined
+  let events = 0
+  let signedHeads = 0
+  let digest = chainGenesis
+  let lastEventId: string | undefined
+  let ended: number | undefined
+  const checkHead = Effect.fnUntraced(function* (number: number, head: ExportedHead) {
+    if (!targetIsEmpty)
+      return yield* atLine(
+        number,
+        "the file carries signed heads, which digest a log from its first event: import it into an empty store",
+      )
+    const problem = headProblem(head, events, lastEventId, digest)
+    if (problem !== undefined) return yield* atLine(number, problem)
+    signedHeads++
   })
+  const check = Effect.fnUntraced(function* ({ number, text }: Line) {
+    if (ended !== undefined) return yield* atLine(number, `a line after the end line (line ${ended})`)
+    const parsed = parseLine(text)
+    if (Result.isFailure(parsed)) return yield* atLine(number, parsed.failure)
+    const line = parsed.success
+    if (line._tag === "End") {
+      if (line.events !== events)
+        return yield* atLine(number, `the end line counts ${line.events} events, the file holds ${events}`)
+      ended = number
+      return
+    }
+    if (line._tag === "Head") return yield* checkHead(number, line.head)
+    if (line._tag === "Key") {
+      if (events > 0) return yield* atLine(number, "a data key line after the events: the file is out of order")
+      if (Option.isNone(targetKeys))
+        return yield* atLine(number, "the file carries data keys, and the target store keeps no key table")
+      const { key } = line
+      if (key.subjectId === equalitySubjectId && key.wrappedKey !== undefined) {
+        const theirs = yield* targetKeys.value.liveKeyOf(equalitySubjectId)
+        if (theirs !== undefined && theirs.keyId !== key.keyId)
+          return yield* atLine(
+            number,
+            "the file's keyed ids were made with another secret than the target store's: import it into a new store",
+          )
+      }
+      yield* fileKeys.addKey(key)
+      keys++
+      return
+    }
+    const { event, globalPosition } = line
+    const where = `${event.streamId} v${event.streamVersion}`
+    if (previousPosition !== undefined && globalPosition <= previousPosition)
+      return yield* atLine(
+        number,
+        `${where} is at position ${globalPosition}, not after the line before (${previousPosition}): the file is out of order`,
+      )
+    previousPosition = globalPosition
+    const aggregate = aggregateOf(event.streamId, entries)
+    if (aggregate === undefined)
+      return yield* atLine(number, `${event.streamId} belongs to no aggregate the audit knows`)
+    let data = event.data
+    if (isSealed(data)) {
+      opener ??= yield* sealerOver(fileKeys, number, `${event.streamId} v${event.streamVersion} is sealed`)
+      data = yield* opener
+        .open(event.streamId, event.id, data)
+        .pipe(Effect.mapError((error) => atLine(number, error.detail)))
+    }
+    const decoded = aggregate.codec.decode({ ...event, data })
+    if (Result.isFailure(decoded)) return yield* atLine(number, `${where} does not decode: ${decoded.failure}`)
+    const head =
+      heads.get(event.streamId) ?? (targetIsEmpty ? emptyStreamHead : yield* headInStore(store, event.streamId))
+    if (event.streamVersion !== head.version + 1)
+      return yield* atLine(
+        number,
+        `${where} does not follow on: the stream is at version ${head.version} (in the file before it, or in the target store)`,
+      )
+    const chainHash = chainHashOf(head.chainHash, event)
+    if (event.chainHash !== undefined && event.chainHash !== chainHash)
+      return yield* atLine(
+        number,
+        `${where} does not hash to the chain hash the file gives: the event was changed after it was recorded`,
+      )
+    heads.set(event.streamId, { version: event.streamVersion, chainHash })
+    digest = logDigestAfter(digest, chainHash)
+    lastEventId = event.id
+    events++
+  })
+  const lines = yield* linesOf(path, check)
+  if (ended === undefined)
+    return yield* atLine(lines, "the file ends without its end line: it was cut short (truncated)")
+  return { events, streams: heads.size, signedHeads, keys }
+})
 
 interface Batch {
   readonly firstLine: number
@@ -398,145 +395,142 @@ const newEventOf = ({ id, type, schemaVersion, data, metadata }: ExportedEvent):
 }
 
 /** The second pass: the appends, with the versions the first pass checked; `inFlight` 1 when the file holds heads. */
-const writeFile = (path: string, options: ImportOptions, inFlight: number) =>
-  Effect.gen(function* () {
-    const raw = yield* EventStore
-    const targetKeys = yield* Effect.serviceOption(SubjectKeys)
-    const seal = options.seal === true
-    /** Where events go: the store as it is, or (with `seal`) through a sealer made once the file's keys are in. */
-    let store: EventStoreShape = raw
-    let sealing = false
-    /** The target's records of the chunk being written, to fold into the digest in the target's order. */
-    let chunkRecords: Array<RecordedEvent> = []
-    /** The target's log as written so far: count, running digest and last record. */
-    let targetCount = 0
-    let targetDigest = chainGenesis
-    let lastWritten: RecordedEvent | undefined
-    let chunk: Array<Batch> = []
-    let chunkStreams = new Set<string>()
-    let batch: Batch | undefined
-    let written = 0
-    let appends = 0
+const writeFile = Effect.fn("Audit.writeFile")(function* (path: string, options: ImportOptions, inFlight: number) {
+  const raw = yield* EventStore
+  const targetKeys = yield* Effect.serviceOption(SubjectKeys)
+  const seal = options.seal === true
+  /** Where events go: the store as it is, or (with `seal`) through a sealer made once the file's keys are in. */
+  let store: EventStoreShape = raw
+  let sealing = false
+  /** The target's records of the chunk being written, to fold into the digest in the target's order. */
+  let chunkRecords: Array<RecordedEvent> = []
+  /** The target's log as written so far: count, running digest and last record. */
+  let targetCount = 0
+  let targetDigest = chainGenesis
+  let lastWritten: RecordedEvent | undefined
+  let chunk: Array<Batch> = []
+  let chunkStreams = new Set<string>()
+  let batch: Batch | undefined
+  let written = 0
+  let appends = 0
 
-    const append = (b: Batch) =>
-      store.append(b.streamId, b.events, b.firstVersion === 1 ? "no_stream" : b.firstVersion - 1).pipe(
-        Effect.provideService(Clock.Clock, fixedClock(b.last.metadata.recordedAt)),
-        Effect.mapError((error) =>
-          atLine(
-            b.firstLine,
-            error._tag === "VersionConflict"
-              ? `${b.streamId} moved on while importing: ${error.message}`
-              : `the target store refused ${b.streamId} v${b.firstVersion}: ${error.message}`,
+  const append = (b: Batch) =>
+    store.append(b.streamId, b.events, b.firstVersion === 1 ? "no_stream" : b.firstVersion - 1).pipe(
+      Effect.provideService(Clock.Clock, fixedClock(b.last.metadata.recordedAt)),
+      Effect.catchTags({
+        VersionConflict: (conflict) =>
+          Effect.fail(atLine(b.firstLine, `${b.streamId} moved on while importing: ${conflict.message}`)),
+        StoreError: (error) =>
+          Effect.fail(
+            atLine(b.firstLine, `the target store refused ${b.streamId} v${b.firstVersion}: ${error.message}`),
           ),
-        ),
-        Effect.flatMap(({ records }) => {
-          // Sealed on the way in, an event is stored otherwise than the file holds it: its chain is the target's own.
-          const differs = seal
-            ? -1
-            : records.findIndex((r, i) => b.chainHashes[i] !== undefined && r.chainHash !== b.chainHashes[i])
-          if (differs >= 0)
-            return atLine(
-              b.firstLine + differs,
-              `the target store hashes ${b.streamId} v${records[differs]!.streamVersion} otherwise than the file: it did not keep the event as written`,
-            )
-          chunkRecords.push(...records)
-          return Effect.void
-        }),
-      )
-
-    /**
-     * Stores a head at the target's position of the event it ends at, every
-     * append before it written, once the target's log digests to it: appends
-     * written at once may commit in another order than the file's.
-     */
-    let headsLeftBehind = 0
-    const storeHead = (number: number, head: ExportedHead) =>
-      Effect.gen(function* () {
-        if (seal) {
-          headsLeftBehind++
-          return
-        }
-        yield* closeBatch
-        yield* flushChunk
-        if (targetCount !== head.count || targetDigest !== head.digest)
-          return yield* atLine(
-            number,
-            `the target store committed the appends before this signed head in another order than the file's (appends written at once): import again, into an empty store, with --in-flight 1`,
+      }),
+      Effect.flatMap(({ records }) => {
+        // Sealed on the way in, an event is stored otherwise than the file holds it: its chain is the target's own.
+        const differs = seal
+          ? -1
+          : records.findIndex((r, i) => b.chainHashes[i] !== undefined && r.chainHash !== b.chainHashes[i])
+        if (differs >= 0)
+          return atLine(
+            b.firstLine + differs,
+            `the target store hashes ${b.streamId} v${records[differs]!.streamVersion} otherwise than the file: it did not keep the event as written`,
           )
-        const signed: SignedHead = { ...head, position: lastWritten!.globalPosition }
-        yield* store.storeSignedHead(signed)
-      })
+        chunkRecords.push(...records)
+        return Effect.void
+      }),
+    )
 
-    const flushChunk = Effect.gen(function* () {
-      if (chunk.length === 0) return
-      const appending = chunk
-      chunk = []
-      chunkStreams = new Set()
-      yield* Effect.forEach(appending, append, { concurrency: inFlight, discard: true })
-      // One chunk is written after the one before has committed, so sorting within a chunk gives the target's order.
-      for (const record of chunkRecords.sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : 1))) {
-        targetDigest = logDigestAfter(targetDigest, record.chainHash ?? chainGenesis)
-        targetCount++
-        lastWritten = record
-      }
-      chunkRecords = []
-      appends += appending.length
-      written += appending.reduce((n, b) => n + b.events.length, 0)
-      options.onProgress?.(written)
-    })
-
-    const closeBatch = Effect.gen(function* () {
-      const closing = batch
-      if (closing === undefined) return
-      batch = undefined
-      if (chunkStreams.has(closing.streamId) || chunk.length >= importDefaults.chunkAppendsMax) yield* flushChunk
-      chunk.push(closing)
-      chunkStreams.add(closing.streamId)
-    })
-
-    const take = ({ number, text }: Line) =>
-      Effect.gen(function* () {
-        const parsed = parseLine(text)
-        // The first pass has checked every line.
-        if (Result.isFailure(parsed) || parsed.success._tag === "End") return
-        if (parsed.success._tag === "Head") return yield* storeHead(number, parsed.success.head)
-        if (parsed.success._tag === "Key") {
-          // The first pass refused key lines for a target without a key table.
-          if (Option.isSome(targetKeys)) yield* targetKeys.value.addKey(parsed.success.key)
-          return
-        }
-        if (seal && !sealing && Option.isSome(targetKeys)) {
-          store = sealedEventStore(raw, yield* sealerOver(targetKeys.value, number, "import --seal"))
-          sealing = true
-        }
-        const { event, globalPosition } = parsed.success
-        const record = recordOf(event, globalPosition)
-        const continues =
-          batch !== undefined &&
-          !endsAppend(batch.last, record) &&
-          batch.events.length < importDefaults.appendBatchMaxEvents
-        if (batch !== undefined && continues) {
-          batch.events.push(newEventOf(event))
-          batch.chainHashes.push(event.chainHash)
-          batch.last = record
-          return
-        }
-        yield* closeBatch
-        batch = {
-          firstLine: number,
-          streamId: event.streamId,
-          firstVersion: event.streamVersion,
-          events: [newEventOf(event)],
-          chainHashes: [event.chainHash],
-          last: record,
-        }
-      })
-
-    yield* linesOf(path, take)
+  /**
+   * Stores a head at the target's position of the event it ends at, every
+   * append before it written, once the target's log digests to it: appends
+   * written at once may commit in another order than the file's.
+   */
+  let headsLeftBehind = 0
+  const storeHead = Effect.fnUntraced(function* (number: number, head: ExportedHead) {
+    if (seal) {
+      headsLeftBehind++
+      return
+    }
     yield* closeBatch
     yield* flushChunk
-    return { written, appends, headsLeftBehind }
+    if (targetCount !== head.count || targetDigest !== head.digest)
+      return yield* atLine(
+        number,
+        `the target store committed the appends before this signed head in another order than the file's (appends written at once): import again, into an empty store, with --in-flight 1`,
+      )
+    const signed: SignedHead = { ...head, position: lastWritten!.globalPosition }
+    yield* store.storeSignedHead(signed)
   })
+
+  const flushChunk = Effect.gen(function* () {
+    if (chunk.length === 0) return
+    const appending = chunk
+    chunk = []
+    chunkStreams = new Set()
+    yield* Effect.forEach(appending, append, { concurrency: inFlight, discard: true })
+    // One chunk is written after the one before has committed, so sorting within a chunk gives the target's order.
+    for (const record of chunkRecords.sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : 1))) {
+      targetDigest = logDigestAfter(targetDigest, record.chainHash ?? chainGenesis)
+      targetCount++
+      lastWritten = record
+    }
+    chunkRecords = []
+    appends += appending.length
+    written += appending.reduce((n, b) => n + b.events.length, 0)
+    options.onProgress?.(written)
+  })
+
+  const closeBatch = Effect.gen(function* () {
+    const closing = batch
+    if (closing === undefined) return
+    batch = undefined
+    if (chunkStreams.has(closing.streamId) || chunk.length >= importDefaults.chunkAppendsMax) yield* flushChunk
+    chunk.push(closing)
+    chunkStreams.add(closing.streamId)
+  })
+
+  const take = Effect.fnUntraced(function* ({ number, text }: Line) {
+    const parsed = parseLine(text)
+    // The first pass has checked every line.
+    if (Result.isFailure(parsed) || parsed.success._tag === "End") return
+    if (parsed.success._tag === "Head") return yield* storeHead(number, parsed.success.head)
+    if (parsed.success._tag === "Key") {
+      // The first pass refused key lines for a target without a key table.
+      if (Option.isSome(targetKeys)) yield* targetKeys.value.addKey(parsed.success.key)
+      return
+    }
+    if (seal && !sealing && Option.isSome(targetKeys)) {
+      store = sealedEventStore(raw, yield* sealerOver(targetKeys.value, number, "import --seal"))
+      sealing = true
+    }
+    const { event, globalPosition } = parsed.success
+    const record = recordOf(event, globalPosition)
+    const continues =
+      batch !== undefined &&
+      !endsAppend(batch.last, record) &&
+      batch.events.length < importDefaults.appendBatchMaxEvents
+    if (batch !== undefined && continues) {
+      batch.events.push(newEventOf(event))
+      batch.chainHashes.push(event.chainHash)
+      batch.last = record
+      return
+    }
+    yield* closeBatch
+    batch = {
+      firstLine: number,
+      streamId: event.streamId,
+      firstVersion: event.streamVersion,
+      events: [newEventOf(event)],
+      chainHashes: [event.chainHash],
+      last: record,
+    }
+  })
+
+  yield* linesOf(path, take)
+  yield* closeBatch
+  yield* flushChunk
+  return { written, appends, headsLeftBehind }
+})
 
 /** Checks the export file at `path`, then writes it into the store; refuses (writing nothing) a file that fails a check. */
 export const importLog = (

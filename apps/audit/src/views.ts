@@ -112,24 +112,23 @@ const statusOf = (tracked: TrackedStream): string =>
 /** Streams per written chunk: the state of every stream is written a slice at a time, never as one string. */
 const streamsPerChunk = 1_000
 
-const inSlices = (
+const inSlices = Effect.fn("Audit.inSlices")(function* (
   streams: TrackedStreams,
   write: WriteChunk,
   line: (tracked: TrackedStream, first: boolean) => string,
-) =>
-  Effect.gen(function* () {
-    let slice: Array<string> = []
-    let first = true
-    for (const tracked of streams.values()) {
-      slice.push(line(tracked, first))
-      first = false
-      if (slice.length >= streamsPerChunk) {
-        yield* write(slice.join(""))
-        slice = []
-      }
+) {
+  let slice: Array<string> = []
+  let first = true
+  for (const tracked of streams.values()) {
+    slice.push(line(tracked, first))
+    first = false
+    if (slice.length >= streamsPerChunk) {
+      yield* write(slice.join(""))
+      slice = []
     }
-    if (slice.length > 0) yield* write(slice.join(""))
-  })
+  }
+  if (slice.length > 0) yield* write(slice.join(""))
+})
 
 /** Every stream as it was at the cut, after the report of the replay up to it. */
 export const everyStreamAt = (

@@ -3,10 +3,11 @@
  * reports, timelines, time travel, and the clear errors for a missing
  * store, a newer schema and damaged export files.
  */
+
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { acquiringOrder } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { EventStore } from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
 import { timestamp } from "@mizan/kernel"
@@ -73,7 +74,7 @@ describe("replay", () => {
     const damaged = join(folder.dir, "damaged.db")
     await withSqliteStore(damaged, generateHistory({ seed: 17, events: 600 }))
     const { streamId } = streamWith(2)
-    const closed = acquiringOrder.codec.encode({
+    const closed = AcquiringOrder.aggregate.codec.encode({
       _tag: "OrderClosed",
       failCode: "ORDER_CANCELLED",
       failDes: "by hand",

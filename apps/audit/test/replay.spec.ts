@@ -4,14 +4,7 @@
  * histories are generated through the real deciders (tools/histories), then
  * damaged by appending what no decider would decide.
  */
-import {
-  type Event as AcquiringEvent,
-  acquiringOrder,
-  rules as acquiringRules,
-  isOrder,
-  type Order,
-  paymentOf,
-} from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import {
   type EventStoreShape,
   logStart,
@@ -96,19 +89,23 @@ const appendRaw = (store: EventStoreShape, streamId: string, events: ReadonlyArr
   )
 
 /** Appends acquiring events no decider decided. */
-const appendTo = (store: EventStoreShape, streamId: string, events: ReadonlyArray<AcquiringEvent>) =>
-  appendRaw(store, streamId, events.map(acquiringOrder.codec.encode))
+const appendTo = (store: EventStoreShape, streamId: string, events: ReadonlyArray<AcquiringOrder.Event>) =>
+  appendRaw(store, streamId, events.map(AcquiringOrder.aggregate.codec.encode))
 
 /** The first order of the history (in stream id order) that `pick` accepts, and its stream. */
-const orderWhere = async (store: EventStoreShape, pick: (order: Order) => boolean) => {
+const orderWhere = async (store: EventStoreShape, pick: (order: AcquiringOrder.Order) => boolean) => {
   const replayer = await replayOf(store)
   for (const tracked of replayer.streams.values())
-    if (tracked.aggregate?.kind === "acquiring" && isOrder(tracked.state as Order) && pick(tracked.state as Order))
-      return { streamId: tracked.streamId, order: tracked.state as Order, version: tracked.version }
+    if (
+      tracked.aggregate?.kind === "acquiring" &&
+      AcquiringOrder.isOrder(tracked.state as AcquiringOrder.Order) &&
+      pick(tracked.state as AcquiringOrder.Order)
+    )
+      return { streamId: tracked.streamId, order: tracked.state as AcquiringOrder.Order, version: tracked.version }
   throw new Error("no such order in the generated history")
 }
 
-const paidAndRefundable = (order: Order) =>
+const paidAndRefundable = (order: AcquiringOrder.Order) =>
   (order.status === "PAID_SUCCESS" || order.status === "SETTLED") && !order.revoked && order.refunds.length === 0
 
 let generated: GeneratedStore
@@ -129,7 +126,7 @@ describe("a damaged history", () => {
   it("reports a refund above the paid amount at the stream, version and position of the event that made it", async () => {
     const store = await copyOf(generated.store)
     const { streamId, order, version } = await orderWhere(store, paidAndRefundable)
-    const paid = paymentOf(order)!.paidAmountFils
+    const paid = AcquiringOrder.paymentOf(order)!.paidAmountFils
     const [record] = await appendTo(store, streamId, [
       {
         _tag: "RefundReserved",
@@ -148,7 +145,7 @@ describe("a damaged history", () => {
         streamId,
         streamVersion: version + 1,
         globalPosition: record!.globalPosition,
-        rule: acquiringRules.refundsWithinPaid,
+        rule: AcquiringOrder.rules.refundsWithinPaid,
       }),
     )
   })
@@ -164,7 +161,7 @@ describe("a damaged history", () => {
         streamId,
         streamVersion: version + 1,
         globalPosition: record!.globalPosition,
-        rule: acquiringRules.transitions,
+        rule: AcquiringOrder.rules.transitions,
         detail: "OrderSettled on a FAILURE order",
       },
     ])
@@ -173,7 +170,7 @@ describe("a damaged history", () => {
   it("reports a broken rule once, when it breaks, and not again while it stays broken", async () => {
     const store = await copyOf(generated.store)
     const { streamId, order } = await orderWhere(store, paidAndRefundable)
-    const paid = paymentOf(order)!.paidAmountFils
+    const paid = AcquiringOrder.paymentOf(order)!.paidAmountFils
     await appendTo(store, streamId, [
       {
         _tag: "RefundReserved",
@@ -188,8 +185,8 @@ describe("a damaged history", () => {
       { _tag: "OrderClosed", failCode: "ORDER_EXPIRED", failDes: "", closedAt: timestamp(2) },
     ])
     const rulesReported = (await replayOf(store)).report().brokenInvariants.listed.map((b) => b.rule)
-    expect(rulesReported.filter((r) => r === acquiringRules.refundsWithinPaid)).toHaveLength(1)
-    expect(rulesReported).toContain(acquiringRules.transitions)
+    expect(rulesReported.filter((r) => r === AcquiringOrder.rules.refundsWithinPaid)).toHaveLength(1)
+    expect(rulesReported).toContain(AcquiringOrder.rules.transitions)
   })
 
   it("reports a refund order edited in its own stream, parts still summing, once, at the refund stream", async () => {
@@ -345,7 +342,8 @@ describe("the replayer", () => {
         streamId: walletStream,
         streamVersion: 1,
         globalPosition: 1n,
-        rule: "a CREATED transfer is above AED 10,000",
+        rule: "a transfer that did not fail carries at most AED 10,000",
+        detail: "CREATED with 2000000 fils",
       }),
     )
   })

@@ -10,7 +10,7 @@
  * per open order.
  */
 
-import { acquiringOrder } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { EventStore, handleCommand, logStart, type RecordedEvent } from "@mizan/eventsourcing"
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Metric, Stream } from "effect"
@@ -45,27 +45,26 @@ const track = (open: Map<string, OpenOrder>, clocks: MerchantClocks, event: Reco
 }
 
 /** Each order expires on its merchant's time (real time, plus the merchant's sandbox offset). */
-const sweepDue = (open: Map<string, OpenOrder>, clocks: MerchantClocks) =>
-  Effect.gen(function* () {
-    for (const [streamId, order] of open) {
-      const now = clocks.nowOf(order.merchantId)
-      if (order.expiredTime > now) continue
-      yield* handleCommand(acquiringOrder, streamId, {
-        _tag: "ExpireOrder",
-        merchantId: order.merchantId,
-        now,
-      }).pipe(
-        Effect.provideService(Clock.Clock, clocks.clockOf(order.merchantId)),
-        Effect.tap(({ events }) => Metric.update(ordersExpired, events.length === 0 ? 0 : 1)),
-        // A refusal means the order is no longer open (paid meanwhile): forget it; the log will say so too.
-        // A version conflict means another process's sweep or a request got there first: the same.
-        Effect.catchTags({ Rejection: () => Effect.void, VersionConflict: () => Effect.void }),
-        Effect.withSpan("Expiry.expireOrder", { attributes: { streamId } }),
-      )
-      open.delete(streamId)
-    }
-    yield* Metric.update(expirySweeps, 1)
-  })
+const sweepDue = Effect.fn("Gateway.sweepDue")(function* (open: Map<string, OpenOrder>, clocks: MerchantClocks) {
+  for (const [streamId, order] of open) {
+    const now = clocks.nowOf(order.merchantId)
+    if (order.expiredTime > now) continue
+    yield* handleCommand(AcquiringOrder.aggregate, streamId, {
+      _tag: "ExpireOrder",
+      merchantId: order.merchantId,
+      now,
+    }).pipe(
+      Effect.provideService(Clock.Clock, clocks.clockOf(order.merchantId)),
+      Effect.tap(({ events }) => Metric.update(ordersExpired, events.length === 0 ? 0 : 1)),
+      // A refusal means the order is no longer open (paid meanwhile): forget it; the log will say so too.
+      // A version conflict means another process's sweep or a request got there first: the same.
+      Effect.catchTags({ Rejection: () => Effect.void, VersionConflict: () => Effect.void }),
+      Effect.withSpan("Expiry.expireOrder", { attributes: { streamId } }),
+    )
+    open.delete(streamId)
+  }
+  yield* Metric.update(expirySweeps, 1)
+})
 
 /** Runs until interrupted. */
 export const runExpirySweeper = Effect.gen(function* () {

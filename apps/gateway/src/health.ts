@@ -48,18 +48,20 @@ const oneEventAfter = (store: EventStore["Service"], position: bigint) =>
  * the store recorded: on a sandbox merchant's advanced test clock an event
  * looks younger than it is, never older.
  */
-const notifierReport = (store: EventStore["Service"], progress: NotifierFollowing | undefined) =>
-  Effect.gen(function* () {
-    if (progress === undefined) return { status: "not run here" } as const
-    const { status } = progress
-    if (status === "standby" || status === "stopped") return { status } as const
-    const next = yield* oneEventAfter(store, progress.processedUpTo)
-    const lagMs = Option.match(next, {
-      onNone: () => 0,
-      onSome: (event) => Math.max(0, Date.now() - event.metadata.recordedAt),
-    })
-    return { status, lagSeconds: Math.round(lagMs / 100) / 10 } as const
+const notifierReport = Effect.fn("Gateway.notifierReport")(function* (
+  store: EventStore["Service"],
+  progress: NotifierFollowing | undefined,
+) {
+  if (progress === undefined) return { status: "not run here" } as const
+  const { status } = progress
+  if (status === "standby" || status === "stopped") return { status } as const
+  const next = yield* oneEventAfter(store, progress.processedUpTo)
+  const lagMs = Option.match(next, {
+    onNone: () => 0,
+    onSome: (event) => Math.max(0, Date.now() - event.metadata.recordedAt),
   })
+  return { status, lagSeconds: Math.round(lagMs / 100) / 10 } as const
+})
 
 const isNotifierReady = (report: NotifierReport, lagSecondsMax: number): boolean =>
   report.status === "stopped" ? false : "lagSeconds" in report ? report.lagSeconds <= lagSecondsMax : true

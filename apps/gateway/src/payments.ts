@@ -3,8 +3,9 @@
  * hosted pay page report to the acquiring order. In production these
  * outcomes would come from the payment channels; the gateway ships none.
  */
+
 import { randomUUID } from "node:crypto"
-import { acquiringStreamId, type CardInfo, type PayerRecord } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { type Fils, type Timestamp, zeroFils } from "@mizan/kernel"
 import { onOrder, readOrderExpiringIfDue } from "@mizan/order-flows"
 import { Effect } from "effect"
@@ -13,12 +14,12 @@ import type { Merchant } from "./gateway.ts"
 export interface PaymentDetails {
   readonly payChannel?: string
   readonly paidAmountFils?: Fils
-  readonly payer?: Partial<PayerRecord>
-  readonly cardInfo?: CardInfo
+  readonly payer?: Partial<AcquiringOrder.PayerRecord>
+  readonly cardInfo?: AcquiringOrder.CardInfo
 }
 
 /** A sandbox payer, when the caller names none. */
-export const sandboxPayer: PayerRecord = {
+export const sandboxPayer: AcquiringOrder.PayerRecord = {
   payerMid: "SANDBOXPAYER01",
   mobileNumberMask: "97150****001",
   deviceId: "sandbox-device",
@@ -26,44 +27,53 @@ export const sandboxPayer: PayerRecord = {
 }
 
 /** A sandbox card for the DIRECTPAY scene (only its last 4 digits, as ever). */
-export const sandboxCard: CardInfo = { brand: "VISA", last4: "4242", cardType: "CC", expMonth: "12", expYear: "30" }
+export const sandboxCard: AcquiringOrder.CardInfo = {
+  brand: "VISA",
+  last4: "4242",
+  cardType: "CC",
+  expMonth: "12",
+  expYear: "30",
+}
 
-export const payOrder = (merchant: Merchant, merchantOrderNo: string, now: Timestamp, details: PaymentDetails = {}) =>
-  Effect.gen(function* () {
-    const merchantId = merchant.partnerId
-    const streamId = acquiringStreamId(merchantId, merchantOrderNo)
-    const order = yield* readOrderExpiringIfDue(merchantId, streamId, now)
-    return yield* onOrder(streamId, {
-      _tag: "PayOrder",
-      merchantId,
-      now,
-      attemptId: randomUUID(),
-      paidAmountFils: details.paidAmountFils ?? order.request.totalAmountFils,
-      payChannel: details.payChannel ?? (order.request.paySceneCode === "DIRECTPAY" ? "BANKCARD" : "BALANCE"),
-      payerFeeFils: zeroFils,
-      feePlan: merchant.acquiringFees,
-      payer: { ...sandboxPayer, ...details.payer },
-      ...(order.request.paySceneCode === "DIRECTPAY" ? { cardInfo: details.cardInfo ?? sandboxCard } : {}),
-    })
+export const payOrder = Effect.fn("Gateway.payOrder")(function* (
+  merchant: Merchant,
+  merchantOrderNo: string,
+  now: Timestamp,
+  details: PaymentDetails = {},
+) {
+  const merchantId = merchant.partnerId
+  const streamId = AcquiringOrder.streamId(merchantId, merchantOrderNo)
+  const order = yield* readOrderExpiringIfDue(merchantId, streamId, now)
+  return yield* onOrder(streamId, {
+    _tag: "PayOrder",
+    merchantId,
+    now,
+    attemptId: randomUUID(),
+    paidAmountFils: details.paidAmountFils ?? order.request.totalAmountFils,
+    payChannel: details.payChannel ?? (order.request.paySceneCode === "DIRECTPAY" ? "BANKCARD" : "BALANCE"),
+    payerFeeFils: zeroFils,
+    feePlan: merchant.acquiringFees,
+    payer: { ...sandboxPayer, ...details.payer },
+    ...(order.request.paySceneCode === "DIRECTPAY" ? { cardInfo: details.cardInfo ?? sandboxCard } : {}),
   })
+})
 
-export const failPayment = (
+export const failPayment = Effect.fn("Gateway.failPayment")(function* (
   merchant: Merchant,
   merchantOrderNo: string,
   now: Timestamp,
   failure: { readonly payerMid?: string; readonly failCode?: string; readonly failDes?: string } = {},
-) =>
-  Effect.gen(function* () {
-    const merchantId = merchant.partnerId
-    const streamId = acquiringStreamId(merchantId, merchantOrderNo)
-    yield* readOrderExpiringIfDue(merchantId, streamId, now)
-    return yield* onOrder(streamId, {
-      _tag: "FailPaymentAttempt",
-      merchantId,
-      now,
-      attemptId: randomUUID(),
-      payerMid: failure.payerMid ?? sandboxPayer.payerMid,
-      failCode: failure.failCode ?? "PAYMENT_DECLINED",
-      failDes: failure.failDes ?? "the payer's payment was declined",
-    })
+) {
+  const merchantId = merchant.partnerId
+  const streamId = AcquiringOrder.streamId(merchantId, merchantOrderNo)
+  yield* readOrderExpiringIfDue(merchantId, streamId, now)
+  return yield* onOrder(streamId, {
+    _tag: "FailPaymentAttempt",
+    merchantId,
+    now,
+    attemptId: randomUUID(),
+    payerMid: failure.payerMid ?? sandboxPayer.payerMid,
+    failCode: failure.failCode ?? "PAYMENT_DECLINED",
+    failDes: failure.failDes ?? "the payer's payment was declined",
   })
+})

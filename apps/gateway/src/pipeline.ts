@@ -29,6 +29,7 @@ import {
   RequestEnvelope,
   type ResponseBodyOf,
   type ResponseEnvelope,
+  ResponseHead,
   readHeader,
   sign,
   signatureErrorResponse,
@@ -37,7 +38,7 @@ import {
   successResponse,
   verify,
 } from "@mizan/protocol"
-import { Cause, Clock, Data, Effect, Result, Schema } from "effect"
+import { Cause, Clock, Effect, Result, Schema } from "effect"
 import { Gateway, type Merchant } from "./gateway.ts"
 
 export interface ApiRequest {
@@ -176,10 +177,10 @@ const merchantUrlProblem = (value: unknown, mode: AddressPolicyMode, path: strin
 /** A short id for `head.traceCode` and the log line that explains a failure. */
 const newTraceCode = (): string => randomBytes(8).toString("hex")
 
-/** A refusal that ends the pipeline early, with the head it answers. */
-class Refused extends Data.TaggedError("Refused")<{ readonly envelope: ResponseEnvelope }> {}
+/** A refusal that ends the pipeline early, with the head it answers (a refusal has no body). */
+class Refused extends Schema.TaggedError<Refused>()("Refused", { head: ResponseHead }) {}
 
-const refuseWith = (envelope: ResponseEnvelope) => Effect.fail(new Refused({ envelope }))
+const refuseWith = (envelope: ResponseEnvelope) => Effect.fail(new Refused({ head: envelope.head }))
 
 const refuse = (code: Exclude<CodeName, "SUCCESS">, msg?: string) => refuseWith(failureResponse(code, msg))
 
@@ -197,65 +198,68 @@ const checkRequestTime = (requestTime: Timestamp, nowMs: number, windowMs: numbe
   return Effect.void
 }
 
-const authenticate = (request: ApiRequest) =>
-  Effect.gen(function* () {
-    const gateway = yield* Gateway
-    const partnerId = readHeader(request.headers, headerNames.partnerId)?.trim()
-    if (partnerId === undefined || partnerId === "")
-      return yield* refuse("INVALID_PARAMETER", "header Partner-Id is required")
-    if (partnerId.length > partnerIdMaxChars)
-      return yield* refuse("INVALID_PARAMETER", `header Partner-Id must be at most ${partnerIdMaxChars} characters`)
-    const merchant = gateway.merchantOf(partnerId)
-    const signature = readHeader(request.headers, headerNames.sign)
-    // An unknown Partner-Id answers exactly as a signature that does not verify,
-    // so that the API never tells a caller which partner ids exist.
-    if (merchant === undefined || !verify(request.body, signature, merchant.publicKey))
-      return yield* refuseWith(
-        signature === undefined || signature.trim() === ""
-          ? signatureErrorResponse("header sign is required: sign the raw body with the merchant's private key")
-          : signatureErrorResponse(),
-      )
-    return merchant
-  })
-
-const dispatch = <R>(path: string, row: ApiOperation<R>, request: ApiRequest, traceCode: string) =>
-  Effect.gen(function* () {
-    const gateway = yield* Gateway
-    const merchant = yield* authenticate(request)
-    const parsed = parseJson(request.body)
-    if (Result.isFailure(parsed)) return yield* refuse("INVALID_PARAMETER", parsed.failure.message)
-    const envelope = Schema.decodeUnknownResult(RequestEnvelope)(parsed.success)
-    if (Result.isFailure(envelope)) return yield* refuse("INVALID_PARAMETER", issueMessage(envelope.failure.issue))
-    if (envelope.success.partnerId !== undefined && envelope.success.partnerId !== merchant.partnerId)
-      return yield* refuse("INVALID_PARAMETER", "partnerId in the body must be the Partner-Id of the header")
-    const { clocks } = gateway
-    // The window guards against replays, so it is measured against real time: a sandbox whose
-    // test clock was moved forward still takes the merchant's own requestTime.
-    yield* checkRequestTime(envelope.success.requestTime, clocks.realNow(), gateway.requestTimeWindowMs)
-    if (gateway.mode === "sandbox") yield* clocks.ensureLoaded(merchant.partnerId)
-    const offsetMs = clocks.offsetOf(merchant.partnerId)
-    const now = clocks.nowOf(merchant.partnerId)
-    if (row.granted && !merchant.mayCall(path))
-      return yield* refuse("UNAUTHORIZED", `${path} is not granted to ${merchant.partnerId}`)
-    if (!gateway.rateLimiter.tryTake(merchant.partnerId, clocks.realNow()))
-      return yield* refuse("RATE_LIMIT_REJECT", "too many requests: slow down and retry")
-    const bizContent = decodeBizContent(row.request, envelope.success.bizContent)
-    if (Result.isFailure(bizContent)) return yield* refuse("INVALID_PARAMETER", bizContent.failure)
-    const urlProblem = merchantUrlProblem(bizContent.success, gateway.mode, "bizContent")
-    if (urlProblem !== undefined) return yield* refuse("INVALID_PARAMETER", urlProblem)
-    const toMerchantTime = (sent: Timestamp) => (sent + offsetMs) as Timestamp
-    const requestTime = toMerchantTime(envelope.success.requestTime)
-    const call: Call = { merchant, requestTime, now, traceCode, toMerchantTime }
-    const body = yield* row.handle(call, bizContent.success).pipe(
-      Effect.withSpan(`Handler ${path}`, { attributes: { partnerId: merchant.partnerId } }),
-      // Whatever the handler reads of the clock (the store's recordedAt above all) is the merchant's time.
-      Effect.provideService(Clock.Clock, clocks.clockOf(merchant.partnerId)),
-      Effect.catchTag("Rejection", (rejection) =>
-        refuse(rejection.code as Exclude<CodeName, "SUCCESS">, rejection.detail),
-      ),
+const authenticate = Effect.fn("Gateway.authenticate")(function* (request: ApiRequest) {
+  const gateway = yield* Gateway
+  const partnerId = readHeader(request.headers, headerNames.partnerId)?.trim()
+  if (partnerId === undefined || partnerId === "")
+    return yield* refuse("INVALID_PARAMETER", "header Partner-Id is required")
+  if (partnerId.length > partnerIdMaxChars)
+    return yield* refuse("INVALID_PARAMETER", `header Partner-Id must be at most ${partnerIdMaxChars} characters`)
+  const merchant = gateway.merchantOf(partnerId)
+  const signature = readHeader(request.headers, headerNames.sign)
+  // An unknown Partner-Id answers exactly as a signature that does not verify,
+  // so that the API never tells a caller which partner ids exist.
+  if (merchant === undefined || !verify(request.body, signature, merchant.publicKey))
+    return yield* refuseWith(
+      signature === undefined || signature.trim() === ""
+        ? signatureErrorResponse("header sign is required: sign the raw body with the merchant's private key")
+        : signatureErrorResponse(),
     )
-    return successResponse(encodeWire(row.response, body, "body"))
-  })
+  return merchant
+})
+
+const dispatch = Effect.fn("Gateway.dispatch")(function* <R>(
+  path: string,
+  row: ApiOperation<R>,
+  request: ApiRequest,
+  traceCode: string,
+) {
+  const gateway = yield* Gateway
+  const merchant = yield* authenticate(request)
+  const parsed = parseJson(request.body)
+  if (Result.isFailure(parsed)) return yield* refuse("INVALID_PARAMETER", parsed.failure.message)
+  const envelope = Schema.decodeUnknownResult(RequestEnvelope)(parsed.success)
+  if (Result.isFailure(envelope)) return yield* refuse("INVALID_PARAMETER", issueMessage(envelope.failure.issue))
+  if (envelope.success.partnerId !== undefined && envelope.success.partnerId !== merchant.partnerId)
+    return yield* refuse("INVALID_PARAMETER", "partnerId in the body must be the Partner-Id of the header")
+  const { clocks } = gateway
+  // The window guards against replays, so it is measured against real time: a sandbox whose
+  // test clock was moved forward still takes the merchant's own requestTime.
+  yield* checkRequestTime(envelope.success.requestTime, clocks.realNow(), gateway.requestTimeWindowMs)
+  if (gateway.mode === "sandbox") yield* clocks.ensureLoaded(merchant.partnerId)
+  const offsetMs = clocks.offsetOf(merchant.partnerId)
+  const now = clocks.nowOf(merchant.partnerId)
+  if (row.granted && !merchant.mayCall(path))
+    return yield* refuse("UNAUTHORIZED", `${path} is not granted to ${merchant.partnerId}`)
+  if (!gateway.rateLimiter.tryTake(merchant.partnerId, clocks.realNow()))
+    return yield* refuse("RATE_LIMIT_REJECT", "too many requests: slow down and retry")
+  const bizContent = decodeBizContent(row.request, envelope.success.bizContent)
+  if (Result.isFailure(bizContent)) return yield* refuse("INVALID_PARAMETER", bizContent.failure)
+  const urlProblem = merchantUrlProblem(bizContent.success, gateway.mode, "bizContent")
+  if (urlProblem !== undefined) return yield* refuse("INVALID_PARAMETER", urlProblem)
+  const toMerchantTime = (sent: Timestamp) => (sent + offsetMs) as Timestamp
+  const requestTime = toMerchantTime(envelope.success.requestTime)
+  const call: Call = { merchant, requestTime, now, traceCode, toMerchantTime }
+  const body = yield* row.handle(call, bizContent.success).pipe(
+    Effect.withSpan(`Handler ${path}`, { attributes: { partnerId: merchant.partnerId } }),
+    // Whatever the handler reads of the clock (the store's recordedAt above all) is the merchant's time.
+    Effect.provideService(Clock.Clock, clocks.clockOf(merchant.partnerId)),
+    Effect.catchTag("Rejection", (rejection) =>
+      refuse(rejection.code as Exclude<CodeName, "SUCCESS">, rejection.detail),
+    ),
+  )
+  return successResponse(encodeWire(row.response, body, "body"))
+})
 
 /** Signs (off the event loop) and frames an envelope: what every answer of the pipeline goes out as. */
 export const respondOffLoop = (
@@ -303,40 +307,42 @@ export interface ApiOutcome {
   readonly code: string
 }
 
-/** Runs one merchant API request through the pipeline. Never fails: every outcome is a signed response. */
-export const handleApiRequest = <R>(api: Api<R>, request: ApiRequest) =>
-  Effect.gen(function* () {
-    const gateway = yield* Gateway
-    const traceCode = newTraceCode()
-    yield* Effect.annotateCurrentSpan({ traceCode })
-    const operationPath = request.path.startsWith(`${api.basePath}/`)
-      ? request.path.slice(api.basePath.length)
-      : undefined
-    const path = operationPath === undefined ? undefined : (api.aliases?.[operationPath] ?? operationPath)
-    const row = path === undefined ? undefined : api.operations[path]
-    const answer = (envelope: ResponseEnvelope, operation: string | undefined) =>
-      Effect.map(
-        respondOffLoop(withTraceCode(envelope, traceCode), gateway.servicePrivateKey),
-        (response): ApiOutcome => ({ response, traceCode, operation, code: envelope.head.code }),
-      )
-    if (path === undefined || row === undefined)
-      return yield* answer(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), undefined)
-    const envelope = yield* dispatch(path, row, request, traceCode).pipe(
-      Effect.catchTag("Refused", (refused) => Effect.succeed(refused.envelope)),
-      Effect.catch((failure) =>
-        Effect.as(
-          Effect.logError(`${traceCode} ${path} failed`, failure),
-          failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"),
-        ),
-      ),
-      Effect.catchCause((cause) =>
-        Effect.as(
-          Effect.logError(`${traceCode} ${path} defect`, Cause.pretty(cause)),
-          failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"),
-        ),
-      ),
-      // Every span below (handler, flow, command, store) carries the traceCode the merchant is told.
-      Effect.annotateSpans({ traceCode }),
+/**
+ * Runs one merchant API request through the pipeline. Never fails: every outcome is a signed response.
+ * Untraced: it names the traceCode on the caller's "Gateway.request" span, so it opens none of its own.
+ */
+export const handleApiRequest = Effect.fnUntraced(function* <R>(api: Api<R>, request: ApiRequest) {
+  const gateway = yield* Gateway
+  const traceCode = newTraceCode()
+  yield* Effect.annotateCurrentSpan({ traceCode })
+  const operationPath = request.path.startsWith(`${api.basePath}/`)
+    ? request.path.slice(api.basePath.length)
+    : undefined
+  const path = operationPath === undefined ? undefined : (api.aliases?.[operationPath] ?? operationPath)
+  const row = path === undefined ? undefined : api.operations[path]
+  const answer = (envelope: ResponseEnvelope, operation: string | undefined) =>
+    Effect.map(
+      respondOffLoop(withTraceCode(envelope, traceCode), gateway.servicePrivateKey),
+      (response): ApiOutcome => ({ response, traceCode, operation, code: envelope.head.code }),
     )
-    return yield* answer(envelope, path)
-  })
+  if (path === undefined || row === undefined)
+    return yield* answer(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), undefined)
+  const envelope = yield* dispatch(path, row, request, traceCode).pipe(
+    Effect.catchTag("Refused", (refused): Effect.Effect<ResponseEnvelope> => Effect.succeed({ head: refused.head })),
+    Effect.catch((failure) =>
+      Effect.as(
+        Effect.logError(`${traceCode} ${path} failed`, failure),
+        failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"),
+      ),
+    ),
+    Effect.catchCause((cause) =>
+      Effect.as(
+        Effect.logError(`${traceCode} ${path} defect`, Cause.pretty(cause)),
+        failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"),
+      ),
+    ),
+    // Every span below (handler, flow, command, store) carries the traceCode the merchant is told.
+    Effect.annotateSpans({ traceCode }),
+  )
+  return yield* answer(envelope, path)
+})

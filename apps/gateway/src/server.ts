@@ -22,28 +22,31 @@ const toHttp = (response: ApiResponse) =>
  * failure, outside the envelope (docs/api.md#transport): 413, still with a signed
  * envelope so clients can read why.
  */
-const answerApi = <R>(api: Api<R>, request: HttpServerRequest.HttpServerRequest, path: string) =>
-  Effect.gen(function* () {
-    const gateway = yield* Gateway
-    const body = yield* request.arrayBuffer.pipe(
-      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(gateway.bodyLimitBytes)),
-      Effect.result,
-    )
-    if (body._tag === "Success")
-      return yield* handleApiRequest(api, { path, headers: request.headers, body: new Uint8Array(body.success) })
-    const reason = body.failure.reason
-    const tooLarge = reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge"
-    const envelope = failureResponse(
-      "INVALID_PARAMETER",
-      tooLarge ? `body is larger than ${gateway.bodyLimitBytes} bytes` : "body could not be read",
-    )
-    return {
-      response: respond(envelope, gateway.servicePrivateKey, tooLarge ? 413 : 400),
-      traceCode: undefined,
-      operation: undefined,
-      code: envelope.head.code,
-    }
-  })
+const answerApi = Effect.fnUntraced(function* <R>(
+  api: Api<R>,
+  request: HttpServerRequest.HttpServerRequest,
+  path: string,
+) {
+  const gateway = yield* Gateway
+  const body = yield* request.arrayBuffer.pipe(
+    Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(gateway.bodyLimitBytes)),
+    Effect.result,
+  )
+  if (body._tag === "Success")
+    return yield* handleApiRequest(api, { path, headers: request.headers, body: new Uint8Array(body.success) })
+  const reason = body.failure.reason
+  const tooLarge = reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge"
+  const envelope = failureResponse(
+    "INVALID_PARAMETER",
+    tooLarge ? `body is larger than ${gateway.bodyLimitBytes} bytes` : "body could not be read",
+  )
+  return {
+    response: respond(envelope, gateway.servicePrivateKey, tooLarge ? 413 : 400),
+    traceCode: undefined,
+    operation: undefined,
+    code: envelope.head.code,
+  }
+})
 
 /** What a request to an API path came to; the access log's traceCode, operation and code. */
 type Answer<R> = (

@@ -2,7 +2,7 @@
  * The configuration's `roles` say what a process runs: at scale, N gateways
  * with `api` and `expiry` on one PostgreSQL, and one `notifier`.
  */
-import { isNotificationStream } from "@mizan/notification"
+import { Notification } from "@mizan/notification"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ConfigError, decodeConfig } from "../src/config.ts"
 import { ok, sandbox } from "./calls.ts"
@@ -47,7 +47,7 @@ describe("a process without the notifier role", () => {
     // A notifier in this process would have scheduled the payment's notification within milliseconds.
     await new Promise((resolve) => setTimeout(resolve, 1_000))
     const streams = new Set((await gateway.allEvents()).map((event) => event.streamId))
-    expect([...streams].filter(isNotificationStream)).toEqual([])
+    expect([...streams].filter(Notification.isStream)).toEqual([])
   })
 })
 

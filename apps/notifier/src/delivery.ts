@@ -8,12 +8,7 @@
  */
 import { type EventStore, handleCommand, loadAggregate, type StoreError } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
-import {
-  type AttemptOutcome,
-  describeOutcome,
-  type NotificationCommand,
-  notificationAggregate,
-} from "@mizan/notification"
+import { type AttemptOutcome, describeOutcome, Notification } from "@mizan/notification"
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, FiberSet, type Latch } from "effect"
 import { notificationBody } from "./body.ts"
@@ -75,7 +70,7 @@ export const makeDelivery = (context: DeliveryContext) => {
     Effect.gen(function* () {
       const at = clocks.nowOf(tracked.merchantId)
       const { notifyId, merchantId } = tracked.state.notification
-      const command: NotificationCommand = yield* attempt(tracked, at)
+      const command: Notification.Command = yield* attempt(tracked, at)
       const result = command._tag === "RefuseUrl" ? "UrlRefused" : command.outcome._tag
       yield* countAttempt(result)
       if (command._tag === "RecordAttempt" && command.outcome._tag !== "Delivered")
@@ -90,17 +85,17 @@ export const makeDelivery = (context: DeliveryContext) => {
         )
       // Another writer got there first (a second notifier on the same store, a
       // clock that stepped back): take the store's word for the state.
-      const recorded = yield* handleCommand(notificationAggregate, tracked.streamId, command).pipe(
+      const recorded = yield* handleCommand(Notification.aggregate, tracked.streamId, command).pipe(
         Effect.catchTags({
-          NotificationRefused: () => loadAggregate(notificationAggregate, tracked.streamId),
-          VersionConflict: () => loadAggregate(notificationAggregate, tracked.streamId),
+          NotificationRefused: () => loadAggregate(Notification.aggregate, tracked.streamId),
+          VersionConflict: () => loadAggregate(Notification.aggregate, tracked.streamId),
         }),
         Effect.provideService(Clock.Clock, clocks.clockOf(tracked.merchantId)),
       )
       pending.finish(tracked, recorded.state, recorded.streamVersion)
       wakeUp.openUnsafe()
       const { state } = recorded
-      if (state.status === "GivenUp")
+      if (state.status === "GIVEN_UP")
         yield* Effect.logWarning("notification given up").pipe(
           Effect.annotateLogs({
             notifyId: state.notification.notifyId,

@@ -18,6 +18,7 @@
  * about a day (1462 minutes plus the wait behind earlier notifications of the
  * same order), and one stream read per notification opened in that time.
  */
+
 import {
   EventStore,
   type GlobalPosition,
@@ -28,13 +29,7 @@ import {
   type VersionConflict,
 } from "@mizan/eventsourcing"
 import { issueMessage } from "@mizan/kernel"
-import {
-  isNotificationStream,
-  notificationAggregate,
-  notificationStreamId,
-  roundOpeningEventTypes,
-  type State,
-} from "@mizan/notification"
+import { Notification } from "@mizan/notification"
 import { Announcement, type NotificationSource } from "@mizan/order-views"
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Option, Result, Schema, Stream } from "effect"
@@ -64,7 +59,7 @@ const decodeAnnouncement = Schema.decodeUnknownResult(Announcement)
 /** What reading an event found out about a notification. */
 interface PendingUpdate {
   readonly streamId: string
-  readonly state: State
+  readonly state: Notification.State
   readonly streamVersion: number
   readonly anchor: GlobalPosition
 }
@@ -82,9 +77,9 @@ export const makeIntake = (context: IntakeContext) => {
 
   /** A round-opening event of a notification not known yet: read its stream. */
   const observeOwn = Effect.fnUntraced(function* (event: RecordedEvent) {
-    if (!roundOpeningEventTypes.has(event.type)) return undefined
+    if (!Notification.roundOpeningEventTypes.has(event.type)) return undefined
     if ((pending.knownVersion(event.streamId) ?? 0) >= event.streamVersion) return undefined
-    const loaded = yield* loadAggregate(notificationAggregate, event.streamId)
+    const loaded = yield* loadAggregate(Notification.aggregate, event.streamId)
     return { streamId: event.streamId, ...loaded, anchor: event.globalPosition } satisfies PendingUpdate
   })
 
@@ -104,8 +99,8 @@ export const makeIntake = (context: IntakeContext) => {
     const notifyId = notifyIdFor(event.id)
     const { merchantId } = announcement.success
     yield* clocks.ensureLoaded(merchantId)
-    const streamId = notificationStreamId(notifyId)
-    const handled = yield* handleCommand(notificationAggregate, streamId, {
+    const streamId = Notification.streamId(notifyId)
+    const handled = yield* handleCommand(Notification.aggregate, streamId, {
       _tag: "Schedule",
       ...announcement.success,
       notifyId,
@@ -134,7 +129,7 @@ export const makeIntake = (context: IntakeContext) => {
     const updates = yield* Effect.forEach(
       page,
       (event) =>
-        isNotificationStream(event.streamId)
+        Notification.isStream(event.streamId)
           ? observeOwn(event)
           : event.globalPosition > described
             ? schedule(event)
@@ -143,14 +138,14 @@ export const makeIntake = (context: IntakeContext) => {
     )
     // A restarted notifier learns each merchant's clock before it queues the merchant's retries.
     for (const update of updates)
-      if (update?.state.status === "Pending") yield* clocks.ensureLoaded(update.state.notification.merchantId)
+      if (update?.state.status === "PENDING") yield* clocks.ensureLoaded(update.state.notification.merchantId)
     let changed = false
     for (const update of updates)
       if (update !== undefined && pending.update(update.streamId, update.state, update.streamVersion, update.anchor))
         changed = true
     if (changed) wake()
     for (const event of page)
-      if (!isNotificationStream(event.streamId) && event.globalPosition > describedUpTo)
+      if (!Notification.isStream(event.streamId) && event.globalPosition > describedUpTo)
         describedUpTo = event.globalPosition
     const last = page.at(-1)
     if (last === undefined) return

@@ -134,7 +134,7 @@ switch (command) {
       }),
     )
     if (Exit.isFailure(exit)) fail(`cannot read notification ${notifyId}: ${reasonOf(exit.cause)}`)
-    else if (exit.value[0].status === "Unscheduled")
+    else if (exit.value[0].status === "ABSENT")
       fail(`no notification ${notifyId} in the store (give the notify_id as the merchant received it)`)
     else {
       const [state, history] = exit.value

@@ -6,22 +6,19 @@
  */
 import { decodeRecord, EventStore, handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
-import {
-  describeOutcome,
-  NotificationRefused,
-  notificationAggregate,
-  notificationStreamId,
-  type State,
-} from "@mizan/notification"
+import { describeOutcome, Notification, NotificationRefused } from "@mizan/notification"
 import { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect } from "effect"
 
 /** An operator's name, as the Resent event records it. */
 export const requestedByLengthMax = 100
 
-/** The notification's state, `Unscheduled` when there is none with this notify_id. */
+/** The notification's state, `ABSENT` when there is none with this notify_id. */
 export const readNotification = (notifyId: string) =>
-  Effect.map(loadAggregate(notificationAggregate, notificationStreamId(notifyId)), ({ state }): State => state)
+  Effect.map(
+    loadAggregate(Notification.aggregate, Notification.streamId(notifyId)),
+    ({ state }): Notification.State => state,
+  )
 
 /** One line of a notification's history, as `notifier show` lists it. */
 export interface HistoryLine {
@@ -36,12 +33,12 @@ export interface HistoryLine {
  * the merchant's answer, resends and the giving up.
  */
 export const attemptHistory = Effect.fn("Notifier.history")(function* (notifyId: string) {
-  const streamId = notificationStreamId(notifyId)
+  const streamId = Notification.streamId(notifyId)
   // A notification's stream is a few events a round: read whole.
   const records = yield* (yield* EventStore).readStream(streamId)
   const lines: Array<HistoryLine> = []
   for (const record of records) {
-    const event = yield* decodeRecord(notificationAggregate.codec, record)
+    const event = yield* decodeRecord(Notification.aggregate.codec, record)
     switch (event._tag) {
       case "NotificationScheduled":
         lines.push({ at: event.at, what: `scheduled, to ${event.notifyUrl}` })
@@ -75,19 +72,19 @@ export const resendNotification = Effect.fn("Notifier.resend")(function* (notify
       detail: `the operator's name must be 1 to ${requestedByLengthMax} characters`,
     })
   // The resend is recorded on the merchant's time, as everything of its merchant is (sandbox test clocks).
-  const streamId = notificationStreamId(notifyId)
-  const { state } = yield* loadAggregate(notificationAggregate, streamId)
+  const streamId = Notification.streamId(notifyId)
+  const { state } = yield* loadAggregate(Notification.aggregate, streamId)
   const clocks = new MerchantClocks(yield* Clock.Clock)
-  const merchantId = state.status === "Unscheduled" ? undefined : state.notification.merchantId
+  const merchantId = state.status === "ABSENT" ? undefined : state.notification.merchantId
   if (merchantId !== undefined) yield* clocks.ensureLoaded(merchantId)
-  const handled = yield* handleCommand(notificationAggregate, streamId, {
+  const handled = yield* handleCommand(Notification.aggregate, streamId, {
     _tag: "Resend",
     at: merchantId === undefined ? (clocks.realNow() as Timestamp) : clocks.nowOf(merchantId),
     requestedBy: by,
   }).pipe(
     Effect.provideService(Clock.Clock, merchantId === undefined ? yield* Clock.Clock : clocks.clockOf(merchantId)),
-    Effect.mapError((error) =>
-      error._tag === "NotificationRefused" ? new NotificationRefused({ notifyId, detail: error.detail }) : error,
+    Effect.catchTag("NotificationRefused", (refused) =>
+      Effect.fail(new NotificationRefused({ notifyId, detail: refused.detail })),
     ),
   )
   return handled.state

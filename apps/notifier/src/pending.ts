@@ -1,3 +1,4 @@
+import type { Notification } from "@mizan/notification"
 /**
  * The notifications waiting for an attempt, in memory, and the rules for
  * which may go next:
@@ -10,7 +11,6 @@
  * Rebuilt from the store on start (see intake.ts); synchronous and pure of
  * effects, so the rules are tested directly.
  */
-import type { Pending, State } from "@mizan/notification"
 
 export interface DeliveryLimits {
   readonly deliveriesInFlightMax: number
@@ -28,7 +28,7 @@ export interface Tracked {
   readonly sourcePosition: bigint
   /** The URL's origin: what the per-endpoint bound counts. */
   readonly endpoint: string
-  state: Pending
+  state: Notification.Pending
   streamVersion: number
   /**
    * A global position at or before the event that opened this round of
@@ -139,11 +139,11 @@ export class PendingNotifications {
    * about a notification in flight (its attempt will say), are ignored.
    * Answers whether anything changed.
    */
-  update(streamId: string, state: State, streamVersion: number, anchor: bigint): boolean {
+  update(streamId: string, state: Notification.State, streamVersion: number, anchor: bigint): boolean {
     if ((this.knownVersion(streamId) ?? 0) >= streamVersion) return false
     const known = this.tracked.get(streamId)
     if (known?.inFlight) return false
-    if (state.status !== "Pending") {
+    if (state.status !== "PENDING") {
       if (known !== undefined) this.forget(known)
       this.rememberClosed(streamId, streamVersion)
       return known !== undefined
@@ -213,14 +213,14 @@ export class PendingNotifications {
   }
 
   /** An attempt ended; `state` and `streamVersion` are what the store recorded. */
-  finish(tracked: Tracked, state: State, streamVersion: number): void {
+  finish(tracked: Tracked, state: Notification.State, streamVersion: number): void {
     tracked.inFlight = false
     this.orderOf(tracked).busy = false
     this.inFlightCount--
     const endpointCount = (this.inFlightByEndpoint.get(tracked.endpoint) ?? 1) - 1
     if (endpointCount === 0) this.inFlightByEndpoint.delete(tracked.endpoint)
     else this.inFlightByEndpoint.set(tracked.endpoint, endpointCount)
-    if (state.status === "Pending") {
+    if (state.status === "PENDING") {
       tracked.state = state
       tracked.streamVersion = streamVersion
     } else {

@@ -3,14 +3,15 @@
  * with attempts in flight (nothing of it survives but the store), and a new
  * one starts on the same store.
  */
+import { it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { notifyIdFor, readNotification } from "../src/index.ts"
 import {
   allNotifications,
   announce,
   eventually,
-  runTest,
+  onTestDay,
   sandboxOptions,
   startMerchant,
   startNotifier,
@@ -20,11 +21,11 @@ const ordersCount = 40
 const deliveriesInFlightMax = 4
 
 describe("crash and restart", () => {
-  it("loses no notification and sends none again that was acknowledged and recorded before the crash", async () => {
-    // A merchant that takes a moment to answer, so that attempts are in flight when the crash comes.
-    const endpoint = await startMerchant(() => ({ body: "SUCCESS", delayMs: 15 }))
-    await runTest(
+  it.effect("loses no notification and sends none again that was acknowledged and recorded before the crash", () =>
+    onTestDay(
       Effect.gen(function* () {
+        // A merchant that takes a moment to answer, so that attempts are in flight when the crash comes.
+        const endpoint = yield* startMerchant(() => ({ body: "SUCCESS", delayMs: 15 }))
         const first = yield* startNotifier(
           sandboxOptions({ deliveriesInFlightMax, deliveriesInFlightPerEndpointMax: deliveriesInFlightMax }),
         )
@@ -33,7 +34,7 @@ describe("crash and restart", () => {
           ids.push(notifyIdFor((yield* announce(`acquiring-M1-K${i}`, endpoint.url())).id))
         const deliveredIds = Effect.gen(function* () {
           const delivered: Array<string> = []
-          for (const id of ids) if ((yield* readNotification(id)).status === "Delivered") delivered.push(id)
+          for (const id of ids) if ((yield* readNotification(id)).status === "DELIVERED") delivered.push(id)
           return delivered
         })
         yield* eventually(
@@ -64,6 +65,6 @@ describe("crash and restart", () => {
         // Reading the log again after the crash scheduled nothing twice.
         expect((yield* allNotifications).size).toBe(ordersCount)
       }),
-    )
-  })
+    ),
+  )
 })

@@ -1,25 +1,27 @@
+import { it } from "@effect/vitest"
 import { formatCompactUtc, type Timestamp } from "@mizan/kernel"
 import { Effect } from "effect"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { notifyIdFor } from "../src/index.ts"
 import {
   type Answer,
   ack,
   announce,
   attemptsOf,
+  deadMerchantUrl,
   eventually,
   notificationEvents,
-  runTest,
+  onTestDay,
   sandboxOptions,
   startMerchant,
   startNotifier,
 } from "./harness.ts"
 
 describe("delivery", () => {
-  it("POSTs a signed JSON notification carrying the order under its key, and records it delivered", async () => {
-    const endpoint = await startMerchant(() => ack)
-    await runTest(
+  it.effect("POSTs a signed JSON notification carrying the order under its key, and records it delivered", () =>
+    onTestDay(
       Effect.gen(function* () {
+        const endpoint = yield* startMerchant(() => ack)
         yield* startNotifier(sandboxOptions())
         const event = yield* announce("acquiring-M1-ORD-1", endpoint.url(), { status: "PAID_SUCCESS" })
         const notifyId = notifyIdFor(event.id)
@@ -48,15 +50,15 @@ describe("delivery", () => {
         expect(attempts).toMatchObject([{ attempt: 1, outcome: { _tag: "Delivered", statusCode: 200 } }])
         expect(attempts[0]?.at).toBe(received?.body.notify_timestamp)
       }),
-    )
-  })
+    ),
+  )
 })
 
 describe("announcements", () => {
-  it("schedules nothing for a malformed announcement, and goes on with the next", async () => {
-    const endpoint = await startMerchant(() => ack)
-    await runTest(
+  it.effect("schedules nothing for a malformed announcement, and goes on with the next", () =>
+    onTestDay(
       Effect.gen(function* () {
+        const endpoint = yield* startMerchant(() => ack)
         yield* startNotifier(sandboxOptions())
         const malformed = yield* announce("acquiring-X-1", endpoint.url(), {}, "")
         const next = yield* announce("acquiring-M1-2", endpoint.url())
@@ -67,8 +69,8 @@ describe("announcements", () => {
         expect(yield* notificationEvents(notifyIdFor(malformed.id))).toEqual([])
         expect(endpoint.received.map((r) => r.notifyId)).toEqual([notifyIdFor(next.id)])
       }),
-    )
-  })
+    ),
+  )
 })
 
 /** Answers by path, so one endpoint can play many merchants. */
@@ -112,32 +114,34 @@ describe("acknowledgement", () => {
     ],
   }
 
-  it("counts SUCCESS as plain text or as the response field, in any letter case, with a 2xx status, as delivered", async () => {
-    const endpoint = await startMerchant(answersByPath(acknowledgements))
-    await runTest(
-      Effect.gen(function* () {
-        yield* startNotifier(sandboxOptions())
-        const ids = new Map<string, string>()
-        for (const path of Object.keys(acknowledgements))
-          ids.set(path, notifyIdFor((yield* announce(`acquiring-M1${path}`, endpoint.url(path))).id))
-        for (const [path, notifyId] of ids) {
-          yield* eventually(
-            Effect.map(attemptsOf(notifyId), (a) => a.length === 1),
-            `${path} attempted`,
-          )
-          expect((yield* attemptsOf(notifyId))[0]?.outcome, path).toMatchObject({ _tag: "Delivered" })
-        }
-        expect(endpoint.received.every((r) => r.verified)).toBe(true)
-      }),
-    )
-  })
+  it.effect(
+    "counts SUCCESS as plain text or as the response field, in any letter case, with a 2xx status, as delivered",
+    () =>
+      onTestDay(
+        Effect.gen(function* () {
+          const endpoint = yield* startMerchant(answersByPath(acknowledgements))
+          yield* startNotifier(sandboxOptions())
+          const ids = new Map<string, string>()
+          for (const path of Object.keys(acknowledgements))
+            ids.set(path, notifyIdFor((yield* announce(`acquiring-M1${path}`, endpoint.url(path))).id))
+          for (const [path, notifyId] of ids) {
+            yield* eventually(
+              Effect.map(attemptsOf(notifyId), (a) => a.length === 1),
+              `${path} attempted`,
+            )
+            expect((yield* attemptsOf(notifyId))[0]?.outcome, path).toMatchObject({ _tag: "Delivered" })
+          }
+          expect(endpoint.received.every((r) => r.verified)).toBe(true)
+        }),
+      ),
+  )
 
-  it("counts anything else as a failed attempt, saying why", async () => {
-    const endpoint = await startMerchant(
-      answersByPath(Object.fromEntries(Object.entries(failures).map(([path, [answer]]) => [path, answer]))),
-    )
-    await runTest(
+  it.effect("counts anything else as a failed attempt, saying why", () =>
+    onTestDay(
       Effect.gen(function* () {
+        const endpoint = yield* startMerchant(
+          answersByPath(Object.fromEntries(Object.entries(failures).map(([path, [answer]]) => [path, answer]))),
+        )
         yield* startNotifier(sandboxOptions())
         const ids = new Map<string, string>()
         for (const path of Object.keys(failures))
@@ -150,16 +154,17 @@ describe("acknowledgement", () => {
           expect((yield* attemptsOf(notifyId))[0]?.outcome, path).toEqual(failures[path]?.[1])
         }
       }),
-    )
-  })
+    ),
+  )
 })
 
 describe("failed connections", () => {
-  it("records an answer that does not come within deliveryTimeoutMs as a timeout", async () => {
-    const endpoint = await startMerchant(() => "hang")
-    await runTest(
+  it.effect("records an answer that does not come within deliveryTimeoutMs as a timeout", () =>
+    onTestDay(
       Effect.gen(function* () {
+        const endpoint = yield* startMerchant(() => "hang")
         yield* startNotifier(sandboxOptions({ deliveryTimeoutMs: 300 }))
+        // The delivery timeout is a Node timer around the real POST, so the test waits its 300 ms in real time.
         const started = Date.now()
         const notifyId = notifyIdFor((yield* announce("acquiring-M1-T", endpoint.url())).id)
         yield* eventually(
@@ -169,15 +174,13 @@ describe("failed connections", () => {
         expect(Date.now() - started).toBeGreaterThanOrEqual(300)
         expect((yield* attemptsOf(notifyId))[0]?.outcome).toEqual({ _tag: "Timeout", afterMs: 300 })
       }),
-    )
-  })
+    ),
+  )
 
-  it("records a refused connection as a failed attempt with its error code", async () => {
-    const closed = await startMerchant(() => ack)
-    const deadUrl = closed.url()
-    await closed.close()
-    await runTest(
+  it.effect("records a refused connection as a failed attempt with its error code", () =>
+    onTestDay(
       Effect.gen(function* () {
+        const deadUrl = yield* deadMerchantUrl
         yield* startNotifier(sandboxOptions())
         const notifyId = notifyIdFor((yield* announce("acquiring-M1-C", deadUrl)).id)
         yield* eventually(
@@ -186,37 +189,34 @@ describe("failed connections", () => {
         )
         expect((yield* attemptsOf(notifyId))[0]?.outcome).toEqual({ _tag: "ConnectionFailed", code: "ECONNREFUSED" })
       }),
-    )
-  })
+    ),
+  )
 })
 
 describe("concurrency", () => {
-  it("delivers to a live merchant while a dead endpoint holds its own attempts until they time out", async () => {
-    const dead = await startMerchant(() => "hang")
-    const live = await startMerchant(() => ack)
-    try {
-      await runTest(
-        Effect.gen(function* () {
-          yield* startNotifier(
-            sandboxOptions({ deliveryTimeoutMs: 3_000, deliveriesInFlightMax: 4, deliveriesInFlightPerEndpointMax: 2 }),
-          )
-          const started = Date.now()
-          const deadIds: Array<string> = []
-          for (let i = 0; i < 6; i++) deadIds.push(notifyIdFor((yield* announce(`acquiring-M2-${i}`, dead.url())).id))
-          const liveId = notifyIdFor((yield* announce("acquiring-M3-1", live.url(), {}, "M3")).id)
-          yield* eventually(
-            Effect.map(attemptsOf(liveId), (a) => a.length === 1),
-            "the live merchant is notified",
-            2_000,
-          )
-          expect(Date.now() - started).toBeLessThan(2_000)
-          expect(dead.received).toHaveLength(2)
-          for (const id of deadIds) expect(yield* attemptsOf(id)).toEqual([])
-        }),
-      )
-    } finally {
-      await dead.close()
-      await live.close()
-    }
-  })
+  it.effect("delivers to a live merchant while a dead endpoint holds its own attempts until they time out", () =>
+    onTestDay(
+      Effect.gen(function* () {
+        const dead = yield* startMerchant(() => "hang")
+        const live = yield* startMerchant(() => ack)
+        yield* startNotifier(
+          sandboxOptions({ deliveryTimeoutMs: 3_000, deliveriesInFlightMax: 4, deliveriesInFlightPerEndpointMax: 2 }),
+        )
+        // Real time: the dead endpoint's POSTs hang on a real socket, and the live one must be served well before
+        // their (Node-timed) 3 s run out.
+        const started = Date.now()
+        const deadIds: Array<string> = []
+        for (let i = 0; i < 6; i++) deadIds.push(notifyIdFor((yield* announce(`acquiring-M2-${i}`, dead.url())).id))
+        const liveId = notifyIdFor((yield* announce("acquiring-M3-1", live.url(), {}, "M3")).id)
+        yield* eventually(
+          Effect.map(attemptsOf(liveId), (a) => a.length === 1),
+          "the live merchant is notified",
+          2_000,
+        )
+        expect(Date.now() - started).toBeLessThan(2_000)
+        expect(dead.received).toHaveLength(2)
+        for (const id of deadIds) expect(yield* attemptsOf(id)).toEqual([])
+      }),
+    ),
+  )
 })

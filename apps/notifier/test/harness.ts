@@ -3,16 +3,16 @@
  * signature with the service's public key, a fake notification source over
  * test events, and helpers to drive and observe a notifier.
  */
+
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { EventStore, layerMemory, type RecordedEvent } from "@mizan/eventsourcing"
 import { readWholeLog } from "@mizan/eventsourcing/testing"
 import { verifyNotification } from "@mizan/merchant-client"
-import { type NotificationEvent, notificationAggregate, notificationStreamId } from "@mizan/notification"
+import { Notification } from "@mizan/notification"
 import { generateKeyPair, sign } from "@mizan/protocol"
 import { Effect, References, Result, type Scope } from "effect"
 import { TestClock } from "effect/testing"
-import { afterEach } from "vitest"
 import { type NotifierOptions, runNotifier } from "../src/index.ts"
 import { notificationSource, statusChangedType } from "./testSource.ts"
 
@@ -45,8 +45,25 @@ export interface Merchant {
   readonly close: () => Promise<void>
 }
 
-/** A merchant endpoint on 127.0.0.1. `answer` decides each reply from what arrived (and how often that notify_id did). */
-export const startMerchant = async (answer: (received: Received, seenBefore: number) => Answer): Promise<Merchant> => {
+/**
+ * A merchant endpoint on 127.0.0.1 for as long as the test's scope lasts. `answer` decides each reply from what
+ * arrived (and how often that notify_id did).
+ */
+export const startMerchant = (answer: (received: Received, seenBefore: number) => Answer) =>
+  Effect.acquireRelease(
+    Effect.promise(() => listen(answer)),
+    (merchant) => Effect.promise(() => merchant.close()),
+  )
+
+/** A URL where nothing listens: a merchant's, closed at once. */
+export const deadMerchantUrl = Effect.scoped(
+  Effect.map(
+    startMerchant(() => ack),
+    (merchant) => merchant.url(),
+  ),
+)
+
+const listen = async (answer: (received: Received, seenBefore: number) => Answer): Promise<Merchant> => {
   const received: Array<Received> = []
   const server = createServer((request, response) => {
     const chunks: Array<Buffer> = []
@@ -76,24 +93,17 @@ export const startMerchant = async (answer: (received: Received, seenBefore: num
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const port = (server.address() as AddressInfo).port
-  const merchant: Merchant = {
+  return {
     port,
     url: (path = "/notify") => `http://127.0.0.1:${port}${path}`,
     received,
     close: () =>
       new Promise<void>((resolve) => {
-        openMerchants.delete(merchant)
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   }
-  openMerchants.add(merchant)
-  return merchant
 }
-
-/** Endpoints a test started; every one still open is closed after the test, in every file that uses the harness. */
-const openMerchants = new Set<Merchant>()
-afterEach(() => Promise.all([...openMerchants].map((merchant) => merchant.close())))
 
 let orderCounter = 0
 
@@ -143,8 +153,8 @@ export const unrelatedEvent = (streamId: string) =>
 export const notificationEvents = (notifyId: string) =>
   Effect.gen(function* () {
     const store = yield* EventStore
-    const records = yield* store.readStream(notificationStreamId(notifyId))
-    return records.map((record): NotificationEvent => Result.getOrThrow(notificationAggregate.codec.decode(record)))
+    const records = yield* store.readStream(Notification.streamId(notifyId))
+    return records.map((record): Notification.Event => Result.getOrThrow(Notification.aggregate.codec.decode(record)))
   })
 
 export const attemptsOf = (notifyId: string) =>
@@ -159,33 +169,34 @@ export const allNotifications = Effect.gen(function* () {
   return streams
 })
 
-/** Waits in real time. */
+/**
+ * Waits in real time. The notifier POSTs to a real HTTP server and its follower wakes on a setTimeout: a request
+ * that should not have gone out arrives in real time, so a test that checks for none gives it real time to arrive.
+ */
 export const realSleep = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
 
-/** Polls `check` in real time until it answers true, failing the test after `timeoutMs`. */
-export const eventually = <E, R>(check: Effect.Effect<boolean, E, R>, what: string, timeoutMs = 5_000) =>
+/**
+ * Polls `check` in real time until it answers true, failing the test after `timeoutMs`: what it waits for crosses a
+ * real HTTP exchange (or a child process), which no TestClock moves.
+ */
+export const eventually = <E, R>(check: Effect.Effect<boolean, E, R>, what: string, timeoutMs = 5_000, pollMs = 10) =>
   Effect.gen(function* () {
     const deadline = Date.now() + timeoutMs
     while (!(yield* check)) {
       if (Date.now() > deadline) return yield* Effect.die(new Error(`timed out waiting until ${what}`))
-      yield* realSleep(10)
+      yield* realSleep(pollMs)
     }
   })
 
-/** Runs a test program on a fresh memory store, with a test clock set to a working day when asked. */
-export const runTest = <A, E>(
-  program: Effect.Effect<A, E, EventStore | Scope.Scope>,
-  clock: "test" | "live" = "live",
-): Promise<A> => {
-  const scoped = Effect.scoped(program).pipe(Effect.provideService(References.MinimumLogLevel, "Error"))
-  const withClock =
-    clock === "live"
-      ? scoped
-      : Effect.andThen(TestClock.setTime(testClockStartMs), scoped).pipe(
-          Effect.provide(TestClock.layer({ warningDelay: "1 hour" })),
-        )
-  return Effect.runPromise(Effect.provide(withClock, layerMemory))
-}
+/**
+ * A test program on a fresh memory store, logging only errors, with it.effect's TestClock set to a working day:
+ * the notifier's retries wait on that clock, so no retry comes before the test moves it.
+ */
+export const onTestDay = <A, E>(program: Effect.Effect<A, E, EventStore | Scope.Scope>) =>
+  Effect.andThen(TestClock.setTime(testClockStartMs), program).pipe(
+    Effect.provideService(References.MinimumLogLevel, "Error"),
+    Effect.provide(layerMemory),
+  )
 
 /** 2026-11-21 09:00:00 UTC. */
 export const testClockStartMs = Date.UTC(2026, 10, 21, 9, 0, 0)

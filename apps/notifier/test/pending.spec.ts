@@ -1,7 +1,7 @@
 import { test } from "@fast-check/vitest"
 import { fold } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
-import { type NotificationDetails, notificationAggregate, type Pending, type State } from "@mizan/notification"
+import { Notification, type NotificationDetails } from "@mizan/notification"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -22,15 +22,15 @@ const notification = (id: string, orderingKey: string, sourcePosition: bigint, u
   }) satisfies NotificationDetails
 
 /** A notification scheduled at `at`: its first attempt is due then. */
-const pendingAt = (details: NotificationDetails, at = t0): Pending =>
-  notificationAggregate.evolve(notificationAggregate.initialState, {
+const pendingAt = (details: NotificationDetails, at = t0): Notification.Pending =>
+  Notification.aggregate.evolve(Notification.aggregate.initialState, {
     _tag: "NotificationScheduled",
     ...details,
     at: at as Timestamp,
-  }) as Pending
+  }) as Notification.Pending
 
-const delivered = (state: Pending, at = t0): State =>
-  notificationAggregate.evolve(state, {
+const delivered = (state: Notification.Pending, at = t0): Notification.State =>
+  Notification.aggregate.evolve(state, {
     _tag: "NotificationAttempted",
     round: 1,
     attempt: 1,
@@ -38,8 +38,8 @@ const delivered = (state: Pending, at = t0): State =>
     outcome: { _tag: "Delivered", statusCode: 200 },
   })
 
-const failed = (state: Pending, at = t0): State =>
-  notificationAggregate.evolve(state, {
+const failed = (state: Notification.Pending, at = t0): Notification.State =>
+  Notification.aggregate.evolve(state, {
     _tag: "NotificationAttempted",
     round: 1,
     attempt: 1,
@@ -185,12 +185,12 @@ describe("pending notifications, over random histories", () => {
         const outcome = acknowledged
           ? ({ _tag: "Delivered", statusCode: 200 } as const)
           : ({ _tag: "Timeout", afterMs: 1 } as const)
-        const decided = notificationAggregate.decide(
+        const decided = Notification.aggregate.decide(
           { _tag: "RecordAttempt", at: now as Timestamp, outcome },
           tracked.state,
         )
-        const state = fold(notificationAggregate, Result.getOrThrow(decided), tracked.state)
-        if (state.status !== "Pending") open.delete(`${tracked.orderingKey}/${tracked.streamId}`)
+        const state = fold(Notification.aggregate, Result.getOrThrow(decided), tracked.state)
+        if (state.status !== "PENDING") open.delete(`${tracked.orderingKey}/${tracked.streamId}`)
         pending.finish(tracked, state, tracked.streamVersion + 1)
       }
 

@@ -2,10 +2,11 @@
  * The retry schedule, per-order ordering, restarts and resends, on a test
  * clock: the merchant endpoint is real, time is not.
  */
+import { it } from "@effect/vitest"
 import { minuteMs } from "@mizan/kernel"
 import { Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { notifyIdFor, readNotification, resendNotification } from "../src/index.ts"
 import {
   ack,
@@ -14,8 +15,8 @@ import {
   eventually,
   type Merchant,
   notificationEvents,
+  onTestDay,
   realSleep,
-  runTest,
   sandboxOptions,
   startMerchant,
   startNotifier,
@@ -53,10 +54,10 @@ const driveFailingRound = (notifyId: string, endpoint: Merchant, roundStartMinut
   })
 
 describe("retry schedule", () => {
-  it("attempts at exactly +0, +2, +12, +22, +82, +202, +562 and +1462 minutes, then gives up", async () => {
-    const endpoint = await startMerchant(() => failure)
-    await runTest(
+  it.effect("attempts at exactly +0, +2, +12, +22, +82, +202, +562 and +1462 minutes, then gives up", () =>
+    onTestDay(
       Effect.gen(function* () {
+        const endpoint = yield* startMerchant(() => failure)
         yield* startNotifier(sandboxOptions())
         const notifyId = notifyIdFor((yield* announce("acquiring-M1-ORD-7", endpoint.url())).id)
         yield* driveFailingRound(notifyId, endpoint)
@@ -71,19 +72,18 @@ describe("retry schedule", () => {
         yield* realSleep(30)
         expect(endpoint.received).toHaveLength(8)
       }),
-      "test",
-    )
-  })
+    ),
+  )
 })
 
 describe("per-order ordering", () => {
-  it("sends an order's status changes in order, a later one waiting until the earlier is delivered", async () => {
-    // The first attempt of the order's first notification fails; the others are acknowledged at once.
-    const endpoint = await startMerchant((received, seenBefore) =>
-      (received.body.acquireOrder as { status: string }).status === "CREATED" && seenBefore === 0 ? failure : ack,
-    )
-    await runTest(
+  it.effect("sends an order's status changes in order, a later one waiting until the earlier is delivered", () =>
+    onTestDay(
       Effect.gen(function* () {
+        // The first attempt of the order's first notification fails; the others are acknowledged at once.
+        const endpoint = yield* startMerchant((received, seenBefore) =>
+          (received.body.acquireOrder as { status: string }).status === "CREATED" && seenBefore === 0 ? failure : ack,
+        )
         yield* startNotifier(sandboxOptions())
         const first = yield* announce("acquiring-M1-A", endpoint.url(), { status: "CREATED" })
         const second = yield* announce("acquiring-M1-A", endpoint.url(), { status: "PAID_SUCCESS" })
@@ -105,16 +105,15 @@ describe("per-order ordering", () => {
         const secondAttempts = yield* attemptsOf(a2)
         expect(secondAttempts.map((a) => [minuteOf(a.at), a.outcome._tag])).toEqual([[2, "Delivered"]])
       }),
-      "test",
-    )
-  })
+    ),
+  )
 })
 
 describe("restart", () => {
-  it("resumes the schedule where it was: the retry of a failed attempt is still due 2 minutes after it", async () => {
-    const endpoint = await startMerchant(() => failure)
-    await runTest(
+  it.effect("resumes the schedule where it was: the retry of a failed attempt is still due 2 minutes after it", () =>
+    onTestDay(
       Effect.gen(function* () {
+        const endpoint = yield* startMerchant(() => failure)
         const first = yield* startNotifier(sandboxOptions())
         const notifyId = notifyIdFor((yield* announce("acquiring-M1-R", endpoint.url())).id)
         yield* attemptCount(notifyId, 1)
@@ -127,39 +126,37 @@ describe("restart", () => {
         yield* attemptCount(notifyId, 2)
         expect((yield* attemptsOf(notifyId)).map((a) => minuteOf(a.at))).toEqual([0, 2])
       }),
-      "test",
-    )
-  })
+    ),
+  )
 })
 
 describe("operator resend", () => {
-  it("sends a given-up notification again, with the same notify_id, in a new round", async () => {
-    let merchantUp = false
-    const endpoint = await startMerchant(() => (merchantUp ? ack : failure))
-    await runTest(
+  it.effect("sends a given-up notification again, with the same notify_id, in a new round", () =>
+    onTestDay(
       Effect.gen(function* () {
+        let merchantUp = false
+        const endpoint = yield* startMerchant(() => (merchantUp ? ack : failure))
         yield* startNotifier(sandboxOptions())
         const notifyId = notifyIdFor((yield* announce("acquiring-M1-G", endpoint.url())).id)
         yield* driveFailingRound(notifyId, endpoint)
-        expect(yield* readNotification(notifyId)).toMatchObject({ status: "GivenUp" })
+        expect(yield* readNotification(notifyId)).toMatchObject({ status: "GIVEN_UP" })
         merchantUp = true
         yield* TestClock.setTime(atMinute(2_000))
         const resent = yield* resendNotification(notifyId, "ops@mizan")
-        expect(resent).toMatchObject({ status: "Pending", round: 2 })
+        expect(resent).toMatchObject({ status: "PENDING", round: 2 })
         yield* attemptCount(notifyId, 9)
-        expect(yield* readNotification(notifyId)).toMatchObject({ status: "Delivered", round: 2, attemptsTotal: 9 })
+        expect(yield* readNotification(notifyId)).toMatchObject({ status: "DELIVERED", round: 2, attemptsTotal: 9 })
         expect(endpoint.received).toHaveLength(9)
         expect(endpoint.received.at(-1)).toMatchObject({ notifyId, verified: true })
         expect(minuteOf(endpoint.received.at(-1)?.body.notify_timestamp as number)).toBe(2_000)
       }),
-      "test",
-    )
-  })
+    ),
+  )
 
-  it("refuses to resend a notification still being delivered, or one that does not exist", async () => {
-    const endpoint = await startMerchant(() => failure)
-    await runTest(
+  it.effect("refuses to resend a notification still being delivered, or one that does not exist", () =>
+    onTestDay(
       Effect.gen(function* () {
+        const endpoint = yield* startMerchant(() => failure)
         yield* startNotifier(sandboxOptions())
         const notifyId = notifyIdFor((yield* announce("acquiring-M1-P", endpoint.url())).id)
         yield* attemptCount(notifyId, 1)
@@ -174,7 +171,6 @@ describe("operator resend", () => {
         const nameless = yield* Effect.flip(resendNotification(notifyId, "  "))
         expect(nameless).toMatchObject({ _tag: "NotificationRefused" })
       }),
-      "test",
-    )
-  })
+    ),
+  )
 })

@@ -1,14 +1,15 @@
+import { it } from "@effect/vitest"
 import { addressRefusal } from "@mizan/protocol"
 import { Effect } from "effect"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { checkNotifyUrl, notifyIdFor, type ResolveHost, readNotification } from "../src/index.ts"
 import {
   ack,
   announce,
   eventually,
   notificationEvents,
+  onTestDay,
   realSleep,
-  runTest,
   sandboxOptions,
   startMerchant,
   startNotifier,
@@ -69,51 +70,62 @@ describe("notifyUrl addresses", () => {
 
 describe("notifyUrl check", () => {
   const check = (url: string, mode: "production" | "sandbox" = "production") =>
-    Effect.runPromise(checkNotifyUrl(url, mode, fakeDns, 1_000))
+    checkNotifyUrl(url, mode, fakeDns, 1_000)
 
-  it("allows a public host and keeps every address it resolved to, to connect to only those", async () => {
-    expect(await check("https://public.merchant.test/notify")).toMatchObject({
-      _tag: "Allowed",
-      addresses: [
-        { address: "93.184.216.34", family: 4 },
-        { address: "2606:2800:220:1:248:1893:25c8:1946", family: 6 },
-      ],
-    })
-  })
+  it.effect("allows a public host and keeps every address it resolved to, to connect to only those", () =>
+    Effect.gen(function* () {
+      expect(yield* check("https://public.merchant.test/notify")).toMatchObject({
+        _tag: "Allowed",
+        addresses: [
+          { address: "93.184.216.34", family: 4 },
+          { address: "2606:2800:220:1:248:1893:25c8:1946", family: 6 },
+        ],
+      })
+    }),
+  )
 
-  it("refuses a host when any one of its addresses is not public", async () => {
-    expect(await check("https://mixed.merchant.test/notify")).toEqual({
-      _tag: "Refused",
-      detail: "mixed.merchant.test resolves to 192.168.1.5, a private address",
-    })
-  })
+  it.effect("refuses a host when any one of its addresses is not public", () =>
+    Effect.gen(function* () {
+      expect(yield* check("https://mixed.merchant.test/notify")).toEqual({
+        _tag: "Refused",
+        detail: "mixed.merchant.test resolves to 192.168.1.5, a private address",
+      })
+    }),
+  )
 
-  it("refuses other schemes, more than 200 characters, and what is not a URL, without resolving", async () => {
-    expect(await check("ftp://public.merchant.test/n")).toEqual({
-      _tag: "Refused",
-      detail: "notifyUrl must use http or https",
-    })
-    expect(await check(`https://public.merchant.test/${"a".repeat(200)}`)).toEqual({
-      _tag: "Refused",
-      detail: "notifyUrl is longer than 200 characters",
-    })
-    expect(await check("merchant notify endpoint")).toEqual({ _tag: "Refused", detail: "notifyUrl is not a URL" })
-  })
+  it.effect("refuses other schemes, more than 200 characters, and what is not a URL, without resolving", () =>
+    Effect.gen(function* () {
+      expect(yield* check("ftp://public.merchant.test/n")).toEqual({
+        _tag: "Refused",
+        detail: "notifyUrl must use http or https",
+      })
+      expect(yield* check(`https://public.merchant.test/${"a".repeat(200)}`)).toEqual({
+        _tag: "Refused",
+        detail: "notifyUrl is longer than 200 characters",
+      })
+      expect(yield* check("merchant notify endpoint")).toEqual({ _tag: "Refused", detail: "notifyUrl is not a URL" })
+    }),
+  )
 
-  it("treats a host that does not resolve now as a failed attempt, not a refusal", async () => {
-    expect(await check("https://gone.merchant.test/n")).toEqual({ _tag: "Unresolved", code: "ENOTFOUND" })
-  })
+  it.effect("treats a host that does not resolve now as a failed attempt, not a refusal", () =>
+    Effect.gen(function* () {
+      expect(yield* check("https://gone.merchant.test/n")).toEqual({ _tag: "Unresolved", code: "ENOTFOUND" })
+    }),
+  )
 
-  it("stops waiting for a resolver that does not answer within the deadline", async () => {
-    const silentDns: ResolveHost = () => new Promise(() => {})
-    const verdict = await Effect.runPromise(checkNotifyUrl("https://slow.merchant.test/n", "production", silentDns, 50))
-    expect(verdict).toEqual({ _tag: "Unresolved", code: "ETIMEOUT" })
-  })
+  // The deadline is a setTimeout around the resolver's promise, in real time: the test waits the 50 ms.
+  it.effect("stops waiting for a resolver that does not answer within the deadline", () =>
+    Effect.gen(function* () {
+      const silentDns: ResolveHost = () => new Promise(() => {})
+      const verdict = yield* checkNotifyUrl("https://slow.merchant.test/n", "production", silentDns, 50)
+      expect(verdict).toEqual({ _tag: "Unresolved", code: "ETIMEOUT" })
+    }),
+  )
 })
 
 describe("unresolved host names", () => {
-  it("records a host that does not resolve as a failed attempt, and keeps the notification pending", async () => {
-    await runTest(
+  it.effect("records a host that does not resolve as a failed attempt, and keeps the notification pending", () =>
+    onTestDay(
       Effect.gen(function* () {
         yield* startNotifier(sandboxOptions({ mode: "production", resolveHost: fakeDns }))
         const notifyId = notifyIdFor((yield* announce("acquiring-M1-U", "https://gone.merchant.test/n")).id)
@@ -126,33 +138,33 @@ describe("unresolved host names", () => {
           _tag: "NotificationAttempted",
           outcome: { _tag: "ConnectionFailed", code: "ENOTFOUND" },
         })
-        expect(yield* readNotification(notifyId)).toMatchObject({ status: "Pending" })
+        expect(yield* readNotification(notifyId)).toMatchObject({ status: "PENDING" })
       }),
-    )
-  })
+    ),
+  )
 })
 
 describe("server-side request forgery in production mode", () => {
-  it("gives up every notification to a non-public address, saying why, and never calls it", async () => {
-    const endpoint = await startMerchant(() => ack)
-    const port = endpoint.port
-    const refusedUrls = [
-      `http://127.0.0.1:${port}/n`,
-      `http://localhost:${port}/n`,
-      `http://[::1]:${port}/n`,
-      `http://[::ffff:127.0.0.1]:${port}/n`,
-      `http://2130706433:${port}/n`,
-      `http://0.0.0.0:${port}/n`,
-      "http://10.1.2.3/n",
-      "http://169.254.169.254/latest/meta-data/",
-      "http://metadata.merchant.test/",
-      "https://intranet.merchant.test/n",
-      "https://mixed.merchant.test/n",
-      "ftp://public.merchant.test/n",
-      `https://public.merchant.test/${"a".repeat(200)}`,
-    ]
-    await runTest(
+  it.effect("gives up every notification to a non-public address, saying why, and never calls it", () =>
+    onTestDay(
       Effect.gen(function* () {
+        const endpoint = yield* startMerchant(() => ack)
+        const port = endpoint.port
+        const refusedUrls = [
+          `http://127.0.0.1:${port}/n`,
+          `http://localhost:${port}/n`,
+          `http://[::1]:${port}/n`,
+          `http://[::ffff:127.0.0.1]:${port}/n`,
+          `http://2130706433:${port}/n`,
+          `http://0.0.0.0:${port}/n`,
+          "http://10.1.2.3/n",
+          "http://169.254.169.254/latest/meta-data/",
+          "http://metadata.merchant.test/",
+          "https://intranet.merchant.test/n",
+          "https://mixed.merchant.test/n",
+          "ftp://public.merchant.test/n",
+          `https://public.merchant.test/${"a".repeat(200)}`,
+        ]
         yield* startNotifier(sandboxOptions({ mode: "production", resolveHost: fakeDns }))
         const ids: Array<string> = []
         for (const [i, url] of refusedUrls.entries())
@@ -169,6 +181,6 @@ describe("server-side request forgery in production mode", () => {
         yield* realSleep(30)
         expect(endpoint.received).toEqual([])
       }),
-    )
-  })
+    ),
+  )
 })

@@ -5,10 +5,11 @@
  * The platform is the one merchant here; its order and refund ids are the
  * merchant's numbers.
  */
-import { acquiringStreamId, type Order, refundSummary } from "@mizan/acquiring"
+
+import { AcquiringOrder } from "@mizan/acquiring"
 import { fils, type Timestamp } from "@mizan/kernel"
 import { endRefund, indexOrderNo, newOrderNo, onOrder, readOrderExpiringIfDue, requestRefund } from "@mizan/order-flows"
-import { refundStreamId } from "@mizan/refund"
+import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
 
 /** The platform's merchant id (Mizan allows at most 12 characters). */
@@ -22,7 +23,7 @@ export interface NewOrder {
 
 export const createOrder = (input: NewOrder, now: Timestamp) =>
   Effect.gen(function* () {
-    const streamId = acquiringStreamId(merchantId, input.orderId)
+    const streamId = AcquiringOrder.streamId(merchantId, input.orderId)
     const order = yield* onOrder(streamId, {
       _tag: "CreateOrder",
       merchantId,
@@ -47,7 +48,7 @@ export const createOrder = (input: NewOrder, now: Timestamp) =>
  */
 export const payOrder = (orderId: string, now: Timestamp) =>
   Effect.gen(function* () {
-    const streamId = acquiringStreamId(merchantId, orderId)
+    const streamId = AcquiringOrder.streamId(merchantId, orderId)
     const order = yield* readOrderExpiringIfDue(merchantId, streamId, now)
     return yield* onOrder(streamId, {
       _tag: "PayOrder",
@@ -67,7 +68,7 @@ export const refundOrder = (orderId: string, refund: { refundId: string; amountF
   Effect.map(
     requestRefund({
       merchantId,
-      acquiringStream: acquiringStreamId(merchantId, orderId),
+      acquiringStream: AcquiringOrder.streamId(merchantId, orderId),
       request: { refundMerchantOrderNo: refund.refundId, amountFils: fils(refund.amountFils) },
       now,
     }),
@@ -76,14 +77,14 @@ export const refundOrder = (orderId: string, refund: { refundId: string; amountF
 
 /** The bank reports the refund paid back: it counts as refunded from now on. */
 export const completeRefund = (refundId: string, now: Timestamp) =>
-  Effect.asVoid(endRefund(refundStreamId(merchantId, refundId), { _tag: "CompleteRefund" }, now))
+  Effect.asVoid(endRefund(RefundOrder.streamId(merchantId, refundId), { _tag: "CompleteRefund" }, now))
 
 export const readOrder = (orderId: string, now: Timestamp) =>
-  readOrderExpiringIfDue(merchantId, acquiringStreamId(merchantId, orderId), now)
+  readOrderExpiringIfDue(merchantId, AcquiringOrder.streamId(merchantId, orderId), now)
 
 /** The service's own JSON shape of an order: what its clients read back. */
-export const orderView = (order: Order) => {
-  const summary = refundSummary(order)
+export const orderView = (order: AcquiringOrder.Order) => {
+  const summary = AcquiringOrder.refundSummary(order)
   return {
     orderId: order.request.merchantOrderNo,
     status: order.status,

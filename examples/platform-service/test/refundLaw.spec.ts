@@ -1,15 +1,24 @@
 /**
- * The service's own law, over any sequence of requests its routes receive:
- * what an order reads as refunded and pending never exceeds what was paid,
- * and a refund is accepted exactly when its amount fits in what remains
- * (the paid amount minus the refunds accepted before it). The expected
- * outcome comes from a model written here, not from Mizan's code.
+ * The service's own laws, over what its routes receive:
+ * - any sequence of requests: what an order reads as refunded and pending
+ *   never exceeds what was paid, and a refund is accepted exactly when its
+ *   amount fits in what remains (the paid amount minus the refunds accepted
+ *   before it). The expected outcome comes from a model written here, not
+ *   from Mizan's code;
+ * - many refunds of one order at once, from Mizan's property-testing kit
+ *   (`@mizan/acquiring/testing`), raced as from several processes
+ *   (`racingStore`): whatever the routes did with them, the order's stream
+ *   keeps Mizan's refund limit and every rule of the order.
  */
 
 import { fc, it } from "@fast-check/vitest"
-import { layerMemory } from "@mizan/eventsourcing"
+import { AcquiringOrder } from "@mizan/acquiring"
+import { acquiringRulesHold, concurrentRefunds, refundLimitHolds } from "@mizan/acquiring/testing"
+import { CommandLocks, decodeRecord, EventStore, layerMemory, StreamLocks } from "@mizan/eventsourcing"
+import { racingStore } from "@mizan/eventsourcing/testing"
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
+import { merchantId } from "../src/payments.ts"
 import { route } from "../src/routes.ts"
 
 const orderIds = ["a", "b", "c"]
@@ -98,5 +107,51 @@ describe("refunds through the service's routes", () => {
   it.prop([fc.array(step, { maxLength: 40 })], { numRuns: 60 })(
     "never refund more than was paid, and accept exactly the refunds that fit in what remains",
     (steps) => Effect.runPromise(runSteps(steps)),
+  )
+})
+
+/** The events of one order's stream, as Mizan recorded them for the routes. */
+const orderEvents = (orderId: string) =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    const records = yield* store.readStream(AcquiringOrder.streamId(merchantId, orderId))
+    return yield* Effect.forEach(records, (record) => decodeRecord(AcquiringOrder.aggregate.codec, record))
+  })
+
+describe("concurrent refunds through the service's routes", () => {
+  it.prop([concurrentRefunds], { numRuns: 40 })(
+    "whatever the routes do with refunds sent at once from several processes, the order keeps Mizan's refund limit",
+    ({ paidFils, refunds }) => {
+      // Reads yield to the other requests, and each request has its own stream locks, as separate processes would.
+      const { layer } = racingStore()
+      const post = (path: string, body: unknown) =>
+        route({ method: "POST", path, body }).pipe(Effect.provideService(CommandLocks, new StreamLocks()))
+      return Effect.runPromise(
+        Effect.gen(function* () {
+          const orderId = "raced"
+          yield* post("/orders", { orderId, amountFils: paidFils, description: "Race" })
+          yield* post(`/orders/${orderId}/payment`, undefined)
+          const answers = yield* Effect.all(
+            refunds.map(({ request }) =>
+              post(`/orders/${orderId}/refunds`, {
+                refundId: request.refundMerchantOrderNo,
+                amountFils: request.amountFils,
+              }),
+            ),
+            { concurrency: "unbounded" },
+          )
+          // Taken, refused for the amount, or lost too many races (the client retries that one).
+          for (const answer of answers) expect([201, 409, 503]).toContain(answer.status)
+          const events = yield* orderEvents(orderId)
+          refundLimitHolds(events)
+          const order = acquiringRulesHold(events)
+          // What the service reads back is what the stream holds.
+          const read = (yield* route({ method: "GET", path: `/orders/${orderId}`, body: undefined })).body as {
+            pendingRefundFils: number
+          }
+          expect(order.status === "ABSENT" ? 0 : order.pendingRefundFils).toBe(read.pendingRefundFils)
+        }).pipe(Effect.provide(layer)),
+      )
+    },
   )
 })

@@ -99,7 +99,7 @@ const proportionally = (
     return Result.fail(
       reject(
         "REFUND_AMOUNT_EXCEEDED",
-        `the refund of ${formatAed(amountFils)} is more than ${sentence(balances.map((b) => describe(b.account)))} have left (${formatAed(leftFils)})`,
+        `the refund of ${formatAed(amountFils)} is more than the ${formatAed(leftFils)} left in ${sentence(balances.map((b) => describe(b.account)))}`,
       ),
     )
   const parts = allocateProportionally(

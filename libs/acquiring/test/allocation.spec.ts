@@ -4,8 +4,6 @@ import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect } from "vitest"
 import {
-  accountBalances,
-  allocationTotalFils,
   type Command,
   decide,
   evolve,
@@ -15,7 +13,8 @@ import {
   paymentOf,
   type RefundSharingParam,
   type State,
-} from "../src/index.ts"
+} from "../src/acquiringOrder.ts"
+import { accountBalances, allocationTotalFils } from "../src/index.ts"
 import {
   type AcquiringModel,
   createOrder,

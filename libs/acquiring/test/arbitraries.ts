@@ -5,7 +5,7 @@
  */
 import { dayMs, type FeePlan, fils, hourMs, type Timestamp } from "@mizan/kernel"
 import fc from "fast-check"
-import type { Command, OrderRequest, RefundSharingParam } from "../src/index.ts"
+import type { Command, OrderRequest, RefundSharingParam } from "../src/acquiringOrder.ts"
 import { at, createOrder, digest, merchantId, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
 
 export const orderVariants: ReadonlyArray<Partial<OrderRequest>> = [

@@ -4,7 +4,13 @@ import { hourMs, issueMessage, paySceneCodes, timestamp } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { acquiringOrder, CreateOrder, decide, initialState, type OrderRequest } from "../src/index.ts"
+import {
+  aggregate as acquiringOrder,
+  CreateOrder,
+  decide,
+  initialState,
+  type OrderRequest,
+} from "../src/acquiringOrder.ts"
 import { at, createOrder, eventsOf, merchantId, orderRequest, payOrder, sharingItem, t0 } from "../src/testing/index.ts"
 
 const spec = deciderSpec(acquiringOrder)

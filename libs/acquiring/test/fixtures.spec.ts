@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { fold, type SerializedEvent } from "@mizan/eventsourcing"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { acquiringOrder, type Event, eventCodec, invariants, type State } from "../src/index.ts"
+import { aggregate as acquiringOrder, type Event, eventCodec, invariants, type State } from "../src/acquiringOrder.ts"
 
 /**
  * Events recorded once from realistic scenarios through the real decider and

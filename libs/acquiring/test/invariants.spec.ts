@@ -1,7 +1,7 @@
 import { fold } from "@mizan/eventsourcing"
 import { fils } from "@mizan/kernel"
 import { describe, expect, it } from "vitest"
-import { acquiringOrder, type Event, invariants, rules } from "../src/index.ts"
+import { aggregate as acquiringOrder, type Event, invariants, rules } from "../src/acquiringOrder.ts"
 import { at, createOrder, eventsOf, merchantId, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
 
 /** Histories no decider would write, as a damaged or hand-edited store might hold: the audit must see them. */

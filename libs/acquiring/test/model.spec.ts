@@ -2,7 +2,7 @@ import { type CodeName, Rejection } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { type Command, decide, evolve, initialState, invariants, type State } from "../src/index.ts"
+import { type Command, decide, evolve, initialState, invariants, type State } from "../src/acquiringOrder.ts"
 import {
   type AcquiringModel,
   type AcquiringStep,

@@ -1,7 +1,7 @@
 import { deciderSpec } from "@mizan/eventsourcing/testing"
 import { fils, hourMs } from "@mizan/kernel"
 import { describe, expect, it } from "vitest"
-import { acquiringOrder, type Command, type FailPaymentAttempt } from "../src/index.ts"
+import { aggregate as acquiringOrder, type Command, type FailPaymentAttempt } from "../src/acquiringOrder.ts"
 import { at, createOrder, eventsOf, merchantId, payOrder, t0 } from "../src/testing/index.ts"
 
 const spec = deciderSpec(acquiringOrder)

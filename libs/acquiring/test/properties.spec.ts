@@ -6,8 +6,8 @@ import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect } from "vitest"
 import {
-  acquiringOrder,
-  acquiringStreamId,
+  aggregate as acquiringOrder,
+  streamId as acquiringStreamId,
   type Command,
   decide,
   type Event,
@@ -18,7 +18,7 @@ import {
   isOrder,
   remainRefundFils,
   type State,
-} from "../src/index.ts"
+} from "../src/acquiringOrder.ts"
 import { commandSequence } from "./arbitraries.ts"
 
 const numRuns = 150

@@ -2,14 +2,14 @@ import { deciderSpec } from "@mizan/eventsourcing/testing"
 import { dayMs, fils, hourMs, noFees } from "@mizan/kernel"
 import { describe, expect, it } from "vitest"
 import {
-  acquiringOrder,
+  aggregate as acquiringOrder,
   type Command,
   type Event,
   isOrder,
   type RefundSharingParam,
   refundSummary,
   type State,
-} from "../src/index.ts"
+} from "../src/acquiringOrder.ts"
 import {
   at,
   createOrder,
@@ -267,7 +267,7 @@ describe("refund allocation over the payee, sharing and fee accounts", () => {
     spec
       .given(shared)
       .when(reserveRefund({ amountFils: fils(5_001) }))
-      .thenRejects({ code: "REFUND_AMOUNT_EXCEEDED", detail: expect.stringContaining("have left (AED 50.00)") }))
+      .thenRejects({ code: "REFUND_AMOUNT_EXCEEDED", detail: expect.stringContaining("the AED 50.00 left in") }))
 
   it("takes a refund from every account in proportion with refundSharingAmount and no list", () =>
     expect(allocationAfter(shared, reserveRefund({ amountFils: fils(1_000), refundSharingAmount: true }))).toEqual({

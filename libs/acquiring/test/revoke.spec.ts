@@ -1,7 +1,13 @@
 import { deciderSpec } from "@mizan/eventsourcing/testing"
 import { dayMs, fils, hourMs } from "@mizan/kernel"
 import { describe, expect, it } from "vitest"
-import { acquiringOrder, type Command, isOrder, type RevokeOrder, refundSummary } from "../src/index.ts"
+import {
+  aggregate as acquiringOrder,
+  type Command,
+  isOrder,
+  type RevokeOrder,
+  refundSummary,
+} from "../src/acquiringOrder.ts"
 import { at, createOrder, eventsOf, merchantId, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
 
 const spec = deciderSpec(acquiringOrder)

@@ -2,7 +2,8 @@ import { test } from "@fast-check/vitest"
 import { type FeePlan, fils, noFees } from "@mizan/kernel"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { feeTotalFils, type SharingParam, splitPayment, splitTotalFils } from "../src/index.ts"
+import type { SharingParam } from "../src/acquiringOrder.ts"
+import { feeTotalFils, splitPayment, splitTotalFils } from "../src/index.ts"
 import { sharingItem } from "../src/testing/index.ts"
 
 const plan = (basisPoints: number, fixedFils = 0): FeePlan => ({ basisPoints, fixedFils: fils(fixedFils) })

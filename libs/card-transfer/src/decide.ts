@@ -82,7 +82,7 @@ const holderProblem = ({ request, companyNameShape }: PlaceBankCardTransfer): st
 const place = (command: PlaceBankCardTransfer, state: State): Decision => {
   const { request, cardNumber, now } = command
   const terms: BankCardTransferTerms = { ...request, cardNumber: cardNumber.digest }
-  if (state.status !== "NONE")
+  if (state.status !== "ABSENT")
     return Result.fail(
       sameRequest(BankCardTransferTerms.fields, terms, state)
         ? existingOrder(state)
@@ -141,7 +141,7 @@ const recordedOutcome = (order: BankCardTransferOrder) => {
 
 /** The order of this merchant, or 62004: the stream id carries the merchant, so a mismatch is a wiring mistake. */
 const orderOf = (state: State, merchantId: string): BankCardTransferOrder | undefined =>
-  state.status === "NONE" || state.merchantId !== merchantId ? undefined : state
+  state.status === "ABSENT" || state.merchantId !== merchantId ? undefined : state
 
 const noSuchOrder = (): Decision =>
   Result.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "this merchant has no such bank card transfer"))

@@ -12,15 +12,15 @@ export const evolve = (state: State, event: Event): State => {
       return { ...placed, status: "CREATED" }
     }
     case "BankCardTransferSucceeded":
-      return state.status === "NONE"
+      return state.status === "ABSENT"
         ? outOfOrder(event, state)
         : { ...state, status: "SUCCESS", bankReference: event.bankReference }
     case "BankCardTransferDeclined":
-      return state.status === "NONE"
+      return state.status === "ABSENT"
         ? outOfOrder(event, state)
         : { ...state, status: "BANK_FAIL", failDes: event.failDes }
     case "BankCardTransferFailed":
-      return state.status === "NONE"
+      return state.status === "ABSENT"
         ? outOfOrder(event, state)
         : { ...state, status: "FAILURE", failDes: event.failDes }
     case "BankCardTransferRefunded":

@@ -17,9 +17,9 @@ export type BankCardTransferOrder =
       readonly refundedTime?: Timestamp
     })
 
-export type State = { readonly status: "NONE" } | BankCardTransferOrder
+export type State = { readonly status: "ABSENT" } | BankCardTransferOrder
 
-export const initialState: State = { status: "NONE" }
+export const initialState: State = { status: "ABSENT" }
 
 /** The product a merchant must have enabled (62026), and the order's `product`. */
 export const bankCardTransferProduct = "TRANSFER_TO_BANK_CARD"

@@ -2,7 +2,7 @@
  * What the EventStore port records. An event's `data` is plain JSON (the
  * aggregate's codec encodes it), so every adapter stores it the same way.
  */
-import { Data } from "effect"
+import { Schema } from "effect"
 
 /** A position in the global log. Adapters number it as they must (KurrentDB's commit positions are 64-bit). */
 export type GlobalPosition = bigint
@@ -14,7 +14,8 @@ export const logStart: GlobalPosition = -1n
  * What an append expects of the stream: that it has no events yet, that it
  * has exactly this many (its version), or nothing at all.
  */
-export type ExpectedVersion = "no_stream" | "any" | number
+export const ExpectedVersion = Schema.Union([Schema.Literals(["no_stream", "any"]), Schema.Number])
+export type ExpectedVersion = typeof ExpectedVersion.Type
 
 export interface EventMetadata {
   readonly correlationId?: string
@@ -65,35 +66,39 @@ export interface AppendResult {
 }
 
 /** The stream was not at the version the append expected: someone else appended first. */
-export class VersionConflict extends Data.TaggedError("VersionConflict")<{
-  readonly streamId: string
-  readonly expected: ExpectedVersion
-  readonly actual: number
-}> {
+export class VersionConflict extends Schema.TaggedError<VersionConflict>()("VersionConflict", {
+  streamId: Schema.String,
+  expected: ExpectedVersion,
+  actual: Schema.Number,
+}) {
   override get message(): string {
     return `stream ${this.streamId} is at version ${this.actual}, the append expected ${String(this.expected)}`
   }
 }
 
-export type StoreErrorReason =
-  /** The store cannot be reached or opened. */
-  | "Unavailable"
-  /** The store was written by a newer schema than this code knows. */
-  | "NewerSchema"
-  /** The store's file or data is damaged. */
-  | "Corrupt"
-  /** Another process holds the store. */
-  | "Locked"
-  /** A recorded event does not decode with the aggregate's schema. */
-  | "Undecodable"
-  /** The request breaks a rule of the port (an empty append, a bad position). */
-  | "InvalidRequest"
+/**
+ * Why a store failed: `Unavailable` (it cannot be reached or opened),
+ * `NewerSchema` (written by a newer schema than this code knows), `Corrupt`
+ * (its file or data is damaged), `Locked` (another process holds it),
+ * `Undecodable` (a recorded event does not decode with the aggregate's
+ * schema), `InvalidRequest` (the request breaks a rule of the port: an
+ * empty append, a bad position).
+ */
+export const StoreErrorReason = Schema.Literals([
+  "Unavailable",
+  "NewerSchema",
+  "Corrupt",
+  "Locked",
+  "Undecodable",
+  "InvalidRequest",
+])
+export type StoreErrorReason = typeof StoreErrorReason.Type
 
-export class StoreError extends Data.TaggedError("StoreError")<{
-  readonly reason: StoreErrorReason
-  readonly detail: string
-  readonly cause?: unknown
-}> {
+export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
+  reason: StoreErrorReason,
+  detail: Schema.String,
+  cause: Schema.optionalKey(Schema.Unknown),
+}) {
   override get message(): string {
     return `${this.reason}: ${this.detail}`
   }

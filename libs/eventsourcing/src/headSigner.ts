@@ -28,27 +28,26 @@ interface Fold {
 }
 
 /** Folds the log after `from` into the running digest, a page at a time. */
-const foldLogAfter = (from: Fold) =>
-  Effect.gen(function* () {
-    const store = yield* EventStore
-    let fold = from
-    while (true) {
-      const page = yield* store.readAll({ after: fold.position, maxCount: headSignPageSizeEvents })
-      if (page.length === 0) return fold
-      let { count, digest } = fold
-      for (const event of page) {
-        if (event.chainHash === undefined)
-          return yield* new StoreError({
-            reason: "InvalidRequest",
-            detail: `${event.streamId} v${event.streamVersion} has no chain hash: this store keeps no chain, so its heads cannot be signed`,
-          })
-        digest = logDigestAfter(digest, event.chainHash)
-        count++
-      }
-      const last = page.at(-1)!
-      fold = { count, digest, position: last.globalPosition, lastEventId: last.id }
+const foldLogAfter = Effect.fn("Eventsourcing.foldLogAfter")(function* (from: Fold) {
+  const store = yield* EventStore
+  let fold = from
+  while (true) {
+    const page = yield* store.readAll({ after: fold.position, maxCount: headSignPageSizeEvents })
+    if (page.length === 0) return fold
+    let { count, digest } = fold
+    for (const event of page) {
+      if (event.chainHash === undefined)
+        return yield* new StoreError({
+          reason: "InvalidRequest",
+          detail: `${event.streamId} v${event.streamVersion} has no chain hash: this store keeps no chain, so its heads cannot be signed`,
+        })
+      digest = logDigestAfter(digest, event.chainHash)
+      count++
     }
-  })
+    const last = page.at(-1)!
+    fold = { count, digest, position: last.globalPosition, lastEventId: last.id }
+  }
+})
 
 /** One round: signs and stores a head when the log moved since the last one; answers it, or undefined. */
 export const signLogHead = (sign: SignPayload): Effect.Effect<SignedHead | undefined, StoreError, EventStore> =>

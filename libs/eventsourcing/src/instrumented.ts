@@ -28,7 +28,8 @@ export const instrumentedEventStore = (store: EventStoreShape): EventStoreShape 
   append: (streamId, events, expected) =>
     store.append(streamId, events, expected).pipe(
       Effect.tap(() => Effect.andThen(countAppend("appended"), Metric.update(storeEventsAppended, events.length))),
-      Effect.tapError((error) => countAppend(error._tag === "VersionConflict" ? "version_conflict" : "error")),
+      Effect.tapErrorTag("VersionConflict", () => countAppend("version_conflict")),
+      Effect.tapErrorTag("StoreError", () => countAppend("error")),
       Effect.withSpan("EventStore.append", { attributes: { streamId, events: events.length } }),
     ),
   readStream: (streamId, options) =>

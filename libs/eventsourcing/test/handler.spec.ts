@@ -1,7 +1,8 @@
+import { it } from "@effect/vitest"
 import { test } from "@fast-check/vitest"
 import { Effect, Exit, Result } from "effect"
 import fc from "fast-check"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import {
   AppendSignal,
   CommandLocks,
@@ -14,89 +15,87 @@ import {
 } from "../src/index.ts"
 import { budget, deciderSpec } from "../src/testing/index.ts"
 
-const run = <A, E>(effect: Effect.Effect<A, E, EventStore>) => Effect.runPromise(Effect.provide(effect, layerMemory))
+/** Each test on a store of its own: the tests reuse stream ids. */
+const onMemoryStore = Effect.provide(layerMemory)
+
+/** A fast-check property owns its loop and awaits each run, so each run is a promise of its own. */
+const runProperty = <A, E>(effect: Effect.Effect<A, E, EventStore>) => Effect.runPromise(onMemoryStore(effect))
 
 describe("command handler", () => {
-  it("decides on the folded stream and appends with the expected version", () =>
-    run(
-      Effect.gen(function* () {
-        yield* handleCommand(budget, "b-1", { _tag: "Fund", amount: 100 })
-        const spent = yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 30, reference: "r1" })
-        expect(spent.state.balance).toBe(70)
-        expect(spent.streamVersion).toBe(2)
-        expect(spent.events).toEqual([{ _tag: "Spent", amount: 30, reference: "r1" }])
-        expect(spent.records.map((r) => [r.type, r.schemaVersion, r.streamVersion])).toEqual([["Spent", 2, 2]])
-        const loaded = yield* loadAggregate(budget, "b-1")
-        expect(loaded).toEqual({ state: spent.state, streamVersion: 2 })
-      }),
-    ))
+  it.effect("decides on the folded stream and appends with the expected version", () =>
+    Effect.gen(function* () {
+      yield* handleCommand(budget, "b-1", { _tag: "Fund", amount: 100 })
+      const spent = yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 30, reference: "r1" })
+      expect(spent.state.balance).toBe(70)
+      expect(spent.streamVersion).toBe(2)
+      expect(spent.events).toEqual([{ _tag: "Spent", amount: 30, reference: "r1" }])
+      expect(spent.records.map((r) => [r.type, r.schemaVersion, r.streamVersion])).toEqual([["Spent", 2, 2]])
+      const loaded = yield* loadAggregate(budget, "b-1")
+      expect(loaded).toEqual({ state: spent.state, streamVersion: 2 })
+    }).pipe(onMemoryStore),
+  )
 
-  it("folds a stream up to a version: the state as it was just after that event", () =>
-    run(
-      Effect.gen(function* () {
-        yield* handleCommand(budget, "b-1", { _tag: "Fund", amount: 100 })
-        for (const reference of ["r1", "r2", "r3"])
-          yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 10, reference })
-        const asOf = (upToVersion: number) => loadAggregate(budget, "b-1", { upToVersion })
-        expect((yield* asOf(2)).state.balance).toBe(90)
-        expect((yield* asOf(2)).streamVersion).toBe(2)
-        expect((yield* asOf(0)).streamVersion).toBe(0)
-        // Past the end, it is the whole stream.
-        expect(yield* asOf(9)).toEqual(yield* loadAggregate(budget, "b-1"))
-        expect((yield* asOf(9)).state.balance).toBe(70)
-      }),
-    ))
+  it.effect("folds a stream up to a version: the state as it was just after that event", () =>
+    Effect.gen(function* () {
+      yield* handleCommand(budget, "b-1", { _tag: "Fund", amount: 100 })
+      for (const reference of ["r1", "r2", "r3"])
+        yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 10, reference })
+      const asOf = (upToVersion: number) => loadAggregate(budget, "b-1", { upToVersion })
+      expect((yield* asOf(2)).state.balance).toBe(90)
+      expect((yield* asOf(2)).streamVersion).toBe(2)
+      expect((yield* asOf(0)).streamVersion).toBe(0)
+      // Past the end, it is the whole stream.
+      expect(yield* asOf(9)).toEqual(yield* loadAggregate(budget, "b-1"))
+      expect((yield* asOf(9)).state.balance).toBe(70)
+    }).pipe(onMemoryStore),
+  )
 
-  it("appends nothing for a repeat and answers the current state", () =>
-    run(
-      Effect.gen(function* () {
-        yield* handleCommand(budget, "b-1", { _tag: "Fund", amount: 100 })
-        yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 30, reference: "r1" })
-        const again = yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 30, reference: "r1" })
-        expect(again.events).toEqual([])
-        expect(again.state.balance).toBe(70)
-        expect((yield* (yield* EventStore).readStream("b-1")).length).toBe(2)
-      }),
-    ))
+  it.effect("appends nothing for a repeat and answers the current state", () =>
+    Effect.gen(function* () {
+      yield* handleCommand(budget, "b-1", { _tag: "Fund", amount: 100 })
+      yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 30, reference: "r1" })
+      const again = yield* handleCommand(budget, "b-1", { _tag: "Spend", amount: 30, reference: "r1" })
+      expect(again.events).toEqual([])
+      expect(again.state.balance).toBe(70)
+      expect((yield* (yield* EventStore).readStream("b-1")).length).toBe(2)
+    }).pipe(onMemoryStore),
+  )
 
-  it("answers the decider's refusal and appends nothing", () =>
-    run(
-      Effect.gen(function* () {
-        const refused = yield* Effect.flip(handleCommand(budget, "b-1", { _tag: "Spend", amount: 1, reference: "r" }))
-        expect(refused).toMatchObject({ _tag: "Rejection", code: "REFUND_AMOUNT_EXCEEDED" })
-        expect((yield* (yield* EventStore).readStream("b-1")).length).toBe(0)
-      }),
-    ))
+  it.effect("answers the decider's refusal and appends nothing", () =>
+    Effect.gen(function* () {
+      const refused = yield* Effect.flip(handleCommand(budget, "b-1", { _tag: "Spend", amount: 1, reference: "r" }))
+      expect(refused).toMatchObject({ _tag: "Rejection", code: "REFUND_AMOUNT_EXCEEDED" })
+      expect((yield* (yield* EventStore).readStream("b-1")).length).toBe(0)
+    }).pipe(onMemoryStore),
+  )
 
-  it("reads old event versions through their upcasters", () =>
-    run(
-      Effect.gen(function* () {
-        const store = yield* EventStore
-        yield* store.append(
-          "b-old",
-          [
-            { type: "Funded", schemaVersion: 1, data: { _tag: "Funded", amount: 50 } },
-            { type: "Spent", schemaVersion: 1, data: { _tag: "Spent", amount: 20 } },
-          ],
-          "no_stream",
-        )
-        const { state } = yield* loadAggregate(budget, "b-old")
-        expect(state.balance).toBe(30)
-        expect([...state.references]).toEqual(["legacy"])
-      }),
-    ))
+  it.effect("reads old event versions through their upcasters", () =>
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      yield* store.append(
+        "b-old",
+        [
+          { type: "Funded", schemaVersion: 1, data: { _tag: "Funded", amount: 50 } },
+          { type: "Spent", schemaVersion: 1, data: { _tag: "Spent", amount: 20 } },
+        ],
+        "no_stream",
+      )
+      const { state } = yield* loadAggregate(budget, "b-old")
+      expect(state.balance).toBe(30)
+      expect([...state.references]).toEqual(["legacy"])
+    }).pipe(onMemoryStore),
+  )
 
-  it("fails with an Undecodable store error naming the stream and version of an event it cannot read", () =>
-    run(
-      Effect.gen(function* () {
-        const store = yield* EventStore
-        yield* store.append("b-bad", [{ type: "Funded", schemaVersion: 1, data: { amount: "lots" } }], "no_stream")
-        const error = yield* Effect.flip(loadAggregate(budget, "b-bad"))
-        expect(error).toMatchObject({ _tag: "StoreError", reason: "Undecodable" })
-        expect(error.message).toContain("b-bad@1")
-        expect(error.message).toContain("amount must be a number")
-      }),
-    ))
+  it.effect("fails with an Undecodable store error naming the stream and version of an event it cannot read", () =>
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      yield* store.append("b-bad", [{ type: "Funded", schemaVersion: 1, data: { amount: "lots" } }], "no_stream")
+      const error = yield* Effect.flip(loadAggregate(budget, "b-bad"))
+      expect(error).toMatchObject({ _tag: "StoreError", reason: "Undecodable" })
+      expect(error.message).toContain("b-bad@1")
+      expect(error.message).toContain("amount must be a number")
+    }).pipe(onMemoryStore),
+  )
 
   it("refuses an event version newer than the code knows", () => {
     const decoded = budget.codec.decode({ type: "Spent", schemaVersion: 3, data: { amount: 1, reference: "x" } })
@@ -109,7 +108,7 @@ describe("command handler", () => {
   ])(
     "no interleaving of concurrent commands overspends: conflicts are decided again on the new state",
     (funds, spends) =>
-      run(
+      runProperty(
         Effect.gen(function* () {
           yield* handleCommand(budget, "b", { _tag: "Fund", amount: funds })
           const exits = yield* Effect.all(
@@ -128,61 +127,57 @@ describe("command handler", () => {
 })
 
 describe("stream locks", () => {
-  it("lets every one of many concurrent commands on one stream through in turn, then forgets the lock", () =>
-    run(
-      Effect.gen(function* () {
-        const locks = new StreamLocks()
-        yield* handleCommand(budget, "b", { _tag: "Fund", amount: 1_000 })
+  it.effect("lets every one of many concurrent commands on one stream through in turn, then forgets the lock", () =>
+    Effect.gen(function* () {
+      const locks = new StreamLocks()
+      yield* handleCommand(budget, "b", { _tag: "Fund", amount: 1_000 })
+      const exits = yield* Effect.all(
+        Array.from({ length: 64 }, (_, i) =>
+          Effect.exit(
+            handleCommand(budget, "b", { _tag: "Spend", amount: 10, reference: `r${i}` }).pipe(
+              Effect.provideService(CommandLocks, locks),
+            ),
+          ),
+        ),
+        { concurrency: "unbounded" },
+      )
+      expect(exits.filter(Exit.isSuccess)).toHaveLength(64)
+      expect(locks.size).toBe(0)
+    }).pipe(onMemoryStore),
+  )
+
+  it.effect("decides again when another process (another lock table) appended first, and still never overspends", () =>
+    Effect.gen(function* () {
+      // Reads yield to other fibers, so writers really interleave between their read and their append.
+      const inner = makeMemoryEventStore()
+      let conflicts = 0
+      const racy = EventStore.of({
+        ...inner,
+        readStream: (streamId, options) => Effect.tap(inner.readStream(streamId, options), () => Effect.yieldNow),
+        append: (streamId, events, expected) =>
+          inner
+            .append(streamId, events, expected)
+            .pipe(Effect.tapError((e) => Effect.sync(() => (e._tag === "VersionConflict" ? conflicts++ : undefined)))),
+      })
+      yield* Effect.gen(function* () {
+        yield* handleCommand(budget, "b", { _tag: "Fund", amount: 50 })
+        // Each writer with its own lock table stands for a process of its own: only the store's version check guards.
         const exits = yield* Effect.all(
-          Array.from({ length: 64 }, (_, i) =>
+          Array.from({ length: 8 }, (_, i) =>
             Effect.exit(
-              handleCommand(budget, "b", { _tag: "Spend", amount: 10, reference: `r${i}` }).pipe(
-                Effect.provideService(CommandLocks, locks),
+              handleCommand(budget, "b", { _tag: "Spend", amount: 10, reference: `p${i}` }).pipe(
+                Effect.provideService(CommandLocks, new StreamLocks()),
               ),
             ),
           ),
           { concurrency: "unbounded" },
         )
-        expect(exits.filter(Exit.isSuccess)).toHaveLength(64)
-        expect(locks.size).toBe(0)
-      }),
-    ))
-
-  it("decides again when another process (another lock table) appended first, and still never overspends", () =>
-    Effect.runPromise(
-      Effect.gen(function* () {
-        // Reads yield to other fibers, so writers really interleave between their read and their append.
-        const inner = makeMemoryEventStore()
-        let conflicts = 0
-        const racy = EventStore.of({
-          ...inner,
-          readStream: (streamId, options) => Effect.tap(inner.readStream(streamId, options), () => Effect.yieldNow),
-          append: (streamId, events, expected) =>
-            inner
-              .append(streamId, events, expected)
-              .pipe(
-                Effect.tapError((e) => Effect.sync(() => (e._tag === "VersionConflict" ? conflicts++ : undefined))),
-              ),
-        })
-        yield* Effect.gen(function* () {
-          yield* handleCommand(budget, "b", { _tag: "Fund", amount: 50 })
-          // Each writer with its own lock table stands for a process of its own: only the store's version check guards.
-          const exits = yield* Effect.all(
-            Array.from({ length: 8 }, (_, i) =>
-              Effect.exit(
-                handleCommand(budget, "b", { _tag: "Spend", amount: 10, reference: `p${i}` }).pipe(
-                  Effect.provideService(CommandLocks, new StreamLocks()),
-                ),
-              ),
-            ),
-            { concurrency: "unbounded" },
-          )
-          expect(exits.filter(Exit.isSuccess)).toHaveLength(5)
-          expect((yield* loadAggregate(budget, "b")).state.balance).toBe(0)
-        }).pipe(Effect.provideService(EventStore, racy))
-        expect(conflicts).toBeGreaterThan(0)
-      }),
-    ))
+        expect(exits.filter(Exit.isSuccess)).toHaveLength(5)
+        expect((yield* loadAggregate(budget, "b")).state.balance).toBe(0)
+      }).pipe(Effect.provideService(EventStore, racy))
+      expect(conflicts).toBeGreaterThan(0)
+    }),
+  )
 })
 
 describe("given/when/then", () => {
@@ -215,20 +210,31 @@ describe("given/when/then", () => {
 })
 
 describe("AppendSignal", () => {
-  it("does not wait when a notify came after the generation the follower saw", async () => {
-    const signal = new AppendSignal()
-    const seen = signal.generation
-    signal.notify()
-    const started = Date.now()
-    await Effect.runPromise(signal.wait(5_000, seen))
-    expect(Date.now() - started).toBeLessThan(1_000)
-  })
-  it("waits for the next notify otherwise", async () => {
-    const signal = new AppendSignal()
-    setTimeout(() => signal.notify(), 50)
-    const started = Date.now()
-    await Effect.runPromise(signal.wait(5_000, signal.generation))
-    expect(Date.now() - started).toBeGreaterThanOrEqual(40)
-    expect(Date.now() - started).toBeLessThan(1_000)
-  })
+  // The signal bounds a wait with a timer of the runtime (setTimeout), not with Effect's clock, which a TestClock
+  // cannot move: these tests run on the live clock and measure real time.
+  it.live("does not wait when a notify came after the generation the follower saw", () =>
+    Effect.gen(function* () {
+      const signal = new AppendSignal()
+      const seen = signal.generation
+      signal.notify()
+      const started = Date.now()
+      yield* signal.wait(5_000, seen)
+      expect(Date.now() - started).toBeLessThan(1_000)
+    }),
+  )
+  it.live("waits for the next notify otherwise", () =>
+    Effect.gen(function* () {
+      const signal = new AppendSignal()
+      yield* Effect.forkScoped(
+        Effect.delay(
+          Effect.sync(() => signal.notify()),
+          50,
+        ),
+      )
+      const started = Date.now()
+      yield* signal.wait(5_000, signal.generation)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(40)
+      expect(Date.now() - started).toBeLessThan(1_000)
+    }),
+  )
 })

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
+import { it } from "@effect/vitest"
 import { Effect } from "effect"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import {
   chainGenesis,
   EventStore,
@@ -16,12 +17,13 @@ const sign = (payload: string) => createHash("sha256").update(payload).digest("b
 
 const event = (n: number) => ({ type: "Happened", schemaVersion: 1, data: { n } })
 
-const run = <A>(body: Effect.Effect<A, unknown, EventStore>) =>
-  Effect.runPromise(Effect.provideService(body, EventStore, makeMemoryEventStore()))
+/** Each test on a store of its own. */
+const onMemoryStore = <A, E>(body: Effect.Effect<A, E, EventStore>) =>
+  Effect.provideService(body, EventStore, makeMemoryEventStore())
 
 describe("the head signer", () => {
-  it("signs nothing for an empty log, then a head over every event, then nothing until the log moves", () =>
-    run(
+  it.effect("signs nothing for an empty log, then a head over every event, then nothing until the log moves", () =>
+    onMemoryStore(
       Effect.gen(function* () {
         const store = yield* EventStore
         expect(yield* signLogHead(sign)).toBeUndefined()
@@ -39,10 +41,11 @@ describe("the head signer", () => {
         expect(yield* signLogHead(sign)).toBeUndefined()
         expect(yield* store.readSignedHeads({ afterCount: 0, maxCount: 10 })).toEqual([first])
       }),
-    ))
+    ),
+  )
 
-  it("continues the running digest from the last head, as a fold of the whole log would", () =>
-    run(
+  it.effect("continues the running digest from the last head, as a fold of the whole log would", () =>
+    onMemoryStore(
       Effect.gen(function* () {
         const store = yield* EventStore
         yield* store.append("a", [event(1)], "no_stream")
@@ -56,5 +59,6 @@ describe("the head signer", () => {
         })
         expect((yield* store.readSignedHeads({ afterCount: 0, maxCount: 10 })).map((h) => h.count)).toEqual([1, 3])
       }),
-    ))
+    ),
+  )
 })

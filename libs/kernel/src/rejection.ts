@@ -1,4 +1,4 @@
-import { Data } from "effect"
+import { Schema } from "effect"
 import { type CodeName, codeCatalogue } from "./codes.ts"
 
 /**
@@ -6,10 +6,10 @@ import { type CodeName, codeCatalogue } from "./codes.ts"
  * answers with and a sentence for `head.msg` that says what was wrong.
  * `decide` returns it as a value; the gateway writes it into `head`.
  */
-export class Rejection extends Data.TaggedError("Rejection")<{
-  readonly code: CodeName
-  readonly detail: string
-}> {
+export class Rejection extends Schema.TaggedError<Rejection>()("Rejection", {
+  code: Schema.Literals(Object.keys(codeCatalogue) as Array<CodeName>),
+  detail: Schema.String,
+}) {
   /** The wire code, e.g. "62006". */
   get wireCode(): string {
     return codeCatalogue[this.code].code

@@ -1,5 +1,6 @@
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { it } from "@effect/vitest"
 import { type Fils, type Timestamp, timestamp } from "@mizan/kernel"
 import {
   type AcquireOrder,
@@ -13,7 +14,7 @@ import {
   sign,
 } from "@mizan/protocol"
 import { Effect, Result } from "effect"
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect } from "vitest"
 import {
   MalformedResponse,
   type MerchantClient,
@@ -45,12 +46,12 @@ const order: AcquireOrder = {
   revoked: "false",
 }
 
-/** Runs a call and gives back its failure, or fails the test. */
-const failureOf = async <A, E>(effect: Effect.Effect<A, E>): Promise<E> => {
-  const result = await Effect.runPromise(Effect.result(effect))
-  if (Result.isSuccess(result)) throw new Error("expected the call to fail")
-  return result.failure
-}
+/** A call's failure; a call that succeeds fails the test. */
+const failureOf = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<E> =>
+  Effect.flip(effect).pipe(
+    Effect.mapError(() => new Error("expected the call to fail")),
+    Effect.orDie,
+  )
 
 beforeAll(async () => {
   stub = await startServiceStub(merchant)
@@ -70,186 +71,221 @@ beforeEach(() => {
 })
 
 describe("calling an operation", () => {
-  it("signs the exact bytes it sends, with the protocol's headers", async () => {
-    stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
-    await Effect.runPromise(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
-    const [request] = stub.received
-    expect(request?.path).toBe("/sgs/api/acquire2/getOrder")
-    expect(request?.signatureValid).toBe(true)
-    expect(request?.headers).toMatchObject({
-      "partner-id": "200000000002",
-      "content-type": "application/json",
-      "api-version": "v1",
-    })
-    expect(JSON.parse(request?.text ?? "")).toEqual({ requestTime: now, bizContent: { merchantOrderNo: "M-1" } })
-  })
+  it.effect("signs the exact bytes it sends, with the protocol's headers", () =>
+    Effect.gen(function* () {
+      stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
+      yield* client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" })
+      const [request] = stub.received
+      expect(request?.path).toBe("/sgs/api/acquire2/getOrder")
+      expect(request?.signatureValid).toBe(true)
+      expect(request?.headers).toMatchObject({
+        "partner-id": "200000000002",
+        "content-type": "application/json",
+        "api-version": "v1",
+      })
+      expect(JSON.parse(request?.text ?? "")).toEqual({ requestTime: now, bizContent: { merchantOrderNo: "M-1" } })
+    }),
+  )
 
-  it("decodes a good signed response, amounts in fils", async () => {
-    stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
-    const body = await Effect.runPromise(client.call("/acquire2/getOrder", { orderNo: "13000001" }))
-    expect(body.acquireOrder.totalAmount).toBe(10050)
-    expect(body.acquireOrder.status).toBe("CREATED")
-  })
+  it.effect("decodes a good signed response, amounts in fils", () =>
+    Effect.gen(function* () {
+      stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
+      const body = yield* client.call("/acquire2/getOrder", { orderNo: "13000001" })
+      expect(body.acquireOrder.totalAmount).toBe(10050)
+      expect(body.acquireOrder.status).toBe("CREATED")
+    }),
+  )
 
-  it("sends amounts as JSON numbers and reads the create-order answer", async () => {
-    stub.answer = successAnswer("/acquire2/placeOrder", {
-      acquireOrder: order,
-      interactionParams: { tokenUrl: "https://pay.example/t/1" },
-    })
-    const body = await Effect.runPromise(
-      client.call("/acquire2/placeOrder", {
+  it.effect("sends amounts as JSON numbers and reads the create-order answer", () =>
+    Effect.gen(function* () {
+      stub.answer = successAnswer("/acquire2/placeOrder", {
+        acquireOrder: order,
+        interactionParams: { tokenUrl: "https://pay.example/t/1" },
+      })
+      const body = yield* client.call("/acquire2/placeOrder", {
         merchantOrderNo: "M-1",
         subject: "Coffee",
         totalAmount: { amount: 100.5, currency: "AED" },
         paySceneCode: "PAYPAGE",
-      }),
-    )
-    expect(stub.received[0]?.text).toContain('"totalAmount":{"amount":100.5,"currency":"AED"}')
-    expect(body.interactionParams?.tokenUrl).toBe("https://pay.example/t/1")
-  })
+      })
+      expect(stub.received[0]?.text).toContain('"totalAmount":{"amount":100.5,"currency":"AED"}')
+      expect(body.interactionParams?.tokenUrl).toBe("https://pay.example/t/1")
+    }),
+  )
 
-  it("sends no bizContent for an operation that takes none", async () => {
-    stub.answer = successAnswer("/transfer/getFundoutAbilityList", {
-      fundoutAbilityList: [{ countryCode: "UAE", networkCode: "LOCAL", name: "UAEFTS", beneficiaryType: "IBAN" }],
-    })
-    const body = await Effect.runPromise(client.call("/transfer/getFundoutAbilityList"))
-    expect(body.fundoutAbilityList).toHaveLength(1)
-    expect(JSON.parse(stub.received[0]?.text ?? "")).toEqual({ requestTime: now })
-  })
+  it.effect("sends no bizContent for an operation that takes none", () =>
+    Effect.gen(function* () {
+      stub.answer = successAnswer("/transfer/getFundoutAbilityList", {
+        fundoutAbilityList: [{ countryCode: "UAE", networkCode: "LOCAL", name: "UAEFTS", beneficiaryType: "IBAN" }],
+      })
+      const body = yield* client.call("/transfer/getFundoutAbilityList")
+      expect(body.fundoutAbilityList).toHaveLength(1)
+      expect(JSON.parse(stub.received[0]?.text ?? "")).toEqual({ requestTime: now })
+    }),
+  )
 
-  it("surfaces a business error with its code and message", async () => {
-    stub.answer = {
-      kind: "envelope",
-      envelope: failureResponse("REFUND_AMOUNT_EXCEEDED", "amount exceeds the refundable 10.00"),
-    }
-    const error = await failureOf(
-      client.call("/acquire2/refund/placeOrder", {
-        refundMerchantOrderNo: "R-1",
-        originMerchantOrderNo: "M-1",
-        amount: { amount: 20, currency: "AED" },
-      }),
-    )
-    expect(error).toBeInstanceOf(ServiceRefused)
-    expect(error).toMatchObject({
-      applyStatus: "FAIL",
-      code: "62006",
-      msg: "REFUND_AMOUNT_EXCEEDED: amount exceeds the refundable 10.00",
-    })
-    expect((error as ServiceRefused).codeName).toBe("REFUND_AMOUNT_EXCEEDED")
-    expect((error as ServiceRefused).messageName).toBe("REFUND_AMOUNT_EXCEEDED")
-  })
+  it.effect("surfaces a business error with its code and message", () =>
+    Effect.gen(function* () {
+      stub.answer = {
+        kind: "envelope",
+        envelope: failureResponse("REFUND_AMOUNT_EXCEEDED", "amount exceeds the refundable 10.00"),
+      }
+      const error = yield* failureOf(
+        client.call("/acquire2/refund/placeOrder", {
+          refundMerchantOrderNo: "R-1",
+          originMerchantOrderNo: "M-1",
+          amount: { amount: 20, currency: "AED" },
+        }),
+      )
+      expect(error).toBeInstanceOf(ServiceRefused)
+      expect(error).toMatchObject({
+        applyStatus: "FAIL",
+        code: "62006",
+        msg: "REFUND_AMOUNT_EXCEEDED: amount exceeds the refundable 10.00",
+      })
+      expect((error as ServiceRefused).codeName).toBe("REFUND_AMOUNT_EXCEEDED")
+      expect((error as ServiceRefused).messageName).toBe("REFUND_AMOUNT_EXCEEDED")
+    }),
+  )
 
-  it("tells the three meanings of code 400 apart by the message name, with a detail after it", async () => {
-    for (const name of ["INVALID_PARAMETER", "REQUESTTIME_TOO_EARLY", "REQUESTTIME_TOO_LATER"] as const) {
-      stub.answer = { kind: "envelope", envelope: failureResponse(name, "requestTime is 16 minutes away") }
-      const error = (await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))) as ServiceRefused
-      expect([error.code, error.messageName, error.codeName]).toEqual(["400", name, name])
-    }
-  })
+  it.effect("tells the three meanings of code 400 apart by the message name, with a detail after it", () =>
+    Effect.gen(function* () {
+      for (const name of ["INVALID_PARAMETER", "REQUESTTIME_TOO_EARLY", "REQUESTTIME_TOO_LATER"] as const) {
+        stub.answer = { kind: "envelope", envelope: failureResponse(name, "requestTime is 16 minutes away") }
+        const error = (yield* failureOf(
+          client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }),
+        )) as ServiceRefused
+        expect([error.code, error.messageName, error.codeName]).toEqual(["400", name, name])
+      }
+    }),
+  )
 
-  it("has no message name for a msg that does not start with one", async () => {
-    stub.answer = {
-      kind: "envelope",
-      envelope: { head: { applyStatus: "FAIL", code: "400", msg: "something else: entirely" } },
-    }
-    const error = (await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))) as ServiceRefused
-    expect([error.messageName, error.codeName]).toEqual([undefined, undefined])
-  })
+  it.effect("has no message name for a msg that does not start with one", () =>
+    Effect.gen(function* () {
+      stub.answer = {
+        kind: "envelope",
+        envelope: { head: { applyStatus: "FAIL", code: "400", msg: "something else: entirely" } },
+      }
+      const error = (yield* failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))) as ServiceRefused
+      expect([error.messageName, error.codeName]).toEqual([undefined, undefined])
+    }),
+  )
 
-  it("names a shared code by its message", async () => {
-    stub.answer = { kind: "envelope", envelope: failureResponse("REQUESTTIME_TOO_EARLY") }
-    const error = (await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))) as ServiceRefused
-    expect([error.code, error.codeName]).toEqual(["400", "REQUESTTIME_TOO_EARLY"])
-  })
+  it.effect("names a shared code by its message", () =>
+    Effect.gen(function* () {
+      stub.answer = { kind: "envelope", envelope: failureResponse("REQUESTTIME_TOO_EARLY") }
+      const error = (yield* failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))) as ServiceRefused
+      expect([error.code, error.codeName]).toEqual(["400", "REQUESTTIME_TOO_EARLY"])
+    }),
+  )
 
-  it("surfaces applyStatus ERROR when the service cannot verify the request", async () => {
-    const impostor = makeMerchantClient({
-      baseUrl: stub.baseUrl,
-      partnerId: "200000000002",
-      merchantPrivateKeyPem: generateKeyPair().privateKeyPem,
-      servicePublicKeyPem: stub.service.publicKeyPem,
-    })
-    const error = await failureOf(impostor.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
-    expect(error).toMatchObject({ _tag: "ServiceRefused", applyStatus: "ERROR" })
-  })
+  it.effect("surfaces applyStatus ERROR when the service cannot verify the request", () =>
+    Effect.gen(function* () {
+      const impostor = makeMerchantClient({
+        baseUrl: stub.baseUrl,
+        partnerId: "200000000002",
+        merchantPrivateKeyPem: generateKeyPair().privateKeyPem,
+        servicePublicKeyPem: stub.service.publicKeyPem,
+      })
+      const error = yield* failureOf(impostor.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+      expect(error).toMatchObject({ _tag: "ServiceRefused", applyStatus: "ERROR" })
+    }),
+  )
 
-  it("refuses an unsigned response without reading it", async () => {
-    stub.answer = { kind: "unsigned" }
-    const error = await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
-    expect(error).toBeInstanceOf(ResponseSignatureError)
-    expect(error).toMatchObject({ reason: "missing" })
-  })
+  it.effect("refuses an unsigned response without reading it", () =>
+    Effect.gen(function* () {
+      stub.answer = { kind: "unsigned" }
+      const error = yield* failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+      expect(error).toBeInstanceOf(ResponseSignatureError)
+      expect(error).toMatchObject({ reason: "missing" })
+    }),
+  )
 
-  it("refuses a tampered response", async () => {
-    stub.answer = { kind: "tampered", body: encodeResponseBody("/acquire2/getOrder", { acquireOrder: order }) }
-    const error = await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
-    expect(error).toMatchObject({ _tag: "ResponseSignatureError", reason: "invalid" })
-  })
+  it.effect("refuses a tampered response", () =>
+    Effect.gen(function* () {
+      stub.answer = { kind: "tampered", body: encodeResponseBody("/acquire2/getOrder", { acquireOrder: order }) }
+      const error = yield* failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+      expect(error).toMatchObject({ _tag: "ResponseSignatureError", reason: "invalid" })
+    }),
+  )
 
-  it("refuses a response signed with a key other than the service's", async () => {
-    stub.answer = { kind: "foreign-signature", body: { acquireOrder: {} } }
-    const error = await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
-    expect(error).toMatchObject({ _tag: "ResponseSignatureError", reason: "invalid" })
-  })
+  it.effect("refuses a response signed with a key other than the service's", () =>
+    Effect.gen(function* () {
+      stub.answer = { kind: "foreign-signature", body: { acquireOrder: {} } }
+      const error = yield* failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+      expect(error).toMatchObject({ _tag: "ResponseSignatureError", reason: "invalid" })
+    }),
+  )
 
-  it("reports a signed body that is not the operation's, naming the field", async () => {
-    stub.answer = {
-      kind: "raw",
-      text: '{"head":{"applyStatus":"SUCCESS","code":"0"},"body":{"acquireOrder":{"status":"PAID"}}}',
-    }
-    const error = await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
-    expect(error).toBeInstanceOf(MalformedResponse)
-    expect((error as MalformedResponse).detail).toContain("body.acquireOrder.status")
-  })
+  it.effect("reports a signed body that is not the operation's, naming the field", () =>
+    Effect.gen(function* () {
+      stub.answer = {
+        kind: "raw",
+        text: '{"head":{"applyStatus":"SUCCESS","code":"0"},"body":{"acquireOrder":{"status":"PAID"}}}',
+      }
+      const error = yield* failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+      expect(error).toBeInstanceOf(MalformedResponse)
+      expect((error as MalformedResponse).detail).toContain("body.acquireOrder.status")
+    }),
+  )
 
-  it("reports an unsigned HTTP error as a transport failure with its status", async () => {
-    stub.answer = { kind: "http-error", status: 502 }
-    const error = await failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
-    expect(error).toMatchObject({ _tag: "TransportError", httpStatus: 502 })
-  })
+  it.effect("reports an unsigned HTTP error as a transport failure with its status", () =>
+    Effect.gen(function* () {
+      stub.answer = { kind: "http-error", status: 502 }
+      const error = yield* failureOf(client.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+      expect(error).toMatchObject({ _tag: "TransportError", httpStatus: 502 })
+    }),
+  )
 
-  it("reports an unreachable service as a transport failure", async () => {
-    // A port that was just free: nothing listens on it.
-    const probe = createServer()
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve))
-    const { port } = probe.address() as AddressInfo
-    await new Promise((resolve) => probe.close(resolve))
-    const offline = makeMerchantClient({
-      baseUrl: `http://127.0.0.1:${port}`,
-      partnerId: "200000000002",
-      merchantPrivateKeyPem: merchant.privateKeyPem,
-      servicePublicKeyPem: stub.service.publicKeyPem,
-    })
-    const error = await failureOf(offline.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
-    expect(error).toBeInstanceOf(TransportError)
-    expect(error).toMatchObject({ reason: "request failed: ECONNREFUSED" })
-  })
+  it.effect("reports an unreachable service as a transport failure", () =>
+    Effect.gen(function* () {
+      // A port that was just free: nothing listens on it.
+      const probe = createServer()
+      yield* Effect.promise(() => new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve)))
+      const { port } = probe.address() as AddressInfo
+      yield* Effect.promise(() => new Promise((resolve) => probe.close(resolve)))
+      const offline = makeMerchantClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        partnerId: "200000000002",
+        merchantPrivateKeyPem: merchant.privateKeyPem,
+        servicePublicKeyPem: stub.service.publicKeyPem,
+      })
+      const error = yield* failureOf(offline.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+      expect(error).toBeInstanceOf(TransportError)
+      expect(error).toMatchObject({ reason: "request failed: ECONNREFUSED" })
+    }),
+  )
 
-  it("gives up on a service that does not answer within the timeout", async () => {
-    stub.answer = { kind: "silent" }
-    const impatient = makeMerchantClient({
-      baseUrl: stub.baseUrl,
-      partnerId: "200000000002",
-      merchantPrivateKeyPem: merchant.privateKeyPem,
-      servicePublicKeyPem: stub.service.publicKeyPem,
-      requestTimeoutMs: 100,
-    })
-    const error = await failureOf(impatient.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
-    expect(error).toMatchObject({ _tag: "TransportError", reason: "no response within 100 ms" })
-  })
+  // The client's timeout is the fetch's own (AbortSignal.timeout), in real time: the test waits the 100 ms.
+  it.effect("gives up on a service that does not answer within the timeout", () =>
+    Effect.gen(function* () {
+      stub.answer = { kind: "silent" }
+      const impatient = makeMerchantClient({
+        baseUrl: stub.baseUrl,
+        partnerId: "200000000002",
+        merchantPrivateKeyPem: merchant.privateKeyPem,
+        servicePublicKeyPem: stub.service.publicKeyPem,
+        requestTimeoutMs: 100,
+      })
+      const error = yield* failureOf(impatient.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+      expect(error).toMatchObject({ _tag: "TransportError", reason: "no response within 100 ms" })
+    }),
+  )
 
-  it("refuses a response larger than its bound", async () => {
-    stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
-    const small = makeMerchantClient({
-      baseUrl: stub.baseUrl,
-      partnerId: "200000000002",
-      merchantPrivateKeyPem: merchant.privateKeyPem,
-      servicePublicKeyPem: stub.service.publicKeyPem,
-      responseBytesMax: 64,
-    })
-    const error = await failureOf(small.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
-    expect(error).toMatchObject({ _tag: "TransportError", reason: "response larger than 64 bytes" })
-  })
+  it.effect("refuses a response larger than its bound", () =>
+    Effect.gen(function* () {
+      stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
+      const small = makeMerchantClient({
+        baseUrl: stub.baseUrl,
+        partnerId: "200000000002",
+        merchantPrivateKeyPem: merchant.privateKeyPem,
+        servicePublicKeyPem: stub.service.publicKeyPem,
+        responseBytesMax: 64,
+      })
+      const error = yield* failureOf(small.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+      expect(error).toMatchObject({ _tag: "TransportError", reason: "response larger than 64 bytes" })
+    }),
+  )
 
   it("encrypts a field so that only the service's private key opens it", () => {
     const cipher = client.encryptField("4111111111111111")

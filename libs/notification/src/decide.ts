@@ -12,12 +12,12 @@ const nothing: Decision = Result.succeed([])
 
 const refuse = (state: State, detail: string): Decision =>
   Result.fail(
-    new NotificationRefused({ notifyId: state.status === "Unscheduled" ? "" : state.notification.notifyId, detail }),
+    new NotificationRefused({ notifyId: state.status === "ABSENT" ? "" : state.notification.notifyId, detail }),
   )
 
 /** The command repeats the round's last attempt exactly (a retried append): nothing new happened. */
 const repeatsLastAttempt = (state: State, command: typeof RecordAttempt.Type): boolean =>
-  state.status !== "Unscheduled" &&
+  state.status !== "ABSENT" &&
   state.lastAttempt !== undefined &&
   state.lastAttempt.round === state.round &&
   state.lastAttempt.at === command.at &&
@@ -25,7 +25,7 @@ const repeatsLastAttempt = (state: State, command: typeof RecordAttempt.Type): b
 
 /** The command repeats the resend that opened the current round. */
 const repeatsLastResend = (state: State, command: typeof Resend.Type): boolean =>
-  state.status === "Pending" &&
+  state.status === "PENDING" &&
   state.round > 1 &&
   state.attemptsInRound === 0 &&
   state.roundStartedAt === command.at &&
@@ -34,15 +34,15 @@ const repeatsLastResend = (state: State, command: typeof Resend.Type): boolean =
 const decideAttempt = (state: State, command: typeof RecordAttempt.Type): Decision => {
   if (repeatsLastAttempt(state, command)) return nothing
   switch (state.status) {
-    case "Unscheduled":
+    case "ABSENT":
       return refuse(state, "is not scheduled")
-    case "Delivered":
-    case "GivenUp":
+    case "DELIVERED":
+    case "GIVEN_UP":
       return refuse(
         state,
-        `is ${state.status === "Delivered" ? "delivered" : "given up"}: only a resend opens it again`,
+        `is ${state.status === "DELIVERED" ? "delivered" : "given up"}: only a resend opens it again`,
       )
-    case "Pending": {
+    case "PENDING": {
       // The schedule is a rule of the notification, not only of the notifier
       // that keeps it: an attempt before it is due is refused here.
       if (command.at < state.nextAttemptAt)
@@ -67,27 +67,27 @@ const decideAttempt = (state: State, command: typeof RecordAttempt.Type): Decisi
 
 const decideRefuseUrl = (state: State, command: typeof RefuseUrl.Type): Decision => {
   switch (state.status) {
-    case "Unscheduled":
+    case "ABSENT":
       return refuse(state, "is not scheduled")
-    case "Pending":
+    case "PENDING":
       return Result.succeed([{ _tag: "NotificationGivenUp", at: command.at, reason: command.reason }])
-    case "GivenUp":
+    case "GIVEN_UP":
       return state.givenUpAt === command.at && sameRecord(state.reason, command.reason)
         ? nothing
         : refuse(state, "is already given up")
-    case "Delivered":
+    case "DELIVERED":
       return refuse(state, "is delivered")
   }
 }
 
 const decideResend = (state: State, command: typeof Resend.Type): Decision => {
   switch (state.status) {
-    case "Unscheduled":
+    case "ABSENT":
       return refuse(state, "is not scheduled")
-    case "Pending":
+    case "PENDING":
       return repeatsLastResend(state, command) ? nothing : refuse(state, "is still being delivered")
-    case "Delivered":
-    case "GivenUp":
+    case "DELIVERED":
+    case "GIVEN_UP":
       return Result.succeed([
         { _tag: "NotificationResent", round: state.round + 1, at: command.at, requestedBy: command.requestedBy },
       ])
@@ -102,7 +102,7 @@ const decideResend = (state: State, command: typeof Resend.Type): Decision => {
 export const decide = (command: NotificationCommand, state: State): Decision => {
   switch (command._tag) {
     case "Schedule": {
-      if (state.status !== "Unscheduled")
+      if (state.status !== "ABSENT")
         return state.notification.notifyId === command.notifyId
           ? nothing
           : refuse(state, `is already scheduled; ${command.notifyId} is another notification`)

@@ -10,10 +10,10 @@ import type { State } from "./state.ts"
 export const evolve = (state: State, event: NotificationEvent): State => {
   switch (event._tag) {
     case "NotificationScheduled": {
-      if (state.status !== "Unscheduled") return state
+      if (state.status !== "ABSENT") return state
       const { _tag, at, ...notification } = event
       return {
-        status: "Pending",
+        status: "PENDING",
         notification,
         scheduledAt: at,
         round: 1,
@@ -26,7 +26,7 @@ export const evolve = (state: State, event: NotificationEvent): State => {
       }
     }
     case "NotificationAttempted": {
-      if (state.status !== "Pending") return state
+      if (state.status !== "PENDING") return state
       const { _tag, ...attempt } = event
       const { nextAttemptAt: _, status: __, ...scheduled } = state
       const attempted = {
@@ -35,24 +35,24 @@ export const evolve = (state: State, event: NotificationEvent): State => {
         attemptsTotal: state.attemptsTotal + 1,
         lastAttempt: attempt,
       }
-      if (event.outcome._tag === "Delivered") return { ...attempted, status: "Delivered", deliveredAt: event.at }
+      if (event.outcome._tag === "Delivered") return { ...attempted, status: "DELIVERED", deliveredAt: event.at }
       const dueAt = retryDueAt(event.at, event.attempt)
       // The round's last failure gives up at once; `decide` records that with a
       // NotificationGivenUp in the same append, so readers see it said.
       if (dueAt === undefined)
-        return { ...attempted, status: "GivenUp", givenUpAt: event.at, reason: { _tag: "AttemptsExhausted" } }
-      return { ...attempted, status: "Pending", nextAttemptAt: dueAt }
+        return { ...attempted, status: "GIVEN_UP", givenUpAt: event.at, reason: { _tag: "AttemptsExhausted" } }
+      return { ...attempted, status: "PENDING", nextAttemptAt: dueAt }
     }
     case "NotificationGivenUp": {
       // Given up already: the round's last failed attempt said so (see above).
-      if (state.status !== "Pending") return state
+      if (state.status !== "PENDING") return state
       const { nextAttemptAt: _, status: __, ...scheduled } = state
-      return { ...scheduled, status: "GivenUp", givenUpAt: event.at, reason: event.reason }
+      return { ...scheduled, status: "GIVEN_UP", givenUpAt: event.at, reason: event.reason }
     }
     case "NotificationResent": {
-      if (state.status !== "Delivered" && state.status !== "GivenUp") return state
+      if (state.status !== "DELIVERED" && state.status !== "GIVEN_UP") return state
       return {
-        status: "Pending",
+        status: "PENDING",
         notification: state.notification,
         scheduledAt: state.scheduledAt,
         round: event.round,

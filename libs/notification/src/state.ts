@@ -25,37 +25,37 @@ interface Scheduled {
   readonly lastAttempt: Attempt | undefined
 }
 
-export interface Unscheduled {
-  readonly status: "Unscheduled"
+export interface Absent {
+  readonly status: "ABSENT"
 }
 
 /** Waiting for its next attempt. */
 export interface Pending extends Scheduled {
-  readonly status: "Pending"
+  readonly status: "PENDING"
   readonly nextAttemptAt: Timestamp
 }
 
 /** The merchant acknowledged it. Only an operator's resend opens it again. */
 export interface Delivered extends Scheduled {
-  readonly status: "Delivered"
+  readonly status: "DELIVERED"
   readonly deliveredAt: Timestamp
 }
 
 /** Every attempt of the round failed, or the notifyUrl was refused. Only an operator's resend opens it again. */
 export interface GivenUp extends Scheduled {
-  readonly status: "GivenUp"
+  readonly status: "GIVEN_UP"
   readonly givenUpAt: Timestamp
   readonly reason: GiveUpReason
 }
 
-export type State = Unscheduled | Pending | Delivered | GivenUp
+export type State = Absent | Pending | Delivered | GivenUp
 
-export const initialState: State = { status: "Unscheduled" }
+export const initialState: State = { status: "ABSENT" }
 
 /** When the next attempt is due, or undefined when none is (not scheduled, delivered or given up). */
 export const nextAttemptAt = (state: State): Timestamp | undefined =>
-  state.status === "Pending" ? state.nextAttemptAt : undefined
+  state.status === "PENDING" ? state.nextAttemptAt : undefined
 
 /** Delivered or given up: nothing more happens until an operator resends it. */
 export const isClosed = (state: State): state is Delivered | GivenUp =>
-  state.status === "Delivered" || state.status === "GivenUp"
+  state.status === "DELIVERED" || state.status === "GIVEN_UP"

@@ -2,7 +2,12 @@ import { fold } from "@mizan/eventsourcing"
 import { deciderSpec } from "@mizan/eventsourcing/testing"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { type NotificationEvent, nextAttemptAt, notificationAggregate, type State } from "../src/index.ts"
+import {
+  type Event as NotificationEvent,
+  nextAttemptAt,
+  aggregate as notificationAggregate,
+  type State,
+} from "../src/notification.ts"
 import { atMinute, deliverAt, details, failAt, onTimeAttemptMinutes, resendAt, schedule } from "./notifications.ts"
 
 const spec = deciderSpec(notificationAggregate)
@@ -80,7 +85,7 @@ describe("attempts", () => {
       .given(history(schedule(0), failAt(0)))
       .when(deliverAt(2))
       .thenState((state) => {
-        expect(state.status).toBe("Delivered")
+        expect(state.status).toBe("DELIVERED")
         expect(nextAttemptAt(state)).toBeUndefined()
       })
   })
@@ -166,9 +171,9 @@ describe("operator resend", () => {
       .given(failedRound())
       .when(resendAt(2000))
       .thenState((state) => {
-        expect(state).toMatchObject({ status: "Pending", round: 2, attemptsInRound: 0, attemptsTotal: 8 })
+        expect(state).toMatchObject({ status: "PENDING", round: 2, attemptsInRound: 0, attemptsTotal: 8 })
         expect(nextAttemptAt(state)).toBe(atMinute(2000))
-        expect(state.status !== "Unscheduled" && state.notification.notifyId).toBe(details.notifyId)
+        expect(state.status !== "ABSENT" && state.notification.notifyId).toBe(details.notifyId)
       })
   })
 
@@ -176,7 +181,7 @@ describe("operator resend", () => {
     spec
       .given(history(schedule(0), deliverAt(0)))
       .when(resendAt(60))
-      .thenState((state) => expect(state.status).toBe("Pending"))
+      .thenState((state) => expect(state.status).toBe("PENDING"))
   })
 
   it("gives the new round its own eight attempts on the same schedule", () => {

@@ -2,7 +2,12 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { invariants, type NotificationEvent, notificationAggregate, type State } from "../src/index.ts"
+import {
+  invariants,
+  type Event as NotificationEvent,
+  aggregate as notificationAggregate,
+  type State,
+} from "../src/notification.ts"
 
 interface FixtureRecord {
   readonly streamId: string
@@ -42,7 +47,7 @@ describe("recorded notification events", () => {
   it("replays version 1 histories to the states they recorded", () => {
     const states = replay(JSON.parse(readFileSync(join(fixturesDir, "notification.v1.events.json"), "utf8")))
     expect(states.get("notification-a3f1c2d4e5b60718293a4b5c6d7e8f90")).toMatchObject({
-      status: "Delivered",
+      status: "DELIVERED",
       round: 2,
       attemptsInRound: 2,
       attemptsTotal: 10,
@@ -50,7 +55,7 @@ describe("recorded notification events", () => {
       notification: { orderKey: "acquireOrder", sourcePosition: 41n },
     })
     expect(states.get("notification-5be0a1f3c2d94e8a7b6c5d4e3f2a1b0c")).toMatchObject({
-      status: "GivenUp",
+      status: "GIVEN_UP",
       attemptsTotal: 0,
       reason: { _tag: "UrlRefused", detail: "10.0.0.7 is a private address" },
     })

@@ -1,6 +1,7 @@
 /** Shared test data: a notification's details and commands at given minutes past a fixed start. */
 import { minuteMs, type Timestamp } from "@mizan/kernel"
-import type { NotificationCommand, NotificationDetails } from "../src/index.ts"
+import type { NotificationDetails } from "../src/index.ts"
+import type { Command as NotificationCommand } from "../src/notification.ts"
 
 export const startMs = Date.UTC(2026, 10, 21, 9, 0, 0)
 

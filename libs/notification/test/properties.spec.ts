@@ -4,17 +4,16 @@ import { minuteMs } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect } from "vitest"
+import { type AttemptOutcome, attemptsPerRoundMax } from "../src/index.ts"
 import {
-  type AttemptOutcome,
-  attemptsPerRoundMax,
   invariants,
   isClosed,
-  type NotificationCommand,
-  type NotificationEvent,
+  type Command as NotificationCommand,
+  type Event as NotificationEvent,
   nextAttemptAt,
-  notificationAggregate,
+  aggregate as notificationAggregate,
   type State,
-} from "../src/index.ts"
+} from "../src/notification.ts"
 import { atMinute, schedule } from "./notifications.ts"
 
 const { decide } = notificationAggregate
@@ -154,7 +153,7 @@ describe("notification properties", () => {
         )
         state = fold(notificationAggregate, Result.getOrThrow(decided), state)
       }
-      expect(state).toMatchObject({ status: "GivenUp", reason: { _tag: "AttemptsExhausted" } })
+      expect(state).toMatchObject({ status: "GIVEN_UP", reason: { _tag: "AttemptsExhausted" } })
     },
   )
 })

@@ -2,28 +2,25 @@ import { fold } from "@mizan/eventsourcing"
 import { issueMessage } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import { AttemptFailure, AttemptOutcome, OrderKey, sameRecord } from "../src/index.ts"
 import {
-  AttemptFailure,
-  AttemptOutcome,
   decide,
   evolve,
   initialState,
   invariants,
   isClosed,
-  isNotificationStream,
-  type NotificationCommand,
-  NotificationCommand as NotificationCommandSchema,
-  type NotificationEvent,
-  NotificationEvent as NotificationEventSchema,
-  notificationAggregate,
-  notificationEventCodec,
-  notificationStreamId,
-  OrderKey,
+  isStream as isNotificationStream,
+  type Command as NotificationCommand,
+  Command as NotificationCommandSchema,
+  type Event as NotificationEvent,
+  Event as NotificationEventSchema,
+  aggregate as notificationAggregate,
+  eventCodec as notificationEventCodec,
+  streamId as notificationStreamId,
   type Pending,
   roundOpeningEventTypes,
   type State,
-  sameRecord,
-} from "../src/index.ts"
+} from "../src/notification.ts"
 import { atMinute, deliverAt, details, failAt, onTimeAttemptMinutes, resendAt, schedule } from "./notifications.ts"
 
 /** The state after commands that must all be accepted (or decide nothing). */
@@ -97,7 +94,7 @@ describe("repeats decide nothing; anything else is refused", () => {
   it("delivers on the round's last attempt, rather than giving up", () => {
     const sevenFailed = after(schedule(0), ...onTimeAttemptMinutes.slice(0, 7).map(failAt))
     expect(after(schedule(0), ...onTimeAttemptMinutes.slice(0, 7).map(failAt), deliverAt(1462))).toMatchObject({
-      status: "Delivered",
+      status: "DELIVERED",
     })
     expect(decide(deliverAt(1462), sevenFailed)).toEqual(
       Result.succeed([
@@ -126,14 +123,14 @@ describe("repeats decide nothing; anything else is refused", () => {
 
   it("gives up on a refused URL once; the same refusal again is a repeat, another is refused", () => {
     const refused = after(schedule(0), refuseUrl(1))
-    expect(refused).toMatchObject({ status: "GivenUp", reason: { _tag: "UrlRefused" } })
+    expect(refused).toMatchObject({ status: "GIVEN_UP", reason: { _tag: "UrlRefused" } })
     decidesNothing(refuseUrl(1), refused)
     expect(refusalOf(refuseUrl(2), refused)).toMatchObject({ detail: "is already given up" })
     expect(refusalOf(refuseUrl(1, "another reason"), refused)).toMatchObject({ detail: "is already given up" })
   })
 
   it("opens a new round after a delivery or a give-up, numbered one more", () => {
-    expect(after(schedule(0), deliverAt(0), resendAt(10))).toMatchObject({ status: "Pending", round: 2 })
+    expect(after(schedule(0), deliverAt(0), resendAt(10))).toMatchObject({ status: "PENDING", round: 2 })
     expect(after(schedule(0), refuseUrl(0), resendAt(10), deliverAt(10), resendAt(20))).toMatchObject({ round: 3 })
   })
 })
@@ -172,7 +169,7 @@ describe("the round's last failed attempt gives up by itself", () => {
       ),
     ]
     expect(fold(notificationAggregate, events)).toMatchObject({
-      status: "GivenUp",
+      status: "GIVEN_UP",
       givenUpAt: atMinute(1462),
       reason: { _tag: "AttemptsExhausted" },
     })
@@ -181,7 +178,9 @@ describe("the round's last failed attempt gives up by itself", () => {
 
 describe("invariants name what a damaged state breaks", () => {
   const pending = after(schedule(0), failAt(0)) as Pending
-  const brokenBy = (changes: Partial<Record<string, unknown>>) => invariants({ ...pending, ...changes } as State)
+  /** What each broken rule says this state did. */
+  const broken = (state: State) => invariants(state).map((rule) => rule.detail)
+  const brokenBy = (changes: Partial<Record<string, unknown>>) => broken({ ...pending, ...changes } as State)
 
   it("hold on the states the decider reaches", () => {
     expect(invariants(initialState)).toEqual([])
@@ -212,11 +211,11 @@ describe("invariants name what a damaged state breaks", () => {
   it("report counts without any attempt behind them, whatever the status", () => {
     expect(brokenBy({ lastAttempt: undefined })).toContain("the round counts 1 attempts, its last attempt is number 0")
     const delivered = after(schedule(0), deliverAt(0))
-    expect(invariants({ ...delivered, lastAttempt: undefined, attemptsInRound: 0 } as State)).toEqual([
+    expect(broken({ ...delivered, lastAttempt: undefined, attemptsInRound: 0 } as State)).toEqual([
       "delivered without an acknowledged attempt",
     ])
     const givenUp = failedRound()
-    expect(invariants({ ...givenUp, lastAttempt: undefined } as State)).toEqual([
+    expect(broken({ ...givenUp, lastAttempt: undefined } as State)).toEqual([
       "the round counts 8 attempts, its last attempt is number 0",
     ])
   })
@@ -231,22 +230,22 @@ describe("invariants name what a damaged state breaks", () => {
 
   it("report a delivery without its acknowledged attempt, and a give-up that did not use up its round", () => {
     const delivered = after(schedule(0), deliverAt(0))
-    expect(invariants({ ...delivered, deliveredAt: atMinute(1) } as State)).toEqual([
+    expect(broken({ ...delivered, deliveredAt: atMinute(1) } as State)).toEqual([
       "delivered without an acknowledged attempt",
     ])
-    expect(invariants({ ...delivered, lastAttempt: pending.lastAttempt } as State)).toEqual([
+    expect(broken({ ...delivered, lastAttempt: pending.lastAttempt } as State)).toEqual([
       "delivered without an acknowledged attempt",
     ])
     const givenUp = failedRound()
     expect(
-      invariants({
+      broken({
         ...givenUp,
         attemptsInRound: 7,
         lastAttempt: { ...(givenUp as Pending).lastAttempt, attempt: 7 },
       } as State),
     ).toEqual(["given up after 7 attempts"])
     const lastAcknowledged = { ...(givenUp as Pending).lastAttempt, outcome: { _tag: "Delivered", statusCode: 200 } }
-    expect(invariants({ ...givenUp, lastAttempt: lastAcknowledged } as State)).toEqual([
+    expect(broken({ ...givenUp, lastAttempt: lastAcknowledged } as State)).toEqual([
       "given up after an acknowledged attempt",
     ])
     // A refused URL gives up with no attempt at all.

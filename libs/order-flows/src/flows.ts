@@ -5,25 +5,11 @@
  * the gateway runs"), so a crash between two appends is healed by the
  * request's own retry.
  */
-import {
-  type Command as AcquiringCommand,
-  acquiringOrder,
-  acquiringStreamId,
-  isOrder,
-  type Order,
-  type RefundRequest,
-  refundDetails,
-  requestedRefund,
-} from "@mizan/acquiring"
+
+import { AcquiringOrder, refundDetails } from "@mizan/acquiring"
 import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import { type Rejection, reject, type Timestamp } from "@mizan/kernel"
-import {
-  type RefundCause,
-  type Command as RefundCommand,
-  type RefundOrder,
-  refundOrder,
-  refundStreamId,
-} from "@mizan/refund"
+import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
 import { findByOrderNo, indexOrderNo, newOrderNo } from "./orderIndex.ts"
 
@@ -39,19 +25,21 @@ export interface OrderName {
  * merchantOrderNo always names a stream; whether it holds an order, the
  * command decides (62004).
  */
-export const acquiringStreamOf = (merchantId: string, name: OrderName) =>
-  Effect.gen(function* () {
-    if (name.merchantOrderNo !== undefined) return acquiringStreamId(merchantId, name.merchantOrderNo)
-    const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "acquiring")
-    if (streamId === undefined)
-      return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
-    return streamId
-  })
+export const acquiringStreamOf = Effect.fn("OrderFlows.acquiringStreamOf")(function* (
+  merchantId: string,
+  name: OrderName,
+) {
+  if (name.merchantOrderNo !== undefined) return AcquiringOrder.streamId(merchantId, name.merchantOrderNo)
+  const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "acquiring")
+  if (streamId === undefined)
+    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
+  return streamId
+})
 
 /** Runs a command on an acquiring order and answers the order after it. */
-export const onOrder = (streamId: string, command: AcquiringCommand) =>
-  Effect.flatMap(handleCommand(acquiringOrder, streamId, command), ({ state }) =>
-    isOrder(state)
+export const onOrder = (streamId: string, command: AcquiringOrder.Command) =>
+  Effect.flatMap(handleCommand(AcquiringOrder.aggregate, streamId, command), ({ state }) =>
+    AcquiringOrder.isOrder(state)
       ? Effect.succeed(state)
       : Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")),
   )
@@ -66,11 +54,11 @@ export const readOrderExpiringIfDue = (merchantId: string, streamId: string, now
   onOrder(streamId, { _tag: "ExpireOrder", merchantId, now })
 
 /** Runs a command on a refund order and answers the refund after it. */
-export const onRefund = (streamId: string, command: RefundCommand) =>
-  Effect.flatMap(handleCommand(refundOrder, streamId, command), ({ state }) =>
+export const onRefund = (streamId: string, command: RefundOrder.Command) =>
+  Effect.flatMap(handleCommand(RefundOrder.aggregate, streamId, command), ({ state }) =>
     state.status === "ABSENT"
       ? Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no refund exists with this refundMerchantOrderNo"))
-      : Effect.succeed(state as RefundOrder),
+      : Effect.succeed(state as RefundOrder.Order),
   )
 
 /**
@@ -80,19 +68,19 @@ export const onRefund = (streamId: string, command: RefundCommand) =>
  * reservation just made is released again.
  */
 export const createRefundFromReservation = (
-  order: Order,
+  order: AcquiringOrder.Order,
   acquiringStream: string,
   refundMerchantOrderNo: string,
-  cause: RefundCause,
+  cause: RefundOrder.RefundCause,
   now: Timestamp,
 ) =>
   Effect.gen(function* () {
     const reservation =
       cause === "REVOKE"
         ? order.refunds.find((r) => r.cause === "REVOKE")
-        : requestedRefund(order, refundMerchantOrderNo)
+        : AcquiringOrder.requestedRefund(order, refundMerchantOrderNo)
     if (reservation === undefined) return yield* Effect.die(new Error(`no ${cause} reservation on ${acquiringStream}`))
-    const refundStream = refundStreamId(order.merchantId, refundMerchantOrderNo, cause)
+    const refundStream = RefundOrder.streamId(order.merchantId, refundMerchantOrderNo, cause)
     const refund = yield* onRefund(refundStream, {
       _tag: "CreateRefund",
       merchantId: order.merchantId,
@@ -118,21 +106,23 @@ export const createRefundFromReservation = (
   }).pipe(Effect.withSpan("OrderFlows.createRefundFromReservation", { attributes: { acquiringStream } }))
 
 /** The refund stream of a merchant's refund named either way (62004 / 62035 when it names nothing). */
-export const refundStreamOf = (merchantId: string, name: { refundMerchantOrderNo?: string; orderNo?: string }) =>
-  Effect.gen(function* () {
-    if (name.refundMerchantOrderNo !== undefined) return refundStreamId(merchantId, name.refundMerchantOrderNo)
-    const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "refund")
-    if (streamId === undefined)
-      return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no refund exists with orderNo ${name.orderNo ?? ""}`))
-    return streamId
-  })
+export const refundStreamOf = Effect.fn("OrderFlows.refundStreamOf")(function* (
+  merchantId: string,
+  name: { refundMerchantOrderNo?: string; orderNo?: string },
+) {
+  if (name.refundMerchantOrderNo !== undefined) return RefundOrder.streamId(merchantId, name.refundMerchantOrderNo)
+  const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "refund")
+  if (streamId === undefined)
+    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no refund exists with orderNo ${name.orderNo ?? ""}`))
+  return streamId
+})
 
 /** A refund order as it is now (62004 when the stream holds none). */
 export const currentRefund = (streamId: string) =>
-  Effect.flatMap(loadAggregate(refundOrder, streamId), ({ state }) =>
+  Effect.flatMap(loadAggregate(RefundOrder.aggregate, streamId), ({ state }) =>
     state.status === "ABSENT"
       ? Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no refund exists with this refundMerchantOrderNo"))
-      : Effect.succeed(state as RefundOrder),
+      : Effect.succeed(state as RefundOrder.Order),
   )
 
 /**
@@ -149,8 +139,8 @@ export const endRefund = (
   Effect.gen(function* () {
     const existing = yield* currentRefund(refundStream)
     const merchantId = existing.merchantId
-    const refund = yield* onRefund(refundStream, { ...outcome, merchantId, now } as RefundCommand)
-    const acquiringStream = acquiringStreamId(merchantId, refund.details.originMerchantOrderNo)
+    const refund = yield* onRefund(refundStream, { ...outcome, merchantId, now } as RefundOrder.Command)
+    const acquiringStream = AcquiringOrder.streamId(merchantId, refund.details.originMerchantOrderNo)
     if (refund.status === "SUCCESS")
       yield* onOrder(acquiringStream, { _tag: "ConfirmRefund", merchantId, now, refundOrderNo: refund.orderNo })
     if (refund.status === "FAILURE")
@@ -173,7 +163,7 @@ export const endRefund = (
 export const requestRefund = (input: {
   readonly merchantId: string
   readonly acquiringStream: string
-  readonly request: RefundRequest
+  readonly request: AcquiringOrder.RefundRequest
   readonly now: Timestamp
   /** The refund's orderNo if this request is the first; made fresh when absent (a generator passes seeded ones). */
   readonly refundOrderNo?: string

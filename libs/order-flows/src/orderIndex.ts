@@ -85,17 +85,21 @@ export const newOrderNo = (now: Timestamp, kind: OrderKind): string => {
 }
 
 /** Records which stream an orderNo names. Idempotent: an existing index is left as it is. */
-export const indexOrderNo = (merchantId: string, orderNo: string, kind: OrderKind, streamId: string) =>
-  Effect.gen(function* () {
-    const store = yield* EventStore
-    yield* store
-      .append(
-        orderIndexStreamId(merchantId, orderNo),
-        [orderIndexEventCodec.encode({ _tag: "OrderNumberIssued", orderNo, kind, streamId })],
-        "no_stream",
-      )
-      .pipe(Effect.catchTag("VersionConflict", () => Effect.void))
-  })
+export const indexOrderNo = Effect.fn("OrderFlows.indexOrderNo")(function* (
+  merchantId: string,
+  orderNo: string,
+  kind: OrderKind,
+  streamId: string,
+) {
+  const store = yield* EventStore
+  yield* store
+    .append(
+      orderIndexStreamId(merchantId, orderNo),
+      [orderIndexEventCodec.encode({ _tag: "OrderNumberIssued", orderNo, kind, streamId })],
+      "no_stream",
+    )
+    .pipe(Effect.catchTag("VersionConflict", () => Effect.void))
+})
 
 /** The stream an orderNo of this merchant names, if it names one of this kind. */
 export const findByOrderNo = (

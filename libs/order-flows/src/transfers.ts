@@ -12,11 +12,11 @@ import { Effect } from "effect"
 import type { OrderName } from "./flows.ts"
 import { findByOrderNo, type OrderKind } from "./orderIndex.ts"
 
-/** Every transfer aggregate's state is "NONE" until its order is placed. */
-type PlacedOf<State> = Exclude<State, { readonly status: "NONE" }>
+/** Every transfer aggregate's state is "ABSENT" until its order is placed. */
+type PlacedOf<State> = Exclude<State, { readonly status: "ABSENT" }>
 
 const isPlaced = <State extends { readonly status: string }>(state: State): state is PlacedOf<State> =>
-  state.status !== "NONE"
+  state.status !== "ABSENT"
 
 /** 62004: the merchant has no order under this merchantOrderNo (another merchant's orders read as absent). */
 const noSuchOrder = () => reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")
@@ -27,19 +27,18 @@ const noSuchOrder = () => reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists
  * merchant's. A merchantOrderNo always names a stream; whether it holds an
  * order, loading or the command decides (62004).
  */
-export const transferStreamOf = (
+export const transferStreamOf = Effect.fn("OrderFlows.transferStreamOf")(function* (
   merchantId: string,
   name: OrderName,
   kind: OrderKind,
   streamIdOf: (merchantId: string, merchantOrderNo: string) => string,
-) =>
-  Effect.gen(function* () {
-    if (name.merchantOrderNo !== undefined) return streamIdOf(merchantId, name.merchantOrderNo)
-    const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", kind)
-    if (streamId === undefined)
-      return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
-    return streamId
-  })
+) {
+  if (name.merchantOrderNo !== undefined) return streamIdOf(merchantId, name.merchantOrderNo)
+  const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", kind)
+  if (streamId === undefined)
+    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
+  return streamId
+})
 
 /** The order on a stream as it is now, or 62004. */
 export const placedOrder = <Command, Event, State extends { readonly status: string }, Error>(

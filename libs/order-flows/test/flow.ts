@@ -3,9 +3,10 @@
  * named by merchant order numbers, with the service's numbers passed in, and
  * answering the refund (and its summary) or the order.
  */
-import { acquiringStreamId, type RefundRequest, refundSummary } from "@mizan/acquiring"
+
+import { AcquiringOrder } from "@mizan/acquiring"
 import type { Timestamp } from "@mizan/kernel"
-import { type RefundCause, refundStreamId } from "@mizan/refund"
+import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
 import * as Flows from "../src/index.ts"
 
@@ -13,18 +14,18 @@ export const requestRefund = (input: {
   readonly merchantId: string
   readonly originMerchantOrderNo: string
   readonly refundOrderNo: string
-  readonly request: RefundRequest
+  readonly request: AcquiringOrder.RefundRequest
   readonly now: Timestamp
 }) =>
   Effect.map(
     Flows.requestRefund({
       merchantId: input.merchantId,
-      acquiringStream: acquiringStreamId(input.merchantId, input.originMerchantOrderNo),
+      acquiringStream: AcquiringOrder.streamId(input.merchantId, input.originMerchantOrderNo),
       request: input.request,
       now: input.now,
       refundOrderNo: input.refundOrderNo,
     }),
-    ({ order, refund }) => ({ refund, refundSummary: refundSummary(order) }),
+    ({ order, refund }) => ({ refund, refundSummary: AcquiringOrder.refundSummary(order) }),
   )
 
 export const revokeOrder = (input: {
@@ -35,7 +36,7 @@ export const revokeOrder = (input: {
 }) =>
   Flows.revokeOrder({
     merchantId: input.merchantId,
-    acquiringStream: acquiringStreamId(input.merchantId, input.merchantOrderNo),
+    acquiringStream: AcquiringOrder.streamId(input.merchantId, input.merchantOrderNo),
     now: input.now,
     refundOrderNo: input.refundOrderNo,
   })
@@ -43,12 +44,12 @@ export const revokeOrder = (input: {
 export const endRefund = (input: {
   readonly merchantId: string
   readonly refundMerchantOrderNo: string
-  readonly cause?: RefundCause
+  readonly cause?: RefundOrder.RefundCause
   readonly outcome: "SUCCESS" | "FAILURE"
   readonly now: Timestamp
 }) =>
   Flows.endRefund(
-    refundStreamId(input.merchantId, input.refundMerchantOrderNo, input.cause),
+    RefundOrder.streamId(input.merchantId, input.refundMerchantOrderNo, input.cause),
     input.outcome === "SUCCESS"
       ? { _tag: "CompleteRefund" }
       : { _tag: "FailRefund", failCode: "BANK_REJECTED", failDes: "the bank refused the refund" },

@@ -1,20 +1,13 @@
+import { it } from "@effect/vitest"
 import { test } from "@fast-check/vitest"
-import {
-  type State as AcquiringState,
-  invariants as acquiringInvariants,
-  acquiringOrder,
-  acquiringStreamId,
-  isOrder,
-  type Order,
-  type RefundRequest,
-} from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { at, createOrder, merchantId, payOrder, refundRequest, sharingItem } from "@mizan/acquiring/testing"
 import { EventStore, handleCommand, layerMemory, loadAggregate, makeMemoryEventStore } from "@mizan/eventsourcing"
 import { fils, hourMs, type Timestamp } from "@mizan/kernel"
-import { invariants, isRefund, type RefundOrder, refundOrder, refundStreamId } from "@mizan/refund"
+import { RefundOrder } from "@mizan/refund"
 import { Effect, Exit, Layer } from "effect"
 import fc from "fast-check"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { endRefund, requestRefund, revokeOrder } from "./flow.ts"
 
 /**
@@ -30,36 +23,44 @@ const layerInterleaving = Layer.sync(EventStore, () => {
   }
 })
 
-const run = <A, E>(effect: Effect.Effect<A, E, EventStore>, layer = layerMemory) =>
-  Effect.runPromise(Effect.provide(effect, layer))
+/** Each test on a store of its own: the tests reuse order numbers. */
+const onMemoryStore = Effect.provide(layerMemory)
 
-const orderOf = (state: AcquiringState): Order => {
-  if (!isOrder(state)) throw new Error("no order")
+/** A fast-check property owns its loop and awaits each run, so each run is a promise of its own. */
+const runProperty = <A, E>(effect: Effect.Effect<A, E, EventStore>) =>
+  Effect.runPromise(Effect.provide(effect, layerInterleaving))
+
+const orderOf = (state: AcquiringOrder.State): AcquiringOrder.Order => {
+  if (!AcquiringOrder.isOrder(state)) throw new Error("no order")
   return state
 }
 
 const loadOrder = (merchantOrderNo = "ORDER-1") =>
-  Effect.map(loadAggregate(acquiringOrder, acquiringStreamId(merchantId, merchantOrderNo)), ({ state }) =>
-    orderOf(state),
+  Effect.map(
+    loadAggregate(AcquiringOrder.aggregate, AcquiringOrder.streamId(merchantId, merchantOrderNo)),
+    ({ state }) => orderOf(state),
   )
 
 const loadRefund = (refundMerchantOrderNo: string, cause: "REQUEST" | "REVOKE" = "REQUEST") =>
-  Effect.map(loadAggregate(refundOrder, refundStreamId(merchantId, refundMerchantOrderNo, cause)), ({ state }) => state)
+  Effect.map(
+    loadAggregate(RefundOrder.aggregate, RefundOrder.streamId(merchantId, refundMerchantOrderNo, cause)),
+    ({ state }) => state,
+  )
 
 /** A paid order of 100.00 AED, split between the payee and two sharing members. */
 const paidOrder = (merchantOrderNo = "ORDER-1") =>
   Effect.gen(function* () {
-    const stream = acquiringStreamId(merchantId, merchantOrderNo)
+    const stream = AcquiringOrder.streamId(merchantId, merchantOrderNo)
     yield* handleCommand(
-      acquiringOrder,
+      AcquiringOrder.aggregate,
       stream,
       createOrder({ merchantOrderNo, sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 2_000)] }),
     )
-    yield* handleCommand(acquiringOrder, stream, payOrder())
+    yield* handleCommand(AcquiringOrder.aggregate, stream, payOrder())
   })
 
 const request = (
-  overrides: Partial<RefundRequest> = {},
+  overrides: Partial<AcquiringOrder.RefundRequest> = {},
   originMerchantOrderNo = "ORDER-1",
   now: Timestamp = at(hourMs),
 ) =>
@@ -75,71 +76,66 @@ const end = (refundMerchantOrderNo: string, outcome: "SUCCESS" | "FAILURE", caus
   endRefund({ merchantId, refundMerchantOrderNo, cause, outcome, now: at(2 * hourMs) })
 
 describe("the refund request flow", () => {
-  it("reserves on the acquiring order, then creates the refund order from the reservation", () =>
-    run(
-      Effect.gen(function* () {
-        yield* paidOrder()
-        const answer = yield* request({ amountFils: fils(1_000), refundSharingAmount: true })
-        expect(answer.refundSummary).toEqual({ acquireAmountFils: 10_000, remainRefundAmountFils: 9_000 })
-        expect(answer.refund).toMatchObject({
-          status: "CREATED",
-          orderNo: "SVC-REFUND-1-ORDER-1",
-          details: { amountFils: 1_000, payeeRefundFils: 475, feeRefundedFils: 25 },
-        })
-        expect((yield* loadOrder()).refunds).toMatchObject([
-          { refundOrderNo: "SVC-REFUND-1-ORDER-1", status: "PENDING" },
-        ])
-      }),
-    ))
+  it.effect("reserves on the acquiring order, then creates the refund order from the reservation", () =>
+    Effect.gen(function* () {
+      yield* paidOrder()
+      const answer = yield* request({ amountFils: fils(1_000), refundSharingAmount: true })
+      expect(answer.refundSummary).toEqual({ acquireAmountFils: 10_000, remainRefundAmountFils: 9_000 })
+      expect(answer.refund).toMatchObject({
+        status: "CREATED",
+        orderNo: "SVC-REFUND-1-ORDER-1",
+        details: { amountFils: 1_000, payeeRefundFils: 475, feeRefundedFils: 25 },
+      })
+      expect((yield* loadOrder()).refunds).toMatchObject([{ refundOrderNo: "SVC-REFUND-1-ORDER-1", status: "PENDING" }])
+    }).pipe(onMemoryStore),
+  )
 
-  it("answers a repeated request with the existing refund and appends nothing", () =>
-    run(
-      Effect.gen(function* () {
-        yield* paidOrder()
-        const first = yield* request()
-        const appended = (yield* (yield* EventStore).readAll({ after: -1n, maxCount: 100 })).length
-        const again = yield* requestRefund({
-          merchantId,
-          originMerchantOrderNo: "ORDER-1",
-          refundOrderNo: "SVC-FRESH",
-          request: refundRequest(),
-          now: at(3 * hourMs),
-        })
-        expect(again.refund).toEqual(first.refund)
-        expect((yield* (yield* EventStore).readAll({ after: -1n, maxCount: 100 })).length).toBe(appended)
-      }),
-    ))
+  it.effect("answers a repeated request with the existing refund and appends nothing", () =>
+    Effect.gen(function* () {
+      yield* paidOrder()
+      const first = yield* request()
+      const appended = (yield* (yield* EventStore).readAll({ after: -1n, maxCount: 100 })).length
+      const again = yield* requestRefund({
+        merchantId,
+        originMerchantOrderNo: "ORDER-1",
+        refundOrderNo: "SVC-FRESH",
+        request: refundRequest(),
+        now: at(3 * hourMs),
+      })
+      expect(again.refund).toEqual(first.refund)
+      expect((yield* (yield* EventStore).readAll({ after: -1n, maxCount: 100 })).length).toBe(appended)
+    }).pipe(onMemoryStore),
+  )
 
-  it("answers the acquiring order's refusal and creates no refund order (62006)", () =>
-    run(
-      Effect.gen(function* () {
-        yield* paidOrder()
-        const refused = yield* Effect.flip(request({ amountFils: fils(10_001) }))
-        expect(refused).toMatchObject({ _tag: "Rejection", code: "REFUND_AMOUNT_EXCEEDED" })
-        expect((yield* loadRefund("REFUND-1")).status).toBe("ABSENT")
-      }),
-    ))
+  it.effect("answers the acquiring order's refusal and creates no refund order (62006)", () =>
+    Effect.gen(function* () {
+      yield* paidOrder()
+      const refused = yield* Effect.flip(request({ amountFils: fils(10_001) }))
+      expect(refused).toMatchObject({ _tag: "Rejection", code: "REFUND_AMOUNT_EXCEEDED" })
+      expect((yield* loadRefund("REFUND-1")).status).toBe("ABSENT")
+    }).pipe(onMemoryStore),
+  )
 
-  it("heals a crash between the reservation and the refund order when the request is retried", () =>
-    run(
-      Effect.gen(function* () {
-        yield* paidOrder()
-        // The first attempt reserved, then the process died before creating the refund order.
-        yield* handleCommand(acquiringOrder, acquiringStreamId(merchantId, "ORDER-1"), {
-          _tag: "ReserveRefund",
-          merchantId,
-          now: at(hourMs),
-          refundOrderNo: "SVC-FIRST",
-          request: refundRequest(),
-        })
-        const retried = yield* request()
-        expect(retried.refund).toMatchObject({ status: "CREATED", orderNo: "SVC-FIRST" })
-        expect((yield* loadOrder()).refunds).toHaveLength(1)
-      }),
-    ))
+  it.effect("heals a crash between the reservation and the refund order when the request is retried", () =>
+    Effect.gen(function* () {
+      yield* paidOrder()
+      // The first attempt reserved, then the process died before creating the refund order.
+      yield* handleCommand(AcquiringOrder.aggregate, AcquiringOrder.streamId(merchantId, "ORDER-1"), {
+        _tag: "ReserveRefund",
+        merchantId,
+        now: at(hourMs),
+        refundOrderNo: "SVC-FIRST",
+        request: refundRequest(),
+      })
+      const retried = yield* request()
+      expect(retried.refund).toMatchObject({ status: "CREATED", orderNo: "SVC-FIRST" })
+      expect((yield* loadOrder()).refunds).toHaveLength(1)
+    }).pipe(onMemoryStore),
+  )
 
-  it("answers 62017 for a refund number already used for another order, and releases what it reserved there", () =>
-    run(
+  it.effect(
+    "answers 62017 for a refund number already used for another order, and releases what it reserved there",
+    () =>
       Effect.gen(function* () {
         yield* paidOrder("ORDER-1")
         yield* paidOrder("ORDER-2")
@@ -149,61 +145,59 @@ describe("the refund request flow", () => {
         const other = yield* loadOrder("ORDER-2")
         expect(other.refunds).toMatchObject([{ status: "RELEASED" }])
         expect(other.pendingRefundFils).toBe(0)
-      }),
-    ))
+      }).pipe(onMemoryStore),
+  )
 })
 
 describe("the end of a refund", () => {
-  it("confirms a succeeded refund on the acquiring order: refunded, and the balance stays lowered", () =>
-    run(
-      Effect.gen(function* () {
-        yield* paidOrder()
-        yield* request({ amountFils: fils(4_000) })
-        const refund = yield* end("REFUND-1", "SUCCESS")
-        expect(refund.status).toBe("SUCCESS")
-        expect(yield* loadOrder()).toMatchObject({ refundedFils: 4_000, pendingRefundFils: 0 })
-      }),
-    ))
+  it.effect("confirms a succeeded refund on the acquiring order: refunded, and the balance stays lowered", () =>
+    Effect.gen(function* () {
+      yield* paidOrder()
+      yield* request({ amountFils: fils(4_000) })
+      const refund = yield* end("REFUND-1", "SUCCESS")
+      expect(refund.status).toBe("SUCCESS")
+      expect(yield* loadOrder()).toMatchObject({ refundedFils: 4_000, pendingRefundFils: 0 })
+    }).pipe(onMemoryStore),
+  )
 
-  it("releases a failed refund's amount back to the refundable balance", () =>
-    run(
-      Effect.gen(function* () {
-        yield* paidOrder()
-        yield* request({ amountFils: fils(10_000), refundSharingAmount: true })
-        yield* end("REFUND-1", "FAILURE")
-        const again = yield* request({
-          refundMerchantOrderNo: "REFUND-2",
-          amountFils: fils(10_000),
-          refundSharingAmount: true,
-        })
-        expect(again.refundSummary.remainRefundAmountFils).toBe(0)
-        expect(yield* loadOrder()).toMatchObject({ refundedFils: 0, pendingRefundFils: 10_000 })
-      }),
-    ))
+  it.effect("releases a failed refund's amount back to the refundable balance", () =>
+    Effect.gen(function* () {
+      yield* paidOrder()
+      yield* request({ amountFils: fils(10_000), refundSharingAmount: true })
+      yield* end("REFUND-1", "FAILURE")
+      const again = yield* request({
+        refundMerchantOrderNo: "REFUND-2",
+        amountFils: fils(10_000),
+        refundSharingAmount: true,
+      })
+      expect(again.refundSummary.remainRefundAmountFils).toBe(0)
+      expect(yield* loadOrder()).toMatchObject({ refundedFils: 0, pendingRefundFils: 10_000 })
+    }).pipe(onMemoryStore),
+  )
 
-  it("heals a crash between the refund's end and its confirmation when the end is reported again", () =>
-    run(
-      Effect.gen(function* () {
-        yield* paidOrder()
-        yield* request()
-        yield* handleCommand(refundOrder, refundStreamId(merchantId, "REFUND-1"), {
-          _tag: "CompleteRefund",
-          merchantId,
-          now: at(2 * hourMs),
-        })
-        expect((yield* loadOrder()).pendingRefundFils).toBe(1_000)
-        yield* end("REFUND-1", "SUCCESS")
-        expect(yield* loadOrder()).toMatchObject({ refundedFils: 1_000, pendingRefundFils: 0 })
-      }),
-    ))
+  it.effect("heals a crash between the refund's end and its confirmation when the end is reported again", () =>
+    Effect.gen(function* () {
+      yield* paidOrder()
+      yield* request()
+      yield* handleCommand(RefundOrder.aggregate, RefundOrder.streamId(merchantId, "REFUND-1"), {
+        _tag: "CompleteRefund",
+        merchantId,
+        now: at(2 * hourMs),
+      })
+      expect((yield* loadOrder()).pendingRefundFils).toBe(1_000)
+      yield* end("REFUND-1", "SUCCESS")
+      expect(yield* loadOrder()).toMatchObject({ refundedFils: 1_000, pendingRefundFils: 0 })
+    }).pipe(onMemoryStore),
+  )
 })
 
 describe("the revoke flow", () => {
   const revoke = () =>
     revokeOrder({ merchantId, merchantOrderNo: "ORDER-1", refundOrderNo: "SVC-REVOKE-1", now: at(hourMs) })
 
-  it("creates a separate refund order of the whole payment for a paid, unsettled order, which becomes FAILURE", () =>
-    run(
+  it.effect(
+    "creates a separate refund order of the whole payment for a paid, unsettled order, which becomes FAILURE",
+    () =>
       Effect.gen(function* () {
         yield* paidOrder()
         const order = yield* revoke()
@@ -216,39 +210,37 @@ describe("the revoke flow", () => {
         })
         yield* end("ORDER-1", "SUCCESS", "REVOKE")
         expect(yield* loadOrder()).toMatchObject({ refundedFils: 10_000, pendingRefundFils: 0 })
-      }),
-    ))
+      }).pipe(onMemoryStore),
+  )
 
-  it("keeps a settled order SETTLED with revoked true and its refund as a separate refund order", () =>
-    run(
-      Effect.gen(function* () {
-        yield* paidOrder()
-        yield* handleCommand(acquiringOrder, acquiringStreamId(merchantId, "ORDER-1"), {
-          _tag: "SettleOrder",
-          merchantId,
-          now: at(30 * 60_000),
-        })
-        expect(yield* revoke()).toMatchObject({ status: "SETTLED", revoked: true })
-        expect((yield* loadRefund("ORDER-1", "REVOKE")).status).toBe("CREATED")
-        // The merchant's own refund numbers live apart: REFUND-1 is still free.
-        expect((yield* loadRefund("ORDER-1")).status).toBe("ABSENT")
-      }),
-    ))
+  it.effect("keeps a settled order SETTLED with revoked true and its refund as a separate refund order", () =>
+    Effect.gen(function* () {
+      yield* paidOrder()
+      yield* handleCommand(AcquiringOrder.aggregate, AcquiringOrder.streamId(merchantId, "ORDER-1"), {
+        _tag: "SettleOrder",
+        merchantId,
+        now: at(30 * 60_000),
+      })
+      expect(yield* revoke()).toMatchObject({ status: "SETTLED", revoked: true })
+      expect((yield* loadRefund("ORDER-1", "REVOKE")).status).toBe("CREATED")
+      // The merchant's own refund numbers live apart: REFUND-1 is still free.
+      expect((yield* loadRefund("ORDER-1")).status).toBe("ABSENT")
+    }).pipe(onMemoryStore),
+  )
 
-  it("creates the refund order when a revoke is retried after a crash that followed the reservation", () =>
-    run(
-      Effect.gen(function* () {
-        yield* paidOrder()
-        yield* handleCommand(acquiringOrder, acquiringStreamId(merchantId, "ORDER-1"), {
-          _tag: "RevokeOrder",
-          merchantId,
-          now: at(hourMs),
-          refundOrderNo: "SVC-REVOKE-1",
-        })
-        yield* revokeOrder({ merchantId, merchantOrderNo: "ORDER-1", refundOrderNo: "SVC-REVOKE-2", now: at(hourMs) })
-        expect(yield* loadRefund("ORDER-1", "REVOKE")).toMatchObject({ status: "CREATED", orderNo: "SVC-REVOKE-1" })
-      }),
-    ))
+  it.effect("creates the refund order when a revoke is retried after a crash that followed the reservation", () =>
+    Effect.gen(function* () {
+      yield* paidOrder()
+      yield* handleCommand(AcquiringOrder.aggregate, AcquiringOrder.streamId(merchantId, "ORDER-1"), {
+        _tag: "RevokeOrder",
+        merchantId,
+        now: at(hourMs),
+        refundOrderNo: "SVC-REVOKE-1",
+      })
+      yield* revokeOrder({ merchantId, merchantOrderNo: "ORDER-1", refundOrderNo: "SVC-REVOKE-2", now: at(hourMs) })
+      expect(yield* loadRefund("ORDER-1", "REVOKE")).toMatchObject({ status: "CREATED", orderNo: "SVC-REVOKE-1" })
+    }).pipe(onMemoryStore),
+  )
 })
 
 describe("concurrency", () => {
@@ -294,7 +286,7 @@ describe("concurrency", () => {
   )(
     "no interleaving of concurrent refund requests and refund ends exceeds the paid amount, and both streams agree",
     (firstRequests, ends, laterRequests) =>
-      run(
+      runProperty(
         Effect.gen(function* () {
           yield* paidOrder()
           yield* concurrently(firstRequests.map(requestOf))
@@ -304,12 +296,12 @@ describe("concurrency", () => {
           ])
 
           const order = yield* loadOrder()
-          expect(acquiringInvariants(order)).toEqual([])
-          const refunds: Array<RefundOrder> = []
+          expect(AcquiringOrder.invariants(order)).toEqual([])
+          const refunds: Array<RefundOrder.Order> = []
           for (let n = 0; n <= 7; n++) {
             const state = yield* loadRefund(`R${n}`)
-            expect(invariants(state)).toEqual([])
-            if (isRefund(state)) refunds.push(state)
+            expect(RefundOrder.invariants(state)).toEqual([])
+            if (RefundOrder.isRefund(state)) refunds.push(state)
           }
           const notFailed = refunds.filter((r) => r.status !== "FAILURE")
           expect(notFailed.reduce((sum, r) => sum + r.details.amountFils, 0)).toBeLessThanOrEqual(10_000)
@@ -327,7 +319,6 @@ describe("concurrency", () => {
             })
           expect(order.refunds.length).toBe(refunds.length)
         }),
-        layerInterleaving,
       ),
   )
 })

@@ -5,12 +5,8 @@
  * request is taken, which refused with which code) and on the balances and
  * refund statuses after each step.
  */
-import {
-  type Command as AcquiringCommand,
-  acquiringOrder,
-  acquiringStreamId,
-  type ReserveRefund,
-} from "@mizan/acquiring"
+
+import { AcquiringOrder } from "@mizan/acquiring"
 import {
   type AcquiringModel,
   type AcquiringStep,
@@ -26,23 +22,23 @@ import {
 } from "@mizan/acquiring/testing"
 import { EventStore, handleCommand, loadAggregate, makeMemoryEventStore } from "@mizan/eventsourcing"
 import { fils, type Rejection, type Timestamp } from "@mizan/kernel"
-import { type RefundCause, type Command as RefundCommand, refundOrder, refundStreamId } from "@mizan/refund"
+import { RefundOrder } from "@mizan/refund"
 import { emptyRefundModel, predictRefund, type RefundModel } from "@mizan/refund/testing"
 import { Effect, Exit } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import * as Flows from "../src/index.ts"
 
-const acquiringStream = acquiringStreamId(merchantId, merchantOrderNo)
+const acquiringStream = AcquiringOrder.streamId(merchantId, merchantOrderNo)
 
 /** The refund orders by stream: a merchant's by its refund number, the revoke's by the order's number. */
-const refundKey = (refundMerchantOrderNo: string, cause: RefundCause) =>
-  refundStreamId(merchantId, refundMerchantOrderNo, cause)
+const refundKey = (refundMerchantOrderNo: string, cause: RefundOrder.RefundCause) =>
+  RefundOrder.streamId(merchantId, refundMerchantOrderNo, cause)
 
 interface Model {
   order: AcquiringModel
   refunds: Map<string, RefundModel>
-  readonly sent: Array<AcquiringCommand>
+  readonly sent: Array<AcquiringOrder.Command>
 }
 
 /** What a flow answers: done, or the code of the rejection that ended it. */
@@ -51,7 +47,7 @@ type FlowOutcome = { readonly kind: "done" } | { readonly kind: "refused"; reado
 const done: FlowOutcome = { kind: "done" }
 
 /** A refund order created from a reservation: its details come from the order, so only its lifecycle matters here. */
-const created = (amountFils: number, now: Timestamp): RefundCommand => ({
+const created = (amountFils: number, now: Timestamp): RefundOrder.Command => ({
   _tag: "CreateRefund",
   merchantId,
   now,
@@ -69,7 +65,7 @@ const created = (amountFils: number, now: Timestamp): RefundCommand => ({
 })
 
 /** Runs an acquiring command in the model; a refusal ends the flow with its code. */
-const onModelOrder = (model: Model, command: AcquiringCommand): FlowOutcome => {
+const onModelOrder = (model: Model, command: AcquiringOrder.Command): FlowOutcome => {
   const { outcome, model: next } = predictAcquiring(model.order, command)
   model.order = next
   return outcome.kind === "refused" ? outcome : done
@@ -85,7 +81,7 @@ const createRefundOrders = (model: Model, now: Timestamp) => {
 }
 
 /** What the flows should answer to a step, by the models. */
-const predictFlow = (model: Model, command: AcquiringCommand): FlowOutcome => {
+const predictFlow = (model: Model, command: AcquiringOrder.Command): FlowOutcome => {
   switch (command._tag) {
     case "ReserveRefund": {
       // The flow reads the order first, closing it if it expired.
@@ -119,12 +115,15 @@ const reservationOf = (model: Model, refundOrderNo: string) => {
 }
 
 /** The end of a refund: its refund order first, then the reservation confirmed or released. */
-const predictEnd = (model: Model, command: Extract<AcquiringCommand, { _tag: "ConfirmRefund" | "ReleaseRefund" }>) => {
+const predictEnd = (
+  model: Model,
+  command: Extract<AcquiringOrder.Command, { _tag: "ConfirmRefund" | "ReleaseRefund" }>,
+) => {
   const found = reservationOf(model, command.refundOrderNo)
   const refund = found === undefined ? undefined : model.refunds.get(found.key)
   if (found === undefined || refund === undefined)
     return { kind: "refused", code: "MERCHANT_ORDER_NO_NOT_EXIST" } as const
-  const end: RefundCommand =
+  const end: RefundOrder.Command =
     command._tag === "ConfirmRefund"
       ? { _tag: "CompleteRefund", merchantId, now: command.now }
       : { _tag: "FailRefund", merchantId, now: command.now, failCode: "BANK_REJECTED", failDes: "refused" }
@@ -154,10 +153,10 @@ const refundStreamOfOrderNo = (model: Model, refundOrderNo: string) =>
   reservationOf(model, refundOrderNo)?.key ?? refundKey("NO-SUCH-REFUND", "REQUEST")
 
 /** The real flow a step stands for. */
-const runFlow = (model: Model, command: AcquiringCommand): Effect.Effect<unknown, unknown, EventStore> => {
+const runFlow = (model: Model, command: AcquiringOrder.Command): Effect.Effect<unknown, unknown, EventStore> => {
   switch (command._tag) {
     case "ReserveRefund": {
-      const reserve: ReserveRefund = command
+      const reserve: AcquiringOrder.ReserveRefund = command
       return Flows.requestRefund({
         merchantId,
         acquiringStream,
@@ -178,7 +177,7 @@ const runFlow = (model: Model, command: AcquiringCommand): Effect.Effect<unknown
         command.now,
       )
     default:
-      return handleCommand(acquiringOrder, acquiringStream, command)
+      return handleCommand(AcquiringOrder.aggregate, acquiringStream, command)
   }
 }
 
@@ -195,22 +194,25 @@ class FlowStep implements fc.AsyncCommand<Model, EventStore["Service"]> {
     this.step = step
   }
   check = () => true
-  async run(model: Model, store: EventStore["Service"]): Promise<void> {
+  run(model: Model, store: EventStore["Service"]): Promise<void> {
     const command = commandOf(model.order, this.step, model.sent)
     model.sent.push(command)
     // The real flow is decided on the model as it was; the model then moves.
     const flow = runFlow(model, command)
     const predicted = predictFlow(model, command)
-    const exit = await Effect.runPromise(Effect.exit(Effect.provideService(flow, EventStore, store)))
-    expect(outcomeOfExit(exit), `${command._tag} ${JSON.stringify(command)}`).toEqual(predicted)
-    const order = await Effect.runPromise(
-      Effect.provideService(loadAggregate(acquiringOrder, acquiringStream), EventStore, store),
+    // fast-check's model run awaits each step: the step is one effect, run to a promise.
+    return Effect.runPromise(
+      Effect.gen(function* () {
+        const exit = yield* Effect.exit(flow)
+        expect(outcomeOfExit(exit), `${command._tag} ${JSON.stringify(command)}`).toEqual(predicted)
+        const order = yield* loadAggregate(AcquiringOrder.aggregate, acquiringStream)
+        expect(viewOfOrder(order.state)).toEqual(viewOfModel(model.order))
+        for (const [stream, refund] of model.refunds) {
+          const real = yield* loadAggregate(RefundOrder.aggregate, stream)
+          expect(real.state.status, stream).toBe(refund.status)
+        }
+      }).pipe(Effect.provideService(EventStore, store)),
     )
-    expect(viewOfOrder(order.state)).toEqual(viewOfModel(model.order))
-    for (const [stream, refund] of model.refunds) {
-      const real = await Effect.runPromise(Effect.provideService(loadAggregate(refundOrder, stream), EventStore, store))
-      expect(real.state.status, stream).toBe(refund.status)
-    }
   }
   toString = () => JSON.stringify(this.step)
 }

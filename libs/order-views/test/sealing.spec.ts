@@ -1,8 +1,8 @@
-import { Event as AcquiringEvent } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { BankCardTransfer } from "@mizan/card-transfer"
 import { forgotten } from "@mizan/kernel"
 import { notificationOrders } from "@mizan/protocol"
-import { Event as RefundEvent } from "@mizan/refund"
+import { RefundOrder } from "@mizan/refund"
 import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "@mizan/transfer"
 import type { Schema } from "effect"
 import { describe, expect, it } from "vitest"
@@ -11,8 +11,8 @@ import { mizanSealingPlan } from "../src/index.ts"
 type EventUnion = { readonly members: ReadonlyArray<{ readonly fields: Record<string, Schema.Top> }> }
 
 const eventUnions: ReadonlyArray<EventUnion> = [
-  AcquiringEvent,
-  RefundEvent,
+  AcquiringOrder.Event,
+  RefundOrder.Event,
   BankCardTransfer.Event,
   WalletTransfer.Event,
   MemberAccount.Event,

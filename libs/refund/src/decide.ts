@@ -9,7 +9,7 @@ import { Equal, Result } from "effect"
 import { detailsPartsFils } from "./allocation.ts"
 import type { Command, CreateRefund } from "./commands.ts"
 import type { Event } from "./events.ts"
-import { isRefund, type RefundOrder, type State } from "./state.ts"
+import { isRefund, type Order, type State } from "./state.ts"
 
 export type Decision = Result.Result<ReadonlyArray<Event>, Rejection>
 
@@ -66,7 +66,7 @@ const createRefund = (command: CreateRefund, state: State): Decision => {
   })
 }
 
-const settleRefund = (refund: RefundOrder, now: Timestamp): Decision => {
+const settleRefund = (refund: Order, now: Timestamp): Decision => {
   switch (refund.status) {
     case "CREATED":
       return accept({ _tag: "RefundSettled", settledAt: now })
@@ -80,7 +80,7 @@ const settleRefund = (refund: RefundOrder, now: Timestamp): Decision => {
 }
 
 /** SUCCESS comes after REFUNDED_SETTLED: completing a CREATED refund settles it first. */
-const completeRefund = (refund: RefundOrder, now: Timestamp): Decision => {
+const completeRefund = (refund: Order, now: Timestamp): Decision => {
   switch (refund.status) {
     case "CREATED":
       return accept({ _tag: "RefundSettled", settledAt: now }, { _tag: "RefundSucceeded", succeededAt: now })

@@ -4,13 +4,12 @@
  * which `invariants` reports (only a damaged history has any).
  */
 import type { Event } from "./events.ts"
-import { isRefund, type RefundOrder, type State } from "./state.ts"
+import { isRefund, type Order, type State } from "./state.ts"
 
 const anomaly = <S extends State>(state: S, what: string): S => ({ ...state, anomalies: [...state.anomalies, what] })
 
 /** An event that does not fit the refund's status (a closure per call would cost the audit's replay an allocation an event). */
-const misfit = (refund: RefundOrder, event: Event): RefundOrder =>
-  anomaly(refund, `${event._tag} on a ${refund.status} refund`)
+const misfit = (refund: Order, event: Event): Order => anomaly(refund, `${event._tag} on a ${refund.status} refund`)
 
 export const evolve = (state: State, event: Event): State => {
   if (event._tag === "RefundCreated") {

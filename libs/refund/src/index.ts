@@ -1,9 +1,7 @@
-export * from "./aggregate.ts"
+/**
+ * @mizan/refund: the refund order aggregate as the namespace `RefundOrder`
+ * (README.md says the cut), and at top level how a refund's amount splits
+ * into the parts its details name.
+ */
 export * from "./allocation.ts"
-export * from "./commands.ts"
-export * from "./decide.ts"
-export * from "./events.ts"
-export * from "./evolve.ts"
-export * from "./ids.ts"
-export * from "./invariants.ts"
-export * from "./state.ts"
+export * as RefundOrder from "./refundOrder.ts"

@@ -39,16 +39,16 @@ export interface FailedRefund extends RefundCore {
   readonly settledAt?: Timestamp
 }
 
-export type RefundOrder = CreatedRefund | SettledRefund | SucceededRefund | FailedRefund
-export type RefundStatus = RefundOrder["status"]
+export type Order = CreatedRefund | SettledRefund | SucceededRefund | FailedRefund
+export type RefundStatus = Order["status"]
 
 export interface NoRefund {
   readonly status: "ABSENT"
   readonly anomalies: ReadonlyArray<string>
 }
 
-export type State = NoRefund | RefundOrder
+export type State = NoRefund | Order
 
 export const initialState: State = { status: "ABSENT", anomalies: [] }
 
-export const isRefund = (state: State): state is RefundOrder => state.status !== "ABSENT"
+export const isRefund = (state: State): state is Order => state.status !== "ABSENT"

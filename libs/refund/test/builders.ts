@@ -1,21 +1,22 @@
 /** Refund commands built from a real reservation of a real acquiring order. */
-import { acquiringOrder, isOrder, refundDetails } from "@mizan/acquiring"
+import { AcquiringOrder, refundDetails } from "@mizan/acquiring"
 import { at, createOrder, eventsOf, merchantId, payOrder, reserveRefund, sharingItem } from "@mizan/acquiring/testing"
 import { fold } from "@mizan/eventsourcing"
 import { fils, type Timestamp } from "@mizan/kernel"
-import type { Command, CreateRefund, RefundDetails } from "../src/index.ts"
+import type { Command, CreateRefund, RefundDetails } from "../src/refundOrder.ts"
 
 export { at, merchantId }
 
 const reservedOrder = fold(
-  acquiringOrder,
+  AcquiringOrder.aggregate,
   eventsOf(
     createOrder({ sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 2_000)] }),
     payOrder(),
     reserveRefund({ amountFils: fils(1_000), refundSharingAmount: true, reason: "damaged" }),
   ),
 )
-if (!isOrder(reservedOrder) || reservedOrder.refunds[0] === undefined) throw new Error("the reservation was refused")
+if (!AcquiringOrder.isOrder(reservedOrder) || reservedOrder.refunds[0] === undefined)
+  throw new Error("the reservation was refused")
 
 /** 10.00 AED back from a 100.00 AED order split over the payee, two sharing members and the fee account. */
 export const details: RefundDetails = refundDetails(reservedOrder, reservedOrder.refunds[0])

@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs"
 import { fold, type SerializedEvent } from "@mizan/eventsourcing"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { type Event, eventCodec, invariants, refundOrder, refundStreamId, type State } from "../src/index.ts"
+import {
+  type Event,
+  eventCodec,
+  invariants,
+  aggregate as refundOrder,
+  streamId as refundStreamId,
+  type State,
+} from "../src/refundOrder.ts"
 
 /**
  * Events recorded once from realistic refund flows (@mizan/order-flows) and kept as

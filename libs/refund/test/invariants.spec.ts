@@ -1,7 +1,7 @@
 import { fold } from "@mizan/eventsourcing"
 import { fils } from "@mizan/kernel"
 import { describe, expect, it } from "vitest"
-import { type Event, invariants, refundOrder, rules } from "../src/index.ts"
+import { type Event, invariants, aggregate as refundOrder, rules } from "../src/refundOrder.ts"
 import { at, details, merchantId } from "./builders.ts"
 
 const brokenRulesOf = (events: ReadonlyArray<Event>) => invariants(fold(refundOrder, events)).map((b) => b.rule)

@@ -2,7 +2,7 @@ import { Rejection } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { decide, evolve, initialState, invariants, type State } from "../src/index.ts"
+import { decide, evolve, initialState, invariants, type State } from "../src/refundOrder.ts"
 import { emptyRefundModel, predictRefund, type RefundOutcome, refundCommand } from "../src/testing/index.ts"
 import { at, details, merchantId } from "./builders.ts"
 

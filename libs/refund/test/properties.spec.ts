@@ -13,10 +13,10 @@ import {
   evolve,
   initialState,
   invariants,
-  refundOrder,
-  refundStreamId,
+  aggregate as refundOrder,
+  streamId as refundStreamId,
   type State,
-} from "../src/index.ts"
+} from "../src/refundOrder.ts"
 import { at, completeRefund, createRefund, failRefund, settleRefund } from "./builders.ts"
 
 const now = fc.integer({ min: 0, max: 48 * hourMs }).map(at)

@@ -1,7 +1,7 @@
 import { deciderSpec } from "@mizan/eventsourcing/testing"
 import { fils } from "@mizan/kernel"
 import { describe, expect, it } from "vitest"
-import { type Event, refundOrder } from "../src/index.ts"
+import { type Event, aggregate as refundOrder } from "../src/refundOrder.ts"
 import { at, completeRefund, createRefund, details, failRefund, merchantId, settleRefund } from "./builders.ts"
 
 const spec = deciderSpec(refundOrder)

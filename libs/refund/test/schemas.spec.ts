@@ -1,7 +1,7 @@
 import { issueMessage } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { Command, eventCodec } from "../src/index.ts"
+import { Command, eventCodec } from "../src/refundOrder.ts"
 import { completeRefund, createRefund, details, failRefund, settleRefund } from "./builders.ts"
 
 /** The message a failed decode gives, or "ok". */

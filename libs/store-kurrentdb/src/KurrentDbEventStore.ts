@@ -81,28 +81,31 @@ export const storeOn = (client: KurrentDBClient, namespace: Namespace, pollInter
     })
 
   /** Reads a stream forward from a version; an unknown stream reads as empty. */
-  const readStreamFrom = (streamId: string, fromVersion: number, maxCount?: number) =>
-    Effect.gen(function* () {
-      if (maxCount !== undefined && maxCount <= 0) return []
-      const resolved = yield* Effect.tryPromise({
-        try: () =>
-          collect(
-            client.readStream(namespace.stream(streamId), {
-              fromRevision: revisionOfVersion(Math.max(fromVersion, 1)),
-              ...(maxCount === undefined ? {} : { maxCount }),
-              // Read-your-writes: a follower node may not have the latest append yet.
-              requiresLeader: true,
-            }),
-          ).catch((cause: unknown) => {
-            if (isStreamNotFound(cause)) return []
-            throw cause
+  const readStreamFrom = Effect.fn("StoreKurrentdb.readStreamFrom")(function* (
+    streamId: string,
+    fromVersion: number,
+    maxCount?: number,
+  ) {
+    if (maxCount !== undefined && maxCount <= 0) return []
+    const resolved = yield* Effect.tryPromise({
+      try: () =>
+        collect(
+          client.readStream(namespace.stream(streamId), {
+            fromRevision: revisionOfVersion(Math.max(fromVersion, 1)),
+            ...(maxCount === undefined ? {} : { maxCount }),
+            // Read-your-writes: a follower node may not have the latest append yet.
+            requiresLeader: true,
           }),
-        catch: storeErrorFrom(`reading ${streamId}`),
-      })
-      const records: Array<RecordedEvent> = []
-      for (const { event } of resolved) if (event !== undefined) records.push(yield* decode(event, streamId))
-      return records
+        ).catch((cause: unknown) => {
+          if (isStreamNotFound(cause)) return []
+          throw cause
+        }),
+      catch: storeErrorFrom(`reading ${streamId}`),
     })
+    const records: Array<RecordedEvent> = []
+    for (const { event } of resolved) if (event !== undefined) records.push(yield* decode(event, streamId))
+    return records
+  })
 
   const append: EventStoreShape["append"] = (streamId, events, expected) =>
     Effect.gen(function* () {

@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { it } from "@effect/vitest"
 import { Effect, Layer, Result } from "effect"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { describeStore, layerStore, maskSetting, type OpenOptions, parseStoreSetting } from "../src/index.ts"
 
 describe("one setting names the store", () => {
@@ -37,30 +38,38 @@ describe("one setting names the store", () => {
     expect(describeStore({ _tag: "Postgres", url: "postgres://a:b@h/d" })).toBe("postgres://a:***@h/d")
   })
 
+  const open = (setting: string, baseDir: string, options?: OpenOptions) =>
+    Effect.scoped(Layer.build(layerStore(setting, baseDir, options)))
   const openError = (setting: string, baseDir: string, options?: OpenOptions) =>
-    Effect.runPromise(Effect.flip(Effect.scoped(Layer.build(layerStore(setting, baseDir, options)))))
+    Effect.flip(open(setting, baseDir, options))
 
-  it("opens an existing SQLite file only when asked to, creating none, and never a directory", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mizan-stores-"))
-    try {
-      const missing = await openError("sqlite:missing.db", dir, { mustExist: true })
+  /** A folder of the test's own, removed when the test ends. */
+  const tempDir = Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), "mizan-stores-"))),
+    (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true })),
+  )
+
+  it.effect("opens an existing SQLite file only when asked to, creating none, and never a directory", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const missing = yield* openError("sqlite:missing.db", dir, { mustExist: true })
       expect(missing.message).toBe(
         `Unavailable: no store at ${join(dir, "missing.db")}: the file does not exist, and is not created to be read (check the store setting)`,
       )
       expect(existsSync(join(dir, "missing.db"))).toBe(false)
-      const folder = await openError(`sqlite:${dir}`, "/")
+      const folder = yield* openError(`sqlite:${dir}`, "/")
       expect(folder.message).toBe(`Unavailable: ${dir} is a directory, not a store file`)
-      await Effect.runPromise(Effect.scoped(Layer.build(layerStore("sqlite:created.db", dir))))
+      yield* open("sqlite:created.db", dir)
       expect(existsSync(join(dir, "created.db"))).toBe(true)
-      await Effect.runPromise(Effect.scoped(Layer.build(layerStore("sqlite:created.db", dir, { mustExist: true }))))
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
+      yield* open("sqlite:created.db", dir, { mustExist: true })
+    }),
+  )
 
-  it("fails the layer of a setting that names no store, saying why", async () => {
-    const error = await Effect.runPromise(Effect.flip(Effect.scoped(Layer.build(layerStore("ftp://x", "/")))))
-    expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
-    expect(error.message).toContain("is not sqlite:PATH")
-  })
+  it.effect("fails the layer of a setting that names no store, saying why", () =>
+    Effect.gen(function* () {
+      const error = yield* openError("ftp://x", "/")
+      expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
+      expect(error.message).toContain("is not sqlite:PATH")
+    }),
+  )
 })

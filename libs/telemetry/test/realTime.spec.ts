@@ -1,5 +1,6 @@
+import { it } from "@effect/vitest"
 import { Clock, Effect, Layer, Logger, Option, Tracer } from "effect"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { sampledInRealTime, withRealTime } from "../src/index.ts"
 
 const tenHoursMs = 10 * 60 * 60_000
@@ -18,27 +19,29 @@ const aheadClock = Effect.map(
   }),
 )
 
+/**
+ * The tests that compare dates with the wall clock run on the live clock (it.live): the merchant's clock is the
+ * real one moved ahead, as in the gateway, and a TestClock's 1970 would not be ten hours ahead of now.
+ */
 const onAheadClock = <A, E, R>(work: Effect.Effect<A, E, R>) =>
   Effect.flatMap(aheadClock, (clock) => Effect.provideService(work, Clock.Clock, clock))
 
 describe("log lines", () => {
-  it("are dated by real time, even inside a merchant's work on its advanced sandbox clock", async () => {
-    const dates: Array<Date> = []
-    const capture = Logger.make((options) => {
-      dates.push(options.date)
-    })
-    const logged = onAheadClock(Effect.log("inside the merchant's work"))
-    await Effect.runPromise(
-      Effect.gen(function* () {
-        yield* logged.pipe(Effect.provide(Logger.layer([capture])))
-        yield* logged.pipe(Effect.provide(Logger.layer([withRealTime(capture)])))
-      }),
-    )
-    const [fiberClock, realTime] = dates.map((date) => date.getTime() - Date.now()) as [number, number]
-    // Effect's own date follows the fiber's clock, ten hours ahead; the real-time logger's does not.
-    expect(fiberClock).toBeGreaterThan(tenHoursMs - 60_000)
-    expect(Math.abs(realTime)).toBeLessThan(5_000)
-  })
+  it.live("are dated by real time, even inside a merchant's work on its advanced sandbox clock", () =>
+    Effect.gen(function* () {
+      const dates: Array<Date> = []
+      const capture = Logger.make((options) => {
+        dates.push(options.date)
+      })
+      const logged = onAheadClock(Effect.log("inside the merchant's work"))
+      yield* logged.pipe(Effect.provide(Logger.layer([capture])))
+      yield* logged.pipe(Effect.provide(Logger.layer([withRealTime(capture)])))
+      const [fiberClock, realTime] = dates.map((date) => date.getTime() - Date.now()) as [number, number]
+      // Effect's own date follows the fiber's clock, ten hours ahead; the real-time logger's does not.
+      expect(fiberClock).toBeGreaterThan(tenHoursMs - 60_000)
+      expect(Math.abs(realTime)).toBeLessThan(5_000)
+    }),
+  )
 })
 
 /** A tracer that keeps the spans it is asked for, as an exporter would receive them. */
@@ -60,46 +63,48 @@ const recordingTracer = () => {
 }
 
 const traced = (tracer: Tracer.Tracer) =>
-  Effect.runPromise(
-    onAheadClock(Effect.sleep(1).pipe(Effect.withSpan("child"), Effect.withSpan("root"))).pipe(
-      Effect.provide(Layer.succeed(Tracer.Tracer, tracer)),
-    ),
+  onAheadClock(Effect.sleep(1).pipe(Effect.withSpan("child"), Effect.withSpan("root"))).pipe(
+    Effect.provide(Layer.succeed(Tracer.Tracer, tracer)),
   )
 
 describe("spans", () => {
-  it("are dated by real time when the fiber's clock is a merchant's advanced one", async () => {
-    const { tracer, ended } = recordingTracer()
-    await traced(sampledInRealTime(tracer, 1))
-    expect(ended.map((span) => span.name)).toEqual(["child", "root"])
-    for (const span of ended) {
-      const startedMs = Number(span.status.startTime / 1_000_000n)
-      expect(Math.abs(startedMs - Date.now())).toBeLessThan(5_000)
-      expect(span.status._tag).toBe("Ended")
-      if (span.status._tag === "Ended") expect(span.status.endTime).toBeGreaterThanOrEqual(span.status.startTime)
-    }
-  })
+  it.live("are dated by real time when the fiber's clock is a merchant's advanced one", () =>
+    Effect.gen(function* () {
+      const { tracer, ended } = recordingTracer()
+      yield* traced(sampledInRealTime(tracer, 1))
+      expect(ended.map((span) => span.name)).toEqual(["child", "root"])
+      for (const span of ended) {
+        const startedMs = Number(span.status.startTime / 1_000_000n)
+        expect(Math.abs(startedMs - Date.now())).toBeLessThan(5_000)
+        expect(span.status._tag).toBe("Ended")
+        if (span.status._tag === "Ended") expect(span.status.endTime).toBeGreaterThanOrEqual(span.status.startTime)
+      }
+    }),
+  )
 
-  it("are kept or dropped a whole trace at a time, by the sampling ratio", async () => {
-    const kept = recordingTracer()
-    await traced(sampledInRealTime(kept.tracer, 1))
-    expect(kept.ended.map((span) => span.sampled)).toEqual([true, true])
-    const dropped = recordingTracer()
-    await traced(sampledInRealTime(dropped.tracer, 0))
-    // The root is dropped, and its child follows the root's decision.
-    expect(dropped.ended.map((span) => span.sampled)).toEqual([false, false])
-    expect(Option.isSome(dropped.ended[0]?.parent ?? Option.none())).toBe(true)
-  })
+  it.live("are kept or dropped a whole trace at a time, by the sampling ratio", () =>
+    Effect.gen(function* () {
+      const kept = recordingTracer()
+      yield* traced(sampledInRealTime(kept.tracer, 1))
+      expect(kept.ended.map((span) => span.sampled)).toEqual([true, true])
+      const dropped = recordingTracer()
+      yield* traced(sampledInRealTime(dropped.tracer, 0))
+      // The root is dropped, and its child follows the root's decision.
+      expect(dropped.ended.map((span) => span.sampled)).toEqual([false, false])
+      expect(Option.isSome(dropped.ended[0]?.parent ?? Option.none())).toBe(true)
+    }),
+  )
 
-  it("keep about the share of traces the ratio says", async () => {
-    const { tracer, ended } = recordingTracer()
-    const sampling = sampledInRealTime(tracer, 0.1)
-    for (let trace = 0; trace < 2_000; trace++)
-      await Effect.runPromise(
-        Effect.void.pipe(Effect.withSpan("root"), Effect.provide(Layer.succeed(Tracer.Tracer, sampling))),
-      )
-    const share = ended.filter((span) => span.sampled).length / ended.length
-    // 2,000 draws at 10%: outside 6%..14% once in about 10^10 runs.
-    expect(share).toBeGreaterThan(0.06)
-    expect(share).toBeLessThan(0.14)
-  })
+  it.effect("keep about the share of traces the ratio says", () =>
+    Effect.gen(function* () {
+      const { tracer, ended } = recordingTracer()
+      const sampling = sampledInRealTime(tracer, 0.1)
+      for (let trace = 0; trace < 2_000; trace++)
+        yield* Effect.void.pipe(Effect.withSpan("root"), Effect.provide(Layer.succeed(Tracer.Tracer, sampling)))
+      const share = ended.filter((span) => span.sampled).length / ended.length
+      // 2,000 draws at 10%: outside 6%..14% once in about 10^10 runs.
+      expect(share).toBeGreaterThan(0.06)
+      expect(share).toBeLessThan(0.14)
+    }),
+  )
 })

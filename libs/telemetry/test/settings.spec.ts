@@ -1,5 +1,7 @@
+import { it } from "@effect/vitest"
 import { Effect } from "effect"
-import { afterEach, describe, expect, it, vi } from "vitest"
+import { TestConsole } from "effect/testing"
+import { describe, expect } from "vitest"
 import { layerLogging, logSettingsFromEnv, otlpSettingsFromEnv, TelemetrySettingError } from "../src/index.ts"
 
 describe("OTLP settings from the environment", () => {
@@ -53,10 +55,6 @@ describe("OTLP settings from the environment", () => {
 })
 
 describe("log settings", () => {
-  afterEach(() => {
-    vi.restoreAllMocks()
-  })
-
   it("from the environment refuse a value that is not one, naming the variable", () => {
     expect(logSettingsFromEnv({ MIZAN_LOG_FORMAT: "pretty", MIZAN_LOG_LEVEL: "warn" })).toEqual({
       format: "pretty",
@@ -68,18 +66,19 @@ describe("log settings", () => {
     expect(() => logSettingsFromEnv({ MIZAN_LOG_LEVEL: "verbose" })).toThrow("MIZAN_LOG_LEVEL")
   })
 
-  it("write JSON lines at and above the configured level, with their annotations", async () => {
-    const lines: Array<string> = []
-    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)))
-    await Effect.runPromise(
-      Effect.gen(function* () {
+  // it.effect's console is a TestConsole, which keeps the lines; its clock is a TestClock at 1970, so a line dated now
+  // was dated by the wall clock and not by the fiber's.
+  it.effect("write JSON lines at and above the configured level, with their annotations", () =>
+    Effect.gen(function* () {
+      yield* Effect.gen(function* () {
         yield* Effect.logDebug("not written at info")
         yield* Effect.logInfo("written").pipe(Effect.annotateLogs({ traceCode: "3f9c", status: 200 }))
-      }).pipe(Effect.provide(layerLogging({ format: "json", level: "info" }))),
-    )
-    expect(lines).toHaveLength(1)
-    const line = JSON.parse(lines[0] as string)
-    expect(line).toMatchObject({ message: "written", level: "INFO", annotations: { traceCode: "3f9c", status: 200 } })
-    expect(Math.abs(Date.parse(line.timestamp) - Date.now())).toBeLessThan(5_000)
-  })
+      }).pipe(Effect.provide(layerLogging({ format: "json", level: "info" })))
+      const lines = (yield* TestConsole.logLines).map(String)
+      expect(lines).toHaveLength(1)
+      const line = JSON.parse(lines[0] as string)
+      expect(line).toMatchObject({ message: "written", level: "INFO", annotations: { traceCode: "3f9c", status: 200 } })
+      expect(Math.abs(Date.parse(line.timestamp) - Date.now())).toBeLessThan(5_000)
+    }),
+  )
 })

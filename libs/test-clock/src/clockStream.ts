@@ -5,7 +5,7 @@
  * clock only moves forward: recorded history never runs backwards.
  */
 import { type Aggregate, makeEventCodec } from "@mizan/eventsourcing"
-import { type Rejection, reject, streamIdOf, Timestamp } from "@mizan/kernel"
+import { type BrokenRule, type Rejection, reject, streamIdOf, Timestamp } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 
 /** A year: far enough for every window of the spec (180-day refunds), bounded so that a typo cannot wreck a sandbox. */
@@ -51,5 +51,7 @@ export const testClockStreamPrefix = "sandboxClock/"
 export const testClockStreamId = (merchantId: string) => streamIdOf("sandboxClock", merchantId)
 
 /** What the audit checks after every event: each advance adds to the offset, which never shrinks. */
-export const testClockInvariants = (state: TestClockState): ReadonlyArray<string> =>
-  state.offsetMs < 0 || !Number.isSafeInteger(state.offsetMs) ? [`offset ${state.offsetMs} is not a forward move`] : []
+export const testClockInvariants = (state: TestClockState): ReadonlyArray<BrokenRule> =>
+  state.offsetMs < 0 || !Number.isSafeInteger(state.offsetMs)
+    ? [{ rule: "a test clock only moves forward", detail: `offset ${state.offsetMs} is not a forward move` }]
+    : []

@@ -1,7 +1,8 @@
+import { it } from "@effect/vitest"
 import { handleCommand, layerMemory, type RecordedEvent } from "@mizan/eventsourcing"
 import { minuteMs, timestamp } from "@mizan/kernel"
 import { Clock, Effect, Result } from "effect"
-import { describe, expect, it } from "vitest"
+import { describe, expect } from "vitest"
 import { advanceMinutesMax, MerchantClocks, testClock, testClockInvariants, testClockStreamId } from "../src/index.ts"
 
 const at = timestamp(Date.UTC(2026, 10, 24))
@@ -69,14 +70,15 @@ describe("every merchant's time in one process", () => {
     expect(clocks.realNow()).toBe(1_001_000)
   })
 
-  it("learns a merchant's clock from its stream the first time the merchant is seen: a restart keeps its time", async () => {
-    const program = Effect.gen(function* () {
-      yield* handleCommand(testClock, testClockStreamId("A"), { merchantId: "A", byMs: 60 * minuteMs, at })
-      const restarted = new MerchantClocks(yield* Clock.Clock)
-      expect(restarted.offsetOf("A")).toBe(0)
-      yield* restarted.ensureLoaded("A")
-      return restarted.offsetOf("A")
-    })
-    expect(await Effect.runPromise(program.pipe(Effect.provide(layerMemory)))).toBe(60 * minuteMs)
-  })
+  it.effect(
+    "learns a merchant's clock from its stream the first time the merchant is seen: a restart keeps its time",
+    () =>
+      Effect.gen(function* () {
+        yield* handleCommand(testClock, testClockStreamId("A"), { merchantId: "A", byMs: 60 * minuteMs, at })
+        const restarted = new MerchantClocks(yield* Clock.Clock)
+        expect(restarted.offsetOf("A")).toBe(0)
+        yield* restarted.ensureLoaded("A")
+        expect(restarted.offsetOf("A")).toBe(60 * minuteMs)
+      }).pipe(Effect.provide(layerMemory)),
+  )
 })

@@ -34,7 +34,7 @@ const versionsKnown = (versions: Readonly<Record<string, EventVersion>>) =>
 const replaysTo = <Command, Event, State extends { readonly status: string }, Error>(
   name: string,
   aggregate: Aggregate<Command, Event, State, Error>,
-  invariants: (state: State) => ReadonlyArray<string>,
+  invariants: (state: State) => ReadonlyArray<unknown>,
   statusByStreamId: Readonly<Record<string, string>>,
 ) => {
   it(`replays ${name} fixtures to the statuses they were recorded in, every invariant holding`, () => {

@@ -3,10 +3,11 @@
  * (one implementation for the gateway and this generator), with the
  * generator's seeded order numbers passed in so a seed gives the same log.
  */
-import { acquiringStreamId, type RefundRequest } from "@mizan/acquiring"
+
+import { AcquiringOrder } from "@mizan/acquiring"
 import type { Timestamp } from "@mizan/kernel"
 import * as Flows from "@mizan/order-flows"
-import { type RefundCause, refundStreamId } from "@mizan/refund"
+import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
 
 export { indexOrderNo, orderIndexStreamId } from "@mizan/order-flows"
@@ -16,13 +17,13 @@ export const requestRefund = (input: {
   readonly merchantId: string
   readonly originMerchantOrderNo: string
   readonly refundOrderNo: string
-  readonly request: RefundRequest
+  readonly request: AcquiringOrder.RefundRequest
   readonly now: Timestamp
 }) =>
   Effect.asVoid(
     Flows.requestRefund({
       merchantId: input.merchantId,
-      acquiringStream: acquiringStreamId(input.merchantId, input.originMerchantOrderNo),
+      acquiringStream: AcquiringOrder.streamId(input.merchantId, input.originMerchantOrderNo),
       request: input.request,
       now: input.now,
       refundOrderNo: input.refundOrderNo,
@@ -39,7 +40,7 @@ export const revokeOrder = (input: {
   Effect.map(
     Flows.revokeOrder({
       merchantId: input.merchantId,
-      acquiringStream: acquiringStreamId(input.merchantId, input.merchantOrderNo),
+      acquiringStream: AcquiringOrder.streamId(input.merchantId, input.merchantOrderNo),
       now: input.now,
       refundOrderNo: input.refundOrderNo,
     }),
@@ -50,13 +51,13 @@ export const revokeOrder = (input: {
 export const endRefund = (input: {
   readonly merchantId: string
   readonly refundMerchantOrderNo: string
-  readonly cause: RefundCause
+  readonly cause: RefundOrder.RefundCause
   readonly outcome: "SUCCESS" | "FAILURE"
   readonly now: Timestamp
 }) =>
   Effect.asVoid(
     Flows.endRefund(
-      refundStreamId(input.merchantId, input.refundMerchantOrderNo, input.cause),
+      RefundOrder.streamId(input.merchantId, input.refundMerchantOrderNo, input.cause),
       input.outcome === "SUCCESS"
         ? { _tag: "CompleteRefund" }
         : { _tag: "FailRefund", failCode: "BANK_REJECTED", failDes: "the bank refused the refund" },

@@ -1,17 +1,17 @@
 // Plain JavaScript on purpose: it runs on every Node a package claims, even those without type stripping.
 // The built kernel and acquiring libs, as a user installs them: create an order and pay it.
 
-import { decide, evolve, initialState } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { fils, timestamp } from "@mizan/kernel"
 
 const now = timestamp(Date.UTC(2026, 0, 1))
 const apply = (state, command) => {
-  const decision = decide(command, state)
+  const decision = AcquiringOrder.decide(command, state)
   if (decision._tag !== "Success") throw new Error(`refused: ${decision.failure.message}`)
-  return decision.success.reduce(evolve, state)
+  return decision.success.reduce(AcquiringOrder.evolve, state)
 }
 const request = { merchantOrderNo: "smoke-1", subject: "Smoke", totalAmountFils: fils(1_000), paySceneCode: "PAYPAGE" }
-const created = apply(initialState, {
+const created = apply(AcquiringOrder.initialState, {
   _tag: "CreateOrder",
   merchantId: "M1",
   now,

@@ -5,8 +5,7 @@
  * the state back.
  */
 
-import type { Order, OrderRequest } from "@mizan/acquiring"
-import { acquiringStreamId } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { reject } from "@mizan/kernel"
 import {
   acquiringStreamOf,
@@ -42,7 +41,7 @@ const checkPayee = (call: Call, payeeMid: string | undefined) =>
         ),
       )
 
-type SharingItem = NonNullable<OrderRequest["sharingParamList"]>[number]
+type SharingItem = NonNullable<AcquiringOrder.OrderRequest["sharingParamList"]>[number]
 
 /**
  * Each sharing item with `sharingMid`, "the member id returned when the
@@ -65,31 +64,30 @@ const withSharingMids = (list: ReadonlyArray<SharingItem>) =>
   )
 
 /** The wire's create order as the domain's OrderRequest: amounts in fils, identities as digests. */
-const orderRequestOf = (call: Call, request: CreateOrderRequest) =>
-  Effect.gen(function* () {
-    const eid =
-      request.paySceneParams?.eid === undefined
-        ? undefined
-        : yield* digestField("/acquire2/placeOrder", "paySceneParams.eid", request.paySceneParams.eid)
-    const digested = yield* digestSharingList("/acquire2/placeOrder", request.sharingParamList)
-    const sharingParamList = digested === undefined ? undefined : yield* withSharingMids(digested as never)
-    const { totalAmount, currency: _currency, expiredTime, paySceneParams, sharingParamList: _list, ...rest } = request
-    return withoutUndefined({
-      ...rest,
-      totalAmountFils: totalAmount,
-      // Sent on the merchant's own clock, compared with requestTime on the same (sandbox) clock.
-      expiredTime: expiredTime && call.toMerchantTime(expiredTime),
-      paySceneParams: paySceneParams && withoutUndefined({ ...paySceneParams, eid }),
-      sharingParamList,
-    }) as OrderRequest
-  })
+const orderRequestOf = Effect.fn("Gateway.orderRequestOf")(function* (call: Call, request: CreateOrderRequest) {
+  const eid =
+    request.paySceneParams?.eid === undefined
+      ? undefined
+      : yield* digestField("/acquire2/placeOrder", "paySceneParams.eid", request.paySceneParams.eid)
+  const digested = yield* digestSharingList("/acquire2/placeOrder", request.sharingParamList)
+  const sharingParamList = digested === undefined ? undefined : yield* withSharingMids(digested as never)
+  const { totalAmount, currency: _currency, expiredTime, paySceneParams, sharingParamList: _list, ...rest } = request
+  return withoutUndefined({
+    ...rest,
+    totalAmountFils: totalAmount,
+    // Sent on the merchant's own clock, compared with requestTime on the same (sandbox) clock.
+    expiredTime: expiredTime && call.toMerchantTime(expiredTime),
+    paySceneParams: paySceneParams && withoutUndefined({ ...paySceneParams, eid }),
+    sharingParamList,
+  }) as AcquiringOrder.OrderRequest
+})
 
 /**
  * interactionParams, "returned only when the order status is CREATED and
  * depends on the scene": a link to the hosted pay page for browser scenes,
  * an app deep link for app scenes, a 3-D Secure form for DIRECTPAY.
  */
-const interactionParamsOf = (order: Order, publicBaseUrl: string, token: string) => {
+const interactionParamsOf = (order: AcquiringOrder.Order, publicBaseUrl: string, token: string) => {
   if (order.status !== "CREATED") return undefined
   const tokenUrl = `${publicBaseUrl}${payPagePath(token)}`
   switch (order.request.paySceneCode) {
@@ -111,7 +109,7 @@ const interactionParamsOf = (order: Order, publicBaseUrl: string, token: string)
   }
 }
 
-const answerOrder = (order: Order) => ({ acquireOrder: toWireAcquireOrder(order) })
+const answerOrder = (order: AcquiringOrder.Order) => ({ acquireOrder: toWireAcquireOrder(order) })
 
 const revokeFailure = (call: Call, error: { readonly message: string }) =>
   Effect.andThen(
@@ -137,7 +135,7 @@ export const acquiringHandlers: Pick<
       const gateway = yield* Gateway
       const merchantId = call.merchant.partnerId
       yield* checkPayee(call, request.payeeMid)
-      const streamId = acquiringStreamId(merchantId, request.merchantOrderNo)
+      const streamId = AcquiringOrder.streamId(merchantId, request.merchantOrderNo)
       const order = yield* onOrder(streamId, {
         _tag: "CreateOrder",
         merchantId,

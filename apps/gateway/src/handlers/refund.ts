@@ -1,5 +1,5 @@
 /** The refund operations (spec: 4 refund; get refund from the wire conventions). */
-import { acquiringStreamId, type RefundRequest } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { reject } from "@mizan/kernel"
 import {
   acquiringStreamOf,
@@ -15,12 +15,13 @@ import type { Handlers } from "../pipeline.ts"
 import { digestSharingList } from "../sensitive.ts"
 import type { HandlerServices } from "./services.ts"
 
-const refundRequestOf = (request: DecodedRequestOf<"/acquire2/refund/placeOrder">) =>
-  Effect.gen(function* () {
-    const { originMerchantOrderNo: _m, originOrderNo: _o, amount, sharingParamList, ...rest } = request
-    const list = yield* digestSharingList("/acquire2/refund/placeOrder", sharingParamList)
-    return withoutUndefined({ ...rest, amountFils: amount, sharingParamList: list }) as RefundRequest
-  })
+const refundRequestOf = Effect.fn("Gateway.refundRequestOf")(function* (
+  request: DecodedRequestOf<"/acquire2/refund/placeOrder">,
+) {
+  const { originMerchantOrderNo: _m, originOrderNo: _o, amount, sharingParamList, ...rest } = request
+  const list = yield* digestSharingList("/acquire2/refund/placeOrder", sharingParamList)
+  return withoutUndefined({ ...rest, amountFils: amount, sharingParamList: list }) as AcquiringOrder.RefundRequest
+})
 
 export const refundHandlers: Pick<
   Handlers<HandlerServices>,
@@ -60,7 +61,7 @@ export const refundHandlers: Pick<
       const refund = yield* currentRefund(yield* refundStreamOf(merchantId, request))
       const order = yield* readOrderExpiringIfDue(
         merchantId,
-        acquiringStreamId(merchantId, refund.details.originMerchantOrderNo),
+        AcquiringOrder.streamId(merchantId, refund.details.originMerchantOrderNo),
         call.now,
       )
       return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }

@@ -59,7 +59,7 @@ const memberDirectoryFor = (merchantId: string) =>
  */
 const walletOrderSoFar = (streamId: string) =>
   Effect.flatMap(loadAggregate(WalletTransfer.aggregate, streamId), ({ state }) =>
-    state.status === "NONE"
+    state.status === "ABSENT"
       ? Effect.fail(
           reject("SERVICE_TIMEOUT", "the member directory did not answer: nothing was recorded, retry the request"),
         )

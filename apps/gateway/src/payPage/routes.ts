@@ -17,8 +17,9 @@
  * token, and could POST it itself. The outcomes are POST only, so links,
  * prefetchers and crawlers (which GET) never decide an order.
  */
+
 import { randomBytes } from "node:crypto"
-import { acquiringStreamId } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import type { EventStore } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
 import { readOrderExpiringIfDue } from "@mizan/order-flows"
@@ -79,41 +80,44 @@ interface PayableOrder {
  * did not make, a merchant no longer configured or a stream with no order
  * (all answer the same 404, so a page never tells which).
  */
-const orderOfToken = (token: string, language: LanguageChoice, service: ServiceFacts) =>
-  Effect.gen(function* () {
-    const gateway = yield* Gateway
-    const name = readPayToken(token, gateway.servicePrivateKey)
-    const merchant = name === undefined ? undefined : gateway.merchantOf(name.merchantId)
-    if (name === undefined || merchant === undefined) return undefined
-    // The payer acts on the merchant's order, so on the merchant's (sandbox) time.
-    if (gateway.mode === "sandbox") yield* gateway.clocks.ensureLoaded(merchant.partnerId)
-    const now = gateway.clocks.nowOf(merchant.partnerId)
-    const order = yield* readOrderExpiringIfDue(
-      merchant.partnerId,
-      acquiringStreamId(merchant.partnerId, name.merchantOrderNo),
-      now,
-    ).pipe(
-      // Reading may close an expired order: that event is recorded on the merchant's time too.
-      Effect.provideService(Clock.Clock, gateway.clocks.clockOf(merchant.partnerId)),
-      Effect.catchTag("Rejection", () => Effect.succeed(undefined)),
-    )
-    if (order === undefined) return undefined
-    const { logoUrl, brandColor } = merchant.config
-    const view: OrderView = {
-      order,
-      merchant: {
-        name: merchant.config.name ?? merchant.partnerId,
-        ...(logoUrl === undefined ? {} : { logoUrl }),
-        ...(brandColor === undefined ? {} : { brandColor }),
-      },
-      token,
-      mode: gateway.mode,
-      now,
-      language,
-      service,
-    }
-    return { view, merchant, now } satisfies PayableOrder
-  })
+const orderOfToken = Effect.fn("Gateway.orderOfToken")(function* (
+  token: string,
+  language: LanguageChoice,
+  service: ServiceFacts,
+) {
+  const gateway = yield* Gateway
+  const name = readPayToken(token, gateway.servicePrivateKey)
+  const merchant = name === undefined ? undefined : gateway.merchantOf(name.merchantId)
+  if (name === undefined || merchant === undefined) return undefined
+  // The payer acts on the merchant's order, so on the merchant's (sandbox) time.
+  if (gateway.mode === "sandbox") yield* gateway.clocks.ensureLoaded(merchant.partnerId)
+  const now = gateway.clocks.nowOf(merchant.partnerId)
+  const order = yield* readOrderExpiringIfDue(
+    merchant.partnerId,
+    AcquiringOrder.streamId(merchant.partnerId, name.merchantOrderNo),
+    now,
+  ).pipe(
+    // Reading may close an expired order: that event is recorded on the merchant's time too.
+    Effect.provideService(Clock.Clock, gateway.clocks.clockOf(merchant.partnerId)),
+    Effect.catchTag("Rejection", () => Effect.succeed(undefined)),
+  )
+  if (order === undefined) return undefined
+  const { logoUrl, brandColor } = merchant.config
+  const view: OrderView = {
+    order,
+    merchant: {
+      name: merchant.config.name ?? merchant.partnerId,
+      ...(logoUrl === undefined ? {} : { logoUrl }),
+      ...(brandColor === undefined ? {} : { brandColor }),
+    },
+    token,
+    mode: gateway.mode,
+    now,
+    language,
+    service,
+  }
+  return { view, merchant, now } satisfies PayableOrder
+})
 
 /** 3-D Secure is DIRECTPAY's step; a failed challenge says so to the merchant. */
 const failureOf = (view: OrderView) =>

@@ -8,7 +8,7 @@
  * their own, apart from the payer's checkout. Views are pure: an order in,
  * a page out.
  */
-import type { Order } from "@mizan/acquiring"
+import type { AcquiringOrder } from "@mizan/acquiring"
 import type { Timestamp } from "@mizan/kernel"
 import { payPagePath } from "../payToken.ts"
 import { type Copy, copyOf } from "./copy.ts"
@@ -29,7 +29,7 @@ export interface MerchantFacts {
 
 /** An order as its pay page shows it. */
 export interface OrderView {
-  readonly order: Order
+  readonly order: AcquiringOrder.Order
   readonly merchant: MerchantFacts
   readonly token: string
   readonly mode: Mode
@@ -44,10 +44,11 @@ export const payActionPath = (token: string): string => `${payPagePath(token)}/p
 export const failActionPath = (token: string): string => `${payPagePath(token)}/fail`
 
 /** Whether the sandbox offers the payer its outcomes: an order still open, in sandbox mode. */
-export const isPayable = (order: Order, mode: Mode): boolean => mode === "sandbox" && order.status === "CREATED"
+export const isPayable = (order: AcquiringOrder.Order, mode: Mode): boolean =>
+  mode === "sandbox" && order.status === "CREATED"
 
 /** Only a web address leads back: a `javascript:` redirectUrl would run script, escaped or not. */
-const safeRedirectUrl = (order: Order): string | undefined => {
+const safeRedirectUrl = (order: AcquiringOrder.Order): string | undefined => {
   const redirectUrl = order.paySceneParams.redirectUrl
   if (redirectUrl === undefined || !URL.canParse(redirectUrl)) return undefined
   const protocol = new URL(redirectUrl).protocol
@@ -88,7 +89,7 @@ const returnButton = (view: OrderView, copy: Copy) => {
 const nextStep = (view: OrderView, copy: Copy, guidance: Html) =>
   html`${returnButton(view, copy)}<p class="next">${guidance}</p>`
 
-const lastFailedAttempt = (order: Order) => order.failedAttempts.at(-1)
+const lastFailedAttempt = (order: AcquiringOrder.Order) => order.failedAttempts.at(-1)
 
 /**
  * The sandbox's outcomes: Pay in the checkout itself, and a decline in a
@@ -130,7 +131,7 @@ ${testOutcomes(view, copy, copy.decline)}`,
 const receipt = (
   view: OrderView,
   copy: Copy,
-  payment: { paidAmountFils: Order["request"]["totalAmountFils"]; paidTime: Timestamp },
+  payment: { paidAmountFils: AcquiringOrder.Order["request"]["totalAmountFils"]; paidTime: Timestamp },
 ): Shown => {
   const language = view.language.language
   const detail = (term: string, value: Html | string) => html`<dt>${term}</dt><dd>${value}</dd>`

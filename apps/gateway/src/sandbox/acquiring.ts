@@ -4,7 +4,7 @@
  * would. Each answers the order (or refund) as the query operation does.
  */
 
-import { acquiringStreamId } from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { BoundedString, PositiveMoneyFromWire, RequiredString } from "@mizan/kernel"
 import { acquiringStreamOf, endRefund, onOrder, readOrderExpiringIfDue, refundStreamOf } from "@mizan/order-flows"
 import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary } from "@mizan/order-views"
@@ -55,18 +55,20 @@ const FailRefundRequest = Schema.Struct({
 }).check(exactlyOneOf("refundMerchantOrderNo", "orderNo"))
 
 /** The merchantOrderNo behind either name, read off the order (62004 / 62035 when there is none). */
-const merchantOrderNoOf = (call: Call, name: { merchantOrderNo?: string; orderNo?: string }) =>
-  Effect.gen(function* () {
-    const streamId = yield* acquiringStreamOf(call.merchant.partnerId, name)
-    const order = yield* readOrderExpiringIfDue(call.merchant.partnerId, streamId, call.now)
-    return order.request.merchantOrderNo
-  })
+const merchantOrderNoOf = Effect.fn("Gateway.merchantOrderNoOf")(function* (
+  call: Call,
+  name: { merchantOrderNo?: string; orderNo?: string },
+) {
+  const streamId = yield* acquiringStreamOf(call.merchant.partnerId, name)
+  const order = yield* readOrderExpiringIfDue(call.merchant.partnerId, streamId, call.now)
+  return order.request.merchantOrderNo
+})
 
 const refundAnswer = (call: Call, refund: Parameters<typeof toWireRefundOrder>[0]) =>
   Effect.map(
     readOrderExpiringIfDue(
       call.merchant.partnerId,
-      acquiringStreamId(call.merchant.partnerId, refund.details.originMerchantOrderNo),
+      AcquiringOrder.streamId(call.merchant.partnerId, refund.details.originMerchantOrderNo),
       call.now,
     ),
     (order) => ({ refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }),

@@ -13,6 +13,8 @@
  * (see test/model.spec.ts of this lib, and of @mizan/order-flows).
  */
 export * from "./builders.ts"
+export * from "./histories.ts"
+export * from "./laws.ts"
 export * from "./model.ts"
 export * from "./steps.ts"
 export * from "./view.ts"

@@ -4,6 +4,7 @@
  * when, never what (the subject id is keyed, sealer.ts). The audit replays
  * these streams like any other (apps/audit/src/registry.ts).
  */
+import type { BrokenRule } from "@mizan/kernel"
 import { Schema } from "effect"
 import { makeEventCodec } from "../codec.ts"
 
@@ -24,24 +25,33 @@ export type SubjectForgotten = typeof SubjectForgotten.Type
 export const forgottenSubjectCodec = makeEventCodec(SubjectForgotten, { SubjectForgotten: { current: 1 } })
 
 export type ForgottenSubjectState =
-  | { readonly status: "NONE" }
+  | { readonly status: "ABSENT" }
   | { readonly status: "FORGOTTEN"; readonly forgets: ReadonlyArray<SubjectForgotten> }
 
-export const forgottenSubjectInitialState: ForgottenSubjectState = { status: "NONE" }
+export const forgottenSubjectInitialState: ForgottenSubjectState = { status: "ABSENT" }
 
 export const evolveForgottenSubject = (
   state: ForgottenSubjectState,
   event: SubjectForgotten,
 ): ForgottenSubjectState => ({
   status: "FORGOTTEN",
-  forgets: state.status === "NONE" ? [event] : [...state.forgets, event],
+  forgets: state.status === "ABSENT" ? [event] : [...state.forgets, event],
 })
 
+export const forgottenSubjectRules = {
+  destroyedAKey: "a forget is recorded only when it destroyed a data key",
+  saysWho: "a forget says who asked",
+} as const
+
 /** A forget is recorded only when it destroyed a key, and always says who asked. */
-export const forgottenSubjectInvariants = (state: ForgottenSubjectState): ReadonlyArray<string> =>
-  state.status === "NONE"
+export const forgottenSubjectInvariants = (state: ForgottenSubjectState): ReadonlyArray<BrokenRule> =>
+  state.status === "ABSENT"
     ? []
-    : state.forgets.flatMap((forget) => [
-        ...(forget.keysDestroyed > 0 ? [] : ["a forget that destroyed no data key is recorded"]),
-        ...(forget.by.trim() === "" ? ["a forget does not say who asked"] : []),
-      ])
+    : state.forgets.flatMap(
+        (forget): ReadonlyArray<BrokenRule> => [
+          ...(forget.keysDestroyed > 0
+            ? []
+            : [{ rule: forgottenSubjectRules.destroyedAKey, detail: `${forget.keysDestroyed} keys destroyed` }]),
+          ...(forget.by.trim() === "" ? [{ rule: forgottenSubjectRules.saysWho, detail: "by is empty" }] : []),
+        ],
+      )

@@ -3,7 +3,7 @@
  * (Emmett's habit of one suite per port). An adapter's test file calls
  * `eventStoreContract("sqlite", openFreshStore)`.
  */
-import { Clock, Duration, Effect, Exit, Fiber, type Scope, Stream } from "effect"
+import { Clock, Duration, Effect, Exit, Fiber, Predicate, type Scope, Stream } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { EventStoreShape } from "../EventStore.ts"
@@ -190,7 +190,7 @@ export const eventStoreContract = (
                     Effect.gen(function* () {
                       const version = (yield* store.readStream(streamId)).length
                       return yield* store.append(streamId, events, version === 0 ? "no_stream" : version)
-                    }).pipe(Effect.retry({ while: (e) => e._tag === "VersionConflict", times: 200 }))
+                    }).pipe(Effect.retry({ while: Predicate.isTagged("VersionConflict"), times: 200 }))
                   yield* Effect.all(
                     appends.map(({ stream, size }, i) => appendWithRetry(`s-${stream}`, batch(size, i * 10))),
                     { concurrency: "unbounded" },

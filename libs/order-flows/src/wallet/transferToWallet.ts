@@ -36,7 +36,7 @@ export const transferToWallet = (
     const beneficiary = yield* directory.find(request.beneficiaryIdentityType, request.beneficiaryIdentity)
     const placed = yield* handleCommand(aggregate, id, { _tag: "PlaceWalletTransfer", ...input, beneficiary })
     const order = placed.state
-    if (order.status === "NONE") return yield* Effect.die(new Error(`${id}: placing decided no order`))
+    if (order.status === "ABSENT") return yield* Effect.die(new Error(`${id}: placing decided no order`))
     if (order.status !== "CREATED") return order
     const outcome: CreditOutcome = yield* directory
       .credit({
@@ -59,7 +59,7 @@ export const transferToWallet = (
       now: input.now,
       outcome,
     })
-    return settled.state.status === "NONE" ? order : settled.state
+    return settled.state.status === "ABSENT" ? order : settled.state
   }).pipe(
     Effect.withSpan("OrderFlows.transferToWallet", { attributes: { merchantOrderNo: input.request.merchantOrderNo } }),
   )

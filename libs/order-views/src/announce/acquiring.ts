@@ -4,10 +4,11 @@
  * notifyUrl are announced at each status change, with the order as the
  * query operation shows it as of that change.
  */
-import { acquiringOrder, isOrder } from "@mizan/acquiring"
+
+import { AcquiringOrder } from "@mizan/acquiring"
 import type { RecordedEvent } from "@mizan/eventsourcing"
 import { encodeWire, operations } from "@mizan/protocol"
-import { refundOrder } from "@mizan/refund"
+import { RefundOrder } from "@mizan/refund"
 import { Effect, Option } from "effect"
 import type { Announcement } from "../announcement.ts"
 import { toWireAcquireOrder, toWireRefundOrder } from "../views/acquiring.ts"
@@ -21,31 +22,30 @@ const refundStatusChanges = new Set(["RefundSettled", "RefundSucceeded", "Refund
 const acquireOrderWire = operations["/acquire2/getOrder"].response
 const refundOrderWire = operations["/acquire2/refund/getOrder"].response
 
-export const describeAcquiringEvent = (event: RecordedEvent) =>
-  Effect.gen(function* () {
-    if (event.streamId.startsWith("acquiring-") && acquiringStatusChanges.has(event.type)) {
-      const order = yield* stateAt(acquiringOrder, event.streamId, event.streamVersion)
-      if (!isOrder(order) || order.request.notifyUrl === undefined) return Option.none<Announcement>()
-      const wire = encodeWire(acquireOrderWire, { acquireOrder: toWireAcquireOrder(order) }, "acquireOrder")
-      return Option.some<Announcement>({
-        merchantId: order.merchantId,
-        notifyUrl: order.request.notifyUrl,
-        orderKey: "acquireOrder",
-        order: wire.acquireOrder as Announcement["order"],
-        orderingKey: event.streamId,
-      })
-    }
-    if (event.streamId.startsWith("refund-") && refundStatusChanges.has(event.type)) {
-      const refund = yield* stateAt(refundOrder, event.streamId, event.streamVersion)
-      if (refund.status === "ABSENT" || refund.details.notifyUrl === undefined) return Option.none<Announcement>()
-      const wire = encodeWire(refundOrderWire, { refundOrder: toWireRefundOrder(refund) }, "refundOrder")
-      return Option.some<Announcement>({
-        merchantId: refund.merchantId,
-        notifyUrl: refund.details.notifyUrl,
-        orderKey: "refundOrder",
-        order: wire.refundOrder as Announcement["order"],
-        orderingKey: event.streamId,
-      })
-    }
-    return Option.none<Announcement>()
-  })
+export const describeAcquiringEvent = Effect.fn("OrderViews.describeAcquiringEvent")(function* (event: RecordedEvent) {
+  if (event.streamId.startsWith("acquiring-") && acquiringStatusChanges.has(event.type)) {
+    const order = yield* stateAt(AcquiringOrder.aggregate, event.streamId, event.streamVersion)
+    if (!AcquiringOrder.isOrder(order) || order.request.notifyUrl === undefined) return Option.none<Announcement>()
+    const wire = encodeWire(acquireOrderWire, { acquireOrder: toWireAcquireOrder(order) }, "acquireOrder")
+    return Option.some<Announcement>({
+      merchantId: order.merchantId,
+      notifyUrl: order.request.notifyUrl,
+      orderKey: "acquireOrder",
+      order: wire.acquireOrder as Announcement["order"],
+      orderingKey: event.streamId,
+    })
+  }
+  if (event.streamId.startsWith("refund-") && refundStatusChanges.has(event.type)) {
+    const refund = yield* stateAt(RefundOrder.aggregate, event.streamId, event.streamVersion)
+    if (refund.status === "ABSENT" || refund.details.notifyUrl === undefined) return Option.none<Announcement>()
+    const wire = encodeWire(refundOrderWire, { refundOrder: toWireRefundOrder(refund) }, "refundOrder")
+    return Option.some<Announcement>({
+      merchantId: refund.merchantId,
+      notifyUrl: refund.details.notifyUrl,
+      orderKey: "refundOrder",
+      order: wire.refundOrder as Announcement["order"],
+      orderingKey: event.streamId,
+    })
+  }
+  return Option.none<Announcement>()
+})

@@ -28,9 +28,9 @@ interface Notifiable {
   readonly notifyUrl?: string
 }
 
-type Unplaced = { readonly status: "NONE" }
+type Unplaced = { readonly status: "ABSENT" }
 
-const isPlaced = <Order>(state: Unplaced | Order): state is Order => (state as Unplaced).status !== "NONE"
+const isPlaced = <Order>(state: Unplaced | Order): state is Order => (state as Unplaced).status !== "ABSENT"
 
 /** One kind of transfer order the notifier announces: which events, under which key, in which shape. */
 interface AnnouncedKind {

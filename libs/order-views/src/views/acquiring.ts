@@ -6,9 +6,9 @@
  * operation returns it.
  */
 
-import { type Order, refundSummary, sharingInfoList } from "@mizan/acquiring"
+import { AcquiringOrder, sharingInfoList } from "@mizan/acquiring"
 import type { ResponseBodyOf } from "@mizan/protocol"
-import type { RefundOrder as DomainRefundOrder } from "@mizan/refund"
+import type { RefundOrder } from "@mizan/refund"
 import { withoutUndefined } from "./defined.ts"
 
 export type WireAcquireOrder = ResponseBodyOf<"/acquire2/getOrder">["acquireOrder"]
@@ -18,7 +18,7 @@ export type WireRefundSummary = ResponseBodyOf<"/acquire2/refund/placeOrder">["r
 /** The spec's `product`: "internal classification" of the payment scene. */
 export const acquiringProduct = "MERCHANT_ACQUIRING"
 
-export const toWireAcquireOrder = (order: Order): WireAcquireOrder => {
+export const toWireAcquireOrder = (order: AcquiringOrder.Order): WireAcquireOrder => {
   const request = order.request
   const payment = order.status === "CREATED" ? undefined : order.payment
   const failure = order.status === "FAILURE" ? order.failure : undefined
@@ -74,12 +74,12 @@ export const toWireAcquireOrder = (order: Order): WireAcquireOrder => {
   }) as WireAcquireOrder
 }
 
-export const toWireRefundSummary = (order: Order): WireRefundSummary => {
-  const summary = refundSummary(order)
+export const toWireRefundSummary = (order: AcquiringOrder.Order): WireRefundSummary => {
+  const summary = AcquiringOrder.refundSummary(order)
   return { acquireAmount: summary.acquireAmountFils, remainRefundAmount: summary.remainRefundAmountFils }
 }
 
-export const toWireRefundOrder = (refund: DomainRefundOrder): WireRefundOrder => {
+export const toWireRefundOrder = (refund: RefundOrder.Order): WireRefundOrder => {
   const details = refund.details
   const failure = refund.status === "FAILURE" ? refund.failure : undefined
   return withoutUndefined({

@@ -4,5 +4,8 @@
  * (`refundCommand`) for both-sided proofs: run them through the code under
  * test and the model, and expect the same outcome and status after each.
  */
+
+export * from "./histories.ts"
+export * from "./laws.ts"
 export * from "./model.ts"
 export * from "./steps.ts"

@@ -28,7 +28,7 @@ export const decide = (command: Command, state: State): Decision => {
 const place = (command: PlaceBankTransfer, state: State): Decision => {
   const terms = withDefaults(command.request)
   // Idempotent by merchantOrderNo; an omitted default is the same as the default spelled out.
-  if (state.status !== "NONE")
+  if (state.status !== "ABSENT")
     return sameRequest(BankTransferTerms.fields, terms, state)
       ? Result.succeed([])
       : Result.fail(
@@ -65,7 +65,7 @@ const place = (command: PlaceBankTransfer, state: State): Decision => {
 
 /** The bank's outcome ends a CREATED order; the same outcome again changes nothing; a terminal status is final. */
 const recordOutcome = ({ merchantId, outcome, now }: RecordBankOutcome, state: State): Decision => {
-  if (state.status === "NONE" || state.merchantId !== merchantId)
+  if (state.status === "ABSENT" || state.merchantId !== merchantId)
     return Result.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "this merchant has no such bank transfer"))
   switch (state.status) {
     case "CREATED":

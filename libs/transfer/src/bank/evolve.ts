@@ -12,10 +12,10 @@ export const evolve = (state: State, event: Event): State => {
       return { ...placed, status: "CREATED" }
     }
     case "BankTransferSucceeded":
-      return state.status === "NONE"
+      return state.status === "ABSENT"
         ? notPlaced(event)
         : { ...state, status: "SUCCESS", bankReference: event.bankReference, arrivalTime: event.arrivalTime }
     case "BankTransferFailed":
-      return state.status === "NONE" ? notPlaced(event) : { ...state, status: "FAILURE", failDes: event.failDes }
+      return state.status === "ABSENT" ? notPlaced(event) : { ...state, status: "FAILURE", failDes: event.failDes }
   }
 }

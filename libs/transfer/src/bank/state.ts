@@ -13,9 +13,9 @@ export type BankTransferOrder =
   | (PlacedFields & { readonly status: "SUCCESS"; readonly bankReference: string; readonly arrivalTime: Timestamp })
   | (PlacedFields & { readonly status: "FAILURE"; readonly failDes: string })
 
-export type State = { readonly status: "NONE" } | BankTransferOrder
+export type State = { readonly status: "ABSENT" } | BankTransferOrder
 
-export const initialState: State = { status: "NONE" }
+export const initialState: State = { status: "ABSENT" }
 
 /** The order's product: the service's internal classification. */
 export const bankTransferProduct = "TRANSFER_TO_BANK"

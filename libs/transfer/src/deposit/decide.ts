@@ -19,7 +19,7 @@ const { status: _status, transactionTime: _time, ...depositIdentity } = VamDepos
  */
 export const decide = (command: Command, state: State): Decision => {
   const { deposit, now } = command
-  if (state.status === "NONE") {
+  if (state.status === "ABSENT") {
     const invalid = checkRequest(VamDepositReport, deposit)
     if (invalid !== undefined) return Result.fail(invalid)
     const { notifyUrl } = command

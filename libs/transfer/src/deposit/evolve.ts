@@ -8,7 +8,7 @@ export const evolve = (state: State, event: Event): State => {
       return deposit
     }
     case "VamDepositSettled":
-      if (state.status === "NONE") throw new Error("VamDepositSettled on a deposit that was never received")
+      if (state.status === "ABSENT") throw new Error("VamDepositSettled on a deposit that was never received")
       return { ...state, status: event.status, transactionTime: event.transactionTime }
   }
 }

@@ -1,4 +1,9 @@
+import type { BrokenRule } from "@mizan/kernel"
 import type { State } from "./state.ts"
 
-export const invariants = (state: State): ReadonlyArray<string> =>
-  state.status !== "NONE" && state.amount <= 0 ? ["amount is not above zero"] : []
+export const rules = { amountPositive: "the amount is above zero" } as const
+
+export const invariants = (state: State): ReadonlyArray<BrokenRule> =>
+  state.status !== "ABSENT" && state.amount <= 0
+    ? [{ rule: rules.amountPositive, detail: `amount ${state.amount} fils` }]
+    : []

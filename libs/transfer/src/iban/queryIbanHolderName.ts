@@ -61,11 +61,11 @@ export const queryIbanHolderName = (
         query.swiftCode === undefined ? { iban: iban.success } : { iban: iban.success, swiftCode: query.swiftCode },
       )
       .pipe(
-        Effect.mapError((error) =>
-          error._tag === "HolderNameNotFound"
-            ? reject("NAME_NOT_FOUND", "no holder name is registered for the IBAN")
-            : reject("QUERY_API_UNAVAILABLE", "the holder name lookup is unavailable, retry later"),
-        ),
+        Effect.catchTags({
+          HolderNameNotFound: () => Effect.fail(reject("NAME_NOT_FOUND", "no holder name is registered for the IBAN")),
+          HolderNameLookupUnavailable: () =>
+            Effect.fail(reject("QUERY_API_UNAVAILABLE", "the holder name lookup is unavailable, retry later")),
+        }),
       )
     const level = nameMatchingLevel(query.holderName, registered)
     return {

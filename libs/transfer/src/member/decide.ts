@@ -17,7 +17,7 @@ export const decide = (command: Command, state: State): Decision => {
 }
 
 const open = ({ _tag, now, ...member }: OpenMemberAccount, state: State): Decision => {
-  if (state.status === "UNOPENED") return Result.succeed([{ _tag: "MemberAccountOpened", ...member, at: now }])
+  if (state.status === "ABSENT") return Result.succeed([{ _tag: "MemberAccountOpened", ...member, at: now }])
   const { memberIdDigest, phoneNoDigest, fullName, openingBalanceFils } = state
   return Equal.equals(member, { memberIdDigest, phoneNoDigest, fullName, openingBalanceFils })
     ? Result.succeed([])
@@ -26,7 +26,7 @@ const open = ({ _tag, now, ...member }: OpenMemberAccount, state: State): Decisi
 
 /** Booked once per reference, and never beyond the balance limit the wallet transfer states. */
 const credit = ({ reference, amount, balanceMaxFils, now }: CreditMemberAccount, state: State): Decision => {
-  if (state.status === "UNOPENED")
+  if (state.status === "ABSENT")
     return Result.fail(new MemberAccountRefusal({ reason: "NOT_OPEN", detail: "no such member account" }))
   const booked = state.credits.get(reference)
   if (booked !== undefined)

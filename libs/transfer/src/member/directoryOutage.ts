@@ -7,7 +7,7 @@
  * merchant), so it holds across restarts and the audit replays it.
  */
 import { type Aggregate, makeEventCodec } from "@mizan/eventsourcing"
-import { type Rejection, streamIdOf, Timestamp } from "@mizan/kernel"
+import { type BrokenRule, type Rejection, streamIdOf, Timestamp } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 
 export const OutageStarted = Schema.TaggedStruct("MemberDirectoryOutageStarted", { at: Timestamp })
@@ -49,4 +49,4 @@ export const directoryOutageStreamPrefix = "sandboxMemberDirectory/"
 export const directoryOutageStreamId = (merchantId: string) => streamIdOf("sandboxMemberDirectory", merchantId)
 
 /** Nothing can break: the switch is on or off. */
-export const directoryOutageInvariants = (_state: DirectoryAvailability): ReadonlyArray<string> => []
+export const directoryOutageInvariants = (_state: DirectoryAvailability): ReadonlyArray<BrokenRule> => []

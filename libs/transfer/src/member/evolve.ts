@@ -8,7 +8,7 @@ export const evolve = (state: State, event: Event): State => {
       return { ...member, status: "OPEN", balanceFils: member.openingBalanceFils, credits: new Map() }
     }
     case "MemberAccountCredited":
-      if (state.status === "UNOPENED") throw new Error("MemberAccountCredited on an account that was never opened")
+      if (state.status === "ABSENT") throw new Error("MemberAccountCredited on an account that was never opened")
       return {
         ...state,
         balanceFils: event.balanceAfterFils,

@@ -8,6 +8,6 @@ export type OpenAccount = Omit<MemberAccountOpened, "_tag" | "at"> & {
   readonly credits: ReadonlyMap<string, Fils>
 }
 
-export type State = { readonly status: "UNOPENED" } | OpenAccount
+export type State = { readonly status: "ABSENT" } | OpenAccount
 
-export const initialState: State = { status: "UNOPENED" }
+export const initialState: State = { status: "ABSENT" }

@@ -12,21 +12,24 @@ export interface FundoutTerms {
   readonly rate: Rate
 }
 
-const enabledAbilityAndRate = (merchantId: string, networkCode: string, fundoutCurrencyCode: string) =>
-  Effect.gen(function* () {
-    const abilities = yield* (yield* PayoutAbilities).abilitiesOf(merchantId)
-    const ability = findAbility(abilities, networkCode, fundoutCurrencyCode)
-    if (Result.isFailure(ability)) return yield* Effect.fail(ability.failure)
-    // A currency the rate source cannot price is not supported either: 62076, as for one not enabled.
-    const rate = yield* (yield* RateSource)
-      .rateFor(fundoutCurrencyCode)
-      .pipe(
-        Effect.mapError(() =>
-          reject("FUND_OUT_ABILITY_SUPPORTED", `fundoutCurrencyCode ${fundoutCurrencyCode} has no rate at present`),
-        ),
-      )
-    return { abilities, ability: ability.success, rate }
-  })
+const enabledAbilityAndRate = Effect.fn("Transfer.enabledAbilityAndRate")(function* (
+  merchantId: string,
+  networkCode: string,
+  fundoutCurrencyCode: string,
+) {
+  const abilities = yield* (yield* PayoutAbilities).abilitiesOf(merchantId)
+  const ability = findAbility(abilities, networkCode, fundoutCurrencyCode)
+  if (Result.isFailure(ability)) return yield* Effect.fail(ability.failure)
+  // A currency the rate source cannot price is not supported either: 62076, as for one not enabled.
+  const rate = yield* (yield* RateSource)
+    .rateFor(fundoutCurrencyCode)
+    .pipe(
+      Effect.mapError(() =>
+        reject("FUND_OUT_ABILITY_SUPPORTED", `fundoutCurrencyCode ${fundoutCurrencyCode} has no rate at present`),
+      ),
+    )
+  return { abilities, ability: ability.success, rate }
+})
 
 /** A merchant's abilities and the rate of the payout currency, for the bank transfer command. */
 export const fundoutTermsOf = (

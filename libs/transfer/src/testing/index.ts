@@ -6,6 +6,12 @@
  * what is one fils past either fails with its failCode.
  */
 
+export * from "./bankHistories.ts"
+export * from "./depositHistories.ts"
+export * from "./digests.ts"
+export * from "./laws.ts"
+export * from "./memberHistories.ts"
 export * from "./walletBuilders.ts"
+export * from "./walletHistories.ts"
 export * from "./walletModel.ts"
 export * from "./walletSteps.ts"

@@ -19,7 +19,7 @@ export type WalletOutcome =
   | { readonly kind: "refused"; readonly code: CodeName }
 
 export interface WalletModel {
-  readonly status: "NONE" | "CREATED" | "SUCCESS" | "FAILURE"
+  readonly status: "ABSENT" | "CREATED" | "SUCCESS" | "FAILURE"
   readonly merchantId: string
   readonly requestKey: string
   readonly failCode: WalletFailCode | undefined
@@ -27,7 +27,7 @@ export interface WalletModel {
 }
 
 export const emptyWalletModel: WalletModel = {
-  status: "NONE",
+  status: "ABSENT",
   merchantId: "",
   requestKey: "",
   failCode: undefined,
@@ -63,7 +63,7 @@ export const predictWallet = (
 ): { readonly outcome: WalletOutcome; readonly model: WalletModel } => {
   const same = (outcome: WalletOutcome) => ({ outcome, model })
   if (command._tag === "PlaceWalletTransfer") {
-    if (model.status !== "NONE")
+    if (model.status !== "ABSENT")
       return same(model.requestKey === keyOf(command.request) ? nothing : refused("MERCHANT_ORDER_NO_EXIST"))
     if (command.request.memo.trim() === "") return same(refused("INVALID_PARAMETER"))
     const { basisPoints, fixedFils } = command.feePlan
@@ -83,7 +83,7 @@ export const predictWallet = (
       },
     }
   }
-  if (model.status === "NONE" || model.merchantId !== command.merchantId)
+  if (model.status === "ABSENT" || model.merchantId !== command.merchantId)
     return same(refused("MERCHANT_ORDER_NO_NOT_EXIST"))
   const credited = command.outcome._tag === "Credited"
   switch (model.status) {

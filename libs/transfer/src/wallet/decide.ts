@@ -42,7 +42,7 @@ const placementFailure = ({ request, beneficiary }: PlaceWalletTransfer): Wallet
 const place = (command: PlaceWalletTransfer, state: State): Decision => {
   const { request, beneficiary, now } = command
   // Idempotent by merchantOrderNo: the same parameters answer the order as it stands.
-  if (state.status !== "NONE")
+  if (state.status !== "ABSENT")
     return sameRequest(WalletTransferRequest.fields, request, state)
       ? Result.succeed([])
       : Result.fail(
@@ -71,7 +71,7 @@ const place = (command: PlaceWalletTransfer, state: State): Decision => {
 
 /** The credit's outcome ends a CREATED transfer; a terminal status is final. */
 const settle = ({ merchantId, outcome, now }: SettleWalletTransfer, state: State): Decision => {
-  if (state.status === "NONE" || state.merchantId !== merchantId)
+  if (state.status === "ABSENT" || state.merchantId !== merchantId)
     return Result.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "this merchant has no such wallet transfer to settle"))
   switch (state.status) {
     case "CREATED":

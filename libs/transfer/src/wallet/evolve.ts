@@ -13,9 +13,9 @@ export const evolve = (state: State, event: Event): State => {
       return { ...placed, status: "CREATED" }
     }
     case "WalletTransferSucceeded":
-      return state.status === "NONE" ? notPlaced(event) : { ...state, status: "SUCCESS" }
+      return state.status === "ABSENT" ? notPlaced(event) : { ...state, status: "SUCCESS" }
     case "WalletTransferFailed":
-      return state.status === "NONE"
+      return state.status === "ABSENT"
         ? notPlaced(event)
         : { ...state, status: "FAILURE", failCode: event.failCode, failDes: event.failDes }
   }

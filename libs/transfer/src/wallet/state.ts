@@ -13,6 +13,6 @@ export type WalletTransferOrder =
   | (PlacedFields & { readonly status: "CREATED" | "SUCCESS" })
   | (PlacedFields & { readonly status: "FAILURE"; readonly failCode: WalletFailCode; readonly failDes: string })
 
-export type State = { readonly status: "NONE" } | WalletTransferOrder
+export type State = { readonly status: "ABSENT" } | WalletTransferOrder
 
-export const initialState: State = { status: "NONE" }
+export const initialState: State = { status: "ABSENT" }

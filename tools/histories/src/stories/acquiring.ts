@@ -5,17 +5,7 @@
  * pending) or revoked with its full refund. Every step goes through the real
  * decider and `handleCommand`, as the gateway and the sandbox drive them.
  */
-import {
-  acquiringOrder,
-  acquiringStreamId,
-  type CardInfo,
-  isOrder,
-  type OrderRequest,
-  type PayerRecord,
-  type RefundRequest,
-  remainRefundFils,
-  type SharingParam,
-} from "@mizan/acquiring"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import { dayMs, type Fils, fils, hourMs, minuteMs, type Timestamp, timestamp } from "@mizan/kernel"
 import { Effect } from "effect"
@@ -29,10 +19,10 @@ interface OrderStory {
   readonly merchant: Merchant
   readonly merchantOrderNo: string
   readonly streamId: string
-  readonly request: OrderRequest
+  readonly request: AcquiringOrder.OrderRequest
   /** When the order can no longer be paid. */
   readonly expiresAt: number
-  readonly payer: PayerRecord
+  readonly payer: AcquiringOrder.PayerRecord
 }
 
 const scenes = { PAYPAGE: 0.5, DIRECTPAY: 0.2, INAPP: 0.15, DYNQR: 0.15 } as const
@@ -42,7 +32,7 @@ const subjects = ["Coffee beans", "Groceries", "Flight AUH", "Hotel 2 nts", "Boo
 const logUniformFils = (world: World, minFils: number, maxFils: number): Fils =>
   fils(Math.round(Math.exp(Math.log(minFils) + world.random.next() * (Math.log(maxFils) - Math.log(minFils)))))
 
-const sharingItems = (world: World, totalFils: number): ReadonlyArray<SharingParam> => {
+const sharingItems = (world: World, totalFils: number): ReadonlyArray<AcquiringOrder.SharingParam> => {
   const { random } = world
   const count = random.int(1, 2)
   const withholding = random.chance(0.3)
@@ -56,7 +46,7 @@ const sharingItems = (world: World, totalFils: number): ReadonlyArray<SharingPar
   }))
 }
 
-const orderRequestFor = (world: World, merchantOrderNo: string, now: number): OrderRequest => {
+const orderRequestFor = (world: World, merchantOrderNo: string, now: number): AcquiringOrder.OrderRequest => {
   const { random } = world
   const totalAmountFils = logUniformFils(world, 500, 500_000)
   const paySceneCode = random.weighted(scenes)
@@ -76,7 +66,7 @@ const orderRequestFor = (world: World, merchantOrderNo: string, now: number): Or
   }
 }
 
-const payerFor = (world: World): PayerRecord => ({
+const payerFor = (world: World): AcquiringOrder.PayerRecord => ({
   payerMid: `P${world.random.digits(11)}`,
   mobileNumberMask: `97150***${world.random.digits(4)}`,
   deviceId: `device-${world.random.hex(12)}`,
@@ -84,7 +74,7 @@ const payerFor = (world: World): PayerRecord => ({
 })
 
 /** The card of a DIRECTPAY payment: brand, last 4 and expiry only, never a number. */
-const cardInfoFor = (world: World, now: number): CardInfo => ({
+const cardInfoFor = (world: World, now: number): AcquiringOrder.CardInfo => ({
   brand: world.random.pick(["VISA", "MASTERCARD"]),
   last4: world.random.digits(4),
   cardType: world.random.pick(["DC", "CC"] as const),
@@ -100,12 +90,18 @@ const beforeExpiry = (story: OrderStory, share: number): number =>
 
 const expire = (story: OrderStory): Step =>
   stepLater(() =>
-    Effect.as(handleCommand(acquiringOrder, story.streamId, { _tag: "ExpireOrder", ...addressed(story) }), theEnd),
+    Effect.as(
+      handleCommand(AcquiringOrder.aggregate, story.streamId, { _tag: "ExpireOrder", ...addressed(story) }),
+      theEnd,
+    ),
   )
 
 const cancel = (story: OrderStory): Step =>
   stepLater(() =>
-    Effect.as(handleCommand(acquiringOrder, story.streamId, { _tag: "CancelOrder", ...addressed(story) }), theEnd),
+    Effect.as(
+      handleCommand(AcquiringOrder.aggregate, story.streamId, { _tag: "CancelOrder", ...addressed(story) }),
+      theEnd,
+    ),
   )
 
 const revoke = (story: OrderStory): Step =>
@@ -147,13 +143,13 @@ const refund = (story: OrderStory): Step =>
   Effect.gen(function* () {
     const { world } = story
     const { random } = world
-    const { state } = yield* loadAggregate(acquiringOrder, story.streamId)
-    if (!isOrder(state) || state.revoked) return theEnd
-    const leftFils = remainRefundFils(state)
+    const { state } = yield* loadAggregate(AcquiringOrder.aggregate, story.streamId)
+    if (!AcquiringOrder.isOrder(state) || state.revoked) return theEnd
+    const leftFils = AcquiringOrder.remainRefundFils(state)
     if (leftFils === 0) return theEnd
     const amountFils = random.chance(0.3) ? leftFils : fils(random.int(1, Math.max(1, Math.floor(leftFils / 2))))
     const refundMerchantOrderNo = world.merchantNumber("RF")
-    const request: RefundRequest = {
+    const request: AcquiringOrder.RefundRequest = {
       refundMerchantOrderNo,
       amountFils,
       // A split order gives back from every account in proportion, so the payee alone never runs short (62006).
@@ -176,9 +172,9 @@ const refund = (story: OrderStory): Step =>
 /** The sandbox settles paid orders; one revoked (or otherwise closed) meanwhile is left alone. */
 const settle = (story: OrderStory): Step =>
   Effect.gen(function* () {
-    const { state } = yield* loadAggregate(acquiringOrder, story.streamId)
+    const { state } = yield* loadAggregate(AcquiringOrder.aggregate, story.streamId)
     if (state.status === "PAID_SUCCESS")
-      yield* handleCommand(acquiringOrder, story.streamId, { _tag: "SettleOrder", ...addressed(story) })
+      yield* handleCommand(AcquiringOrder.aggregate, story.streamId, { _tag: "SettleOrder", ...addressed(story) })
     return theEnd
   })
 
@@ -205,7 +201,7 @@ const pay = (story: OrderStory, attemptId: string): Step =>
     const total = story.request.totalAmountFils
     const discounted = random.chance(0.1)
     const scene = story.request.paySceneCode
-    yield* handleCommand(acquiringOrder, story.streamId, {
+    yield* handleCommand(AcquiringOrder.aggregate, story.streamId, {
       _tag: "PayOrder",
       ...addressed(story),
       attemptId,
@@ -222,7 +218,7 @@ const pay = (story: OrderStory, attemptId: string): Step =>
 const failAttempt = (story: OrderStory, attemptId: string): Step =>
   Effect.gen(function* () {
     const { world } = story
-    const failed = yield* handleCommand(acquiringOrder, story.streamId, {
+    const failed = yield* handleCommand(AcquiringOrder.aggregate, story.streamId, {
       _tag: "FailPaymentAttempt",
       ...addressed(story),
       attemptId,
@@ -245,9 +241,9 @@ export const acquiringStory = (world: World): Step =>
     const merchantOrderNo = world.merchantNumber("ORD")
     const now: Timestamp = world.now()
     const request = orderRequestFor(world, merchantOrderNo, now)
-    const streamId = acquiringStreamId(merchant.merchantId, merchantOrderNo)
+    const streamId = AcquiringOrder.streamId(merchant.merchantId, merchantOrderNo)
     const orderNo = world.serviceOrderNo("acquiring")
-    const created = yield* handleCommand(acquiringOrder, streamId, {
+    const created = yield* handleCommand(AcquiringOrder.aggregate, streamId, {
       _tag: "CreateOrder",
       merchantId: merchant.merchantId,
       orderNo,
@@ -256,7 +252,7 @@ export const acquiringStory = (world: World): Step =>
       request,
     })
     yield* indexOrderNo(merchant.merchantId, orderNo, "acquiring", streamId)
-    if (!isOrder(created.state)) return theEnd
+    if (!AcquiringOrder.isOrder(created.state)) return theEnd
     const story: OrderStory = {
       world,
       merchant,
