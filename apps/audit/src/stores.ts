@@ -27,10 +27,10 @@ import {
   parseStoreSetting as parseSetting,
   type StoreSetting,
 } from "@mizan/stores"
-import { Cause, Context, Data, Effect, Layer, Result } from "effect"
+import { Cause, Context, Effect, Layer, Result, Schema } from "effect"
 
 /** Something the audit cannot do, in a sentence for the operator (never with a password or event data). */
-export class AuditError extends Data.TaggedError("AuditError")<{ readonly detail: string }> {
+export class AuditError extends Schema.TaggedError<AuditError>()("AuditError", { detail: Schema.String }) {
   override get message(): string {
     return this.detail
   }

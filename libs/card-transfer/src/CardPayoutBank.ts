@@ -1,10 +1,11 @@
-import { Context, Data, type Effect } from "effect"
+import { Context, type Effect, Schema } from "effect"
 import type { CardNumber } from "./cardNumber.ts"
 import type { BankCardTransferOrder } from "./state.ts"
 
-export class CardPayoutBankUnavailable extends Data.TaggedError("CardPayoutBankUnavailable")<{
-  readonly detail: string
-}> {}
+export class CardPayoutBankUnavailable extends Schema.TaggedError<CardPayoutBankUnavailable>()(
+  "CardPayoutBankUnavailable",
+  { detail: Schema.String },
+) {}
 
 /** The holder's clear names, decrypted at the edge for the bank call alone; the order keeps their digests. */
 export interface ClearCardHolder {

@@ -1,7 +1,7 @@
 /** The ways a call can fail, as typed errors a merchant can match on `_tag`. */
 import { type CodeName, codeCatalogue, codeNames } from "@mizan/kernel"
-import { type ApplyStatus, messageNameOf } from "@mizan/protocol"
-import { Data } from "effect"
+import { ApplyStatus, messageNameOf } from "@mizan/protocol"
+import { Schema } from "effect"
 
 /**
  * The service answered, signed, with an error in `head`: a business refusal
@@ -10,13 +10,13 @@ import { Data } from "effect"
  * signature. Retrying the same request gets the same answer, except for
  * 402, 500 and 504.
  */
-export class ServiceRefused extends Data.TaggedError("ServiceRefused")<{
-  readonly applyStatus: ApplyStatus
-  readonly code: string
-  readonly msg: string | undefined
-  readonly traceCode: string | undefined
-  readonly httpStatus: number
-}> {
+export class ServiceRefused extends Schema.TaggedError<ServiceRefused>()("ServiceRefused", {
+  applyStatus: ApplyStatus,
+  code: Schema.String,
+  msg: Schema.UndefinedOr(Schema.String),
+  traceCode: Schema.UndefinedOr(Schema.String),
+  httpStatus: Schema.Number,
+}) {
   /**
    * The message name `head.msg` starts with (`INVALID_PARAMETER`,
    * `REQUESTTIME_TOO_EARLY`, `REFUND_AMOUNT_EXCEEDED`, ...): what tells apart
@@ -38,10 +38,10 @@ export class ServiceRefused extends Data.TaggedError("ServiceRefused")<{
 }
 
 /** No usable answer came back: network failure, timeout, an oversized body, or an unsigned non-2xx status. */
-export class TransportError extends Data.TaggedError("TransportError")<{
-  readonly reason: string
-  readonly httpStatus: number | undefined
-}> {
+export class TransportError extends Schema.TaggedError<TransportError>()("TransportError", {
+  reason: Schema.String,
+  httpStatus: Schema.UndefinedOr(Schema.Number),
+}) {
   override get message(): string {
     return this.httpStatus === undefined ? this.reason : `${this.reason} (HTTP ${this.httpStatus})`
   }
@@ -52,10 +52,10 @@ export class TransportError extends Data.TaggedError("TransportError")<{
  * that does not verify over the bytes received. Its content must not be
  * trusted, so it is not parsed at all.
  */
-export class ResponseSignatureError extends Data.TaggedError("ResponseSignatureError")<{
-  readonly reason: "missing" | "invalid"
-  readonly httpStatus: number
-}> {
+export class ResponseSignatureError extends Schema.TaggedError<ResponseSignatureError>()("ResponseSignatureError", {
+  reason: Schema.Literals(["missing", "invalid"]),
+  httpStatus: Schema.Number,
+}) {
   override get message(): string {
     return this.reason === "missing"
       ? "the response carries no sign header"
@@ -64,7 +64,9 @@ export class ResponseSignatureError extends Data.TaggedError("ResponseSignatureE
 }
 
 /** A signed response that is not the protocol's envelope or not the operation's body; `detail` names the field. */
-export class MalformedResponse extends Data.TaggedError("MalformedResponse")<{ readonly detail: string }> {
+export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("MalformedResponse", {
+  detail: Schema.String,
+}) {
   override get message(): string {
     return `malformed response: ${this.detail}`
   }

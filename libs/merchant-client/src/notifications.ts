@@ -14,15 +14,15 @@ import {
   readHeader,
   verify,
 } from "@mizan/protocol"
-import { Data, Result } from "effect"
+import { Result, Schema } from "effect"
 
 export type ReceivedNotification = Notification
 
 /** A notification that must not be processed. Answer it with a non-2xx status, never with SUCCESS. */
-export class NotificationRejected extends Data.TaggedError("NotificationRejected")<{
-  readonly reason: "unsigned" | "bad-signature" | "malformed"
-  readonly detail: string
-}> {
+export class NotificationRejected extends Schema.TaggedError<NotificationRejected>()("NotificationRejected", {
+  reason: Schema.Literals(["unsigned", "bad-signature", "malformed"]),
+  detail: Schema.String,
+}) {
   override get message(): string {
     return `notification rejected (${this.reason}): ${this.detail}`
   }

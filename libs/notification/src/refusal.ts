@@ -1,4 +1,4 @@
-import { Data } from "effect"
+import { Schema } from "effect"
 
 /**
  * A notification command that does not apply to the notification's state
@@ -7,10 +7,10 @@ import { Data } from "effect"
  * no spec code goes with it: the notifier and the operator's command read
  * `detail`.
  */
-export class NotificationRefused extends Data.TaggedError("NotificationRefused")<{
-  readonly notifyId: string
-  readonly detail: string
-}> {
+export class NotificationRefused extends Schema.TaggedError<NotificationRefused>()("NotificationRefused", {
+  notifyId: Schema.String,
+  detail: Schema.String,
+}) {
   override get message(): string {
     return `notification ${this.notifyId}: ${this.detail}`
   }

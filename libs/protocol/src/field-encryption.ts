@@ -14,7 +14,7 @@
  */
 import { constants, createHash, privateDecrypt, publicEncrypt } from "node:crypto"
 import { isSha256Hex, type Sha256Hex } from "@mizan/kernel"
-import { Data, Result } from "effect"
+import { Result, Schema } from "effect"
 import { modulusBytes, type PrivateKey, type PublicKey } from "./keys.ts"
 import { isStandardBase64 } from "./signature.ts"
 
@@ -44,13 +44,15 @@ export const encryptField = (plain: string, publicKey: PublicKey): string => {
 }
 
 /** Why an encrypted field could not be opened. Never carries the ciphertext or any clear text. */
-export type FieldDecryptionReason =
-  | "not-base64"
-  | "not-whole-blocks"
-  | "undecryptable"
-  | "not-utf8"
-  | "too-long"
-  | "digest-not-accepted"
+export const FieldDecryptionReason = Schema.Literals([
+  "not-base64",
+  "not-whole-blocks",
+  "undecryptable",
+  "not-utf8",
+  "too-long",
+  "digest-not-accepted",
+])
+export type FieldDecryptionReason = typeof FieldDecryptionReason.Type
 
 const problems: Record<FieldDecryptionReason, string> = {
   "not-base64": "must be Base64 of a ciphertext made with the service's public key",
@@ -61,9 +63,9 @@ const problems: Record<FieldDecryptionReason, string> = {
   "digest-not-accepted": "must be encrypted with the service's public key; a digest cannot be used for this field",
 }
 
-export class FieldDecryptionError extends Data.TaggedError("FieldDecryptionError")<{
-  readonly reason: FieldDecryptionReason
-}> {
+export class FieldDecryptionError extends Schema.TaggedError<FieldDecryptionError>()("FieldDecryptionError", {
+  reason: FieldDecryptionReason,
+}) {
   /** A phrase to follow the field path in `head.msg`: "bizContent.cardNumber could not be ...". */
   get problem(): string {
     return problems[this.reason]

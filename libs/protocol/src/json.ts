@@ -5,10 +5,12 @@
  * decimal is parsed exactly); a float never stands in for an amount. It relies on the
  * `context.source` argument that Node 24 passes to `JSON.parse` revivers.
  */
-import { Data, Result } from "effect"
+import { Result, Schema } from "effect"
 
 /** A body that is not JSON. Says where, never what: the body may hold a card number. */
-export class MalformedJson extends Data.TaggedError("MalformedJson")<{ readonly position: number | undefined }> {
+export class MalformedJson extends Schema.TaggedError<MalformedJson>()("MalformedJson", {
+  position: Schema.UndefinedOr(Schema.Number),
+}) {
   override get message(): string {
     return this.position === undefined ? "body is not valid JSON" : `body is not valid JSON (at byte ${this.position})`
   }
@@ -34,7 +36,7 @@ const positionIn = (error: unknown): number | undefined => {
 }
 
 /** An object names a key twice. Says which key, never a value. */
-export class DuplicateKey extends Data.TaggedError("DuplicateKey")<{ readonly key: string }> {
+export class DuplicateKey extends Schema.TaggedError<DuplicateKey>()("DuplicateKey", { key: Schema.String }) {
   override get message(): string {
     return `body names the key ${JSON.stringify(this.key)} twice in one object`
   }

@@ -5,7 +5,7 @@
  * client is made; signing and verifying never parse PEM again.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto"
-import { Data } from "effect"
+import { Schema } from "effect"
 
 /** The spec's floor: "keys of at least 2048 bits". */
 export const rsaModulusBitsMin = 2048
@@ -21,7 +21,7 @@ export type PrivateKey = KeyObject & { readonly [privateKeyBrand]: true }
 export type PublicKey = KeyObject & { readonly [publicKeyBrand]: true }
 
 /** A PEM that is not an RSA key of the expected kind and size. Never carries the PEM itself. */
-export class KeyError extends Data.TaggedError("KeyError")<{ readonly reason: string }> {
+export class KeyError extends Schema.TaggedError<KeyError>()("KeyError", { reason: Schema.String }) {
   override get message(): string {
     return this.reason
   }

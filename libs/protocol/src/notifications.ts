@@ -5,7 +5,7 @@
  * The body is signed like a response, in the `sign` header.
  */
 import { formatCompactUtc, issueMessage, Timestamp } from "@mizan/kernel"
-import { Data, Result, Schema } from "effect"
+import { Result, Schema } from "effect"
 import { stringifyJson } from "./json.ts"
 import { encodeWire } from "./operations.ts"
 import { AcquireOrder } from "./wire/acquiring.ts"
@@ -89,7 +89,9 @@ export const notificationBody = (content: NotificationContent, sentAt: Timestamp
   })
 
 /** A notification body that is not one of the six kinds; `message` names the field. */
-export class InvalidNotification extends Data.TaggedError("InvalidNotification")<{ readonly message: string }> {}
+export class InvalidNotification extends Schema.TaggedError<InvalidNotification>()("InvalidNotification", {
+  message: Schema.String,
+}) {}
 
 /**
  * Decodes a parsed notification body (see `parseJson`). The order key says

@@ -5,7 +5,7 @@
  * `call(path, bizContent)` by it; the OpenAPI description is generated from it.
  */
 import { issueMessage } from "@mizan/kernel"
-import { Data, Result, Schema } from "effect"
+import { Result, Schema } from "effect"
 import {
   AcquireOrderResponse,
   CreateOrderRequest,
@@ -136,7 +136,9 @@ export type ResponseBodyOf<P extends OperationPath> = Operations[P]["response"][
 export type WireResponseBodyOf<P extends OperationPath> = Operations[P]["response"]["Encoded"]
 
 /** bizContent broke the operation's schema; `message` names every field and rule, as head.msg. */
-export class InvalidBizContent extends Data.TaggedError("InvalidBizContent")<{ readonly message: string }> {}
+export class InvalidBizContent extends Schema.TaggedError<InvalidBizContent>()("InvalidBizContent", {
+  message: Schema.String,
+}) {}
 
 /** Report every broken field at once, so a merchant fixes a request in one round trip. */
 const allErrors = { errors: "all" } as const
@@ -175,7 +177,9 @@ export const encodeResponseBody = <P extends OperationPath>(path: P, body: Respo
   encodeWire(operations[path].response as WireSchema, body, "body") as WireResponseBodyOf<P>
 
 /** A response body that breaks the operation's response schema; `message` names the fields from `body`. */
-export class InvalidResponseBody extends Data.TaggedError("InvalidResponseBody")<{ readonly message: string }> {}
+export class InvalidResponseBody extends Schema.TaggedError<InvalidResponseBody>()("InvalidResponseBody", {
+  message: Schema.String,
+}) {}
 
 /** Decodes a response body of an operation, as the merchant client does. */
 export const decodeResponseBody = <P extends OperationPath>(

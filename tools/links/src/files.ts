@@ -2,7 +2,18 @@
 import { readdirSync } from "node:fs"
 import { join, relative } from "node:path"
 
-const skippedFolders = new Set(["node_modules", ".git", ".nx", "dist", "coverage", "data", "tmp", "fixtures"])
+// `.stryker-tmp` holds the copies a mutation run works on (npm run mutation), which may run beside npm test.
+const skippedFolders = new Set([
+  "node_modules",
+  ".git",
+  ".nx",
+  "dist",
+  "coverage",
+  "data",
+  "tmp",
+  "fixtures",
+  ".stryker-tmp",
+])
 
 export const markdownPattern = /\.md$/
 export const sourcePattern = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/

@@ -3,12 +3,12 @@
  * cloud KMS can take the key file's place: the sealed store asks it to wrap
  * a fresh data key and to unwrap a stored one, and never sees a master key.
  */
-import { Context, Data, type Effect } from "effect"
+import { Context, type Effect, Schema } from "effect"
 
-export class KeyRingError extends Data.TaggedError("KeyRingError")<{
-  readonly detail: string
-  readonly cause?: unknown
-}> {
+export class KeyRingError extends Schema.TaggedError<KeyRingError>()("KeyRingError", {
+  detail: Schema.String,
+  cause: Schema.optionalKey(Schema.Unknown),
+}) {
   override get message(): string {
     return this.detail
   }

@@ -1,16 +1,17 @@
 import type { Fils, Sha256Hex, Timestamp } from "@mizan/kernel"
-import type { WalletTransfer } from "@mizan/transfer"
-import { Context, Data, type Effect } from "effect"
+import { WalletTransfer } from "@mizan/transfer"
+import { Context, type Effect, Schema } from "effect"
 
 /** The directory could not answer; nothing was booked, so the request may be retried as it is. */
-export class MemberDirectoryUnavailable extends Data.TaggedError("MemberDirectoryUnavailable")<{
-  readonly detail: string
-}> {}
+export class MemberDirectoryUnavailable extends Schema.TaggedError<MemberDirectoryUnavailable>()(
+  "MemberDirectoryUnavailable",
+  { detail: Schema.String },
+) {}
 
 /** The directory refused the credit for good: the transfer fails with this failCode. */
-export class MemberCreditRefused extends Data.TaggedError("MemberCreditRefused")<{
-  readonly failCode: WalletTransfer.CreditFailCode
-}> {}
+export class MemberCreditRefused extends Schema.TaggedError<MemberCreditRefused>()("MemberCreditRefused", {
+  failCode: WalletTransfer.CreditFailCode,
+}) {}
 
 export interface MemberCredit {
   readonly identityType: WalletTransfer.BeneficiaryIdentityType

@@ -1,8 +1,10 @@
-import { Context, Data, type Effect } from "effect"
+import { Context, type Effect, Schema } from "effect"
 import type { Iban } from "../iban/iban.ts"
 import type { BankTransferOrder } from "./state.ts"
 
-export class BankUnavailable extends Data.TaggedError("BankUnavailable")<{ readonly detail: string }> {}
+export class BankUnavailable extends Schema.TaggedError<BankUnavailable>()("BankUnavailable", {
+  detail: Schema.String,
+}) {}
 
 /**
  * The beneficiary's clear values, decrypted at the edge for the bank call

@@ -1,13 +1,14 @@
-import { Context, Data, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import type { Iban } from "./iban.ts"
 
 /** The bank knows no account holder for the IBAN: 62102 NAME_NOT_FOUND. */
-export class HolderNameNotFound extends Data.TaggedError("HolderNameNotFound")<{}> {}
+export class HolderNameNotFound extends Schema.TaggedError<HolderNameNotFound>()("HolderNameNotFound", {}) {}
 
 /** The lookup could not be made: 62103 QUERY_API_UNAVAILABLE. */
-export class HolderNameLookupUnavailable extends Data.TaggedError("HolderNameLookupUnavailable")<{
-  readonly detail: string
-}> {}
+export class HolderNameLookupUnavailable extends Schema.TaggedError<HolderNameLookupUnavailable>()(
+  "HolderNameLookupUnavailable",
+  { detail: Schema.String },
+) {}
 
 export interface HolderNameLookupRequest {
   readonly iban: Iban

@@ -1,7 +1,9 @@
-import { Context, Data, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { type Rate, unitRate } from "./rate.ts"
 
-export class RateUnavailable extends Data.TaggedError("RateUnavailable")<{ readonly currency: string }> {
+export class RateUnavailable extends Schema.TaggedError<RateUnavailable>()("RateUnavailable", {
+  currency: Schema.String,
+}) {
   override get message(): string {
     return `no AED rate for ${this.currency}`
   }
