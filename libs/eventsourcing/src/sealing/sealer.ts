@@ -123,10 +123,11 @@ const associatedData = (storedStreamId: string, entry: Omit<SealedEntry, "box">)
 const subjectsIn = (data: Record<string, unknown>, subject: SealedSubject): ReadonlyArray<SealedSubject> => {
   const list = firstListOf(subject.identifiedBy)
   if (list === undefined) return [subject]
-  const items = valueAt(data, list.slice(0, -"[]".length))
+  const listPath = list.slice(0, -"[]".length)
+  const items = valueAt(data, listPath)
   if (!Array.isArray(items)) return []
   return items.flatMap((_item, index) => {
-    const item = `${list.slice(0, -"[]".length)}[${index}]`
+    const item = `${listPath}[${index}]`
     const narrowed = (path: string) => (path.startsWith(list) ? `${item}${path.slice(list.length)}` : path)
     return subjectsIn(data, {
       ...subject,
