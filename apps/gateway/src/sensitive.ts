@@ -5,8 +5,7 @@
  * the domain. A field that does not decrypt is the client's mistake: 400
  * INVALID_PARAMETER naming the field, never echoing the value.
  */
-import { type Fils, reject, type Sha256Hex } from "@mizan/kernel"
-import { withoutUndefined } from "@mizan/order-views"
+import { reject, type Sha256Hex } from "@mizan/kernel"
 import { digestOfSensitive, type OperationPath, operations, revealSensitive } from "@mizan/protocol"
 import { Effect, Result } from "effect"
 import { Gateway } from "./gateway.ts"
@@ -37,46 +36,31 @@ export const revealField = (path: OperationPath, field: string, value: string) =
       : Effect.fail(reject("INVALID_PARAMETER", `bizContent.${field} ${clear.failure.problem}`))
   })
 
-/** A sharing item as create order and refund send it: the identity encrypted (or as its digest), the amount in fils. */
-interface WireSharingItem<IdentityType extends string> {
-  readonly sharingIdentitySeqId: number
-  readonly sharingIdentityType: IdentityType
+/** A sharing item as create order and refund decode it: the identity still encrypted (or as its digest). */
+interface WireSharingItem {
   readonly sharingIdentity: string
-  readonly sharingMemo: string
-  readonly sharingAmount: Fils
-  readonly withholdAndRemitFee?: boolean
 }
 
 /**
  * A sharingParamList as the domain keeps it: each identity digested (its
- * field named by index in head.msg when it does not decrypt), each amount
- * named in fils.
+ * field named by index in head.msg when it does not decrypt); the amounts
+ * arrive already named in fils by the wire's schema.
  */
-export const digestSharingList = <IdentityType extends string>(
+export const digestSharingList = <Item extends WireSharingItem>(
   path: "/acquire2/placeOrder" | "/acquire2/refund/placeOrder",
-  list: ReadonlyArray<WireSharingItem<IdentityType>> | undefined,
+  list: ReadonlyArray<Item>,
 ) =>
-  list === undefined
-    ? Effect.succeed(undefined)
-    : Effect.forEach(list, (item, i) =>
-        Effect.map(
-          digestField(
-            path,
-            "sharingParamList[].sharingIdentity",
-            item.sharingIdentity,
-            `sharingParamList[${i}].sharingIdentity`,
-          ),
-          (sharingIdentity: Sha256Hex) =>
-            withoutUndefined({
-              sharingIdentitySeqId: item.sharingIdentitySeqId,
-              sharingIdentityType: item.sharingIdentityType,
-              sharingIdentity,
-              sharingMemo: item.sharingMemo,
-              sharingAmountFils: item.sharingAmount,
-              withholdAndRemitFee: item.withholdAndRemitFee,
-            }),
-        ),
-      )
+  Effect.forEach(list, (item, i) =>
+    Effect.map(
+      digestField(
+        path,
+        "sharingParamList[].sharingIdentity",
+        item.sharingIdentity,
+        `sharingParamList[${i}].sharingIdentity`,
+      ),
+      (sharingIdentity) => ({ ...item, sharingIdentity }),
+    ),
+  )
 
 /** Decrypts an optional encrypted field of an operation; absent stays absent (400 naming it when it does not decrypt). */
 export const revealOptional = (path: Parameters<typeof revealField>[0], field: string, value: string | undefined) =>

@@ -4,9 +4,10 @@
  * concurrent refunds raced through the real command handler keep the refund
  * limit, and each law throws LawBroken on code broken on purpose.
  */
+
 import { test } from "@fast-check/vitest"
 import { CommandLocks, decodeRecord, EventStore, handleCommand, StreamLocks } from "@mizan/eventsourcing"
-import { historyOf, racingStore } from "@mizan/eventsourcing/testing"
+import { historyOf, lawBrokenBy, racingStore } from "@mizan/eventsourcing/testing"
 import { fils } from "@mizan/kernel"
 import { Effect, Exit, Result } from "effect"
 import fc from "fast-check"
@@ -33,15 +34,6 @@ import {
   retriesDecideNothing,
   validAcquiringHistories,
 } from "../src/testing/index.ts"
-
-const failureOf = (run: () => unknown): unknown => {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  return undefined
-}
 
 describe("the acquiring histories", () => {
   test.prop([validAcquiringHistories], { numRuns: 150 })(
@@ -144,7 +136,7 @@ describe("the laws catch broken code", () => {
     // The bug of a service that decides each refund on the order it read before the others were appended.
     const paid = historyOf(acquiringOrder)(opening)
     const stale = refunds.flatMap((refund) => Result.getOrThrow(acquiringOrder.decide(refund, paid.state)))
-    const broken = failureOf(() => refundLimitHolds([...paid.events, ...stale]))
+    const broken = lawBrokenBy(() => refundLimitHolds([...paid.events, ...stale]))
     expect(broken).toBeInstanceOf(LawBroken)
     expect(broken).toMatchObject({
       law: "the refund limit holds",
@@ -161,8 +153,8 @@ describe("the laws catch broken code", () => {
     }
     const history = historyOf(forgetful)([...opening, ...refunds])
     expect(history.events.filter((e) => e._tag === "RefundReserved")).toHaveLength(2)
-    expect(failureOf(() => refundLimitHolds(history.events))).toMatchObject({ name: "LawBroken", step: 4 })
-    expect(failureOf(() => acquiringRulesHold(history.events))).toMatchObject({ name: "LawBroken", step: 4 })
+    expect(lawBrokenBy(() => refundLimitHolds(history.events))).toMatchObject({ name: "LawBroken", step: 4 })
+    expect(lawBrokenBy(() => acquiringRulesHold(history.events))).toMatchObject({ name: "LawBroken", step: 4 })
   })
 
   it("retriesDecideNothing names a refund a decider takes twice", () => {
@@ -176,7 +168,7 @@ describe("the laws catch broken code", () => {
         ),
     }
     const first = reserveRefund()
-    expect(failureOf(() => retriesDecideNothing(forgetsPending)([...opening, first, first]))).toMatchObject({
+    expect(lawBrokenBy(() => retriesDecideNothing(forgetsPending)([...opening, first, first]))).toMatchObject({
       name: "LawBroken",
       step: 4,
       what: "ReserveRefund",

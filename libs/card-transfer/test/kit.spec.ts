@@ -3,8 +3,9 @@
  * the real aggregate, retries decide nothing, and each law throws
  * LawBroken on code broken on purpose.
  */
+
 import { test } from "@fast-check/vitest"
-import { historyOf } from "@mizan/eventsourcing/testing"
+import { historyOf, lawBrokenBy } from "@mizan/eventsourcing/testing"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -24,15 +25,6 @@ import {
 } from "../src/testing/index.ts"
 
 const { aggregate } = BankCardTransfer
-
-const failureOf = (run: () => unknown): unknown => {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  return undefined
-}
 
 describe("the bank card transfer histories", () => {
   test.prop([validCardTransferHistories], { numRuns: 200 })(
@@ -83,7 +75,7 @@ describe("the laws catch broken code", () => {
         ),
     }
     const history = historyOf(careless)([placeCardTransfer()])
-    expect(failureOf(() => cardNumbersNeverWritten(history))).toMatchObject({
+    expect(lawBrokenBy(() => cardNumbersNeverWritten(history))).toMatchObject({
       name: "LawBroken",
       step: 1,
       what: "BankCardTransferPlaced",
@@ -97,7 +89,7 @@ describe("the laws catch broken code", () => {
     const events = historyOf(aggregate)(commands).events
     expect(cardTransferLifecycleHolds(events)).toBe("SUCCESS")
     const refunded = { _tag: "BankCardTransferRefunded", refundedTime: cardPayoutRefund.now } as const
-    expect(failureOf(() => cardTransferLifecycleHolds([...events, refunded]))).toMatchObject({
+    expect(lawBrokenBy(() => cardTransferLifecycleHolds([...events, refunded]))).toMatchObject({
       name: "LawBroken",
       step: 3,
       what: "BankCardTransferRefunded",
@@ -108,7 +100,7 @@ describe("the laws catch broken code", () => {
   it("cardTransferRulesHold names a placement written with a fee its plan does not give", () => {
     const [first] = placed
     if (first?._tag !== "BankCardTransferPlaced") throw new Error("the placement was refused")
-    const broken = failureOf(() => cardTransferRulesHold([{ ...first, payerFeeFils: first.amountFils }]))
+    const broken = lawBrokenBy(() => cardTransferRulesHold([{ ...first, payerFeeFils: first.amountFils }]))
     expect(broken).toBeInstanceOf(LawBroken)
     expect(broken).toMatchObject({ rule: "payerFeeAmount is the fee plan applied to the amount", step: 1 })
   })

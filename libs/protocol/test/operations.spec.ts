@@ -116,7 +116,7 @@ describe("create order", () => {
   it("decodes amounts to fils, exactly", () => {
     const order = decoded(path, requests[path])
     expect(order.totalAmount).toBe(10050)
-    expect(order.sharingParamList?.map((item) => item.sharingAmount)).toEqual([1000, 2025])
+    expect(order.sharingParamList?.map((item) => item.sharingAmountFils)).toEqual([1000, 2025])
     expect(order.accessoryContent?.goodsDetail?.priceFils).toBe(5025)
   })
 
@@ -334,9 +334,9 @@ describe("refund", () => {
 
   it("decodes the amount and the refund's number", () => {
     const refund = decoded(path, requests[path])
-    expect(refund.amount).toBe(1010)
+    expect(refund.amountFils).toBe(1010)
     expect(refund.refundMerchantOrderNo).toBe("R1700000000001")
-    expect(refund.sharingParamList?.[0]?.sharingAmount).toBe(100)
+    expect(refund.sharingParamList?.[0]?.sharingAmountFils).toBe(100)
   })
 
   it("accepts the refund's number under merchantOrderNo, as the spec's sample names it", () => {

@@ -4,11 +4,12 @@
  * refunds leaves stay within what was paid, and each law throws LawBroken on
  * code broken on purpose.
  */
+
 import { test } from "@fast-check/vitest"
 import { AcquiringOrder, refundDetails } from "@mizan/acquiring"
 import { concurrentRefunds, raceDecidedInOrder } from "@mizan/acquiring/testing"
 import { fold } from "@mizan/eventsourcing"
-import { historyOf } from "@mizan/eventsourcing/testing"
+import { historyOf, lawBrokenBy } from "@mizan/eventsourcing/testing"
 import { fils } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
@@ -25,15 +26,6 @@ import {
   validRefundHistories,
 } from "../src/testing/index.ts"
 import { completeRefund, createRefund, details, failRefund } from "./builders.ts"
-
-const failureOf = (run: () => unknown): unknown => {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  return undefined
-}
 
 describe("the refund histories", () => {
   test.prop([validRefundHistories], { numRuns: 200 })(
@@ -100,7 +92,7 @@ describe("refundsWithinPaid", () => {
         },
       ]),
     )
-    expect(failureOf(() => refundsWithinPaid(10_000)(refunds))).toMatchObject({
+    expect(lawBrokenBy(() => refundsWithinPaid(10_000)(refunds))).toMatchObject({
       name: "LawBroken",
       step: 3,
       what: "R2",
@@ -124,7 +116,7 @@ describe("the laws catch broken code", () => {
     }
     const commands: ReadonlyArray<Command> = [createRefund(), completeRefund(), failRefund()]
     const history = historyOf(overturns)(commands)
-    const broken = failureOf(() => refundLifecycleHolds(history.events))
+    const broken = lawBrokenBy(() => refundLifecycleHolds(history.events))
     expect(broken).toBeInstanceOf(LawBroken)
     expect(broken).toMatchObject({
       law: "the refund lifecycle holds",
@@ -132,7 +124,7 @@ describe("the laws catch broken code", () => {
       what: "RefundFailed",
       detail: "SUCCESS → FAILURE",
     })
-    expect(failureOf(() => refundLifecycleHolds(historyOf(refundOrder)(commands).events))).toBeUndefined()
+    expect(lawBrokenBy(() => refundLifecycleHolds(historyOf(refundOrder)(commands).events))).toBeUndefined()
   })
 
   it("refundRulesHold names a refund order written with parts that miss its amount", () => {
@@ -142,7 +134,7 @@ describe("the laws catch broken code", () => {
     const copied: ReadonlyArray<Event> = [
       { ...first, details: { ...first.details, feeRefundedFils: fils(first.details.feeRefundedFils + 1) } },
     ]
-    expect(failureOf(() => refundRulesHold(copied))).toMatchObject({
+    expect(lawBrokenBy(() => refundRulesHold(copied))).toMatchObject({
       name: "LawBroken",
       rule: "the refund's parts sum to its amount",
       step: 1,
@@ -159,7 +151,7 @@ describe("the laws catch broken code", () => {
           : refundOrder.decide(command, state),
     }
     const complete = completeRefund()
-    expect(failureOf(() => retriesDecideNothing(twice)([createRefund(), complete, complete]))).toMatchObject({
+    expect(lawBrokenBy(() => retriesDecideNothing(twice)([createRefund(), complete, complete]))).toMatchObject({
       name: "LawBroken",
       step: 3,
       what: "CompleteRefund",

@@ -4,8 +4,9 @@
  * every law of the real aggregates, retries decide nothing, and each law
  * throws LawBroken on code or streams broken on purpose.
  */
+
 import { test } from "@fast-check/vitest"
-import { historyOf } from "@mizan/eventsourcing/testing"
+import { historyOf, lawBrokenBy } from "@mizan/eventsourcing/testing"
 import { fils, timestamp } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
@@ -35,15 +36,6 @@ import {
   walletRetries,
   walletRulesHold,
 } from "../src/testing/index.ts"
-
-const failureOf = (run: () => unknown): unknown => {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  return undefined
-}
 
 /** Every final status the histories reach on a fixed seed, and whether some command was refused. */
 const reached = <
@@ -93,13 +85,13 @@ describe("the wallet transfer histories", () => {
     const [first] = placed
     if (first?._tag !== "WalletTransferPlaced") throw new Error("the placement was refused")
     expect(walletLimitsHold(placed).status).toBe("CREATED")
-    expect(failureOf(() => walletLimitsHold([{ ...first, amountFils: fils(1_000_001) }]))).toMatchObject({
+    expect(lawBrokenBy(() => walletLimitsHold([{ ...first, amountFils: fils(1_000_001) }]))).toMatchObject({
       name: "LawBroken",
       rule: "a transfer that did not fail carries at most AED 10,000",
       step: 1,
       what: "WalletTransferPlaced",
     })
-    expect(failureOf(() => walletLimitsHold([{ ...first, beneficiaryBalanceFils: fils(1_900_001) }]))).toMatchObject({
+    expect(lawBrokenBy(() => walletLimitsHold([{ ...first, beneficiaryBalanceFils: fils(1_900_001) }]))).toMatchObject({
       rule: "a transfer that did not fail takes a found beneficiary to at most AED 20,000",
     })
   })
@@ -127,7 +119,7 @@ describe("the wallet transfer histories", () => {
       settle(false),
       settle(true),
     ])
-    expect(failureOf(() => walletLifecycleHolds(history.events))).toMatchObject({
+    expect(lawBrokenBy(() => walletLifecycleHolds(history.events))).toMatchObject({
       name: "LawBroken",
       law: "the wallet transfer's lifecycle holds",
       step: 3,
@@ -164,7 +156,7 @@ describe("the bank transfer histories", () => {
       fc.pre(placed?._tag === "BankTransferPlaced")
       if (placed?._tag !== "BankTransferPlaced") return
       expect(
-        failureOf(() => bankTransferRulesHold([{ ...placed, payerFeeFils: fils(placed.payerFeeFils + 1) }])),
+        lawBrokenBy(() => bankTransferRulesHold([{ ...placed, payerFeeFils: fils(placed.payerFeeFils + 1) }])),
       ).toMatchObject({ name: "LawBroken", law: "the bank transfer's rules hold", step: 1 })
     },
   )
@@ -219,7 +211,7 @@ describe("the member account histories", () => {
         ),
     }
     const history = historyOf(ignoresLimit)([open, credit("T1", 400_000), credit("T2", 100_001)])
-    expect(failureOf(() => memberCreditsWithinLimit(history))).toMatchObject({
+    expect(lawBrokenBy(() => memberCreditsWithinLimit(history))).toMatchObject({
       name: "LawBroken",
       step: 3,
       what: "CreditMemberAccount",
@@ -234,13 +226,13 @@ describe("the member account histories", () => {
     if (opened === undefined || credited?._tag !== "MemberAccountCredited") throw new Error("the credit was refused")
     memberCreditsAddUp(events)
     expect(
-      failureOf(() => memberCreditsAddUp([opened, { ...credited, balanceAfterFils: fils(400_000) }])),
+      lawBrokenBy(() => memberCreditsAddUp([opened, { ...credited, balanceAfterFils: fils(400_000) }])),
     ).toMatchObject({
       name: "LawBroken",
       rule: "the balance after a credit is the balance before plus the credit",
       step: 2,
     })
-    expect(failureOf(() => memberCreditsAddUp([opened, credited, credited]))).toMatchObject({
+    expect(lawBrokenBy(() => memberCreditsAddUp([opened, credited, credited]))).toMatchObject({
       rule: "a reference is credited once",
       step: 3,
     })
@@ -291,7 +283,7 @@ describe("the virtual-account deposit histories", () => {
       deposit: { orderNo: "D-1", transactionTime: now, amountFils: fils(250_000), status },
     })
     const history = historyOf(reopens)([report("PENDING"), report("SUCCESS"), report("FAILED")])
-    expect(failureOf(() => vamDepositLifecycleHolds(history.events))).toMatchObject({
+    expect(lawBrokenBy(() => vamDepositLifecycleHolds(history.events))).toMatchObject({
       name: "LawBroken",
       step: 3,
       what: "VamDepositSettled",

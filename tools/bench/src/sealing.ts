@@ -12,16 +12,15 @@
  * card on every append: a new data key, wrapped and added to the key
  * table, each time.
  */
+
 import { createHash } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import {
   type EventStoreShape,
-  type GlobalPosition,
   KeyRing,
   keyRingOfMasterKeys,
-  logStart,
   makeSealer,
   type NewEvent,
   newMasterKey,
@@ -40,6 +39,7 @@ import {
   type RunCounts,
   type Workload,
 } from "./harness.ts"
+import { readAllInPages } from "./readPages.ts"
 
 const appendsSequential = 1_000
 const writersConcurrent = 64
@@ -156,21 +156,7 @@ const concurrentAppends = (sealed: boolean, newCardEachAppend: boolean): Workloa
 const readAll = (log: Open, sealed: boolean): Workload => ({
   name: `${side(sealed)}: readAll in pages of ${pageSizeEvents}`,
   operationsPerRun: eventsInLog,
-  run: () =>
-    Effect.runPromise(
-      Effect.gen(function* () {
-        let after: GlobalPosition = logStart
-        let read = 0
-        while (true) {
-          const page = yield* log.store.readAll({ after, maxCount: pageSizeEvents })
-          const last = page.at(-1)
-          if (last === undefined) break
-          read += page.length
-          after = last.globalPosition
-        }
-        if (read !== eventsInLog) throw new Error(`read ${read} events, expected ${eventsInLog}`)
-      }),
-    ),
+  run: () => readAllInPages(log.store, pageSizeEvents, eventsInLog),
 })
 
 const writtenLog = async (sealed: boolean): Promise<Open> => {

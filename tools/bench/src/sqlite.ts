@@ -13,12 +13,13 @@
  * any program must do per row: give the event an id, encode its data as
  * JSON, insert it.
  */
+
 import { randomUUIDv7 } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync, type StatementSync } from "node:sqlite"
-import { chainGenesis, chainHashOf, type GlobalPosition, logStart, type NewEvent } from "@mizan/eventsourcing"
+import { chainGenesis, chainHashOf, type NewEvent } from "@mizan/eventsourcing"
 import { makeSqliteEventStore, type SqliteEventStore, type Synchronous, walCheckpointPages } from "@mizan/store-sqlite"
 import { Effect, Exit, Scope } from "effect"
 import { paymentEvent } from "./events.ts"
@@ -32,6 +33,7 @@ import {
   type RunCounts,
   type Workload,
 } from "./harness.ts"
+import { readAllInPages } from "./readPages.ts"
 
 const appendsSequential = 1_000
 const writersConcurrent = 64
@@ -314,21 +316,7 @@ const populatedLog = async (): Promise<TempFile> => {
 const storeReadAll = (open: OpenStore): Workload => ({
   name: `store: readAll in pages of ${pageSizeEvents}`,
   operationsPerRun: eventsInLog,
-  run: () =>
-    Effect.runPromise(
-      Effect.gen(function* () {
-        let after: GlobalPosition = logStart
-        let read = 0
-        while (true) {
-          const page = yield* open.store.readAll({ after, maxCount: pageSizeEvents })
-          const last = page.at(-1)
-          if (last === undefined) break
-          read += page.length
-          after = last.globalPosition
-        }
-        if (read !== eventsInLog) throw new Error(`read ${read} events, expected ${eventsInLog}`)
-      }),
-    ),
+  run: () => readAllInPages(open.store, pageSizeEvents, eventsInLog),
 })
 
 /** How a raw select hands back its rows: as node:sqlite's default objects, as arrays, or as arrays with their data parsed. */

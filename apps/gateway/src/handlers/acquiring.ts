@@ -69,8 +69,10 @@ const orderRequestOf = Effect.fn("Gateway.orderRequestOf")(function* (call: Call
     request.paySceneParams?.eid === undefined
       ? undefined
       : yield* digestField("/acquire2/placeOrder", "paySceneParams.eid", request.paySceneParams.eid)
-  const digested = yield* digestSharingList("/acquire2/placeOrder", request.sharingParamList)
-  const sharingParamList = digested === undefined ? undefined : yield* withSharingMids(digested as never)
+  const sharingParamList =
+    request.sharingParamList === undefined
+      ? undefined
+      : yield* withSharingMids(yield* digestSharingList("/acquire2/placeOrder", request.sharingParamList))
   const { totalAmount, currency: _currency, expiredTime, paySceneParams, sharingParamList: _list, ...rest } = request
   return withoutUndefined({
     ...rest,

@@ -8,7 +8,7 @@ import {
   refundStreamOf,
   requestRefund,
 } from "@mizan/order-flows"
-import { toWireRefundOrder, toWireRefundSummary, withoutUndefined } from "@mizan/order-views"
+import { toWireRefundOrder, toWireRefundSummary } from "@mizan/order-views"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
 import type { Handlers } from "../pipeline.ts"
@@ -18,9 +18,12 @@ import type { HandlerServices } from "./services.ts"
 const refundRequestOf = Effect.fn("Gateway.refundRequestOf")(function* (
   request: DecodedRequestOf<"/acquire2/refund/placeOrder">,
 ) {
-  const { originMerchantOrderNo: _m, originOrderNo: _o, amount, sharingParamList, ...rest } = request
-  const list = yield* digestSharingList("/acquire2/refund/placeOrder", sharingParamList)
-  return withoutUndefined({ ...rest, amountFils: amount, sharingParamList: list }) as AcquiringOrder.RefundRequest
+  const { originMerchantOrderNo: _m, originOrderNo: _o, sharingParamList, ...rest } = request
+  const refundRequest: AcquiringOrder.RefundRequest =
+    sharingParamList === undefined
+      ? rest
+      : { ...rest, sharingParamList: yield* digestSharingList("/acquire2/refund/placeOrder", sharingParamList) }
+  return refundRequest
 })
 
 export const refundHandlers: Pick<

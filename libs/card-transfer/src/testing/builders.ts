@@ -42,7 +42,7 @@ export interface PlaceCardTransferOptions {
  * card 4111 1111 1111 1111 expiring 09/2028, at 1.5% plus 1 AED, unless the
  * options say otherwise.
  *
- *   placeCardTransfer({ holder: "CORPORATE", request: { amount: fils(1) } })
+ *   placeCardTransfer({ holder: "CORPORATE", request: { amountFils: fils(1) } })
  */
 export const placeCardTransfer = (options: PlaceCardTransferOptions = {}): PlaceBankCardTransfer => {
   const now = options.now ?? cardPlacedAt

@@ -41,6 +41,23 @@ export class LawBroken extends Error {
   }
 }
 
+/**
+ * The law a check breaks, or undefined when every law it runs holds: what a
+ * test of one's own code looks at, or a report prints. Anything else the
+ * check throws is thrown again.
+ *
+ *   expect(lawBrokenBy(() => refundLimitHolds(events))).toMatchObject({ step: 4 })
+ */
+export const lawBrokenBy = (check: () => unknown): LawBroken | undefined => {
+  try {
+    check()
+  } catch (error) {
+    if (error instanceof LawBroken) return error
+    throw error
+  }
+  return undefined
+}
+
 const tagOf = (value: unknown): string =>
   typeof value === "object" && value !== null && "_tag" in value ? String(value._tag) : typeof value
 

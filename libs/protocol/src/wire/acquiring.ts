@@ -60,14 +60,15 @@ export const PaySceneParamsRequest = ObjectOrEmptyList(
 /** The parameters as the order returns them: `eid` only as its digest, `[forgotten]` once the payer is forgotten (docs/api.md#forgotten-personal-data). */
 export const PaySceneParams = Schema.Struct({ ...paySceneParamsFields, eid: Schema.optionalKey(Personal(Sha256Hex)) })
 
+/** A sharing item; decoded, its amount is named in fils as the domain names it. */
 export const SharingParam = Schema.Struct({
   sharingIdentitySeqId: SeqId,
   sharingIdentityType: IdentityType,
   sharingIdentity: createOrderSensitive.sharingIdentity.schema,
   sharingMemo: Text,
-  sharingAmount: MoneyFromWire,
+  sharingAmountFils: MoneyFromWire,
   withholdAndRemitFee: Schema.optionalKey(Schema.Boolean),
-})
+}).pipe(Schema.encodeKeys({ sharingAmountFils: "sharingAmount" }))
 
 /** "At most one item may have withholdAndRemitFee true, otherwise the request fails." */
 export const atMostOneWithholdsFee = Schema.makeFilter(

@@ -11,6 +11,7 @@ export const refundSensitive = {
   sharingIdentity: sensitiveField(200, "encrypted-or-digest"),
 } as const
 
+/** A sharing item of a refund; decoded, its amount is named in fils as the domain names it. */
 export const RefundSharingParam = Schema.Struct({
   sharingIdentitySeqId: SeqId,
   sharingIdentityType: Schema.Literals(["PHONE_NO", "MEMBER_ID", "ALTWALLET_ID"]).annotate({
@@ -18,9 +19,9 @@ export const RefundSharingParam = Schema.Struct({
   }),
   sharingIdentity: refundSensitive.sharingIdentity.schema,
   sharingMemo: BoundedString(128),
-  sharingAmount: MoneyFromWire,
+  sharingAmountFils: MoneyFromWire,
   withholdAndRemitFee: Schema.optionalKey(Schema.Boolean),
-})
+}).pipe(Schema.encodeKeys({ sharingAmountFils: "sharingAmount" }))
 
 const refundFields = {
   originMerchantOrderNo: Schema.optionalKey(MerchantOrderNo),
@@ -51,17 +52,24 @@ const RefundRequestWire = Schema.Struct({
   exactlyOneOf("originMerchantOrderNo", "originOrderNo"),
 )
 
-/** The refund request decoded: the refund's number is always `refundMerchantOrderNo`. */
+const { amount, ...otherRefundFields } = refundFields
+
+/**
+ * The refund request decoded: the refund's number is always
+ * `refundMerchantOrderNo`, and money is named in fils (`amountFils`) as the
+ * domain's refund request names it.
+ */
 export const RefundRequest = RefundRequestWire.pipe(
   Schema.decodeTo(
-    Schema.toType(Schema.Struct({ refundMerchantOrderNo: MerchantOrderNo, ...refundFields })),
+    Schema.toType(Schema.Struct({ refundMerchantOrderNo: MerchantOrderNo, amountFils: amount, ...otherRefundFields })),
     SchemaTransformation.transform({
-      decode: ({ refundMerchantOrderNo, merchantOrderNo, ...rest }) => ({
+      decode: ({ refundMerchantOrderNo, merchantOrderNo, amount, ...rest }) => ({
         ...rest,
+        amountFils: amount,
         // exactlyOneOf above guarantees one of the two.
         refundMerchantOrderNo: (refundMerchantOrderNo ?? merchantOrderNo) as string,
       }),
-      encode: (request) => request,
+      encode: ({ amountFils, ...rest }) => ({ ...rest, amount: amountFils }),
     }),
   ),
 )

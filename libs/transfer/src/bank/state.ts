@@ -1,6 +1,7 @@
 /**
- * The bank transfer order, with the wire names of `transferToBankOrder`
- * (paymentInfo = payerFeeAmount, arrivalTime). A SUCCESS carries the bank's
+ * The bank transfer order, with the wire names of `transferToBankOrder` but
+ * for money, named in fils (`amountFils`; `payerFeeFils` is
+ * paymentInfo.payerFeeAmount). A SUCCESS carries the bank's
  * reference and arrival time, a FAILURE its reason.
  */
 import type { Timestamp } from "@mizan/kernel"

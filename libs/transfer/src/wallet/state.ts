@@ -1,7 +1,7 @@
 /**
- * The wallet transfer order, with the wire names of `transferOrder` so the
- * gateway maps it field for field (paymentInfo = payerFeeAmount and
- * arrivalTime). A discriminated union on status: only a FAILURE carries
+ * The wallet transfer order, with the wire names of `transferOrder` but for
+ * money, named in fils (`amountFils` is `amount`, `payerFeeFils` is
+ * paymentInfo.payerFeeAmount). A discriminated union on status: only a FAILURE carries
  * failCode and failDes.
  */
 import type { WalletTransferPlaced } from "./events.ts"
