@@ -70,7 +70,7 @@ export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres
   verify [--service-public-key F] check every event's chain hash and every signed head of the log
                                   (the key that signed the heads; default ${servicePublicKeyFileDefault})
   migrate                         create the store, or bring its schema to this version (the gateway does too)
-  forget KIND:VALUE --by NAME     forget a person: destroy the data keys of a card, member, iban or remitter
+  forget KIND:VALUE --by NAME     forget a person: destroy the data keys of a card, member, iban, remitter or payer
                                   (VALUE in clear or as its SHA-256 hex); their fields then read [forgotten]
   rotate-master-key [--retire]    re-wrap every data key under a new master key; --retire removes the old ones
 

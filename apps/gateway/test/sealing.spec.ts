@@ -1,13 +1,15 @@
 /**
  * Sealed personal data, proved on real processes (issue 15): the service
  * (`main.ts`) on a SQLite file and on PostgreSQL takes card transfers
- * (test PAN 4111111111111111), wallet transfers (phone numbers) and bank
- * transfers (IBANs and names). Then every byte of the store's files, its
+ * (test PAN 4111111111111111), wallet transfers (phone numbers), bank
+ * transfers (IBANs and names) and an acquiring order with a payer's eid
+ * and a sharing member, paid and refunded. Then every byte of the store's files, its
  * write-ahead log, an export and the service's log is searched: neither a
  * clear value nor its unkeyed SHA-256 hex is there. A card holder is
  * forgotten with the audit while the service runs: the service answers the
  * placeholder within its key cache time, the audit replays clean, and a
- * second forget changes nothing. On SQLite, the master key is rotated and
+ * second forget changes nothing; so is the order's payer, whose eid the
+ * order then answers as the placeholder. On SQLite, the master key is rotated and
  * retired while card transfers go on: nothing is lost, everything opens.
  */
 import type { ChildProcess } from "node:child_process"
@@ -22,7 +24,7 @@ import { generateKeyPair } from "@mizan/protocol"
 import { type EmbeddedServer, startEmbeddedPostgres, testServerSettings } from "@mizan/store-postgres/testing"
 import { readMasterKeyFile } from "@mizan/stores"
 import { afterAll, describe, expect, it } from "vitest"
-import { ok } from "./calls.ts"
+import { aed, ok, sandbox } from "./calls.ts"
 import { startGateway, testConfig } from "./harness.ts"
 import { startMerchantEndpoint } from "./merchantEndpoint.ts"
 import { clientOf, freePort, startService, stopService } from "./processes.ts"
@@ -32,15 +34,16 @@ const cardHolder = { firstName: "Amal Noor", lastName: "Al Saeed" }
 const phone = "971500000001"
 const iban = "AE070331234567890123456"
 const holderName = "Amal Saeed"
+const eid = "784199012345671"
+const sharingPhone = "971500000002"
 const nextYear = String(new Date().getUTCFullYear() + 1)
 
 /** Every personal value the run sends, and the unkeyed digest of each: none may be found in what the service keeps. */
 const unkeyedDigest = (value: string) => createHash("sha256").update(value, "utf8").digest("hex")
 
-const secrets = [pan, cardHolder.firstName, cardHolder.lastName, phone, iban, holderName].flatMap((value) => [
-  value,
-  unkeyedDigest(value),
-])
+const secrets = [pan, cardHolder.firstName, cardHolder.lastName, phone, iban, holderName, eid, sharingPhone].flatMap(
+  (value) => [value, unkeyedDigest(value)],
+)
 
 const auditScript = join(import.meta.dirname, "..", "..", "audit", "src", "main.ts")
 
@@ -94,6 +97,7 @@ interface Run {
   readonly store: string
   readonly service: ChildProcess
   readonly client: MerchantClient
+  readonly baseUrl: string
   readonly log: Array<string>
 }
 
@@ -105,7 +109,14 @@ const startSealedService = async (dataDir: string, store: string): Promise<Run> 
   const log: Array<string> = []
   const service = await startService(configPath, port, { onLine: (line) => log.push(line) })
   const auditStore = store.startsWith("sqlite:") ? `sqlite:${join(dataDir, store.slice("sqlite:".length))}` : store
-  return { dataDir, store: auditStore, service, client: clientOf(dataDir, port), log }
+  return {
+    dataDir,
+    store: auditStore,
+    service,
+    client: clientOf(dataDir, port),
+    baseUrl: `http://127.0.0.1:${port}`,
+    log,
+  }
 }
 
 /**
@@ -137,6 +148,49 @@ const transferEverything = async ({ client }: Run) => {
   // The merchant got the identity's digest, as the spec says: only the store must not keep it in clear.
   expect(JSON.stringify(endpoint.bodies)).toContain(unkeyedDigest(phone))
 }
+
+/** The order's sharing member, as create order and an explicit refund name it. */
+const sharingMember = (client: MerchantClient, amount: number) => ({
+  sharingIdentitySeqId: 1,
+  sharingIdentityType: "PHONE_NO",
+  sharingIdentity: client.encryptField(sharingPhone),
+  sharingMemo: "partner",
+  sharingAmount: aed(amount),
+})
+
+/**
+ * An acquiring order with the payer's eid and a sharing member, paid, and
+ * refunded with the member named: the eid and the identity reach the
+ * order's request, the refund's reservation and the order's notification.
+ */
+const acquireAndRefund = async ({ client, baseUrl }: Run) => {
+  await ok(client, "/acquire2/placeOrder", {
+    merchantOrderNo: "sealed-order-1",
+    subject: "Sealed",
+    totalAmount: aed(100),
+    paySceneCode: "PAYPAGE",
+    paySceneParams: { eid: client.encryptField(eid) },
+    sharingParamList: [sharingMember(client, 40)],
+  } as never)
+  const paid = await sandbox(baseUrl, client, "payOrder", { merchantOrderNo: "sealed-order-1" })
+  expect(paid.head.code, `payOrder: ${paid.head.msg}`).toBe("0")
+  await ok(client, "/acquire2/refund/placeOrder", {
+    refundMerchantOrderNo: "sealed-refund-1",
+    originMerchantOrderNo: "sealed-order-1",
+    amount: aed(10),
+    refundSharingAmount: true,
+    sharingParamList: [sharingMember(client, 10)],
+  } as never)
+  const order = await getOrder(client)
+  // The merchant gets the eid's digest, as the spec says: only the store must not keep it in clear.
+  expect(order.paySceneParams?.eid).toBe(unkeyedDigest(eid))
+}
+
+const getOrder = async (client: MerchantClient) =>
+  (await ok(client, "/acquire2/getOrder", { merchantOrderNo: "sealed-order-1" })).acquireOrder as {
+    paySceneParams?: { eid?: string }
+    status: string
+  }
 
 const exportAndSearch = async (run: Run, storeFiles: ReadonlyArray<string>) => {
   const exportPath = join(run.dataDir, "export.ndjson")
@@ -175,6 +229,18 @@ const forgetTheCardHolder = async (run: Run) => {
   expect(again.stdout).toContain("nothing changed")
 }
 
+const forgetThePayer = async (run: Run) => {
+  const forget = await audit(["forget", `payer:${eid}`, "--by", "dpo@example.ae"], run.dataDir, run.store)
+  expect(forget.stderr).toBe("")
+  expect(forget.stdout).toMatch(/^forgot payer:[0-9a-f]{64}: 1 data key\(s\) destroyed/)
+  await new Promise((resolve) => setTimeout(resolve, 1_500))
+  const order = await getOrder(run.client)
+  expect(order.paySceneParams?.eid).toBe(forgotten)
+  expect(order.status).toBe("PAID_SUCCESS")
+  const replay = await audit(["replay", "--json"], run.dataDir, run.store)
+  expect(JSON.parse(replay.stdout)).toMatchObject({ ok: true })
+}
+
 describe("sealed personal data on real processes", () => {
   const root = mkdtempSync(join(tmpdir(), "mizan-sealing-"))
   let postgres: EmbeddedServer | undefined
@@ -193,8 +259,10 @@ describe("sealed personal data on real processes", () => {
     const run = await startSealedService(dataDir, "sqlite:store.db")
     services.push(run.service)
     await transferEverything(run)
+    await acquireAndRefund(run)
     await exportAndSearch(run, [join(dataDir, "store.db"), join(dataDir, "store.db-wal")].filter(existsSync))
     await forgetTheCardHolder(run)
+    await forgetThePayer(run)
 
     // Card transfers keep coming (a new card each, so a new data key each) while the master key turns over.
     const oldKeys = readMasterKeyFile(join(dataDir, "master-keys.json")).map((key) => key.id)
@@ -230,9 +298,11 @@ describe("sealed personal data on real processes", () => {
     const run = await startSealedService(dataDir, await postgres.createDatabase("sealing"))
     services.push(run.service)
     await transferEverything(run)
+    await acquireAndRefund(run)
     // What the server keeps: its tables' files and its write-ahead log.
     await exportAndSearch(run, filesUnder(postgres.dataDirectory))
     await forgetTheCardHolder(run)
+    await forgetThePayer(run)
   })
 })
 

@@ -4,7 +4,7 @@
  * previous one; test/fixtures/acquiring.events.json proves old events replay.
  */
 import { makeEventCodec } from "@mizan/eventsourcing"
-import { FeePlan, Fils, PositiveFils, RequiredString, TextBoolean, Timestamp } from "@mizan/kernel"
+import { FeePlan, Fils, Personal, PositiveFils, RequiredString, Sha256Hex, TextBoolean, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
 import {
   CardInfo,
@@ -14,12 +14,42 @@ import {
   PayerRecord,
   PaySceneParams,
   RefundRequest,
+  RefundSharingParam,
   SharingIdentitySeqId,
+  SharingParam,
 } from "./commands.ts"
+
+/*
+ * The requests as recorded. The payer's eid and each sharing member's
+ * identity are sealed in the store (sealingPlan.ts): once their subject is
+ * forgotten they read `[forgotten]`, so the event schemas admit it where
+ * the commands do not (a request never carries the placeholder).
+ */
+const RecordedPaySceneParams = Schema.Struct({ ...PaySceneParams.fields, eid: Schema.optionalKey(Personal(Sha256Hex)) })
+
+const RecordedSharingParam = Schema.Struct({ ...SharingParam.fields, sharingIdentity: Personal(Sha256Hex) })
+export type RecordedSharingParam = typeof RecordedSharingParam.Type
+
+/** What the merchant sent in create order, as recorded. */
+export const RecordedOrderRequest = Schema.Struct({
+  ...OrderRequest.fields,
+  paySceneParams: Schema.optionalKey(RecordedPaySceneParams),
+  sharingParamList: Schema.optionalKey(Schema.Array(RecordedSharingParam)),
+})
+export type RecordedOrderRequest = typeof RecordedOrderRequest.Type
+
+const RecordedRefundSharingParam = Schema.Struct({ ...RefundSharingParam.fields, sharingIdentity: Personal(Sha256Hex) })
+
+/** A refund request, as recorded. */
+export const RecordedRefundRequest = Schema.Struct({
+  ...RefundRequest.fields,
+  sharingParamList: Schema.optionalKey(Schema.Array(RecordedRefundSharingParam)),
+})
+export type RecordedRefundRequest = typeof RecordedRefundRequest.Type
 
 /** The scene parameters in force: the request's, with the spec's defaults filled in. */
 export const EffectivePaySceneParams = Schema.Struct({
-  ...PaySceneParams.fields,
+  ...RecordedPaySceneParams.fields,
   changePayer: TextBoolean,
   oneTimePayment: TextBoolean,
 })
@@ -32,7 +62,7 @@ export const OrderCreated = Schema.TaggedStruct("OrderCreated", {
   requestTime: Timestamp,
   createdAt: Timestamp,
   /** What the merchant sent, as it came. */
-  request: OrderRequest,
+  request: RecordedOrderRequest,
   // What the service decided from it: defaults are recorded, so changing a default never rewrites history.
   expiredTime: Timestamp,
   payeeMid: RequiredString(12),
@@ -110,7 +140,7 @@ export const RefundReserved = Schema.TaggedStruct("RefundReserved", {
   refundOrderNo: OrderNo,
   cause: RefundCause,
   /** The merchant's request; for a revoke, the full refund the service asks for on its behalf. */
-  request: RefundRequest,
+  request: RecordedRefundRequest,
   allocation: RefundAllocation,
   reservedAt: Timestamp,
 })

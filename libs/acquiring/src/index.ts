@@ -7,5 +7,6 @@
  */
 export * as AcquiringOrder from "./acquiringOrder.ts"
 export * from "./refundAllocation.ts"
+export { sealingPlan } from "./sealingPlan.ts"
 export * from "./settlement.ts"
 export * from "./views.ts"

@@ -14,6 +14,7 @@ import {
   type Fils,
   fils,
   formatAed,
+  isForgotten,
   type Rejection,
   reject,
   subtractFils,
@@ -22,8 +23,8 @@ import {
   zeroFils,
 } from "@mizan/kernel"
 import { Result } from "effect"
-import type { RefundRequest, RefundSharingParam, SharingParam } from "./commands.ts"
-import type { RefundAllocation } from "./events.ts"
+import type { RefundRequest, RefundSharingParam } from "./commands.ts"
+import type { RecordedSharingParam, RefundAllocation } from "./events.ts"
 import { feeTotalFils } from "./settlement.ts"
 import type { Payment, RefundReservation } from "./state.ts"
 
@@ -120,7 +121,7 @@ const toAllocation = (parts: ReadonlyArray<readonly [Account, Fils]>): RefundAll
 const memberRule = (
   member: RefundSharingParam,
   index: number,
-  sharingParamList: ReadonlyArray<SharingParam>,
+  sharingParamList: ReadonlyArray<RecordedSharingParam>,
   balances: ReadonlyArray<AccountBalance>,
 ): Rejection | undefined => {
   const field = `sharingParamList[${index}]`
@@ -129,6 +130,12 @@ const memberRule = (
     return reject(
       "SHARING_MEMBER_NOT_EXIST",
       `${field}.sharingIdentitySeqId ${member.sharingIdentitySeqId} is not a sharing member of the order`,
+    )
+  // A forgotten member's identity cannot be compared with anything: only a proportional refund still reaches it.
+  if (isForgotten(original.sharingIdentity))
+    return reject(
+      "REFUND_SHARING_MEMBER_MISMATCH",
+      `${field} names sharing member ${member.sharingIdentitySeqId} of the order, whose identity is forgotten: refund it in proportion (refundSharingAmount true without sharingParamList)`,
     )
   if (
     original.sharingIdentityType !== member.sharingIdentityType ||
@@ -158,7 +165,7 @@ const memberRule = (
 const byMemberList = (
   request: RefundRequest,
   members: ReadonlyArray<RefundSharingParam>,
-  sharingParamList: ReadonlyArray<SharingParam>,
+  sharingParamList: ReadonlyArray<RecordedSharingParam>,
   balances: ReadonlyArray<AccountBalance>,
 ): Result.Result<RefundAllocation, Rejection> => {
   // Create order: "When used, later refunds can only be proportional and per-account refund amounts cannot be specified."
@@ -208,7 +215,7 @@ const byMemberList = (
  */
 export const allocateRefund = (
   request: RefundRequest,
-  sharingParamList: ReadonlyArray<SharingParam>,
+  sharingParamList: ReadonlyArray<RecordedSharingParam>,
   balances: ReadonlyArray<AccountBalance>,
 ): Result.Result<RefundAllocation, Rejection> => {
   if (request.refundSharingAmount !== true)

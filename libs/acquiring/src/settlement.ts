@@ -27,12 +27,11 @@ import {
   sumFils,
   sumFilsBig,
 } from "@mizan/kernel"
-import type { SharingParam } from "./commands.ts"
-import type { Settlement } from "./events.ts"
+import type { RecordedSharingParam, Settlement } from "./events.ts"
 
 export const splitPayment = (
   paidAmountFils: Fils,
-  sharingParamList: ReadonlyArray<SharingParam>,
+  sharingParamList: ReadonlyArray<RecordedSharingParam>,
   feePlan: FeePlan,
 ): Settlement => {
   const sharingAmountsFils = sharingParamList.map((item) => item.sharingAmountFils)

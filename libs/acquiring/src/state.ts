@@ -3,8 +3,7 @@
  * of the spec's statuses (CREATED, PAID_SUCCESS, SETTLED, FAILURE).
  */
 import { type Fils, fils, type Timestamp, zeroFils } from "@mizan/kernel"
-import type { OrderRequest } from "./commands.ts"
-import type { CloseReason, EffectivePaySceneParams, OrderPaid, RefundReserved } from "./events.ts"
+import type { CloseReason, EffectivePaySceneParams, OrderPaid, RecordedOrderRequest, RefundReserved } from "./events.ts"
 
 /** A payment as recorded: its terms and how the paid amount is split. */
 export type Payment = Omit<OrderPaid, "_tag">
@@ -40,7 +39,7 @@ interface OrderCore {
   readonly requestTime: Timestamp
   readonly createdAt: Timestamp
   /** What the merchant sent, as it came: subject, totalAmountFils, sharingParamList, ... */
-  readonly request: OrderRequest
+  readonly request: RecordedOrderRequest
   readonly expiredTime: Timestamp
   readonly payeeMid: string
   readonly paySceneParams: EffectivePaySceneParams

@@ -3,11 +3,11 @@
  * passes on to the refund order a reservation stands for.
  */
 import { type Fils, zeroFils } from "@mizan/kernel"
-import type { SharingParam } from "./commands.ts"
+import type { RecordedSharingParam } from "./events.ts"
 import type { Order, RefundReservation } from "./state.ts"
 import { paymentOf } from "./state.ts"
 
-export interface SharingInfo extends SharingParam {
+export interface SharingInfo extends RecordedSharingParam {
   readonly sharingSettledAmountFils: Fils
   readonly sharingSettledFeeAmountFils: Fils
 }

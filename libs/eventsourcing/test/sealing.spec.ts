@@ -334,3 +334,155 @@ describe("nested fields", () => {
     })
   })
 })
+
+describe("fields of a list's items", () => {
+  const otherDigest = createHash("sha256").update("+971509999999").digest("hex")
+  const eidDigest = createHash("sha256").update("784-1990-1234567-1").digest("hex")
+  const listPlan: SealingPlan = {
+    events: {
+      OrderCreated: [
+        { kind: "payer", identifiedBy: "request.eid", fields: ["request.eid"] },
+        {
+          kind: "member",
+          identifiedBy: "request.sharing[].identity",
+          fields: ["request.sharing[].identity", "request.sharing[].name"],
+        },
+      ],
+    },
+    streams: [],
+  }
+  const item = (identity: string, seq: number) => ({ seq, identity, name: `member ${seq}`, amount: seq * 10 })
+  const created = (sharing: ReadonlyArray<ReturnType<typeof item>> | undefined) => ({
+    type: "OrderCreated",
+    schemaVersion: 1,
+    data: { orderNo: "1", request: { eid: eidDigest, ...(sharing === undefined ? {} : { sharing }) } },
+  })
+  const sealedWith = <A, E>(world: World, body: Effect.Effect<A, E, EventStore | Sealing>, forPlan = listPlan) =>
+    Effect.runPromise(
+      Effect.provide(
+        body,
+        layerSealedEventStore(forPlan).pipe(
+          Layer.provide(
+            Layer.mergeAll(
+              Layer.succeed(EventStore, world.raw),
+              Layer.succeed(SubjectKeys, world.keys),
+              Layer.succeed(KeyRing, world.keyRing),
+            ),
+          ),
+        ),
+      ),
+    )
+  type Stored = { $sealed: ReadonlyArray<{ subject: string; fields: ReadonlyArray<string> }>; request: unknown }
+
+  it("seal each item's fields under the item's own subject, one cipher per subject, and read the list back whole", async () => {
+    const world = newWorld()
+    const sharing = [item(phoneDigest, 1), item(otherDigest, 2), item(phoneDigest, 3)]
+    const read = await sealedWith(world, Effect.andThen(append("order/1", created(sharing)), readStream("order/1")))
+    expect(read[0]?.data).toEqual(created(sharing).data)
+    const [record] = await rawLog(world)
+    const stored = record?.data as Stored
+    const text = JSON.stringify(stored)
+    for (const clear of [phoneDigest, otherDigest, eidDigest, "member 1", "member 2"]) expect(text).not.toContain(clear)
+    // The item's other fields stay, in place: the list keeps its length and order.
+    expect(stored.request).toEqual({
+      sharing: [
+        { seq: 1, amount: 10 },
+        { seq: 2, amount: 20 },
+        { seq: 3, amount: 30 },
+      ],
+    })
+    // The member named twice (items 0 and 2) has one entry; the payer and the other member one each.
+    expect(stored.$sealed.map((e) => e.fields)).toEqual([
+      ["request.eid"],
+      [
+        "request.sharing[0].identity",
+        "request.sharing[0].name",
+        "request.sharing[2].identity",
+        "request.sharing[2].name",
+      ],
+      ["request.sharing[1].identity", "request.sharing[1].name"],
+    ])
+    expect(new Set(stored.$sealed.map((e) => e.subject)).size).toBe(3)
+  })
+
+  it("read a forgotten member's items as [forgotten], each of them, and leave the other members and the payer", async () => {
+    const world = newWorld()
+    const sharing = [item(phoneDigest, 1), item(otherDigest, 2), item(phoneDigest, 3)]
+    const read = await sealedWith(
+      world,
+      Effect.gen(function* () {
+        yield* append("order/1", created(sharing))
+        const outcome = yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("member", phoneDigest, "dpo"))
+        expect(outcome.keysDestroyed).toBe(1)
+        return yield* readStream("order/1")
+      }),
+    )
+    const gone = (seq: number) => ({ seq, identity: forgotten, name: forgotten, amount: seq * 10 })
+    expect(read[0]?.data).toEqual({
+      orderNo: "1",
+      request: { eid: eidDigest, sharing: [gone(1), item(otherDigest, 2), gone(3)] },
+    })
+  })
+
+  it("seal nothing of a list that is absent or empty, and store an item's [forgotten] field as it is", async () => {
+    const world = newWorld()
+    const imported = [{ ...item(phoneDigest, 1), identity: forgotten, name: forgotten }, item(otherDigest, 2)]
+    const read = await sealedWith(
+      world,
+      Effect.andThen(
+        Effect.all([
+          append("order/1", created(undefined)),
+          append("order/2", created([])),
+          append("order/3", created(imported)),
+        ]),
+        Effect.all([readStream("order/1"), readStream("order/2"), readStream("order/3")]),
+      ),
+    )
+    expect(read.map((events) => events[0]?.data)).toEqual([
+      created(undefined).data,
+      created([]).data,
+      created(imported).data,
+    ])
+    const stored = (await rawLog(world)).map((r) => r.data as Stored)
+    expect(stored.map((data) => data.$sealed.map((e) => e.fields))).toEqual([
+      [["request.eid"]],
+      [["request.eid"]],
+      [["request.eid"], ["request.sharing[1].identity", "request.sharing[1].name"]],
+    ])
+    expect(stored[2]?.request).toEqual({
+      sharing: [
+        { seq: 1, identity: forgotten, name: forgotten, amount: 10 },
+        { seq: 2, amount: 20 },
+      ],
+    })
+  })
+
+  it("bind each item's fields to their place: an entry moved onto another item does not open", async () => {
+    const world = newWorld()
+    await sealedWith(world, append("order/1", created([item(phoneDigest, 1), item(otherDigest, 2)])))
+    const [record] = await rawLog(world)
+    const data = structuredClone(record?.data) as { $sealed: Array<{ fields: Array<string> }> }
+    const second = data.$sealed[2]!
+    second.fields = second.fields.map((field) => field.replace("[1]", "[0]"))
+    await Effect.runPromise(world.raw.append("order/1", [{ type: "OrderCreated", schemaVersion: 1, data }], "any"))
+    await expect(sealedWith(world, readStream("order/1"))).rejects.toThrow(/do not open/)
+  })
+
+  it("refuse a plan whose list subject names a field outside its items, naming the event type and the field", async () => {
+    const outside: SealingPlan = {
+      events: {
+        OrderCreated: [
+          {
+            kind: "member",
+            identifiedBy: "request.sharing[].identity",
+            fields: ["request.sharing[].identity", "request.eid"],
+          },
+        ],
+      },
+      streams: [],
+    }
+    await expect(sealedWith(newWorld(), readStream("order/1"), outside)).rejects.toThrow(
+      /sealing plan of OrderCreated: request\.eid is not in the items of request\.sharing\[\]/,
+    )
+  })
+})

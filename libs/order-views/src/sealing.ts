@@ -3,12 +3,8 @@
  * Mizan's events (docs/architecture.md#sealed-personal-data). It sits
  * beside the views because the views are where every domain lib meets; the
  * apps give it to `layerSealedEventStore`.
- *
- * Not sealed yet: the acquiring order's payer identity (`eid`) and its
- * sharing identities, which sit inside the order's request, the identities
- * inside a list (a plan's paths name fields of objects, not of list
- * items); see the CHANGELOG.
  */
+import { sealingPlan as acquiringSealingPlan } from "@mizan/acquiring"
 import { sealingPlan as cardTransferSealingPlan } from "@mizan/card-transfer"
 import { mergeSealingPlans, type SealingPlan } from "@mizan/eventsourcing"
 import { sealingPlan as transferSealingPlan } from "@mizan/transfer"
@@ -42,12 +38,14 @@ export const notificationSealingPlan: SealingPlan = {
       inNotification("member", "beneficiaryIdentity", ["beneficiaryIdentity", "beneficiaryFullName"]),
       inNotification("iban", "iban", ["iban", "holderName", "accountNo", "beneficiaryAddress"]),
       inNotification("remitter", "remitterInfo", ["remitterInfo"]),
+      inNotification("payer", "paySceneParams.eid", ["paySceneParams.eid"]),
     ],
   },
   streams: [],
 }
 
 export const mizanSealingPlan: SealingPlan = mergeSealingPlans(
+  acquiringSealingPlan,
   cardTransferSealingPlan,
   transferSealingPlan,
   notificationSealingPlan,

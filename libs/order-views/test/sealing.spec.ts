@@ -4,7 +4,7 @@ import { forgotten } from "@mizan/kernel"
 import { notificationOrders } from "@mizan/protocol"
 import { RefundOrder } from "@mizan/refund"
 import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "@mizan/transfer"
-import type { Schema } from "effect"
+import type { Schema, SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
 import { mizanSealingPlan } from "../src/index.ts"
 
@@ -26,11 +26,31 @@ const eventUnions: ReadonlyArray<EventUnion> = [
   VamDeposit.Event,
 ] as unknown as ReadonlyArray<EventUnion>
 
-/** Whether a field's schema admits the `[forgotten]` placeholder: one made with `Personal`. */
-const admitsForgotten = (field: Schema.Top): boolean =>
-  JSON.stringify(field.ast, (_key, value: unknown) => (typeof value === "bigint" ? String(value) : value)).includes(
-    JSON.stringify(forgotten),
-  )
+/**
+ * The paths below `path` whose schema admits the `[forgotten]` placeholder
+ * (one made with `Personal`), in a sealing plan's dialect: into objects by
+ * dots, into each item of a list by `[]`.
+ */
+const personalPaths = (ast: SchemaAST.AST, path: string): ReadonlyArray<string> => {
+  switch (ast._tag) {
+    case "Union":
+      if (ast.types.some((member) => member._tag === "Literal" && member.literal === forgotten)) return [path]
+      return [...new Set(ast.types.flatMap((member) => personalPaths(member, path)))]
+    case "Objects":
+      return ast.propertySignatures.flatMap((property) =>
+        personalPaths(property.type, `${path === "" ? "" : `${path}.`}${String(property.name)}`),
+      )
+    case "Arrays":
+      return [...ast.elements, ...ast.rest].flatMap((item) => personalPaths(item, `${path}[]`))
+    case "Suspend":
+      return personalPaths(ast.thunk(), path)
+    default:
+      return []
+  }
+}
+
+const personalPathsOf = (fields: Fields, prefix = ""): ReadonlyArray<string> =>
+  Object.entries(fields).flatMap(([name, schema]) => personalPaths(schema.ast, `${prefix}${name}`))
 
 const tagOf = (member: EventMember): string =>
   (storedFields(member)._tag as unknown as { readonly ast: { readonly literal: string } }).ast.literal
@@ -40,12 +60,10 @@ describe("Mizan's sealing plan", () => {
     const personal: Record<string, ReadonlyArray<string>> = {}
     for (const union of eventUnions)
       for (const member of union.members) {
-        const fields = Object.entries(storedFields(member))
-          .filter(([, schema]) => admitsForgotten(schema))
-          .map(([name]) => name)
+        const fields = [...personalPathsOf(storedFields(member))]
         if (fields.length > 0) personal[tagOf(member)] = fields.sort()
       }
-    // Fields of the events' own top level; a notification's copy of an order is checked below.
+    // Fields of the events' own data, nested ones by their paths; a notification's copy of an order is checked below.
     const planned = Object.fromEntries(
       Object.entries(mizanSealingPlan.events)
         .filter(([type]) => type !== "NotificationScheduled")
@@ -66,10 +84,8 @@ describe("Mizan's sealing plan", () => {
 
 describe("the sealing plan of notifications", () => {
   /** Every field of a notification's order object whose wire schema reads [forgotten]. */
-  const personalInOrders = Object.entries(notificationOrders).flatMap(([, schema]) =>
-    Object.entries((schema as unknown as { fields: Record<string, Schema.Top> }).fields)
-      .filter(([, field]) => admitsForgotten(field))
-      .map(([name]) => `order.${name}`),
+  const personalInOrders = Object.values(notificationOrders).flatMap((schema) =>
+    personalPathsOf((schema as unknown as { fields: Fields }).fields, "order."),
   )
 
   it("seals, in a scheduled notification's copy of an order, every order field the wire may answer as [forgotten]", () => {

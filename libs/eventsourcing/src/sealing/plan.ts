@@ -13,12 +13,15 @@ export interface SealedSubject {
   /**
    * The field whose value tells the subject apart (a card number's digest,
    * a member's identity digest). When the event lacks it, the subject is the
-   * event's stream: the fields then belong to that one order.
+   * event's stream: the fields then belong to that one order. A path into
+   * a list's items (`request.sharingParamList[].sharingIdentity`) makes one
+   * subject of each item, whose fields are then paths into the same items.
    */
   readonly identifiedBy: string
   /**
    * The subject's fields; absent ones are skipped. A name of the event's
-   * data, or names joined by dots into nested objects (`order.cardNumber`).
+   * data, names joined by dots into nested objects (`order.cardNumber`),
+   * and `[]` after a list's name for a field of each item (see paths.ts).
    */
   readonly fields: ReadonlyArray<string>
   /**

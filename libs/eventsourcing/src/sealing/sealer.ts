@@ -13,7 +13,7 @@ import { Clock, Effect } from "effect"
 import { StoreError } from "../events.ts"
 import { type CipherKey, cipherKeyOf, keyedDigest, newDataKey, openBytes, sealBytes } from "./cipher.ts"
 import { KeyRing, type KeyRingError } from "./KeyRing.ts"
-import { valueAt, withValueAt } from "./paths.ts"
+import { firstListOf, isNestedPath, itemPathsOf, valueAt, withValueAt } from "./paths.ts"
 import type { SealedSubject, SealingPlan } from "./plan.ts"
 import { type SubjectKey, SubjectKeys } from "./SubjectKeys.ts"
 
@@ -115,12 +115,53 @@ class KeyCache {
 const associatedData = (storedStreamId: string, entry: Omit<SealedEntry, "box">) =>
   [storedStreamId, entry.subject, entry.key, entry.fields.join(",")].join("\u0000")
 
+/**
+ * The subjects `subject` stands for in `data`: itself, or, when its
+ * identifying field sits in a list's items, one per item, its paths into
+ * that list narrowed to the item (`sharingParamList[0].sharingIdentity`).
+ */
+const subjectsIn = (data: Record<string, unknown>, subject: SealedSubject): ReadonlyArray<SealedSubject> => {
+  const list = firstListOf(subject.identifiedBy)
+  if (list === undefined) return [subject]
+  const listPath = list.slice(0, -"[]".length)
+  const items = valueAt(data, listPath)
+  if (!Array.isArray(items)) return []
+  return items.flatMap((_item, index) => {
+    const item = `${listPath}[${index}]`
+    const narrowed = (path: string) => (path.startsWith(list) ? `${item}${path.slice(list.length)}` : path)
+    return subjectsIn(data, {
+      ...subject,
+      identifiedBy: narrowed(subject.identifiedBy),
+      fields: subject.fields.map(narrowed),
+    })
+  })
+}
+
+/**
+ * A subject identified inside a list's items owns fields of its own item
+ * only: a field outside the item would belong to every item's subject at
+ * once. Checked when the sealer is made, naming the event type.
+ */
+const checkPlan = (plan: SealingPlan) => {
+  for (const [type, subjects] of Object.entries(plan.events))
+    for (const subject of subjects) {
+      const list = firstListOf(subject.identifiedBy)
+      if (list === undefined) continue
+      const outside = subject.fields.find((field) => !field.startsWith(list))
+      if (outside !== undefined)
+        throw new Error(
+          `sealing plan of ${type}: ${outside} is not in the items of ${list}, where the subject ${subject.kind} is identified`,
+        )
+    }
+}
+
 /** Makes the sealer of `plan`, loading (or, in a new store, making) the secret of the keyed ids. */
 export const makeSealer = (
   plan: SealingPlan,
   options: SealingOptions = {},
 ): Effect.Effect<Sealer, StoreError, KeyRing | SubjectKeys> =>
   Effect.gen(function* () {
+    checkPlan(plan)
     const settings = { ...sealingDefaults, ...options }
     const clock = yield* Clock.Clock
     const keyRing = yield* KeyRing
@@ -228,18 +269,16 @@ export const makeSealer = (
     /** The subject's fields present in `data` that hold a value (a `[forgotten]` field has nothing left to seal). */
     const fieldsToSeal = (data: Record<string, unknown>, subject: SealedSubject) => {
       if (subject.onlyWhenIdentified === true && valueAt(data, subject.identifiedBy) === undefined) return []
-      return subject.fields.filter((field) => {
-        const value = valueAt(data, field)
-        return value !== undefined && value !== forgotten
-      })
+      return subject.fields
+        .flatMap((field) => itemPathsOf(data, field))
+        .filter((field) => {
+          const value = valueAt(data, field)
+          return value !== undefined && value !== forgotten
+        })
     }
 
-    const sealSubject = (
-      storedStreamId: string,
-      data: Record<string, unknown>,
-      subject: SealedSubject,
-      fields: ReadonlyArray<string>,
-    ): Effect.Effect<SealedEntry, StoreError> => {
+    /** The id of the subject `data` names by `identifiedBy`; the stream's own subject when it names none. */
+    const subjectIn = (storedStreamId: string, data: Record<string, unknown>, subject: SealedSubject) => {
       const identifying = valueAt(data, subject.identifiedBy)
       const value =
         identifying === undefined || identifying === forgotten
@@ -247,8 +286,16 @@ export const makeSealer = (
           : typeof identifying === "string"
             ? identifying
             : JSON.stringify(identifying)
-      const subjectId = subjectIdOf(subject.kind, value)
-      return Effect.flatMap(liveKey(subjectId), (key) => {
+      return subjectIdOf(subject.kind, value)
+    }
+
+    const sealSubject = (
+      storedStreamId: string,
+      data: Record<string, unknown>,
+      subjectId: string,
+      fields: ReadonlyArray<string>,
+    ): Effect.Effect<SealedEntry, StoreError> =>
+      Effect.flatMap(liveKey(subjectId), (key) => {
         if (key.key === undefined)
           return Effect.fail(new StoreError({ reason: "Corrupt", detail: `live key ${key.keyId} has no key` }))
         const clear: Record<string, unknown> = {}
@@ -261,23 +308,40 @@ export const makeSealer = (
         )
         return Effect.succeed({ ...entry, box })
       })
+
+    /**
+     * The fields to seal, by subject id: a subject identified inside a
+     * list's items is one subject per item (each sharing member), and the
+     * items of one subject (a member named twice) share its one cipher.
+     */
+    const fieldsBySubject = (
+      storedStreamId: string,
+      data: Record<string, unknown>,
+      subjects: ReadonlyArray<SealedSubject>,
+    ) => {
+      const bySubject = new Map<string, Array<string>>()
+      for (const subject of subjects.flatMap((s) => subjectsIn(data, s))) {
+        const fields = fieldsToSeal(data, subject)
+        if (fields.length === 0) continue
+        const subjectId = subjectIn(storedStreamId, data, subject)
+        bySubject.set(subjectId, [...(bySubject.get(subjectId) ?? []), ...fields])
+      }
+      return [...bySubject].map(([subjectId, fields]) => ({ subjectId, fields }))
     }
 
     const seal: Sealer["seal"] = (storedStreamId, type, data) => {
       const subjects = plan.events[type]
       if (subjects === undefined || !isRecord(data)) return Effect.succeed(data)
-      const planned = subjects
-        .map((subject) => ({ subject, fields: fieldsToSeal(data, subject) }))
-        .filter(({ fields }) => fields.length > 0)
+      const planned = fieldsBySubject(storedStreamId, data, subjects)
       if (planned.length === 0) return Effect.succeed(data)
       return Effect.map(
-        Effect.forEach(planned, ({ subject, fields }) => sealSubject(storedStreamId, data, subject, fields)),
+        Effect.forEach(planned, ({ subjectId, fields }) => sealSubject(storedStreamId, data, subjectId, fields)),
         (entries) => {
-          // A fresh copy: top-level fields go from it directly, nested ones through copies of their objects.
+          // A fresh copy: top-level fields go from it directly, nested ones through copies of their objects and lists.
           let kept: Record<string, unknown> = { ...data }
           for (const entry of entries)
             for (const field of entry.fields)
-              if (field.includes(".")) kept = withValueAt(kept, field, undefined)
+              if (isNestedPath(field)) kept = withValueAt(kept, field, undefined)
               else delete kept[field]
           kept[sealedField] = entries
           return kept
@@ -304,11 +368,11 @@ export const makeSealer = (
 
     const merged = (data: Record<string, unknown>, opened: ReadonlyArray<Record<string, unknown>>) => {
       const { [sealedField]: _sealed, ...rest } = data
-      // `rest` is a fresh object: top-level fields go into it directly, nested ones through copies of their objects.
+      // `rest` is a fresh object: top-level fields go into it directly, nested ones through copies of their objects and lists.
       let clear: Record<string, unknown> = rest
       for (const fields of opened)
         for (const [path, value] of Object.entries(fields))
-          if (path.includes(".")) clear = withValueAt(clear, path, value)
+          if (isNestedPath(path)) clear = withValueAt(clear, path, value)
           else clear[path] = value
       return clear
     }

@@ -7,6 +7,7 @@ import {
   BoundedString,
   Currency,
   MoneyFromWire,
+  Personal,
   PositiveMoneyFromWire,
   RequiredString,
   Sha256Hex,
@@ -56,8 +57,8 @@ export const PaySceneParamsRequest = ObjectOrEmptyList(
   }),
 )
 
-/** The parameters as the order returns them: `eid` only as its digest. */
-export const PaySceneParams = Schema.Struct({ ...paySceneParamsFields, eid: Schema.optionalKey(Sha256Hex) })
+/** The parameters as the order returns them: `eid` only as its digest, `[forgotten]` once the payer is forgotten (docs/api.md#forgotten-personal-data). */
+export const PaySceneParams = Schema.Struct({ ...paySceneParamsFields, eid: Schema.optionalKey(Personal(Sha256Hex)) })
 
 /** A sharing item; decoded, its amount is named in fils as the domain names it. */
 export const SharingParam = Schema.Struct({
