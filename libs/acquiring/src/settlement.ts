@@ -70,14 +70,21 @@ export const splitPayment = (
   }
 }
 
-/** All the fee a split charged: the payee's part and every sharing item's part. */
-export const feeTotalFils = (settlement: Settlement): Fils =>
-  sumFils([settlement.payeeFeeAmountFils, ...settlement.sharing.map((s) => s.sharingSettledFeeAmountFils)])
+/**
+ * All the fee a split charged: the payee's part and every sharing item's
+ * part. Summed as read, unchecked: the audit reads splits of damaged
+ * histories too (a negative fee), which `invariants` must report, not throw on.
+ */
+export const feeTotalFils = (settlement: Settlement): Fils => {
+  let total = settlement.payeeFeeAmountFils as number
+  for (const item of settlement.sharing) total += item.sharingSettledFeeAmountFils
+  return total as Fils
+}
 
 /** What a split hands out: settlement + sharing settled + fees, in bigint (a check). Equals the paid amount. */
 export const splitTotalFils = (settlement: Settlement): bigint =>
   sumFilsBig([
     settlement.settlementAmountFils,
-    ...settlement.sharing.map((s) => s.sharingSettledAmountFils),
-    feeTotalFils(settlement),
+    settlement.payeeFeeAmountFils,
+    ...settlement.sharing.flatMap((s) => [s.sharingSettledAmountFils, s.sharingSettledFeeAmountFils]),
   ])

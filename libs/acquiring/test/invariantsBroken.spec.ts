@@ -22,6 +22,7 @@ import {
   rules,
   type State,
 } from "../src/acquiringOrder.ts"
+import { feeTotalFils } from "../src/settlement.ts"
 import { at, createOrder, eventsOf, merchantId, payOrder, sharingItem } from "../src/testing/index.ts"
 
 const orderOf = (state: State): Order => {
@@ -191,6 +192,10 @@ describe("rules of the payment split", () => {
   const withPayment = (changes: Partial<typeof payment>): Order =>
     ({ ...paid, payment: { ...payment, ...changes } }) as Order
   const settlement = payment.settlement
+
+  it("sums a damaged split's fees as read (a payee fee of -1), so the audit's totals report it and never throw", () => {
+    expect(feeTotalFils({ ...settlement, payeeFeeAmountFils: -1 as Fils, sharing: [] })).toBe(-1)
+  })
 
   it("reports a split that hands out a fils less than paid (paid = payee settlement + sharing settled + fees)", () =>
     expect(invariants(withPayment({ settlement: { ...settlement, settlementAmountFils: fils(5_999) } }))).toEqual([
