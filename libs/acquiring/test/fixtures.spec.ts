@@ -33,6 +33,16 @@ describe("recorded acquiring events", () => {
     for (const record of recorded) expect(Result.isSuccess(eventCodec.decode(record))).toBe(true)
   })
 
+  it("encode back at the version they were recorded at: no event's shape has changed, so every one is still 1", () => {
+    for (const record of recorded) {
+      const written = eventCodec.encode(Result.getOrThrow(eventCodec.decode(record)))
+      expect({ type: written.type, schemaVersion: written.schemaVersion }).toEqual({
+        type: record.type,
+        schemaVersion: 1,
+      })
+    }
+  })
+
   it("replay a paid, partly refunded and settled split order", () => {
     const state = replay("ORDER-SPLIT")
     expect(invariants(state)).toEqual([])
