@@ -81,7 +81,7 @@ const orderRequestOf = Effect.fn("Gateway.orderRequestOf")(function* (call: Call
     expiredTime: expiredTime && call.toMerchantTime(expiredTime),
     paySceneParams: paySceneParams && withoutUndefined({ ...paySceneParams, eid }),
     sharingParamList,
-  }) as AcquiringOrder.OrderRequest
+  }) satisfies AcquiringOrder.OrderRequest
 })
 
 /**

@@ -8,5 +8,12 @@ export const definedOnly = <T extends object>(value: WithUndefinedOptionals<T>):
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
 
 /** Keeps the keys whose value is defined, keeping the value's own type. */
-export const withoutUndefined = <T extends object>(value: T): T =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
+/** `T` with every key whose value may be undefined made optional instead, as `exactOptionalPropertyTypes` reads it. */
+export type WithoutUndefined<T> = {
+  [K in keyof T as undefined extends T[K] ? never : K]: T[K]
+} & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>
+}
+
+export const withoutUndefined = <T extends object>(value: T): WithoutUndefined<T> =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as WithoutUndefined<T>
