@@ -126,7 +126,7 @@ describe("the compact folds", () => {
       const entry = entryOf(kind)
       const records = [...byStream.values()].find((stream) => entry.owns(stream[0]!.streamId))!
       const [placed, ...rest] = records.map((record) => Result.getOrThrow(entry.codec.decode(record)))
-      expectFoldsAgree(entry, [{ ...(placed as object), amount: 0 }, ...rest])
+      expectFoldsAgree(entry, [{ ...(placed as object), amountFils: 0 }, ...rest])
     }
   })
 
