@@ -18,6 +18,7 @@ import {
   type RecordedEvent,
   Sealing,
   type SealingPlan,
+  StoreError,
   SubjectKeys,
   type SubjectKeysShape,
 } from "../src/index.ts"
@@ -214,15 +215,47 @@ describe("the sealed store", () => {
     expect((await rawLog(world))[0]?.data).toEqual(data)
   })
 
-  it("lets another process notice a forget once its cached key expires", async () => {
+  it("lets another process notice a forget once its cached key expires, and not before", async () => {
+    /** Reads the order (caching its key), has another process forget the card, and reads it again. */
+    const readAroundForget = async (keyCacheMs: number) => {
+      const world = newWorld()
+      await sealedOn(world, append("order/1", cardPaid("1")))
+      return sealedOn(
+        world,
+        Effect.gen(function* () {
+          yield* readStream("order/1")
+          const subjectId = (yield* Sealing).subjectIdOf("card", panDigest)
+          yield* world.keys.forget(subjectId, 0, "dpo")
+          return yield* readStream("order/1")
+        }),
+        keyCacheMs,
+      )
+    }
+    expect((await readAroundForget(30_000))[0]?.data).toEqual(cardPaid("1").data)
+    expect((await readAroundForget(0))[0]?.data).toMatchObject({ cardLast4: forgotten })
+  })
+
+  it("records a forget before it destroys the key: one whose record cannot be written destroys nothing, and running it again finishes it", async () => {
     const world = newWorld()
     await sealedOn(world, append("order/1", cardPaid("1")))
-    await sealedOn(
-      world,
-      Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo")),
-    )
-    const read = await sealedOn(world, readStream("order/1"), 0)
-    expect(read[0]?.data).toMatchObject({ cardLast4: forgotten })
+    let diskFull = true
+    const flaky: World = {
+      ...world,
+      raw: {
+        ...world.raw,
+        append: (streamId, events, expected) =>
+          diskFull && events[0]?.type === "SubjectForgotten"
+            ? Effect.fail(new StoreError({ reason: "Unavailable", detail: "disk full" }))
+            : world.raw.append(streamId, events, expected),
+      },
+    }
+    const forget = Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo"))
+    expect(await sealedOn(flaky, Effect.flip(forget))).toMatchObject({ _tag: "StoreError", detail: "disk full" })
+    expect((await sealedOn(world, readStream("order/1")))[0]?.data).toEqual(cardPaid("1").data)
+    diskFull = false
+    expect((await sealedOn(flaky, forget)).keysDestroyed).toBe(1)
+    expect((await rawLog(world)).filter((r) => r.type === "SubjectForgotten")).toHaveLength(1)
+    expect((await sealedOn(world, readStream("order/1")))[0]?.data).toMatchObject({ cardLast4: forgotten })
   })
 
   it("gives every process on one key table the same keyed ids", async () => {

@@ -11,8 +11,8 @@ import { type RecordedEvent, StoreError } from "../events.ts"
 import { forgottenSubjectCodec, forgottenSubjectStream } from "./forgetRecord.ts"
 import type { KeyRing } from "./KeyRing.ts"
 import type { SealingPlan } from "./plan.ts"
-import type { SubjectKeys } from "./SubjectKeys.ts"
-import { equalitySubjectId, makeSealer, type Sealer, type SealingOptions } from "./sealer.ts"
+import { SubjectKeys } from "./SubjectKeys.ts"
+import { makeSealer, type Sealer, type SealingOptions } from "./sealer.ts"
 
 export interface ForgetOutcome {
   readonly subjectId: string
@@ -72,31 +72,36 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
 })
 
 const forgetWith =
-  (store: EventStoreShape, sealer: Sealer) =>
+  (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer) =>
   (kind: string, value: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
     if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(kind))
       return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: `subject kind "${kind}" is not a word` }))
     if (by.trim() === "")
       return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: "by: say who asks to forget" }))
     const subjectId = sealer.subjectIdOf(kind, value)
-    if (subjectId === equalitySubjectId) return Effect.die("unreachable: a keyed id is never the equality row")
-    return Effect.flatMap(sealer.forget(subjectId, by), (keysDestroyed) =>
-      keysDestroyed === 0
-        ? Effect.succeed({ subjectId, keysDestroyed })
-        : Effect.flatMap(Clock.currentTimeMillis, (at) =>
-            Effect.as(
-              store.append(
-                forgottenSubjectStream(subjectId),
-                [forgottenSubjectCodec.encode({ _tag: "SubjectForgotten", subjectId, by, at, keysDestroyed })],
-                "any",
-              ),
-              { subjectId, keysDestroyed },
-            ).pipe(
-              // "any" expects nothing of the stream, so a conflict cannot happen; were it to, it is the store's fault.
-              Effect.catchTag("VersionConflict", (conflict) =>
-                Effect.fail(new StoreError({ reason: "Unavailable", detail: conflict.message })),
-              ),
-            ),
+    const record = (at: number) =>
+      store
+        .append(
+          forgottenSubjectStream(subjectId),
+          // A subject has at most one live key (the key table's unique index).
+          [forgottenSubjectCodec.encode({ _tag: "SubjectForgotten", subjectId, by, at, keysDestroyed: 1 })],
+          "any",
+        )
+        .pipe(
+          // "any" expects nothing of the stream, so a conflict cannot happen; were it to, it is the store's fault.
+          Effect.catchTag("VersionConflict", (conflict) =>
+            Effect.fail(new StoreError({ reason: "Unavailable", detail: conflict.message })),
+          ),
+        )
+    return Effect.flatMap(keys.liveKeyOf(subjectId), (live) =>
+      live === undefined
+        ? Effect.succeed({ subjectId, keysDestroyed: 0 })
+        : // Recorded before the key goes: a forget cut off between the two leaves its record and a live key, and
+          // running it again finishes it. The other way round could destroy a key with no record of who asked.
+          Clock.currentTimeMillis.pipe(
+            Effect.flatMap(record),
+            Effect.andThen(sealer.forget(subjectId, by)),
+            Effect.map((keysDestroyed) => ({ subjectId, keysDestroyed })),
           ),
     )
   }
@@ -112,9 +117,10 @@ export const layerSealedEventStore = (
   Layer.effectContext(
     Effect.gen(function* () {
       const store = yield* EventStore
+      const keys = yield* SubjectKeys
       const sealer = yield* makeSealer(plan, options)
       return Context.make(EventStore, sealedEventStore(store, sealer)).pipe(
-        Context.add(Sealing, { subjectIdOf: sealer.subjectIdOf, forget: forgetWith(store, sealer) }),
+        Context.add(Sealing, { subjectIdOf: sealer.subjectIdOf, forget: forgetWith(store, keys, sealer) }),
       )
     }),
   )
