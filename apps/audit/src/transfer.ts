@@ -277,6 +277,12 @@ const checkFile = Effect.fn("Audit.checkFile")(function* (
       detail: "import --seal writes a log whose stream ids and chain are its own: import it into an empty store",
     })
   const targetKeys = yield* Effect.serviceOption(SubjectKeys)
+  // Checked before anything is written: without a key table and a master key, --seal would store the file in clear.
+  if (seal && (Option.isNone(targetKeys) || Option.isNone(yield* Effect.serviceOption(KeyRing))))
+    return yield* new AuditError({
+      detail:
+        "import --seal needs the target store's key table and the master key file (--master-key-file or MIZAN_MASTER_KEY_FILE)",
+    })
   // The file's key table, to open its sealed events with, without writing anything yet.
   const fileKeys = makeMemorySubjectKeys()
   let keys = 0

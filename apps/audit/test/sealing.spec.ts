@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { EventStore, logStart, type RecordedEvent } from "@mizan/eventsourcing"
+import { EventStore, logStart, makeMemoryEventStore, type RecordedEvent, Sealing } from "@mizan/eventsourcing"
 import { expectChained } from "@mizan/eventsourcing/testing"
 import { generateHistory } from "@mizan/histories"
 import { forgotten } from "@mizan/kernel"
@@ -15,7 +15,7 @@ import { mizanSealingPlan } from "@mizan/order-views"
 import { layerKeyFile, layerSealed, layerStore, readMasterKeyFile } from "@mizan/stores"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { exitCodes } from "../src/index.ts"
+import { exitCodes, importLog } from "../src/index.ts"
 import { cli } from "./support/cli.ts"
 import { tempFolder } from "./support/stores.ts"
 
@@ -24,7 +24,7 @@ const storePath = join(folder.dir, "sealed.db")
 const masterKeyFile = join(folder.dir, "master-keys.json")
 const args = ["--store", `sqlite:${storePath}`, "--master-key-file", masterKeyFile]
 
-const onSealed = <A, E>(body: Effect.Effect<A, E, EventStore>) =>
+const onSealed = <A, E>(body: Effect.Effect<A, E, EventStore | Sealing>) =>
   Effect.runPromise(
     Effect.scoped(
       Effect.flatMap(
@@ -114,6 +114,9 @@ describe("forget", () => {
     const digest = createHash("sha256").update("+971500000000").digest("hex")
     expect(run.stdout).not.toContain(digest)
     expect(run.stdout).not.toContain("+971500000000")
+    // The subject it names is the one the edge's digest of the number keys to, not the clear number's.
+    const byDigest = await onSealed(Effect.map(Sealing, (sealing) => sealing.subjectIdOf("member", digest)))
+    expect(run.stdout).toContain(byDigest)
   })
 
   it("refuses a forget without KIND:VALUE or --by, saying what is missing", async () => {
@@ -260,6 +263,23 @@ describe("export and import of a sealed store", () => {
     expect((await cli(["replay", "--store", `sqlite:${sealedPath}`, "--master-key-file", masterKeyFile])).code).toBe(
       exitCodes.ok,
     )
+  })
+
+  it("with --seal and no master key file, refuses before writing anything: it would store the file in clear", async () => {
+    const targetPath = join(folder.dir, "unkeyed.db")
+    const run = await cli(["import", join(folder.dir, "plain.ndjson"), "--seal", "--store", `sqlite:${targetPath}`])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toContain("import --seal needs the target store's key table and the master key file")
+    expect(await rawLogOf(targetPath)).toEqual([])
+  })
+
+  it("with seal, a store without a key table refuses the import instead of storing the file in clear", async () => {
+    const refused = await Effect.runPromise(
+      Effect.flip(importLog(join(folder.dir, "plain.ndjson"), { seal: true })).pipe(
+        Effect.provideService(EventStore, makeMemoryEventStore()),
+      ),
+    )
+    expect(refused.message).toContain("import --seal needs the target store's key table")
   })
 
   it("with --seal, refuses a store that already holds events", async () => {
