@@ -50,6 +50,7 @@ import {
   type EventStoreShape,
   emptyStreamHead,
   equalitySubjectId,
+  isSealed,
   KeyRing,
   logDigestAfter,
   logStart,
@@ -63,7 +64,6 @@ import {
   type StreamHead,
   SubjectKeys,
   sealedEventStore,
-  sealedField,
 } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { Clock, Context, Effect, Option, Result } from "effect"
@@ -239,9 +239,6 @@ const sealerOver = Effect.fn("Audit.sealerOver")(function* (keys: SubjectKeys["S
     Context.make(SubjectKeys, keys).pipe(Context.add(KeyRing, keyRing.value)),
   ).pipe(Effect.mapError((error) => atLine(number, error.detail)))
 })
-
-const isSealed = (data: unknown): boolean =>
-  typeof data === "object" && data !== null && sealedField in (data as Record<string, unknown>)
 
 /** Where the target store's stream stands: version 0 for a stream it does not hold. */
 const headInStore = Effect.fn("Audit.headInStore")(function* (store: EventStoreShape, streamId: string) {

@@ -9,7 +9,7 @@
  * (the memory store keeps its own) is never changed.
  */
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** A step of a path: a field's name, an item's position, or (in a plan's path) every item. */
@@ -31,9 +31,6 @@ const stepsOf = (path: string): ReadonlyArray<Step> =>
 
 /** Whether `path` goes below the top level of the data (into an object or a list's item). */
 export const isNestedPath = (path: string): boolean => path.includes(".") || path.includes("[")
-
-/** Whether a plan's path names a field of every item of a list. */
-export const isListPath = (path: string): boolean => path.includes("[]")
 
 export const valueAt = (data: Record<string, unknown>, path: string): unknown => {
   let at: unknown = data

@@ -43,8 +43,6 @@ export interface SealingPlan {
   readonly streams: ReadonlyArray<SealedStreamCategory>
 }
 
-export const emptySealingPlan: SealingPlan = { events: {}, streams: [] }
-
 /**
  * One plan from several. An event type or stream category declared twice is
  * a mistake in the composition (two libs claiming one type), so it throws

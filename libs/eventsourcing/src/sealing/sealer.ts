@@ -13,12 +13,15 @@ import { Clock, Effect } from "effect"
 import { StoreError } from "../events.ts"
 import { type CipherKey, cipherKeyOf, keyedDigest, newDataKey, openBytes, sealBytes } from "./cipher.ts"
 import { KeyRing, type KeyRingError } from "./KeyRing.ts"
-import { firstListOf, isNestedPath, itemPathsOf, valueAt, withValueAt } from "./paths.ts"
+import { firstListOf, isNestedPath, isObject, itemPathsOf, valueAt, withValueAt } from "./paths.ts"
 import type { SealedSubject, SealingPlan } from "./plan.ts"
 import { type SubjectKey, SubjectKeys } from "./SubjectKeys.ts"
 
 /** The data field that holds an event's sealed subjects. */
 export const sealedField = "$sealed"
+
+/** Whether stored data holds sealed fields (a store written before sealing holds none). */
+export const isSealed = (data: unknown): boolean => isObject(data) && sealedField in data
 
 export interface SealedEntry {
   readonly subject: string
@@ -52,6 +55,8 @@ export interface Sealer {
   readonly subjectIdOf: (kind: string, value: string) => string
   /** The id a stream is stored under: a sealed category's personal part becomes its keyed HMAC. */
   readonly storedStreamId: (streamId: string) => string
+  /** Whether the plan seals any field of this event type. */
+  readonly seals: (type: string) => boolean
   readonly seal: (storedStreamId: string, type: string, data: unknown) => Effect.Effect<unknown, StoreError>
   /** The data with its fields back, or `[forgotten]` in the fields of a forgotten subject. */
   readonly open: (storedStreamId: string, eventId: string, data: unknown) => Effect.Effect<unknown, StoreError>
@@ -61,9 +66,6 @@ export interface Sealer {
 
 const keyRingFailure = (doing: string) => (error: KeyRingError) =>
   new StoreError({ reason: "Unavailable", detail: `${doing}: ${error.detail}`, cause: error })
-
-const isRecord = (data: unknown): data is Record<string, unknown> =>
-  typeof data === "object" && data !== null && !Array.isArray(data)
 
 /** The stream categories whose ids hold a keyed digest, marked so that a stored id is never digested twice. */
 const keyedPartPrefix = "keyed:"
@@ -331,7 +333,7 @@ export const makeSealer = (
 
     const seal: Sealer["seal"] = (storedStreamId, type, data) => {
       const subjects = plan.events[type]
-      if (subjects === undefined || !isRecord(data)) return Effect.succeed(data)
+      if (subjects === undefined || !isObject(data)) return Effect.succeed(data)
       const planned = fieldsBySubject(storedStreamId, data, subjects)
       if (planned.length === 0) return Effect.succeed(data)
       return Effect.map(
@@ -387,7 +389,7 @@ export const makeSealer = (
     }
 
     const open: Sealer["open"] = (storedStreamId, eventId, data) => {
-      if (!isRecord(data)) return Effect.succeed(data)
+      if (!isObject(data)) return Effect.succeed(data)
       const entries = data[sealedField] as ReadonlyArray<SealedEntry> | undefined
       if (!Array.isArray(entries)) return Effect.succeed(data)
       // Most reads find every key cached: opened then and there, with no effect per entry.
@@ -415,5 +417,6 @@ export const makeSealer = (
         Effect.tap(subjectKeys.forget(subjectId, now, by), () => Effect.sync(() => cache.drop(subjectId))),
       )
 
-    return { subjectIdOf, storedStreamId, seal, open, forget }
+    const seals = (type: string): boolean => plan.events[type] !== undefined
+    return { subjectIdOf, storedStreamId, seals, seal, open, forget }
   })
