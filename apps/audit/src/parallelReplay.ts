@@ -74,13 +74,37 @@ export const reportOfParts = async (
   return assembleReport(partials, inReportOrder(crossStream.flat()), kinds, listedMax)
 }
 
-/** A worker thread that has read the log, as a part. */
-const workerPart = (worker: Worker, answers: Map<number, (value: unknown) => void>): ReplayPart => {
+/** What a part needs of a worker thread (a stand-in in tests). */
+export type PartWorker = Pick<Worker, "postMessage" | "on">
+
+/**
+ * A worker thread that has read the log, as a part: each question a promise
+ * that the worker's answer settles, or its failure to answer, or its end (an
+ * error, an exit, running out of memory), so that no question waits forever.
+ */
+export const workerPart = (worker: PartWorker): ReplayPart => {
+  const pending = new Map<
+    number,
+    { readonly resolve: (value: unknown) => void; readonly reject: (error: Error) => void }
+  >()
+  const failAll = (error: Error) => {
+    for (const waiting of pending.values()) waiting.reject(error)
+    pending.clear()
+  }
+  worker.on("message", (message: WorkerMessage) => {
+    if (message._tag !== "Answer" && message._tag !== "AnswerFailed") return
+    const waiting = pending.get(message.id)
+    pending.delete(message.id)
+    if (message._tag === "Answer") waiting?.resolve(message.value)
+    else waiting?.reject(new AuditError({ detail: `a replay worker could not answer: ${message.detail}` }))
+  })
+  worker.on("error", failAll)
+  worker.on("exit", (code: number) => failAll(new Error(`it stopped with exit code ${code} before it answered`)))
   let asked = 0
   const ask = <A>(message: DistributiveOmit<ParentMessage, "id">): Promise<A> =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       const id = asked++
-      answers.set(id, resolve as (value: unknown) => void)
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
       worker.postMessage({ ...message, id })
     })
   return {
@@ -136,7 +160,6 @@ export const replayInWorkers = (options: ParallelReplayOptions): Effect.Effect<R
             workers.map(
               (worker, i) =>
                 new Promise<ReplayPart>((resolve, reject) => {
-                  const answers = new Map<number, (value: unknown) => void>()
                   worker.on("error", reject)
                   // A worker that ends before it has read the log (once it has, this is a no-op).
                   worker.on("exit", (code) =>
@@ -149,12 +172,9 @@ export const replayInWorkers = (options: ParallelReplayOptions): Effect.Effect<R
                         options.onProgress?.(Math.min(...read))
                         return
                       case "Read":
-                        return resolve(workerPart(worker, answers))
+                        return resolve(workerPart(worker))
                       case "Failed":
                         return reject(new AuditError({ detail: message.detail }))
-                      case "Answer":
-                        answers.get(message.id)?.(message.value)
-                        answers.delete(message.id)
                     }
                   })
                 }),

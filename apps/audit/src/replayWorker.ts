@@ -43,7 +43,11 @@ else {
           return part.crossStream(message.facts)
       }
     }
-    post({ _tag: "Answer", id: message.id, value: await answer() })
+    try {
+      post({ _tag: "Answer", id: message.id, value: await answer() })
+    } catch (error) {
+      post({ _tag: "AnswerFailed", id: message.id, detail: error instanceof Error ? error.message : String(error) })
+    }
   })
   post({ _tag: "Read" })
 }

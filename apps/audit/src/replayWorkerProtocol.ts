@@ -28,3 +28,5 @@ export type WorkerMessage =
   /** The replay could not run (the store could not be opened or read), in the operator's words. */
   | { readonly _tag: "Failed"; readonly detail: string }
   | { readonly _tag: "Answer"; readonly id: number; readonly value: unknown }
+  /** A question the worker could not answer: what went wrong. */
+  | { readonly _tag: "AnswerFailed"; readonly id: number; readonly detail: string }

@@ -4,6 +4,7 @@
  * random damaged histories with the parts in this process, and the command
  * line's `--workers` with real worker threads on a SQLite file.
  */
+import { EventEmitter } from "node:events"
 import { join } from "node:path"
 import { AcquiringOrder } from "@mizan/acquiring"
 import { EventStore, logStart, type RecordedEvent } from "@mizan/eventsourcing"
@@ -13,8 +14,9 @@ import { Effect, Exit } from "effect"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { exitCodes, makeReplayer, type OrderNumberIssued, orderIndexStreamId } from "../src/index.ts"
-import { localPart, replayInWorkers, reportOfParts } from "../src/parallelReplay.ts"
+import { localPart, type PartWorker, replayInWorkers, reportOfParts, workerPart } from "../src/parallelReplay.ts"
 import { registry } from "../src/registry.ts"
+import type { ParentMessage } from "../src/replayWorkerProtocol.ts"
 import { failureMessage } from "../src/stores.ts"
 import { cli } from "./support/cli.ts"
 import { damage, damaged } from "./support/damage.ts"
@@ -137,5 +139,33 @@ describe("replay --workers", () => {
     const exit = await Effect.runPromiseExit(replayInWorkers({ store: { _tag: "Sqlite", path: missing }, workers: 2 }))
     if (!Exit.isFailure(exit)) throw new Error("the replay of a missing store succeeded")
     expect(failureMessage({ _tag: "Sqlite", path: missing }, exit.cause)).toContain("does not exist")
+  })
+})
+
+describe("a worker thread's part", () => {
+  /** A stand-in worker: it keeps the questions asked, and the test answers or ends it. */
+  const standIn = () => {
+    const asked: Array<ParentMessage> = []
+    const worker = Object.assign(new EventEmitter(), { postMessage: (message: ParentMessage) => asked.push(message) })
+    return { worker, asked, part: workerPart(worker as unknown as PartWorker) }
+  }
+
+  it("answers a question with what the worker answers", async () => {
+    const { worker, asked, part } = standIn()
+    const wanted = part.wanted()
+    worker.emit("message", { _tag: "Answer", id: asked[0]!.id, value: ["s-1"] })
+    expect(await wanted).toEqual(["s-1"])
+  })
+
+  it("fails a question the worker could not answer, and every question still open once the worker ends", async () => {
+    const { worker, asked, part } = standIn()
+    const wanted = part.wanted()
+    worker.emit("message", { _tag: "AnswerFailed", id: asked[0]!.id, detail: "heap out of memory" })
+    await expect(wanted).rejects.toMatchObject({ detail: "a replay worker could not answer: heap out of memory" })
+    const facts = part.factsOf(["s-1"])
+    const report = part.part()
+    worker.emit("exit", 134)
+    await expect(facts).rejects.toThrow("exit code 134")
+    await expect(report).rejects.toThrow("exit code 134")
   })
 })
