@@ -45,9 +45,12 @@ const picked = (state: object, keys: ReadonlyArray<string>): object => {
  * that the domain's `evolve`, `invariants`, `status` and `money` read; the
  * property test fails on one left out.
  */
+/** Every key of any of the union's members (a FAILURE's `failCode` beside every status's `status`). */
+type KeyOfAny<T> = T extends unknown ? Extract<keyof T, string> : never
+
 export const slimmed = <Event, State extends object>(
   domain: AuditFold<Event, State>,
-  keys: ReadonlyArray<string>,
+  keys: ReadonlyArray<KeyOfAny<State>>,
 ): AuditFold<Event, State> => ({
   initial: domain.initial,
   // The domain's evolve reads only `keys` of the state it is given, so a slim state stands for a whole one.

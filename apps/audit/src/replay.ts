@@ -39,7 +39,7 @@ import {
   unknownKind,
   type VersionGap,
 } from "./replayReport.ts"
-import { hashOfStreamId, StreamTable } from "./streamTable.ts"
+import { hashOfStreamId, StreamTable, workerOfHash } from "./streamTable.ts"
 
 export {
   type BrokenInvariant,
@@ -240,7 +240,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
       checkDue()
       const hash = hashOfStreamId(streamId)
       // Another worker's stream: it ended the due append, and is that worker's to fold.
-      if (partition !== undefined && hash % partition.count !== partition.index) return
+      if (partition !== undefined && workerOfHash(hash, partition.count) !== partition.index) return
       tracked = streams.getHashed(streamId, hash) ?? track(streamId, hash)
     }
     events++

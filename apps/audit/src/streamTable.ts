@@ -15,8 +15,11 @@ export const hashOfStreamId = (streamId: string): number => {
   return hash & 0x3fffffff
 }
 
+/** Which of `count` workers replays the streams of this hash: the one split every part and the parent use. */
+export const workerOfHash = (hash: number, count: number): number => hash % count
+
 /** Which of `count` workers replays a stream. */
-export const workerOfStream = (streamId: string, count: number): number => hashOfStreamId(streamId) % count
+export const workerOfStream = (streamId: string, count: number): number => workerOfHash(hashOfStreamId(streamId), count)
 
 export class StreamTable<T extends { readonly streamId: string }> {
   readonly #byHash = new Map<number, T | Array<T>>()

@@ -19,6 +19,7 @@ import { Effect, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { AuditFold } from "../src/auditFold.ts"
+import { factsOfState } from "../src/crossStream.ts"
 import { type AuditedAggregate, makeReplayer, registry, toJson } from "../src/index.ts"
 import { domainFold } from "../src/registry.ts"
 import { damage, damaged } from "./support/damage.ts"
@@ -27,12 +28,18 @@ import { generatedStore } from "./support/histories.ts"
 const entryOf = (kind: string): AuditedAggregate => registry.find((entry) => entry.kind === kind)!
 
 /** What a fold answers after an event: its rules, status and money, or why it refused the event. */
-const afterEvent = (fold: AuditFold, state: unknown, event: unknown) => {
+const afterEvent = (kind: string, fold: AuditFold, state: unknown, event: unknown) => {
   try {
     const next = fold.evolve(state, event)
     return {
       state: next,
-      seen: { invariants: fold.invariants(next), status: fold.status(next), money: fold.money(next) },
+      seen: {
+        invariants: fold.invariants(next),
+        status: fold.status(next),
+        money: fold.money(next),
+        // What the rules across streams read of it (a refund's status, an order's reservations).
+        facts: factsOfState(kind, next),
+      },
     }
   } catch (error) {
     return { state, seen: { refused: (error as Error).message } }
@@ -51,8 +58,8 @@ const expectFoldsAgree = (entry: AuditedAggregate, events: ReadonlyArray<unknown
   let domainState = domain.initial()
   let compactState = compact.initial()
   for (const [i, event] of events.entries()) {
-    const byDomain = afterEvent(domain, domainState, event)
-    const byCompact = afterEvent(compact, compactState, event)
+    const byDomain = afterEvent(entry.kind, domain, domainState, event)
+    const byCompact = afterEvent(entry.kind, compact, compactState, event)
     expect(byCompact.seen, `after event ${i}, ${toJson(event)}`).toEqual(byDomain.seen)
     for (const broken of byDomain.seen.invariants ?? []) seen.add(broken.rule)
     domainState = byDomain.state
