@@ -21,19 +21,21 @@
  * one and with two workers, each in a process of its own.
  */
 // Before any schema is used, as in the audit's command line (apps/audit/src/main.ts).
+import { countAllInPages } from "./readPages.ts"
 import "effect/schema/SchemaJITCompiler/enable"
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type FoldedStates, isClean, type ReplayReport, replayInWorkers, replayLog } from "@mizan/audit"
-import { EventStore, type EventStoreShape, logStart } from "@mizan/eventsourcing"
+import { EventStore, type EventStoreShape } from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 import {
   type Comparison,
   collectGarbage,
+  comparisonOf,
   describeMachine,
   formatTable,
   goalsMet,
@@ -85,21 +87,10 @@ const ensureHistory = async (): Promise<string> => {
 const rawRead = (store: EventStoreShape): Workload => ({
   name: `raw read: readAll in pages of ${pageSizeEvents}, nothing decoded`,
   operationsPerRun: eventsInHistory,
-  run: () =>
-    Effect.runPromise(
-      Effect.gen(function* () {
-        let after = logStart
-        let read = 0
-        while (true) {
-          const page = yield* store.readAll({ after, maxCount: pageSizeEvents })
-          const last = page.at(-1)
-          if (last === undefined) break
-          read += page.length
-          after = last.globalPosition
-        }
-        if (read < eventsInHistory) throw new Error(`read ${read} events, expected ${eventsInHistory} at least`)
-      }),
-    ),
+  run: async () => {
+    const read = await countAllInPages(store, pageSizeEvents)
+    if (read < eventsInHistory) throw new Error(`read ${read} events, expected ${eventsInHistory} at least`)
+  },
 })
 
 const expectClean = (report: ReplayReport) => {
@@ -205,12 +196,8 @@ const { comparisons, memory } = await Effect.runPromise(
           counts,
         ),
       )
-      const against = (measured: typeof raw, goalRatio?: number): Comparison => ({
-        measured: measured!,
-        baseline: raw!,
-        unit: "events",
-        ...(goalRatio === undefined ? {} : { goalRatio }),
-      })
+      const against = (measured: typeof raw, goalRatio?: number): Comparison =>
+        comparisonOf(measured, raw, "events", goalRatio)
       const comparisons = [against(compact, 0.38), against(parallel, 0.5), against(domain)]
       const memory = {
         growth: [

@@ -97,6 +97,18 @@ export interface Comparison {
   readonly unit: string
 }
 
+/** Pairs two measurements of one `measureTogether` run, in `unit`s, with the goal `measured` must reach, if any. */
+export const comparisonOf = (
+  measured: Measurement | undefined,
+  baseline: Measurement | undefined,
+  unit: string,
+  goalRatio?: number,
+): Comparison => {
+  if (measured === undefined || baseline === undefined)
+    throw new Error("a comparison of a workload that was not measured")
+  return { measured, baseline, unit, ...(goalRatio === undefined ? {} : { goalRatio }) }
+}
+
 /** Measures a workload and its baseline together (their runs alternate) and pairs them. */
 export const compare = async <A, B>(
   workload: Workload<A>,

@@ -1,13 +1,13 @@
 /**
  * The store's whole log read a page at a time, keeping nothing but the
- * count: the readAll workload of the sqlite and sealing benchmarks, which
- * measure the store's reads, not an array growing beside them.
+ * count: the readAll workload of the sqlite, sealing and audit benchmarks,
+ * which measure the store's reads, not an array growing beside them.
  */
 import { type EventStoreShape, type GlobalPosition, logStart } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 
-/** Reads every event of `store` in pages of `pageSizeEvents`; fails unless there were exactly `expectedEvents`. */
-export const readAllInPages = (store: EventStoreShape, pageSizeEvents: number, expectedEvents: number) =>
+/** Reads every event of `store` in pages of `pageSizeEvents`, and answers how many there were. */
+export const countAllInPages = (store: EventStoreShape, pageSizeEvents: number): Promise<number> =>
   Effect.runPromise(
     Effect.gen(function* () {
       let after: GlobalPosition = logStart
@@ -15,10 +15,15 @@ export const readAllInPages = (store: EventStoreShape, pageSizeEvents: number, e
       while (true) {
         const page = yield* store.readAll({ after, maxCount: pageSizeEvents })
         const last = page.at(-1)
-        if (last === undefined) break
+        if (last === undefined) return read
         read += page.length
         after = last.globalPosition
       }
-      if (read !== expectedEvents) throw new Error(`read ${read} events, expected ${expectedEvents}`)
     }),
   )
+
+/** Reads every event of `store` in pages of `pageSizeEvents`; fails unless there were exactly `expectedEvents`. */
+export const readAllInPages = async (store: EventStoreShape, pageSizeEvents: number, expectedEvents: number) => {
+  const read = await countAllInPages(store, pageSizeEvents)
+  if (read !== expectedEvents) throw new Error(`read ${read} events, expected ${expectedEvents}`)
+}

@@ -26,6 +26,7 @@ import { paymentEvent } from "./events.ts"
 import {
   type Comparison,
   compare,
+  comparisonOf,
   describeMachine,
   formatTable,
   goalsMet,
@@ -365,12 +366,8 @@ const [storeFull, raw64, minimal, rawOne] = await measureTogether(
   ],
   counts,
 )
-const against = (measured: typeof storeFull, baseline: typeof storeFull, goalRatio?: number): Comparison => ({
-  measured: measured!,
-  baseline: baseline!,
-  unit: "events",
-  ...(goalRatio === undefined ? {} : { goalRatio }),
-})
+const against = (measured: typeof storeFull, baseline: typeof storeFull, goalRatio?: number): Comparison =>
+  comparisonOf(measured, baseline, "events", goalRatio)
 const comparisons: Array<Comparison> = [
   await compare(sequentialAppends("full"), rawTransactionPerRow("full"), appendUnit),
   against(storeFull, raw64, 0.85),
