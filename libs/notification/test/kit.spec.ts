@@ -5,7 +5,7 @@
  */
 import { test } from "@fast-check/vitest"
 import { historyOf, withRetries } from "@mizan/eventsourcing/testing"
-import { minuteMs, timestamp } from "@mizan/kernel"
+import { timestamp } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -13,15 +13,14 @@ import { Notification } from "../src/index.ts"
 import {
   LawBroken,
   notificationCommands,
-  notificationDetails,
   notificationLifecycleHolds,
   notificationRetries,
   notificationRulesHold,
   notificationScheduleHolds,
-  notificationsFrom,
   retriesDecideNothing,
   validNotificationHistories,
 } from "../src/testing/index.ts"
+import { atMinute, failAt, schedule as scheduleAt } from "./notifications.ts"
 
 const failureOf = (run: () => unknown): unknown => {
   try {
@@ -32,13 +31,7 @@ const failureOf = (run: () => unknown): unknown => {
   return undefined
 }
 
-const atMinute = (minutes: number) => timestamp(notificationsFrom + minutes * minuteMs)
-const schedule: Notification.Command = { _tag: "Schedule", ...notificationDetails, at: atMinute(0) }
-const failAt = (minute: number): Notification.Command => ({
-  _tag: "RecordAttempt",
-  at: atMinute(minute),
-  outcome: { _tag: "HttpStatus", statusCode: 503 },
-})
+const schedule = scheduleAt(0)
 const refuseUrl: Notification.Command = {
   _tag: "RefuseUrl",
   at: atMinute(0),

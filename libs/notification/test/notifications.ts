@@ -1,22 +1,14 @@
 /** Shared test data: a notification's details and commands at given minutes past a fixed start. */
 import { minuteMs, type Timestamp } from "@mizan/kernel"
-import type { NotificationDetails } from "../src/index.ts"
 import type { Command as NotificationCommand } from "../src/notification.ts"
+import { notificationDetails, notificationsFrom } from "../src/testing/index.ts"
 
-export const startMs = Date.UTC(2026, 10, 21, 9, 0, 0)
+/** The kit's notification and start time: the tests and the kit's histories speak of the same one. */
+export const startMs: number = notificationsFrom
 
 export const atMinute = (minutes: number): Timestamp => (startMs + minutes * minuteMs) as Timestamp
 
-export const details: NotificationDetails = {
-  notifyId: "a3f1c2d4e5b60718293a4b5c6d7e8f90",
-  merchantId: "M100000001",
-  notifyUrl: "https://merchant.example/notify",
-  orderKey: "acquireOrder",
-  order: { orderNo: "2026112100000001", merchantOrderNo: "ORD-1", status: "SUCCESS" },
-  orderingKey: "acquiring-M100000001-ORD-1",
-  sourceEventId: "0d6c9c2e-6b8f-4f57-9d4e-2d7f1c1b0a11",
-  sourcePosition: 41n,
-}
+export const details = notificationDetails
 
 export const schedule = (minute = 0): NotificationCommand => ({ _tag: "Schedule", ...details, at: atMinute(minute) })
 

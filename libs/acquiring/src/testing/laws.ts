@@ -5,7 +5,7 @@
  */
 import { rulesHoldThroughout } from "@mizan/eventsourcing/testing"
 import { acquiringOrder } from "../aggregate.ts"
-import { invariants } from "../invariants.ts"
+import { invariants, rules } from "../invariants.ts"
 import type { State } from "../state.ts"
 import { viewOfOrder } from "./view.ts"
 
@@ -37,7 +37,7 @@ export const refundLimitHolds = rulesHoldThroughout(
       view.refundedFils + view.pendingRefundFils > view.paidFils
         ? [
             {
-              rule: "refunds not failed never exceed the paid amount",
+              rule: rules.refundsWithinPaid,
               detail: `${view.refundedFils} refunded + ${view.pendingRefundFils} pending > ${view.paidFils} paid`,
             },
           ]

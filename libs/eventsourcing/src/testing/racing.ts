@@ -28,9 +28,9 @@ export const racingStore = (store: EventStoreShape = makeMemoryEventStore()): Ra
     readStream: (streamId, options) => store.readStream(streamId, options).pipe(Effect.tap(() => Effect.yieldNow)),
     append: (streamId, events, expected) =>
       store.append(streamId, events, expected).pipe(
-        Effect.tapError((error) =>
+        Effect.tapErrorTag("VersionConflict", () =>
           Effect.sync(() => {
-            if (error._tag === "VersionConflict") lost += 1
+            lost += 1
           }),
         ),
       ),

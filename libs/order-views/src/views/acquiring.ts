@@ -9,7 +9,7 @@
 import { AcquiringOrder, sharingInfoList } from "@mizan/acquiring"
 import type { ResponseBodyOf } from "@mizan/protocol"
 import type { RefundOrder } from "@mizan/refund"
-import { withoutUndefined } from "./defined.ts"
+import { definedOnly, withoutUndefined } from "./defined.ts"
 
 export type WireAcquireOrder = ResponseBodyOf<"/acquire2/getOrder">["acquireOrder"]
 export type WireRefundOrder = ResponseBodyOf<"/acquire2/refund/placeOrder">["refundOrder"]
@@ -22,7 +22,7 @@ export const toWireAcquireOrder = (order: AcquiringOrder.Order): WireAcquireOrde
   const request = order.request
   const payment = order.status === "CREATED" ? undefined : order.payment
   const failure = order.status === "FAILURE" ? order.failure : undefined
-  return withoutUndefined({
+  return definedOnly<WireAcquireOrder>({
     requestTime: order.requestTime,
     merchantOrderNo: request.merchantOrderNo,
     orderNo: order.orderNo,
@@ -71,7 +71,7 @@ export const toWireAcquireOrder = (order: AcquiringOrder.Order): WireAcquireOrde
     failDes: failure?.failDes,
     revoked: order.revoked ? "true" : "false",
     reserved: request.reserved,
-  }) as WireAcquireOrder
+  })
 }
 
 export const toWireRefundSummary = (order: AcquiringOrder.Order): WireRefundSummary => {
@@ -82,7 +82,7 @@ export const toWireRefundSummary = (order: AcquiringOrder.Order): WireRefundSumm
 export const toWireRefundOrder = (refund: RefundOrder.Order): WireRefundOrder => {
   const details = refund.details
   const failure = refund.status === "FAILURE" ? refund.failure : undefined
-  return withoutUndefined({
+  return definedOnly<WireRefundOrder>({
     refundMerchantOrderNo: details.refundMerchantOrderNo,
     orderNo: refund.orderNo,
     originMerchantOrderNo: details.originMerchantOrderNo,
@@ -107,5 +107,5 @@ export const toWireRefundOrder = (refund: RefundOrder.Order): WireRefundOrder =>
     failDes: failure?.failDes,
     // "Documented as the service's identification number of the order."
     reserved: refund.orderNo,
-  }) as WireRefundOrder
+  })
 }

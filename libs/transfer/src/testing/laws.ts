@@ -26,8 +26,17 @@ const transferLifecycle: Readonly<Record<TransferStatus, ReadonlyArray<TransferS
   SUCCESS: [],
   FAILURE: [],
 }
-const statusOfTransferEvent = (tag: string): TransferStatus =>
-  tag.endsWith("Placed") ? "CREATED" : tag.endsWith("Succeeded") ? "SUCCESS" : "FAILURE"
+/** The status each event leaves a transfer in: a record over every tag, so a new event must be given one. */
+const statusAfter: Readonly<Record<WalletTransfer.Event["_tag"] | BankTransfer.Event["_tag"], TransferStatus>> = {
+  WalletTransferPlaced: "CREATED",
+  WalletTransferSucceeded: "SUCCESS",
+  WalletTransferFailed: "FAILURE",
+  BankTransferPlaced: "CREATED",
+  BankTransferSucceeded: "SUCCESS",
+  BankTransferFailed: "FAILURE",
+}
+const statusOfTransferEvent = (tag: WalletTransfer.Event["_tag"] | BankTransfer.Event["_tag"]): TransferStatus =>
+  statusAfter[tag]
 
 /**
  * Every rule of the wallet transfer's `invariants` holds after every event.

@@ -1,9 +1,9 @@
-import { type FeePlan, fils, type Sha256Hex, type Timestamp, timestamp } from "@mizan/kernel"
+import { type FeePlan, fils, type Timestamp, timestamp } from "@mizan/kernel"
 import fc from "fast-check"
 import type { Beneficiary, Command } from "../wallet/commands.ts"
+import { digestOf as digest } from "./digests.ts"
 import { placeWalletTransfer } from "./walletBuilders.ts"
 
-const digest = (n: number): Sha256Hex => n.toString(16).padStart(64, "0") as Sha256Hex
 const memberName = digest(1)
 
 /** Amounts at the AED 10,000 limit and one fils past it, one fils, and anything up to AED 15,000. */
