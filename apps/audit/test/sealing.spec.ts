@@ -7,6 +7,8 @@
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { AcquiringOrder } from "@mizan/acquiring"
+import { createOrder, eventsOf, merchantId } from "@mizan/acquiring/testing"
 import { EventStore, logStart, makeMemoryEventStore, type RecordedEvent, Sealing } from "@mizan/eventsourcing"
 import { expectChained } from "@mizan/eventsourcing/testing"
 import { generateHistory } from "@mizan/histories"
@@ -119,11 +121,38 @@ describe("forget", () => {
     expect(run.stdout).toContain(byDigest)
   })
 
+  it("forgets the payer of an order created without an eid by the order's stream: its email and customer id read [forgotten]", async () => {
+    const [created] = eventsOf(
+      createOrder({
+        merchantOrderNo: "no-eid-1",
+        paySceneParams: { email: "amal@example.ae", customerId: "customer-9" },
+      }),
+    )
+    const streamId = AcquiringOrder.streamId(merchantId, "no-eid-1")
+    await onSealed(
+      Effect.flatMap(EventStore, (store) =>
+        store.append(streamId, [AcquiringOrder.eventCodec.encode(created!)], "no_stream"),
+      ),
+    )
+    expect(JSON.stringify((await rawLog()).map((event) => event.data))).not.toContain("amal@example.ae")
+    const run = await cli(["forget", "payer", "--stream", streamId, "--by", "dpo", ...args])
+    expect(run.stderr).toBe("")
+    expect(run.stdout).toMatch(/^forgot payer:[0-9a-f]{64}: 1 data key\(s\) destroyed/)
+    const shown = await cli(["show", streamId, "--json", ...args])
+    expect(shown.stdout).toContain(`"email":"${forgotten}"`)
+    expect(shown.stdout).toContain(`"customerId":"${forgotten}"`)
+    expect(shown.stdout).not.toContain("amal@example.ae")
+    expect((await cli(["replay", ...args])).code).toBe(exitCodes.ok)
+  })
+
   it("refuses a forget without KIND:VALUE or --by, saying what is missing", async () => {
     expect((await cli(["forget", "4111111111111111", "--by", "dpo", ...args])).stderr).toContain(
       "forget needs KIND:VALUE",
     )
     expect((await cli(["forget", "card:4111111111111111", ...args])).stderr).toContain("forget needs --by NAME")
+    expect((await cli(["forget", "payer:x", "--stream", "acquiring-1-M-1", "--by", "dpo", ...args])).stderr).toContain(
+      "forget --stream STREAM needs a KIND alone",
+    )
   })
 
   it("refuses to open a sealed store without its master key file, naming the setting", async () => {

@@ -10,7 +10,7 @@ import { acquiringStreamOf, endRefund, onOrder, readOrderExpiringIfDue, refundSt
 import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary } from "@mizan/order-views"
 import {
   AcquireOrderResponse,
-  CardInfo,
+  CardInfoRequest,
   exactlyOneOf,
   GetRefundResponse,
   MerchantOrderNo,
@@ -33,7 +33,7 @@ const PayOrderRequest = Schema.Struct({
   paidAmount: Schema.optionalKey(PositiveMoneyFromWire),
   payChannel: Schema.optionalKey(RequiredString(32)),
   payerMid: Schema.optionalKey(RequiredString(64)),
-  cardInfo: Schema.optionalKey(CardInfo),
+  cardInfo: Schema.optionalKey(CardInfoRequest),
 }).check(exactlyOneOf("merchantOrderNo", "orderNo"))
 
 const FailPaymentRequest = Schema.Struct({

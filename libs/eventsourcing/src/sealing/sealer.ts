@@ -11,7 +11,15 @@ import { randomUUID } from "node:crypto"
 import { forgotten } from "@mizan/kernel"
 import { Clock, Effect } from "effect"
 import { StoreError } from "../events.ts"
-import { type CipherKey, cipherKeyOf, keyedDigest, newDataKey, openBytes, sealBytes } from "./cipher.ts"
+import {
+  type CipherKey,
+  cipherKeyOf,
+  keyedDigest,
+  newDataKey,
+  openBytes,
+  sealBytes,
+  unkeyedDigestHex,
+} from "./cipher.ts"
 import { KeyRing, type KeyRingError } from "./KeyRing.ts"
 import { firstListOf, isNestedPath, isObject, itemPathsOf, valueAt, withValueAt } from "./paths.ts"
 import type { SealedSubject, SealingPlan } from "./plan.ts"
@@ -53,6 +61,12 @@ export const equalitySubjectId = "$equality"
 export interface Sealer {
   /** `kind:` and the keyed HMAC of `value`: the id of a data subject. */
   readonly subjectIdOf: (kind: string, value: string) => string
+  /**
+   * The id of the subject of `kind` that an event of `streamId` names by no
+   * value of its own (an order created without an eid: its payer's email
+   * and customer id), see SealedSubject.identifiedBy.
+   */
+  readonly streamSubjectIdOf: (kind: string, streamId: string) => string
   /** The id a stream is stored under: a sealed category's personal part becomes its keyed HMAC. */
   readonly storedStreamId: (streamId: string) => string
   /** Whether the plan seals any field of this event type. */
@@ -214,7 +228,7 @@ export const makeSealer = (
       return id
     }
 
-    const storedStreamId = (streamId: string) => {
+    const storedStreamIdOf = (streamId: string) => {
       const slash = streamId.indexOf("/")
       if (slash < 0) return streamId
       const category = streamId.slice(0, slash)
@@ -279,16 +293,24 @@ export const makeSealer = (
         })
     }
 
-    /** The id of the subject `data` names by `identifiedBy`; the stream's own subject when it names none. */
+    const streamSubjectIdOf = (kind: string, storedStreamId: string) => subjectIdOf(kind, `stream ${storedStreamId}`)
+
+    /**
+     * The id of the subject `data` names by `identifiedBy`; when it names
+     * none, the subject of the stream `otherwiseStreamAt` names, or else of
+     * the event's own stream.
+     */
     const subjectIn = (storedStreamId: string, data: Record<string, unknown>, subject: SealedSubject) => {
       const identifying = valueAt(data, subject.identifiedBy)
-      const value =
-        identifying === undefined || identifying === forgotten
-          ? `stream ${storedStreamId}`
-          : typeof identifying === "string"
-            ? identifying
-            : JSON.stringify(identifying)
-      return subjectIdOf(subject.kind, value)
+      if (identifying === undefined || identifying === forgotten) {
+        const owner = subject.otherwiseStreamAt === undefined ? undefined : valueAt(data, subject.otherwiseStreamAt)
+        return streamSubjectIdOf(
+          subject.kind,
+          typeof owner === "string" && owner !== "" ? storedStreamIdOf(owner) : storedStreamId,
+        )
+      }
+      const value = typeof identifying === "string" ? identifying : JSON.stringify(identifying)
+      return subjectIdOf(subject.kind, subject.identifiedInClear === true ? unkeyedDigestHex(value) : value)
     }
 
     const sealSubject = (
@@ -418,5 +440,13 @@ export const makeSealer = (
       )
 
     const seals = (type: string): boolean => plan.events[type] !== undefined
-    return { subjectIdOf, storedStreamId, seals, seal, open, forget }
+    return {
+      subjectIdOf,
+      streamSubjectIdOf: (kind, streamId) => streamSubjectIdOf(kind, storedStreamIdOf(streamId)),
+      storedStreamId: storedStreamIdOf,
+      seals,
+      seal,
+      open,
+      forget,
+    }
   })
