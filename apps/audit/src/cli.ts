@@ -305,11 +305,11 @@ const rotateCommand = (io: CliIo, masterKeyFile: string, retire: boolean) =>
   Effect.gen(function* () {
     const keys = yield* SubjectKeys
     const outcome = yield* rotateMasterKey(masterKeyFile, keys, { retire }).pipe(
-      Effect.mapError((error) =>
-        error instanceof AuditError || (error as { _tag?: string })._tag === "StoreError"
-          ? (error as AuditError | StoreError)
-          : new AuditError({ detail: `rotating the master key: ${String((error as Error).message ?? error)}` }),
-      ),
+      Effect.catchTags({
+        MasterKeyFileError: (error) =>
+          Effect.fail(new AuditError({ detail: `rotating the master key: ${error.detail}` })),
+        RewrapError: (error) => Effect.fail(new AuditError({ detail: `rotating the master key: ${error.message}` })),
+      }),
     )
     yield* ioWrite(io)(
       `master key ${outcome.masterKeyId} is current: ${formatCount(outcome.rewrapped)} data keys re-wrapped${
