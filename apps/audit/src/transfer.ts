@@ -55,7 +55,7 @@ import {
   logDigestAfter,
   logStart,
   makeMemorySubjectKeys,
-  makeSealer,
+  makeSealerOn,
   type NewEvent,
   type RecordedEvent,
   type Sealer,
@@ -66,7 +66,7 @@ import {
   sealedEventStore,
 } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
-import { Clock, Context, Effect, Option, Result } from "effect"
+import { Clock, Effect, Option, Result } from "effect"
 import { fixedClock } from "./fixedClock.ts"
 import { type ExportedEvent, type ExportedHead, endLine, exportLine, headLine, keyLine, parseLine } from "./ndjson.ts"
 import { type AuditedAggregate, aggregateOf, registry } from "./registry.ts"
@@ -234,10 +234,9 @@ const sealerOver = Effect.fn("Audit.sealerOver")(function* (keys: SubjectKeys["S
       number,
       `${why}: give the master key file that wraps the data keys (--master-key-file or MIZAN_MASTER_KEY_FILE)`,
     )
-  return yield* Effect.provideContext(
-    makeSealer(mizanSealingPlan),
-    Context.make(SubjectKeys, keys).pipe(Context.add(KeyRing, keyRing.value)),
-  ).pipe(Effect.mapError((error) => atLine(number, error.detail)))
+  return yield* makeSealerOn(mizanSealingPlan, keys, keyRing.value).pipe(
+    Effect.mapError((error) => atLine(number, error.detail)),
+  )
 })
 
 /** Where the target store's stream stands: version 0 for a stream it does not hold. */
