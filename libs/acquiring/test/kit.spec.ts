@@ -91,6 +91,7 @@ const race = ({ opening, refunds }: ConcurrentRefunds) => {
 describe("concurrent refunds", () => {
   test.prop([concurrentRefunds], { numRuns: 60 })(
     "raced through the real handler keep the refund limit, and refuse only what no longer fits",
+    // fast-check drives this loop, so each run is a promise of its own.
     async (generated) => {
       const { answers, events } = await Effect.runPromise(race(generated))
       const order = refundLimitHolds(events)
