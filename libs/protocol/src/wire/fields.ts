@@ -184,7 +184,8 @@ export const sensitiveField = (clearMaxChars: number, accepts: "encrypted" | "en
  * A request decoded as the domain names it: the wire struct decodes first,
  * every check on the keys the client sent, then the keys are renamed
  * (`amount` → `amountFils`) and the ones the domain does not keep, once
- * checked, are dropped. Encoding renames them back. This is not
+ * checked, are dropped. Encoding renames them back; a dropped key stays
+ * absent, so drop only optional ones. This is not
  * `Schema.encodeKeys`, which renames before the fields' own checks run, so
  * that a check on the decoded value (an amount above zero) would name the
  * domain's key in head.msg instead of the field the client sent.
