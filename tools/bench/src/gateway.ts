@@ -23,8 +23,12 @@
  * `BENCH_PROFILE=DIR` (the gateway's CPU profile), `BENCH_GATEWAY_ONLY=1`
  * (no bare server: for a profile of the gateway alone) and
  * `BENCH_UV_THREADPOOL_SIZE` (both servers' thread pool) change the run.
+ * `BENCH_GATEWAY_BEFORE=DIR` runs a second gateway from DIR, another copy of
+ * the repository (an earlier commit with its node_modules), on a store of
+ * its own, and prints this gateway's rate over that one's: a change measured
+ * against the code before it in the same run.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { generateKeyPair, type PublicKey, parsePublicKey, sign, verify } from "@mizan/protocol"
@@ -67,6 +71,9 @@ const latencyPercentile = (sorted: ReadonlyArray<number>, p: number) =>
 /** The `sign` header of an answer, whatever the case of its name (autocannon hands the names as sent). */
 const signHeaderOf = (headers: Record<string, unknown> | undefined): string =>
   String(Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === "sign")?.[1] ?? "")
+
+/** The public key a gateway made on its first start, beside its configuration. */
+const gatewayKeyIn = (dir: string) => parsePublicKey(readFileSync(join(dir, "service-public.pem"), "utf8"))
 
 /** A load workload on one server at one count in flight, keeping the latencies of its measured runs. */
 interface LoadWorkload extends Workload<ReadonlyArray<SignedRequest>> {
@@ -124,8 +131,24 @@ try {
     nodeOptions: process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
   })
   servers.push(gateway)
-  const gatewayKey = parsePublicKey(readFileSync(join(dataDir, "service-public.pem"), "utf8"))
+  const gatewayKey = gatewayKeyIn(dataDir)
   const gatewayLoads = inFlightCounts.map((n) => loadOn("gateway", gateway, gatewayKey, n))
+  const checkoutBefore = process.env.BENCH_GATEWAY_BEFORE
+  const beforeDir = join(dataDir, "before")
+  if (checkoutBefore !== undefined) mkdirSync(beforeDir)
+  const beforeLoads =
+    checkoutBefore === undefined
+      ? []
+      : await startGatewayProcess({
+          name: "before",
+          dataDir: beforeDir,
+          store: `sqlite:before.db${synchronous ? `?synchronous=${synchronous}` : ""}`,
+          env: threadPoolEnv,
+          checkout: checkoutBefore,
+        }).then((before) => {
+          servers.push(before)
+          return inFlightCounts.map((n) => loadOn("gateway before", before, gatewayKeyIn(beforeDir), n))
+        })
   const bareKeys = generateKeyPair()
   const bareLoads =
     process.env.BENCH_GATEWAY_ONLY === "1"
@@ -134,7 +157,7 @@ try {
           servers.push(bare)
           return inFlightCounts.map((n) => loadOn("bare server", bare, bareKeys.publicKey, n))
         })
-  const workloads = [...gatewayLoads, ...bareLoads, bareSigning] as ReadonlyArray<Workload<unknown>>
+  const workloads = [...gatewayLoads, ...beforeLoads, ...bareLoads, bareSigning] as ReadonlyArray<Workload<unknown>>
   const measurements = await measureTogether(workloads, counts)
   const measurementOf = (workload: unknown): Measurement | undefined =>
     measurements[workloads.findIndex((w) => w === workload)]
@@ -144,11 +167,13 @@ try {
     comparisons.push(comparisonOf(measurementOf(load), signing, "requests", goalRatio))
     const bare = bareLoads[i]
     if (bare !== undefined) comparisons.push(comparisonOf(measurementOf(load), measurementOf(bare), "requests"))
+    const before = beforeLoads[i]
+    if (before !== undefined) comparisons.push(comparisonOf(measurementOf(load), measurementOf(before), "requests"))
   }
   for (const bare of bareLoads) comparisons.push(comparisonOf(measurementOf(bare), signing, "requests"))
   console.log(formatTable(comparisons))
   console.log(`\nlatency over the measured runs (${counts.measuredRuns} of ${requestsPerRun} requests each):`)
-  for (const load of [...gatewayLoads, ...bareLoads]) {
+  for (const load of [...gatewayLoads, ...beforeLoads, ...bareLoads]) {
     const sorted = [...load.latenciesMs].sort((a, b) => a - b)
     const goal =
       load.inFlight === p99GoalInFlight && gatewayLoads.includes(load)

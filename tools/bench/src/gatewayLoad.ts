@@ -76,6 +76,12 @@ export interface GatewayProcessOptions {
   readonly env?: Readonly<Record<string, string>>
   /** Node's own options (a CPU profile). */
   readonly nodeOptions?: ReadonlyArray<string>
+  /**
+   * The root of another copy of this repository (an earlier commit, with its
+   * node_modules) whose gateway to run instead of this one's: how a change is
+   * measured against the code before it in the same run.
+   */
+  readonly checkout?: string
 }
 
 /** Starts `apps/gateway/src/main.ts` with one merchant, BENCH, that no rate limit slows; resolves once it answers. */
@@ -98,7 +104,8 @@ export const startGatewayProcess = (options: GatewayProcessOptions): Promise<Gat
       ],
     }),
   )
-  const main = join(import.meta.dirname, "..", "..", "..", "apps", "gateway", "src", "main.ts")
+  const root = options.checkout ?? join(import.meta.dirname, "..", "..", "..")
+  const main = join(root, "apps", "gateway", "src", "main.ts")
   return startServerProcess(options.name, main, {
     env: { ...options.env, MIZAN_CONFIG: configPath },
     ...(options.nodeOptions === undefined ? {} : { nodeOptions: options.nodeOptions }),
