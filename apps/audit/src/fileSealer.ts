@@ -1,6 +1,6 @@
-import { KeyRing, makeSealer, SubjectKeys } from "@mizan/eventsourcing"
+import { KeyRing, makeSealerOn, type SubjectKeys } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
-import { Context, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { atLine } from "./fileLines.ts"
 
 /** The sealer of `mizanSealingPlan` over `keys`, with the master key file given to the audit. */
@@ -15,8 +15,7 @@ export const sealerOver = Effect.fn("Audit.sealerOver")(function* (
       number,
       `${why}: give the master key file that wraps the data keys (--master-key-file or MIZAN_MASTER_KEY_FILE)`,
     )
-  return yield* Effect.provideContext(
-    makeSealer(mizanSealingPlan),
-    Context.make(SubjectKeys, keys).pipe(Context.add(KeyRing, keyRing.value)),
-  ).pipe(Effect.mapError((error) => atLine(number, error.detail)))
+  return yield* makeSealerOn(mizanSealingPlan, keys, keyRing.value).pipe(
+    Effect.mapError((error) => atLine(number, error.detail)),
+  )
 })

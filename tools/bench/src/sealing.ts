@@ -19,17 +19,15 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import {
   type EventStoreShape,
-  KeyRing,
   keyRingOfMasterKeys,
-  makeSealer,
+  makeSealerOn,
   type NewEvent,
   newMasterKey,
-  SubjectKeys,
   sealedEventStore,
 } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
-import { Context, Effect, Exit, Scope } from "effect"
+import { Effect, Exit, Scope } from "effect"
 import {
   type Comparison,
   compare,
@@ -95,10 +93,7 @@ const open = async (sealed: boolean, dir = mkdtempSync(join(tmpdir(), "mizan-ben
       Effect.gen(function* () {
         const sqlite = yield* makeSqliteEventStore(join(dir, "events.db"))
         if (!sealed) return sqlite as EventStoreShape
-        const sealer = yield* Effect.provideContext(
-          makeSealer(mizanSealingPlan),
-          Context.make(SubjectKeys, sqlite.subjectKeys).pipe(Context.add(KeyRing, keyRing)),
-        )
+        const sealer = yield* makeSealerOn(mizanSealingPlan, sqlite.subjectKeys, keyRing)
         return sealedEventStore(sqlite, sealer)
       }),
     ),

@@ -10,7 +10,7 @@ import { acquiringStreamOf, endRefund, onOrder, readOrderExpiringIfDue, refundSt
 import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary, withoutUndefined } from "@mizan/order-views"
 import {
   AcquireOrderResponse,
-  CardInfo,
+  CardInfoRequest,
   exactlyOneOf,
   GetRefundResponse,
   MerchantOrderNo,
@@ -36,7 +36,7 @@ const PayOrderRequest = withDomainNames(
     paidAmount: Schema.optionalKey(PositiveMoneyFromWire),
     payChannel: Schema.optionalKey(RequiredString(32)),
     payerMid: Schema.optionalKey(RequiredString(64)),
-    cardInfo: Schema.optionalKey(CardInfo),
+    cardInfo: Schema.optionalKey(CardInfoRequest),
   }).check(exactlyOneOf("merchantOrderNo", "orderNo")),
   { paidAmount: "paidAmountFils" },
 )

@@ -32,6 +32,13 @@ export class Sealing extends Context.Service<
      * no-op that records nothing.
      */
     readonly forget: (kind: string, value: string, by: string) => Effect.Effect<ForgetOutcome, StoreError>
+    /**
+     * Forgets the subject of `kind` that the events of `streamId` name by
+     * no value of their own (SealedSubject.identifiedBy): an acquiring
+     * order created without an eid keeps its payer's email and customer id
+     * under the order's own payer subject.
+     */
+    readonly forgetOfStream: (kind: string, streamId: string, by: string) => Effect.Effect<ForgetOutcome, StoreError>
   }
 >()("@mizan/eventsourcing/Sealing") {}
 
@@ -74,14 +81,15 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
     Stream.mapEffect(store.follow(after, options), (record) => opened(sealer, record, record.streamId)),
 })
 
+/** Forgets the subject of `kind` that `subjectIdOf` names (by a value, or by a stream). */
 const forgetWith =
-  (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer) =>
-  (kind: string, value: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
+  (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer, subjectIdOf: (kind: string) => string) =>
+  (kind: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
     if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(kind))
       return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: `subject kind "${kind}" is not a word` }))
     if (by.trim() === "")
       return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: "by: say who asks to forget" }))
-    const subjectId = sealer.subjectIdOf(kind, value)
+    const subjectId = subjectIdOf(kind)
     const record = (at: number) =>
       store
         .append(
@@ -123,7 +131,12 @@ export const layerSealedEventStore = (
       const keys = yield* SubjectKeys
       const sealer = yield* makeSealer(plan, options)
       return Context.make(EventStore, sealedEventStore(store, sealer)).pipe(
-        Context.add(Sealing, { subjectIdOf: sealer.subjectIdOf, forget: forgetWith(store, keys, sealer) }),
+        Context.add(Sealing, {
+          subjectIdOf: sealer.subjectIdOf,
+          forget: (kind, value, by) => forgetWith(store, keys, sealer, (k) => sealer.subjectIdOf(k, value))(kind, by),
+          forgetOfStream: (kind, streamId, by) =>
+            forgetWith(store, keys, sealer, (k) => sealer.streamSubjectIdOf(k, streamId))(kind, by),
+        }),
       )
     }),
   )

@@ -58,8 +58,17 @@ export const PaySceneParamsRequest = ObjectOrEmptyList(
   }),
 )
 
-/** The parameters as the order returns them: `eid` only as its digest, `[forgotten]` once the payer is forgotten (docs/api.md#forgotten-personal-data). */
-export const PaySceneParams = Schema.Struct({ ...paySceneParamsFields, eid: Schema.optionalKey(Personal(Sha256Hex)) })
+/**
+ * The parameters as the order returns them: `eid` only as its digest; the
+ * payer's `eid`, `email` and `customerId` read `[forgotten]` once the payer
+ * is forgotten (docs/api.md#forgotten-personal-data).
+ */
+export const PaySceneParams = Schema.Struct({
+  ...paySceneParamsFields,
+  customerId: Schema.optionalKey(Personal(Text)),
+  email: Schema.optionalKey(Personal(Text)),
+  eid: Schema.optionalKey(Personal(Sha256Hex)),
+})
 
 /** A sharing item; decoded, its amount is named in fils as the domain names it. */
 export const SharingParam = withDomainNames(
@@ -199,7 +208,8 @@ export const OrderIndexRequest = Schema.Struct({
 
 export const AcquireOrderStatus = Schema.Literals(["CREATED", "PAID_SUCCESS", "SETTLED", "FAILURE"])
 
-export const CardInfo = Schema.Struct({
+/** The card of a DIRECTPAY payment, as the sandbox's pay order takes it. */
+export const CardInfoRequest = Schema.Struct({
   brand: Text,
   cardId: Schema.optionalKey(Text),
   last4: Last4,
@@ -208,10 +218,20 @@ export const CardInfo = Schema.Struct({
   expYear: BoundedString(2),
 })
 
+/** The card as the order returns it: its id, digits and dates read `[forgotten]` once the payer is forgotten. */
+export const CardInfo = Schema.Struct({
+  ...CardInfoRequest.fields,
+  cardId: Schema.optionalKey(Personal(Text)),
+  last4: Personal(Last4),
+  expMonth: Personal(BoundedString(2)),
+  expYear: Personal(BoundedString(2)),
+})
+
 export const PaymentInfo = Schema.Struct({
   paidAmount: MoneyFromWire,
   paidTime: Timestamp,
-  payerMid: Schema.optionalKey(Text),
+  // Reads `[forgotten]` once the payer is forgotten, as the card's fields do.
+  payerMid: Schema.optionalKey(Personal(Text)),
   payerFeeAmount: Schema.optionalKey(MoneyFromWire),
   payeeFeeAmount: Schema.optionalKey(MoneyFromWire),
   payChannel: Text,
@@ -273,11 +293,12 @@ export const CreateOrderResponse = Schema.Struct({
 /** Get order, revoke and cancel answer the order. */
 export const AcquireOrderResponse = Schema.Struct({ acquireOrder: AcquireOrder })
 
+/** Get order payer's answer: every field reads `[forgotten]` once the payer is forgotten. */
 export const Payer = Schema.Struct({
-  payerMid: Text,
-  mobileNumberMask: Text,
-  deviceId: Text,
-  ipAddress: Text,
+  payerMid: Personal(Text),
+  mobileNumberMask: Personal(Text),
+  deviceId: Personal(Text),
+  ipAddress: Personal(Text),
 })
 
 export const PayerResponse = Schema.Struct({ payer: Payer })
