@@ -1,8 +1,8 @@
 /**
  * The key table of sealed personal data (`subject_keys`, schema version 3)
  * on the store's own connection. Its statements are short and synchronous,
- * so they never land inside a group-commit transaction. A write is answered
- * once it is durable (`afterWrite`, durability.ts).
+ * so they never land inside a group-commit transaction. A forget or a re-wrap
+ * is answered once it is durable (`afterWrite`, durability.ts).
  */
 import type { DatabaseSync } from "node:sqlite"
 import type { StoreError, SubjectKey, SubjectKeysShape } from "@mizan/eventsourcing"
@@ -62,8 +62,11 @@ export const sqliteSubjectKeys = (
   return {
     liveKeyOf: (subjectId) => attempt("reading a subject's key", () => one(liveOf.get(subjectId))),
     keyById: (keyId) => attempt(`reading data key ${keyId}`, () => one(byId.get(keyId))),
+    // Not `durably`: a new key is written for the append it seals, whose acknowledgement waits for a later
+    // sync of the log, which carries the key's row too. Waiting here would let appends with no new key
+    // overtake it, and import promises a SQLite target the file's order.
     addKey: (key) =>
-      durably("adding a data key", () => {
+      attempt("adding a data key", () => {
         insert.run(
           key.keyId,
           key.subjectId,
