@@ -562,6 +562,38 @@ describe("subjects named in clear, or by no value at all", () => {
     ])
   })
 
+  it("seals again whole an event sealed under an earlier plan with newer fields in clear (import --seal): all under the subject it names", async () => {
+    const world = newWorld()
+    const eid = createHash("sha256").update("784-1990-2").digest("hex")
+    const earlierPlan: SealingPlan = {
+      events: { OrderCreated: [{ kind: "payer", identifiedBy: "eid", fields: ["eid"] }] },
+      streams: [],
+    }
+    await sealedOn(world, append("order/1", event("OrderCreated", { eid, email: "amal@example.ae" })), {
+      plan: earlierPlan,
+    })
+    const [partly] = await rawLog(world)
+    expect(partly?.data).toMatchObject({ email: "amal@example.ae" })
+    // A new store on the same key table, as import --seal fills one with the file's keys.
+    const target: World = { ...world, raw: makeMemoryEventStore() }
+    const read = await onPayers(
+      target,
+      Effect.gen(function* () {
+        yield* append("order/1", { type: "OrderCreated", schemaVersion: 1, data: partly?.data })
+        const before = yield* readStream("order/1")
+        yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("payer", eid, "dpo"))
+        return [before, yield* readStream("order/1")]
+      }),
+    )
+    const [resealed] = await rawLog(target)
+    expect(JSON.stringify(resealed?.data)).not.toContain("example.ae")
+    expect(resealed?.data).toMatchObject({ $sealed: [{ fields: ["eid", "email"] }] })
+    expect(read.map((events) => events[0]?.data)).toEqual([
+      { eid, email: "amal@example.ae" },
+      { eid: forgotten, email: forgotten },
+    ])
+  })
+
   it("keys fields of an event that names its subject by that subject, not by its stream", async () => {
     const world = newWorld()
     const eid = createHash("sha256").update("784-1990-1").digest("hex")

@@ -396,7 +396,7 @@ export const makeSealer = (
       return [...bySubject].map(([subjectId, fields]) => ({ subjectId, fields }))
     }
 
-    const seal: Sealer["seal"] = (storedStreamId, type, data) => {
+    const sealClear = (storedStreamId: string, type: string, data: unknown): Effect.Effect<unknown, StoreError> => {
       const subjects = compiled.get(type)
       if (subjects === undefined || !isObject(data)) return Effect.succeed(data)
       const planned = fieldsBySubject(storedStreamId, data, subjects)
@@ -415,6 +415,20 @@ export const makeSealer = (
         },
       )
     }
+
+    /**
+     * Data that comes sealed already (`import --seal` of a store sealed
+     * under an earlier plan, whose newer personal fields are still in
+     * clear) is opened first and sealed again whole, under the plan in
+     * force: sealing only its clear fields would key them by the stream,
+     * their identifying field being sealed away, and replace its entries.
+     */
+    const seal: Sealer["seal"] = (storedStreamId, type, data) =>
+      isSealed(data)
+        ? Effect.flatMap(open(storedStreamId, `a sealed ${type} appended again`, data), (clear) =>
+            sealClear(storedStreamId, type, clear),
+          )
+        : sealClear(storedStreamId, type, data)
 
     /** One entry's fields, opened with `key` (`[forgotten]` each, when it is destroyed); throws when the box does not open. */
     const openWith = (
