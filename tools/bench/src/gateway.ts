@@ -22,13 +22,15 @@
  * `32,128`), `BENCH_SQLITE_SYNCHRONOUS=normal` (the gateway's store),
  * `BENCH_PROFILE=DIR` (the gateway's CPU profile), `BENCH_GATEWAY_ONLY=1`
  * (no bare server: for a profile of the gateway alone) and
- * `BENCH_UV_THREADPOOL_SIZE` (both servers' thread pool) change the run.
+ * `BENCH_UV_THREADPOOL_SIZE` (the thread pool of this gateway and the bare
+ * server; the gateway sizes its own otherwise) change the run.
  * `BENCH_GATEWAY_BEFORE=DIR` runs a second gateway from DIR, another copy of
  * the repository (an earlier commit with its node_modules), on a store of
- * its own, and prints this gateway's rate over that one's: a change measured
- * against the code before it in the same run.
+ * its own, with that code's own defaults (its thread pool included), and
+ * prints this gateway's rate over that one's: a change measured against the
+ * code before it in the same run.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { generateKeyPair, type PublicKey, parsePublicKey, sign, verify } from "@mizan/protocol"
@@ -75,14 +77,38 @@ const signHeaderOf = (headers: Record<string, unknown> | undefined): string =>
 /** The public key a gateway made on its first start, beside its configuration. */
 const gatewayKeyIn = (dir: string) => parsePublicKey(readFileSync(join(dir, "service-public.pem"), "utf8"))
 
-/** A load workload on one server at one count in flight, keeping the latencies of its measured runs. */
+/**
+ * CPU time a server process has run so far, in nanoseconds, from the
+ * kernel's scheduler statistics (`/proc/PID/task/TID/schedstat`, whose first
+ * field is the time on a CPU): its main thread (the event loop, whose thread
+ * id is the process id) and all its threads (the thread pool's signing
+ * included). Unlike a rate, the CPU a request costs hardly moves when other
+ * processes busy the machine, so it compares two builds on a loaded machine.
+ */
+const cpuNsOf = (pid: number): { readonly mainNs: number; readonly allNs: number } => {
+  const onCpuNs = (tid: string) => {
+    try {
+      return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0])
+    } catch {
+      return 0 // a thread that ended between the listing and the read
+    }
+  }
+  const tids = readdirSync(`/proc/${pid}/task`)
+  return { mainNs: onCpuNs(String(pid)), allNs: tids.reduce((sum, tid) => sum + onCpuNs(tid), 0) }
+}
+
+/** A load workload on one server at one count in flight, keeping the latencies and CPU of its measured runs. */
 interface LoadWorkload extends Workload<ReadonlyArray<SignedRequest>> {
   readonly inFlight: number
   readonly latenciesMs: Array<number>
+  /** The server's CPU per request in each measured run, in microseconds: its event loop's and all its threads'. */
+  readonly cpuUsPerRequest: Array<{ readonly mainUs: number; readonly allUs: number }>
 }
 
 const loadOn = (label: string, server: ServerProcess, publicKey: PublicKey, inFlight: number): LoadWorkload => {
   const latenciesMs: Array<number> = []
+  const cpuUsPerRequest: LoadWorkload["cpuUsPerRequest"] = []
+  const pid = server.child.pid ?? 0
   let runs = 0
   let answered = 0
   return {
@@ -90,11 +116,13 @@ const loadOn = (label: string, server: ServerProcess, publicKey: PublicKey, inFl
     operationsPerRun: requestsPerRun,
     inFlight,
     latenciesMs,
+    cpuUsPerRequest,
     setup: () => createsFor(requestsPerRun, inFlight),
-    run: (requests) => {
+    run: async (requests) => {
       // measureTogether runs each workload once a round: this workload's first runs are the warm-up.
       const measured = ++runs > counts.warmupRuns
-      return sendCreates({
+      const cpuBefore = cpuNsOf(pid)
+      await sendCreates({
         baseUrl: server.baseUrl,
         connections: inFlight,
         amount: requestsPerRun,
@@ -105,6 +133,12 @@ const loadOn = (label: string, server: ServerProcess, publicKey: PublicKey, inFl
             : undefined,
         ...(measured ? { onLatency: (ms: number) => latenciesMs.push(ms) } : {}),
       })
+      const cpuAfter = cpuNsOf(pid)
+      if (measured)
+        cpuUsPerRequest.push({
+          mainUs: (cpuAfter.mainNs - cpuBefore.mainNs) / 1_000 / requestsPerRun,
+          allUs: (cpuAfter.allNs - cpuBefore.allNs) / 1_000 / requestsPerRun,
+        })
     },
   }
 }
@@ -143,7 +177,6 @@ try {
           name: "before",
           dataDir: beforeDir,
           store: `sqlite:before.db${synchronous ? `?synchronous=${synchronous}` : ""}`,
-          env: threadPoolEnv,
           checkout: checkoutBefore,
         }).then((before) => {
           servers.push(before)
@@ -181,6 +214,23 @@ try {
         : ""
     console.log(
       `- ${load.name}: median ${median(sorted).toFixed(1)} ms, p99 ${latencyPercentile(sorted, 99).toFixed(1)} ms${goal}, max ${latencyPercentile(sorted, 100).toFixed(1)} ms`,
+    )
+  }
+  console.log("\nthe server's CPU per request, medians of the measured runs (event loop / all threads):")
+  const cpuOf = (load: LoadWorkload) => ({
+    mainUs: median(load.cpuUsPerRequest.map((c) => c.mainUs)),
+    allUs: median(load.cpuUsPerRequest.map((c) => c.allUs)),
+  })
+  for (const load of [...gatewayLoads, ...beforeLoads, ...bareLoads]) {
+    const { mainUs, allUs } = cpuOf(load)
+    console.log(`- ${load.name}: ${mainUs.toFixed(0)} µs / ${allUs.toFixed(0)} µs`)
+  }
+  for (const [i, load] of gatewayLoads.entries()) {
+    const before = beforeLoads[i]
+    if (before === undefined) continue
+    const [now, then] = [cpuOf(load), cpuOf(before)]
+    console.log(
+      `- event-loop CPU per request, gateway over gateway before, ${load.inFlight} in flight: ${(now.mainUs / then.mainUs).toFixed(2)} (all threads ${(now.allUs / then.allUs).toFixed(2)})`,
     )
   }
   console.log(`\nrates of each measured run (requests/s):`)
