@@ -1,8 +1,15 @@
 /**
  * The key table of sealed personal data (`subject_keys`, schema version 3)
  * on the store's own connection. Its statements are short and synchronous,
- * so they never land inside a group-commit transaction. A forget or a re-wrap
- * is answered once it is durable (`afterWrite`, durability.ts).
+ * so they never land inside a group-commit transaction. A forget and a
+ * re-wrap are answered once durable (`afterWrite`, durability.ts): a
+ * forgotten key must not come back, and a re-wrapped one must not be left
+ * wrapped only by a master key about to be retired. A new key is answered
+ * at once: nothing relies on it but the sealed events appended after it,
+ * and their acknowledgement waits for a sync of the log that covers the
+ * key's earlier commit too; a key lost with unacknowledged events seals
+ * nothing anyone was told is stored. (Waiting there would also let appends
+ * that need no new key overtake one that does.)
  */
 import type { DatabaseSync } from "node:sqlite"
 import type { StoreError, SubjectKey, SubjectKeysShape } from "@mizan/eventsourcing"
@@ -62,9 +69,6 @@ export const sqliteSubjectKeys = (
   return {
     liveKeyOf: (subjectId) => attempt("reading a subject's key", () => one(liveOf.get(subjectId))),
     keyById: (keyId) => attempt(`reading data key ${keyId}`, () => one(byId.get(keyId))),
-    // Not `durably`: a new key is written for the append it seals, whose acknowledgement waits for a later
-    // sync of the log, which carries the key's row too. Waiting here would let appends with no new key
-    // overtake it, and import promises a SQLite target the file's order.
     addKey: (key) =>
       attempt("adding a data key", () => {
         insert.run(
