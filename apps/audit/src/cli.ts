@@ -13,7 +13,9 @@ import { isSha256Hex } from "@mizan/kernel"
 import { KeyError, type PublicKey, parsePublicKey, sha256Hex } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
 import { Effect, Exit, Layer } from "effect"
+import { exportLog } from "./exportLog.ts"
 import { formatCount } from "./format.ts"
+import { importDefaults, importLog } from "./importLog.ts"
 import { replayInWorkers } from "./parallelReplay.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
 import { type Cut, isClean, type ReplayReport, replayLog } from "./replay.ts"
@@ -34,10 +36,10 @@ import {
   storeEnvironmentVariable,
 } from "./stores.ts"
 import { timelineOf } from "./timeline.ts"
-import { chunkWriter, exportLog, importDefaults, importLog, type WriteChunk } from "./transfer.ts"
 import { verifyIsClean, verifyLog } from "./verify.ts"
 import { verifyJson, verifyText } from "./verifyReport.ts"
 import { everyStreamAt, streamAtJson, streamAtText, timelineIsClean, timelineJson, timelineText } from "./views.ts"
+import { chunkWriter, type WriteChunk } from "./writeChunk.ts"
 
 export const exitCodes = { ok: 0, broken: 1, failed: 2 } as const
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
@@ -361,7 +363,7 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
     case "export":
       return asStored(exportCommand(io, store, parsed.values.out))
     case "import": {
-      // Unset, import chooses: 32, or 1 for a file with signed heads (transfer.ts).
+      // Unset, import chooses: 32, or 1 for a file with signed heads (importLog.ts).
       const given = parsed.values["in-flight"]
       const inFlight =
         given === undefined ? undefined : wholeNumber("in-flight", given, importDefaults.appendsInFlightMax)

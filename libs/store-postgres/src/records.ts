@@ -2,25 +2,34 @@
 import type { RecordedEvent, SignedHead } from "@mizan/eventsourcing"
 import type { EventRow, SignedHeadRow } from "./statements.ts"
 
-/** Metadata as the port returns it: only the ids that were given, and when the store recorded the event. */
-export const metadataOf = (correlationId: string | null, causationId: string | null, recordedAt: number) => ({
-  ...(correlationId === null ? {} : { correlationId }),
-  ...(causationId === null ? {} : { causationId }),
-  recordedAt,
-})
+/**
+ * Metadata as the port returns it: only the ids that were given, and when
+ * the store recorded the event. One object literal per case, no spreads:
+ * readAll builds one per event, and a spread of a temporary object per
+ * field costs more than the rest of the record.
+ */
+export const metadataOf = (correlationId: string | null, causationId: string | null, recordedAt: number) => {
+  if (correlationId === null) return causationId === null ? { recordedAt } : { causationId, recordedAt }
+  return causationId === null ? { correlationId, recordedAt } : { correlationId, causationId, recordedAt }
+}
 
 /** The record of a row; a row that migration 2 has not chained yet has no chain hash. */
-export const toRecordedEvent = (row: EventRow): RecordedEvent => ({
-  id: row.event_id,
-  streamId: row.stream_id,
-  type: row.event_type,
-  schemaVersion: row.schema_version,
-  data: row.data,
-  metadata: metadataOf(row.correlation_id, row.causation_id, Number(row.recorded_at_ms)),
-  streamVersion: row.stream_version,
-  globalPosition: BigInt(row.global_position),
-  ...(row.chain_hash === null ? {} : { chainHash: row.chain_hash }),
-})
+export const toRecordedEvent = (row: EventRow): RecordedEvent => {
+  const record = {
+    id: row.event_id,
+    streamId: row.stream_id,
+    type: row.event_type,
+    schemaVersion: row.schema_version,
+    data: row.data,
+    metadata: metadataOf(row.correlation_id, row.causation_id, Number(row.recorded_at_ms)),
+    streamVersion: row.stream_version,
+    globalPosition: BigInt(row.global_position),
+    chainHash: row.chain_hash,
+  }
+  if (record.chainHash !== null) return record as RecordedEvent
+  const { chainHash: _unchained, ...unchained } = record
+  return unchained
+}
 
 export const toSignedHead = (row: SignedHeadRow): SignedHead => ({
   count: Number(row.count),

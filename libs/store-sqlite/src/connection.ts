@@ -8,13 +8,27 @@ import { checkFileIsOurs, migrate } from "./schema.ts"
 import { storeErrorFrom } from "./sqliteErrors.ts"
 
 /**
- * How far an acknowledged commit survives (README.md, Durability):
- * - "full": the write-ahead log is synced to disk at every commit; a commit
- *   survives a process kill and a power loss. The default.
+ * How far an acknowledged commit survives, and who waits for the disk
+ * (README.md, Durability):
+ * - "full-offloaded": SQLite commits at NORMAL and the store syncs the
+ *   write-ahead log in libuv's thread pool before acknowledging
+ *   (logSync.ts); a commit survives a process kill and a power loss, and
+ *   the event loop runs on while the disk syncs. The default.
+ * - "full": SQLite syncs the log at every commit, on the event loop; the
+ *   same durability.
  * - "normal": the log is written at every commit but synced only at
  *   checkpoints; a commit survives a process kill, not a power loss.
  */
-export type Synchronous = "full" | "normal"
+export type Synchronous = "full-offloaded" | "full" | "normal"
+
+/** Every level, the default first. */
+export const synchronousLevels: ReadonlyArray<Synchronous> = ["full-offloaded", "full", "normal"]
+
+/** The `PRAGMA synchronous` each level runs SQLite at: "full-offloaded" syncs by itself, after the commit. */
+const pragmaOf = { "full-offloaded": "NORMAL", full: "FULL", normal: "NORMAL" } as const satisfies Record<
+  Synchronous,
+  string
+>
 
 export interface ConnectionOptions {
   readonly synchronous: Synchronous
@@ -35,6 +49,11 @@ export const walCheckpointPages = 8_000
 
 /** Opens (creating when absent) the store at `path`. Throws a StoreError saying what is wrong with the file. */
 export const openDatabase = (path: string, options: ConnectionOptions): DatabaseSync => {
+  if (!Object.hasOwn(pragmaOf, options.synchronous))
+    throw new StoreError({
+      reason: "InvalidRequest",
+      detail: `synchronous is ${JSON.stringify(options.synchronous)}, not one of ${Object.keys(pragmaOf).join(", ")}`,
+    })
   let db: DatabaseSync
   try {
     db = new DatabaseSync(path, { timeout: options.busyTimeoutMs })
@@ -50,7 +69,7 @@ export const openDatabase = (path: string, options: ConnectionOptions): Database
         reason: "Unavailable",
         detail: `${path} cannot use a write-ahead log (its journal mode stays ${String(mode)}); the store needs a file on a local disk`,
       })
-    db.exec(`PRAGMA synchronous = ${options.synchronous.toUpperCase()}`)
+    db.exec(`PRAGMA synchronous = ${pragmaOf[options.synchronous]}`)
     // A forgotten subject's wrapped key is overwritten with zeros in the file, not left in a free page.
     db.exec("PRAGMA secure_delete = ON")
     db.exec(`PRAGMA wal_autocheckpoint = ${walCheckpointPages}`)

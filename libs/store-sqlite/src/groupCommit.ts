@@ -3,7 +3,9 @@
  * same turn of the event loop) queue up, and the one writer commits them
  * together in a single transaction, so that one sync of the log to disk
  * acknowledges many appends. Durability stays per append: nobody hears
- * "appended" before the transaction holding their events has committed.
+ * "appended" before the transaction holding their events has committed and
+ * is durable (durability.ts: under "full-offloaded", after the log's next
+ * sync in the thread pool, while the next batches already commit).
  *
  * Each append is still checked against its own expected version, in queue
  * order, inside the write transaction (so appends to one stream in one batch
@@ -27,6 +29,7 @@ import {
   versionMatches,
 } from "@mizan/eventsourcing"
 import { Effect } from "effect"
+import type { Durability } from "./durability.ts"
 import { chainedOfEncoded, type EncodedEvent } from "./rows.ts"
 import { breaksUniqueConstraint, storeErrorFrom } from "./sqliteErrors.ts"
 import { makeStreamVersions, type StreamHead } from "./streamVersions.ts"
@@ -38,7 +41,7 @@ export interface PendingAppend {
   readonly expected: ExpectedVersion
   readonly events: ReadonlyArray<EncodedEvent>
   readonly recordedAt: number
-  /** Hands the append its outcome; called once, after its transaction ended. */
+  /** Hands the append its outcome; called once, after its transaction ended and, if it committed, became durable. */
   readonly settle: (outcome: AppendOutcome) => void
   /** Set when the caller was interrupted before the append was written: it is then skipped. */
   cancelled: boolean
@@ -90,8 +93,10 @@ export interface GroupCommitOptions {
   readonly streamVersionCacheMaxStreams: number
   /** For error messages: which file this writer writes. */
   readonly path: string
-  /** Called after every commit (wakes the followers). */
-  readonly onCommit: () => void
+  /** When a committed batch may be acknowledged. */
+  readonly durability: Durability
+  /** Called after every batch is acknowledged (wakes the followers). */
+  readonly onAcknowledged: () => void
 }
 
 interface WrittenBatch {
@@ -101,6 +106,8 @@ interface WrittenBatch {
   readonly heads: ReadonlyMap<string, StreamHead>
   /** How many of its appends were written. */
   readonly written: number
+  /** The global position of its last event written (0 when it wrote none). */
+  readonly lastPosition: number
 }
 
 export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOptions): GroupCommitWriter => {
@@ -113,9 +120,13 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
   let largestBatchAppends = 0
 
   /** Inserts one append's events after its stream's head, chaining each to the one before; throws what SQLite threw. */
-  const insertAppend = (append: PendingAppend, head: StreamHead): AppendResult & { readonly chainHash: string } => {
+  const insertAppend = (
+    append: PendingAppend,
+    head: StreamHead,
+  ): AppendResult & { readonly chainHash: string; readonly lastPosition: number } => {
     const records: Array<RecordedEvent> = []
     let previous = head.chainHash
+    let lastPosition = 0
     for (const [i, event] of append.events.entries()) {
       const streamVersion = head.version + i + 1
       const { fields, chainHash } = chainedOfEncoded(event, append.streamId, streamVersion, append.recordedAt, previous)
@@ -130,10 +141,11 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
         append.recordedAt,
         chainHash,
       )
-      records.push({ ...fields, globalPosition: BigInt(lastInsertRowid), chainHash })
+      lastPosition = Number(lastInsertRowid)
+      records.push({ ...fields, globalPosition: BigInt(lastPosition), chainHash })
       previous = chainHash
     }
-    return { streamVersion: head.version + append.events.length, records, chainHash: previous }
+    return { streamVersion: head.version + append.events.length, records, chainHash: previous, lastPosition }
   }
 
   /** Why SQLite refused one append's insert, in the port's words. */
@@ -164,6 +176,7 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
     // Heads as this transaction leaves them, so that appends to one stream in one batch see (and chain to) each other.
     const heads = new Map<string, StreamHead>()
     let written = 0
+    let lastPosition = 0
     for (const append of batch) {
       const head = heads.get(append.streamId) ?? streamVersions.committedHead(append.streamId)
       if (!versionMatches(append.expected, head.version)) {
@@ -178,11 +191,12 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
       const savepoint = append.events.length > 1
       if (savepoint) statements.savepoint.run()
       try {
-        const { chainHash, ...result } = insertAppend(append, head)
+        const { chainHash, lastPosition: appendLastPosition, ...result } = insertAppend(append, head)
         if (savepoint) statements.release.run()
         heads.set(append.streamId, { version: result.streamVersion, chainHash })
         outcomes.push(Effect.succeed(result))
         written++
+        lastPosition = appendLastPosition
       } catch (error) {
         // A full disk or an I/O error can end the whole transaction; then nothing of the batch stands.
         if (!db.isTransaction) throw error
@@ -193,10 +207,10 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
         outcomes.push(Effect.fail(insertFailure(error, append)))
       }
     }
-    return { outcomes, heads, written }
+    return { outcomes, heads, written, lastPosition }
   }
 
-  /** Runs one transaction over `batch`, then settles every append in it. */
+  /** Runs one transaction over `batch`, then settles every append in it once the transaction is durable. */
   const commitBatch = (batch: ReadonlyArray<PendingAppend>): void => {
     let result: WrittenBatch
     try {
@@ -215,8 +229,11 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
     transactions++
     appends += result.written
     largestBatchAppends = Math.max(largestBatchAppends, batch.length)
-    options.onCommit()
-    for (const [i, append] of batch.entries()) append.settle(result.outcomes[i]!)
+    options.durability.afterCommit(result.lastPosition, (failure) => {
+      const failed = failure === undefined ? undefined : Effect.fail(failure)
+      for (const [i, append] of batch.entries()) append.settle(failed ?? result.outcomes[i]!)
+      options.onAcknowledged()
+    })
   }
 
   /** Takes appends off the queue until the batch holds `appendBatchMaxEvents` events (and at least one append). */

@@ -1,4 +1,4 @@
-export { type Synchronous, walCheckpointPages } from "./connection.ts"
+export { type Synchronous, synchronousLevels, walCheckpointPages } from "./connection.ts"
 export { exclusiveWorkPollIntervalMs, layerSqliteExclusiveWork, sqliteExclusiveWork } from "./exclusiveWork.ts"
 export type { GroupCommitStats } from "./groupCommit.ts"
 export { schemaVersionCurrent } from "./schema.ts"

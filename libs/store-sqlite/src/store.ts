@@ -19,13 +19,18 @@ import {
 } from "@mizan/eventsourcing"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { openDatabase, type Synchronous } from "./connection.ts"
+import { type Durability, durableAfterLogSync, durableAtCommit } from "./durability.ts"
 import { type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
+import { type LogSync, threadPoolLogSync, walPathOf } from "./logSync.ts"
 import { type EventRow, encodeEvents, eventColumns, recordOfRow } from "./rows.ts"
 import { storeErrorFrom } from "./sqliteErrors.ts"
 import { sqliteSubjectKeys } from "./subjectKeys.ts"
 
 export interface SqliteStoreOptions {
-  /** "full" (the default) survives a power loss too; "normal" only a process kill (README.md, Durability). */
+  /**
+   * "full-offloaded" (the default) and "full" survive a power loss too, the first syncing the log in the
+   * thread pool; "normal" only a process kill (README.md, Durability).
+   */
   readonly synchronous?: Synchronous
   /** How long a write waits for another process's write lock before failing with Locked. The wait blocks the event loop. */
   readonly busyTimeoutMs?: number
@@ -38,7 +43,7 @@ export interface SqliteStoreOptions {
 }
 
 export const sqliteStoreDefaults = {
-  synchronous: "full",
+  synchronous: "full-offloaded",
   busyTimeoutMs: 2_000,
   followPollIntervalMs: 500,
   appendBatchMaxEvents: 4_096,
@@ -138,12 +143,35 @@ const isCount = (n: number) => Number.isSafeInteger(n) && n > 0
 export const makeSqliteEventStore = (
   path: string,
   options: SqliteStoreOptions = {},
+): Effect.Effect<SqliteEventStore, StoreError, Scope.Scope> => openSqliteEventStore(path, options, threadPoolLogSync)
+
+/**
+ * `makeSqliteEventStore` with the syncs of the log ("full-offloaded") made
+ * by `logSyncOf`: the tests hold them back to show what waits for them.
+ */
+export const openSqliteEventStore = (
+  path: string,
+  options: SqliteStoreOptions,
+  logSyncOf: (walPath: string) => LogSync,
 ): Effect.Effect<SqliteEventStore, StoreError, Scope.Scope> => {
   const settings = { ...sqliteStoreDefaults, ...options }
+  const open = (): OpenedStore => {
+    const db = openDatabase(path, settings)
+    try {
+      const durability =
+        settings.synchronous === "full-offloaded"
+          ? durableAfterLogSync(logSyncOf(walPathOf(path)), path)
+          : durableAtCommit
+      return storeOnDatabase(db, path, settings, durability)
+    } catch (error) {
+      db.close()
+      throw error
+    }
+  }
   return Effect.map(
     Effect.acquireRelease(
       Effect.try({
-        try: () => storeOnDatabase(openDatabase(path, settings), path, settings),
+        try: open,
         catch: (error) => storeErrorFrom(error, `opening the event store at ${path}`),
       }),
       (opened) => Effect.sync(opened.close),
@@ -154,17 +182,23 @@ export const makeSqliteEventStore = (
 
 interface OpenedStore {
   readonly store: SqliteEventStore
-  /** Commits the queued appends, then closes the file. */
+  /** Commits the queued appends, makes them durable, then closes the file. */
   readonly close: () => void
 }
 
-const storeOnDatabase = (db: DatabaseSync, path: string, settings: Required<SqliteStoreOptions>): OpenedStore => {
+const storeOnDatabase = (
+  db: DatabaseSync,
+  path: string,
+  settings: Required<SqliteStoreOptions>,
+  durability: Durability,
+): OpenedStore => {
   const signal = new AppendSignal()
   const writer = makeGroupCommitWriter(db, {
     appendBatchMaxEvents: settings.appendBatchMaxEvents,
     streamVersionCacheMaxStreams: settings.streamVersionCacheMaxStreams,
     path,
-    onCommit: () => signal.notify(),
+    durability,
+    onAcknowledged: () => signal.notify(),
   })
   const queries = prepareQueries(db)
 
@@ -178,9 +212,24 @@ const storeOnDatabase = (db: DatabaseSync, path: string, settings: Required<Sqli
           : storeErrorFrom(error, `${doing} in ${path}`),
     })
 
+  /**
+   * Rows as records, handed out once they are durable: a read that reaches
+   * past the last durable position waits for the log's next sync (under
+   * "full-offloaded"; otherwise they are durable once committed).
+   */
+  const durableRecords = (doing: string, read: () => ReadonlyArray<EventRow>) =>
+    Effect.flatMap(
+      attempt(doing, () => read()),
+      (rows) => {
+        const records = attempt(doing, () => rows.map(recordOfRow))
+        const last = rows.at(-1)
+        return last === undefined ? records : Effect.andThen(durability.durableThrough(last[0]), records)
+      },
+    )
+
   const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
     isCount(maxCount)
-      ? attempt("reading the log", () => queries.readAll(after, Math.min(maxCount, readPageMaxEvents)).map(recordOfRow))
+      ? durableRecords("reading the log", () => queries.readAll(after, Math.min(maxCount, readPageMaxEvents)))
       : invalidRequest(`a page holds at least one event, not ${maxCount}`)
 
   /**
@@ -227,27 +276,34 @@ const storeOnDatabase = (db: DatabaseSync, path: string, settings: Required<Sqli
       const maxCount = options?.maxCount ?? -1 // SQLite reads a negative LIMIT as no limit.
       if (options?.maxCount !== undefined && !isCount(maxCount))
         return invalidRequest(`a read holds at least one event, not ${maxCount}`)
-      return attempt(`reading ${streamId}`, () => queries.readStream(streamId, fromVersion, maxCount).map(recordOfRow))
+      return durableRecords(`reading ${streamId}`, () => queries.readStream(streamId, fromVersion, maxCount))
     },
     readAll,
     follow: followByReading(readAll, signal, settings.followPollIntervalMs),
     readCheckpoint: (name) => attempt(`reading checkpoint ${name}`, () => queries.readCheckpoint(name) ?? logStart),
     storeCheckpoint: (name, position) =>
-      attempt(`storing checkpoint ${name}`, () => queries.storeCheckpoint(name, position)),
+      Effect.andThen(
+        attempt(`storing checkpoint ${name}`, () => queries.storeCheckpoint(name, position)),
+        durability.afterWrite,
+      ),
     storeSignedHead: (head) =>
-      attempt(`storing the signed head at ${head.count} events`, () => queries.storeSignedHead(head)),
+      Effect.andThen(
+        attempt(`storing the signed head at ${head.count} events`, () => queries.storeSignedHead(head)),
+        durability.afterWrite,
+      ),
     readSignedHeads: ({ afterCount, maxCount }) =>
       isCount(maxCount)
         ? attempt("reading the signed heads", () => queries.readSignedHeads(afterCount, maxCount))
         : invalidRequest(`a page holds at least one head, not ${maxCount}`),
     readLastSignedHead: attempt("reading the last signed head", queries.readLastSignedHead),
     stats: writer.stats,
-    subjectKeys: sqliteSubjectKeys(db, path),
+    subjectKeys: sqliteSubjectKeys(db, path, durability.afterWrite),
   }
   return {
     store,
     close: () => {
       writer.flush()
+      durability.close()
       db.close()
     },
   }

@@ -1,10 +1,18 @@
 /**
  * The key table of sealed personal data (`subject_keys`, schema version 3)
  * on the store's own connection. Its statements are short and synchronous,
- * so they never land inside a group-commit transaction.
+ * so they never land inside a group-commit transaction. A forget and a
+ * re-wrap are answered once durable (`afterWrite`, durability.ts): a
+ * forgotten key must not come back, and a re-wrapped one must not be left
+ * wrapped only by a master key about to be retired. A new key is answered
+ * at once: nothing relies on it but the sealed events appended after it,
+ * and their acknowledgement waits for a sync of the log that covers the
+ * key's earlier commit too; a key lost with unacknowledged events seals
+ * nothing anyone was told is stored. (Waiting there would also let appends
+ * that need no new key overtake one that does.)
  */
 import type { DatabaseSync } from "node:sqlite"
-import type { SubjectKey, SubjectKeysShape } from "@mizan/eventsourcing"
+import type { StoreError, SubjectKey, SubjectKeysShape } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import { storeErrorFrom } from "./sqliteErrors.ts"
 
@@ -30,7 +38,11 @@ const keyOfRow = (row: KeyRow): SubjectKey => ({
   ...(row[6] === null ? {} : { forgottenBy: row[6] }),
 })
 
-export const sqliteSubjectKeys = (db: DatabaseSync, path: string): SubjectKeysShape => {
+export const sqliteSubjectKeys = (
+  db: DatabaseSync,
+  path: string,
+  afterWrite: Effect.Effect<void, StoreError>,
+): SubjectKeysShape => {
   const statement = (sql: string) => {
     const prepared = db.prepare(sql)
     prepared.setReturnArrays(true)
@@ -52,6 +64,7 @@ export const sqliteSubjectKeys = (db: DatabaseSync, path: string): SubjectKeysSh
   const one = (row: unknown) => (row === undefined ? undefined : keyOfRow(row as KeyRow))
   const attempt = <A>(doing: string, body: () => A) =>
     Effect.try({ try: body, catch: (error) => storeErrorFrom(error, `${doing} in ${path}`) })
+  const durably = <A>(doing: string, body: () => A) => Effect.tap(attempt(doing, body), () => afterWrite)
 
   return {
     liveKeyOf: (subjectId) => attempt("reading a subject's key", () => one(liveOf.get(subjectId))),
@@ -70,7 +83,7 @@ export const sqliteSubjectKeys = (db: DatabaseSync, path: string): SubjectKeysSh
         return one(key.wrappedKey === undefined ? byId.get(key.keyId) : liveOf.get(key.subjectId)) ?? key
       }),
     forget: (subjectId, at, by) =>
-      attempt("forgetting a subject", () => {
+      durably("forgetting a subject", () => {
         const destroyed = Number(forget.run(at, by, subjectId).changes)
         // The old wrapped key's bytes: zeroed in the file by secure_delete, and gone from the log once it is truncated.
         if (destroyed > 0) db.exec("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -85,7 +98,7 @@ export const sqliteSubjectKeys = (db: DatabaseSync, path: string): SubjectKeysSh
         (live.all(afterKeyId, maxCount) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),
       ),
     rewrap: (keyId, fromMasterKeyId, wrappedKey, masterKeyId) =>
-      attempt(
+      durably(
         `re-wrapping data key ${keyId}`,
         () => Number(rewrap.run(wrappedKey, masterKeyId, keyId, fromMasterKeyId).changes) === 1,
       ),

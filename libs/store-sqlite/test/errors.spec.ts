@@ -5,6 +5,8 @@ import { logStart, type NewEvent, StoreError } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeSqliteEventStore, schemaVersionCurrent } from "../src/index.ts"
+import type { LogSync } from "../src/logSync.ts"
+import { openSqliteEventStore } from "../src/store.ts"
 import { tempDatabasePath } from "./support/stores.ts"
 
 const happened: NewEvent = { type: "Happened", schemaVersion: 1, data: { n: 1 } }
@@ -182,6 +184,40 @@ describe("requests the store cannot carry out", () => {
         const emptyPage = yield* Effect.flip(store.readAll({ after: logStart, maxCount: 0 }))
         expect(emptyPage).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
         expect(yield* store.readStream("s")).toEqual([])
+      }),
+    ))
+})
+
+describe("a sync of the log that fails (synchronous full-offloaded)", () => {
+  /** Syncs that fail as a disk's `fdatasync` does on an I/O error. */
+  const failingSyncs = (): LogSync => ({
+    afterNextSync: (done) => done(new Error("EIO: i/o error, fdatasync")),
+    close: () => {},
+  })
+
+  it("fails the appends it would have made durable, and every later one, with Unavailable naming the file", () =>
+    run((path) =>
+      Effect.gen(function* () {
+        const store = yield* openSqliteEventStore(path, {}, failingSyncs)
+        for (const streamId of ["first", "second"]) {
+          const error = yield* Effect.flip(store.append(streamId, [happened], "no_stream"))
+          expect(error).toMatchObject({ _tag: "StoreError", reason: "Unavailable" })
+          expect((error as StoreError).detail).toContain(`syncing the write-ahead log of ${path} failed`)
+        }
+        // What was committed but never made durable is no reader's either.
+        const read = yield* Effect.flip(store.readAll({ after: logStart, maxCount: 10 }))
+        expect(read).toMatchObject({ _tag: "StoreError", reason: "Unavailable" })
+      }),
+    ))
+})
+
+describe("the synchronous option", () => {
+  it("is refused at open when the level is unknown, naming the option", () =>
+    run((path) =>
+      Effect.gen(function* () {
+        const error = yield* openingFails(path, { synchronous: "off" as never })
+        expect(error).toMatchObject({ reason: "InvalidRequest" })
+        expect(error.detail).toContain('synchronous is "off", not one of full-offloaded, full, normal')
       }),
     ))
 })

@@ -4,6 +4,7 @@ import { Effect, Exit, Fiber, Scope, Stream } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { openDatabase } from "../src/connection.ts"
+import { durableAtCommit } from "../src/durability.ts"
 import { type AppendOutcome, makeGroupCommitWriter } from "../src/groupCommit.ts"
 import { makeSqliteEventStore, type SqliteEventStore } from "../src/index.ts"
 import { type EncodedEvent, encodeEvents } from "../src/rows.ts"
@@ -208,7 +209,8 @@ describe("the group-commit writer", () => {
             appendBatchMaxEvents: 1_000,
             streamVersionCacheMaxStreams: 2,
             path,
-            onCommit: () => {},
+            durability: durableAtCommit,
+            onAcknowledged: () => {},
           })
           const model = makeMemoryEventStore()
           let n = 0

@@ -3,8 +3,10 @@
  * the same way by the gateway, the notifier and the audit:
  *
  * - `sqlite:PATH` (relative to a base folder), optionally
- *   `?synchronous=normal` to trade power-loss durability for write speed
- *   (libs/store-sqlite/README.md, Durability);
+ *   `?synchronous=full` (SQLite syncs on the event loop) or
+ *   `?synchronous=normal` (to trade power-loss durability for write speed)
+ *   instead of the default `full-offloaded` (libs/store-sqlite/README.md,
+ *   Durability);
  * - `postgres://...` or `postgresql://...`, optionally `?schema=NAME`
  *   (default "mizan");
  * - `kurrentdb://...` (or `esdb://`, `kurrent://`, with `+discover`).
@@ -25,11 +27,11 @@ import {
 } from "@mizan/eventsourcing"
 import { layerKurrentDb } from "@mizan/store-kurrentdb"
 import { layerPostgres, layerPostgresExclusiveWork } from "@mizan/store-postgres"
-import { layerSqlite, layerSqliteExclusiveWork } from "@mizan/store-sqlite"
+import { layerSqlite, layerSqliteExclusiveWork, type Synchronous, synchronousLevels } from "@mizan/store-sqlite"
 import { Effect, Layer, Result } from "effect"
 
 export type StoreSetting =
-  | { readonly _tag: "Sqlite"; readonly path: string; readonly synchronous?: "full" | "normal" }
+  | { readonly _tag: "Sqlite"; readonly path: string; readonly synchronous?: Synchronous }
   | { readonly _tag: "Postgres"; readonly url: string; readonly schema?: string }
   | { readonly _tag: "KurrentDb"; readonly connectionString: string }
 
@@ -47,12 +49,13 @@ export const parseStoreSetting = (setting: string, baseDir: string): Result.Resu
     const [path = "", query = ""] = setting.slice("sqlite:".length).split("?")
     if (path === "") return Result.fail("sqlite: needs a path, as in sqlite:data/mizan.db")
     const synchronous = new URLSearchParams(query).get("synchronous")
-    if (synchronous !== null && synchronous !== "full" && synchronous !== "normal")
-      return Result.fail(`sqlite synchronous=${synchronous} is neither full nor normal`)
+    const level = synchronousLevels.find((known) => known === synchronous)
+    if (synchronous !== null && level === undefined)
+      return Result.fail(`sqlite synchronous=${synchronous} is none of ${synchronousLevels.join(", ")}`)
     return Result.succeed({
       _tag: "Sqlite",
       path: resolve(baseDir, path),
-      ...(synchronous === null ? {} : { synchronous }),
+      ...(level === undefined ? {} : { synchronous: level }),
     })
   }
   if (/^postgres(ql)?:\/\//.test(setting)) {

@@ -14,8 +14,11 @@ describe("one setting names the store", () => {
     expect(parseStoreSetting("sqlite:/abs.db?synchronous=normal", "/x")).toEqual(
       Result.succeed({ _tag: "Sqlite", path: "/abs.db", synchronous: "normal" }),
     )
+    expect(parseStoreSetting("sqlite:/abs.db?synchronous=full", "/x")).toEqual(
+      Result.succeed({ _tag: "Sqlite", path: "/abs.db", synchronous: "full" }),
+    )
     expect(parseStoreSetting("sqlite:/abs.db?synchronous=off", "/x")).toEqual(
-      Result.fail("sqlite synchronous=off is neither full nor normal"),
+      Result.fail("sqlite synchronous=off is none of full-offloaded, full, normal"),
     )
     expect(parseStoreSetting("sqlite:", "/x")).toEqual(Result.fail("sqlite: needs a path, as in sqlite:data/mizan.db"))
   })

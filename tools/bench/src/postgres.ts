@@ -3,7 +3,9 @@
  * (`@event-driven-io/emmett-postgresql`, a widely used TypeScript event
  * store) on the same embedded server, in the same run (issue 8). Goal: at
  * least as fast as Emmett on appends (one writer, and 16 at once) and on
- * reading the whole log.
+ * reading the whole log. And the store's readAll beside a raw keyset select
+ * of the same rows with `pg`, with 100,000 and 1,000,000 events in the log
+ * (issue 19): goal at least 0.90 at both sizes.
  *
  * Both stores get the same events, written to their own tables in one
  * database, at the server's default durability (fsync and synchronous
@@ -16,6 +18,7 @@ import { type GlobalPosition, logStart } from "@mizan/eventsourcing"
 import { makePostgresEventStore } from "@mizan/store-postgres"
 import { startEmbeddedPostgres } from "@mizan/store-postgres/testing"
 import { Effect, Exit, Scope } from "effect"
+import pg from "pg"
 import { paymentData, paymentEvent } from "./events.ts"
 import { type Comparison, compare, describeMachine, formatTable, goalsMet, type Workload } from "./harness.ts"
 
@@ -154,6 +157,96 @@ const fillLog = async (driver: Driver): Promise<number> => {
   return driver.readWholeLog()
 }
 
+/** Log sizes of the raw keyset comparison (issue 19). */
+const eventsInLargeLogs = [100_000, 1_000_000] as const
+/** A run reads the whole log; at 1M events that is seconds, so fewer runs than the appends. */
+const largeLogCounts = { warmupRuns: 1, measuredRuns: 7 }
+
+/**
+ * Fills the store's events table (schema `mizan`, created by opening the
+ * store) with `events` rows over 10,000 streams, in one INSERT ... SELECT on
+ * the server: the same payment data as `paymentData` (generated there),
+ * positions 1..n, below any reader's visibility bound. The reads measured
+ * are only the rows, whoever wrote them. ANALYZE then, as a bulk import
+ * should (libs/store-postgres/README.md, The global order).
+ */
+const bulkFill = async (connectionString: string, events: number) => {
+  const client = new pg.Client({ connectionString })
+  await client.connect()
+  try {
+    await client.query(`
+      INSERT INTO mizan.events (global_position, stream_id, stream_version, event_id, event_type, schema_version,
+                                data, correlation_id, causation_id, recorded_at_ms, chain_hash)
+      SELECT n, 'stream-' || (n % 10000), n / 10000 + 1, gen_random_uuid()::text, 'PaymentSucceeded', 1,
+             json_build_object('merchantId', 'M000000042', 'merchantOrderNo', 'order-' || n,
+                               'orderNo', '2026112100000' || n, 'amountFils', 12345 + n, 'currency', 'AED',
+                               'payMethod', 'CARD',
+                               'cardNoDigest', '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+                               'cardLast4', '4242', 'notifyUrl', 'https://merchant.example/notify',
+                               'paidAt', 1763769600000 + n),
+             NULL, NULL, 1767225600000 + n, repeat('0', 64)
+      FROM generate_series(1, ${events}) AS n`)
+    await client.query("ANALYZE mizan.events")
+  } finally {
+    await client.end()
+  }
+}
+
+/** node-postgres's own parsers for the columns read: int8 as text, int4 as a number, json parsed (the process-wide registry is Emmett's by now). */
+const rawTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number) =>
+    oid === 114
+      ? JSON.parse
+      : oid === 23
+        ? (value: string) => Number.parseInt(value, 10)
+        : (value: string) => value) as pg.CustomTypesConfig["getTypeParser"],
+}
+
+/**
+ * The ceiling of readAll: a raw keyset select of the same columns and rows
+ * with `pg`, one connection, a prepared statement, rows as pg's objects with
+ * their data parsed, nothing else (no visibility bound, no records built).
+ */
+const rawKeysetRead = (client: pg.Client, expected: number): Workload<undefined> => ({
+  name: `raw pg: keyset SELECT (${expected.toLocaleString("en-US")} events, pages of ${pageSizeEvents})`,
+  operationsPerRun: expected,
+  run: async () => {
+    let after = "0"
+    let read = 0
+    while (true) {
+      const { rows } = await client.query<{ global_position: string }>({
+        name: "raw-keyset",
+        text: "SELECT global_position, stream_id, stream_version, event_id, event_type, schema_version, data, correlation_id, causation_id, recorded_at_ms, chain_hash FROM mizan.events WHERE global_position > $1::bigint ORDER BY global_position LIMIT $2::integer",
+        values: [after, pageSizeEvents],
+      })
+      const last = rows.at(-1)
+      if (last === undefined) break
+      read += rows.length
+      after = last.global_position
+    }
+    if (read !== expected) throw new Error(`the raw select read ${read} events, expected ${expected}`)
+  },
+})
+
+/** The store's readAll against the raw keyset select, on a log of `events` events. */
+const againstRawKeyset = async (server: { createDatabase: (name: string) => Promise<string> }, events: number) => {
+  const url = await server.createDatabase(`keyset_${events}`)
+  const mizan = await mizanDriver(url)
+  await bulkFill(url, events)
+  const client = new pg.Client({ connectionString: url, types: rawTypes })
+  await client.connect()
+  try {
+    return await compare(readAll(mizan, events), rawKeysetRead(client, events), {
+      unit: "events",
+      goalRatio: 0.9,
+      counts: largeLogCounts,
+    })
+  } finally {
+    await client.end()
+    await mizan.close()
+  }
+}
+
 const main = async () => {
   const startedMs = performance.now()
   // The server's default durability: what a production database runs with.
@@ -177,6 +270,7 @@ const main = async () => {
     comparisons.push(await compare(readAll(mizanLog, mizanEvents), readAll(emmettLog, emmettEvents), options))
     await mizanLog.close()
     await emmettLog.close()
+    for (const events of eventsInLargeLogs) comparisons.push(await againstRawKeyset(server, events))
 
     console.log(formatTable(comparisons))
     // The spread says how much of a ratio is the machine's noise.

@@ -9,7 +9,8 @@ import { type CommandLineError, readCommandLine } from "@mizan/command-line"
 const available = readdirSync(import.meta.dirname)
   .filter(
     (f) =>
-      f.endsWith(".ts") && !["run.ts", "harness.ts", "gatewayLoad.ts", "readPages.ts", "sealingGateway.ts"].includes(f),
+      f.endsWith(".ts") &&
+      !["run.ts", "harness.ts", "gatewayLoad.ts", "bareServer.ts", "readPages.ts", "sealingGateway.ts"].includes(f),
   )
   .map((f) => f.slice(0, -3))
 const usage = `usage: npm run bench -- NAME   (one of: ${available.join(", ")})`

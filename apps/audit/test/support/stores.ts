@@ -16,11 +16,15 @@ export const tempFolder = () => {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-/** Runs `body` with a memory store as the EventStore. */
-export const withMemoryStore = <A, E>(body: Effect.Effect<A, E, EventStore>, store = makeMemoryEventStore()) =>
-  Effect.runPromise(Effect.provideService(body, EventStore, store))
+/** `body` with a memory store as the EventStore. */
+export const onMemoryStore = <A, E>(body: Effect.Effect<A, E, EventStore>, store = makeMemoryEventStore()) =>
+  Effect.provideService(body, EventStore, store)
 
-/** Runs `body` with the SQLite store at `path` (created when absent), closed afterwards. */
+/**
+ * Runs `body` with the SQLite store at `path` (created when absent), closed
+ * afterwards: a promise, for the set-up of tests that then run the audit's
+ * command line as a child process on the file.
+ */
 export const withSqliteStore = <A, E>(path: string, body: Effect.Effect<A, E, EventStore>) =>
   Effect.runPromise(
     Effect.scoped(

@@ -47,8 +47,9 @@ const opened = (sealer: Sealer, record: RecordedEvent, streamId: string) =>
     data === record.data && streamId === record.streamId ? record : { ...record, streamId, data },
   )
 
-const openedPage = (sealer: Sealer, records: ReadonlyArray<RecordedEvent>) =>
-  Effect.forEach(records, (record) => opened(sealer, record, record.streamId))
+/** Each record opened; a page that is not empty stays so in its type (a follower's page). */
+const openedPage = <Page extends ReadonlyArray<RecordedEvent>>(sealer: Sealer, records: Page) =>
+  Effect.forEach(records, (record: RecordedEvent) => opened(sealer, record, record.streamId))
 
 /** `store` with sealing: what a caller appends and reads is clear; what the adapter holds is sealed. */
 export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventStoreShape => ({
@@ -77,8 +78,8 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
       Effect.forEach(records, (record) => opened(sealer, record, streamId)),
     ),
   readAll: (options) => Effect.flatMap(store.readAll(options), (records) => openedPage(sealer, records)),
-  follow: (after, options) =>
-    Stream.mapEffect(store.follow(after, options), (record) => opened(sealer, record, record.streamId)),
+  // A page at a time: one effect per page a follower is woken for, not one per event.
+  follow: (after, options) => Stream.mapArrayEffect(store.follow(after, options), (page) => openedPage(sealer, page)),
 })
 
 /** Forgets the subject of `kind` that `subjectIdOf` names (by a value, or by a stream). */

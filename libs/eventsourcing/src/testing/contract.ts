@@ -3,7 +3,7 @@
  * (Emmett's habit of one suite per port). An adapter's test file calls
  * `eventStoreContract("sqlite", openFreshStore)`.
  */
-import { Clock, Duration, Effect, Exit, Fiber, Predicate, type Scope, Stream } from "effect"
+import { Clock, Duration, Effect, Exit, Fiber, Option, Predicate, type Scope, Stream } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { EventStoreShape } from "../EventStore.ts"
@@ -18,6 +18,19 @@ export interface StoreUnderTest {
    * as a restarted process would.
    */
   readonly reopen?: () => Effect.Effect<EventStoreShape, unknown, Scope.Scope>
+  /**
+   * For adapters that commit first and make the commit durable after (SQLite
+   * syncing its log in the thread pool, `syncsAfterCommit`): holds that step
+   * back from now until the gate is released.
+   */
+  readonly holdDurability?: () => Effect.Effect<DurabilityGate>
+}
+
+export interface DurabilityGate {
+  /** Completes once some commit waits at the gate to become durable. */
+  readonly waiting: Effect.Effect<void>
+  /** Lets every held and later commit become durable. */
+  readonly release: Effect.Effect<void>
 }
 
 export interface ContractOptions {
@@ -32,6 +45,15 @@ export interface ContractOptions {
    * contract checks the chain, not the wrapper's.
    */
   readonly chained?: boolean
+  /**
+   * The adapter acknowledges an append after its commit becomes durable, in
+   * a step of its own (SQLite's log synced in the thread pool); the test
+   * store then gives `holdDurability`, and the suite checks that no reader
+   * sees a commit before that step. Adapters whose commit is durable before
+   * anyone can read it (PostgreSQL flushes its log before a transaction
+   * becomes visible) leave it out.
+   */
+  readonly syncsAfterCommit?: boolean
 }
 
 const event = (type: string, n: number, extra: Partial<NewEvent> = {}): NewEvent => ({
@@ -298,6 +320,49 @@ export const eventStoreContract = (
         }),
       ),
     )
+
+    if (options.syncsAfterCommit === true)
+      it("shows a follower no event before its append is acknowledged as durable", { timeout }, () =>
+        run((sut) =>
+          Effect.gen(function* () {
+            if (sut.holdDurability === undefined)
+              throw new Error(`${adapter} syncs after its commits but its test gives no holdDurability`)
+            const { store } = sut
+            yield* store.append("before", batch(1), "no_stream")
+            const seen: Array<string> = []
+            const acknowledged = new Set<string>()
+            const writers = 8
+            const follower = yield* Effect.forkChild(
+              Stream.runForEach(Stream.take(store.follow(logStart), 1 + writers * 2), (e) =>
+                Effect.sync(() => seen.push(e.streamId)),
+              ),
+            )
+            while (seen.length === 0) yield* Effect.sleep(5)
+            const gate = yield* sut.holdDurability()
+            const appends = yield* Effect.forkChild(
+              Effect.all(
+                Array.from({ length: writers }, (_, w) =>
+                  Effect.tap(store.append(`held-${w}`, batch(2, w * 2), "no_stream"), () =>
+                    Effect.sync(() => acknowledged.add(`held-${w}`)),
+                  ),
+                ),
+                { concurrency: "unbounded" },
+              ),
+            )
+            yield* gate.waiting
+            // Committed, not yet durable: a reader either waits or reads only what came before.
+            const read = yield* Effect.timeoutOption(readWholeLog(store, 100), 200)
+            if (Option.isSome(read)) expect(read.value.map((e) => e.streamId)).toEqual(["before"])
+            expect(seen).toEqual(["before"])
+            expect(acknowledged.size).toBe(0)
+            yield* gate.release
+            yield* Fiber.join(appends)
+            yield* Fiber.join(follower)
+            expect(acknowledged.size).toBe(writers)
+            expect(new Set(seen)).toEqual(new Set(["before", ...acknowledged]))
+          }),
+        ),
+      )
 
     if (options.volatile === true) return
     it("keeps what it acknowledged across a close and reopen", { timeout }, () =>

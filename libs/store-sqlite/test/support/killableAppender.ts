@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { makeSqliteEventStore, type SqliteEventStore, type Synchronous } from "../../src/index.ts"
 
 const [path, synchronous] = process.argv.slice(2)
-if (path === undefined) throw new Error("usage: killableAppender.ts DATABASE_PATH [full|normal]")
+if (path === undefined) throw new Error("usage: killableAppender.ts DATABASE_PATH [full-offloaded|full|normal]")
 const writers = 8
 
 const writer = (store: SqliteEventStore, w: number) =>
@@ -34,7 +34,7 @@ const writer = (store: SqliteEventStore, w: number) =>
 await Effect.runPromise(
   Effect.scoped(
     Effect.gen(function* () {
-      const store = yield* makeSqliteEventStore(path, { synchronous: (synchronous ?? "full") as Synchronous })
+      const store = yield* makeSqliteEventStore(path, { synchronous: (synchronous ?? "full-offloaded") as Synchronous })
       yield* Effect.forEach(
         Array.from({ length: writers }, (_, w) => w),
         (w) => writer(store, w),

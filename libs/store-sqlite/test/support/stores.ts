@@ -2,8 +2,11 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import type { DurabilityGate } from "@mizan/eventsourcing/testing"
 import { Effect, Exit, Scope } from "effect"
-import { makeSqliteEventStore, type SqliteEventStore, type SqliteStoreOptions } from "../../src/index.ts"
+import type { SqliteEventStore, SqliteStoreOptions } from "../../src/index.ts"
+import { type LogSync, threadPoolLogSync } from "../../src/logSync.ts"
+import { openSqliteEventStore } from "../../src/store.ts"
 
 /** A path for a database file in a new temporary folder; the folder goes when the scope closes. */
 export const tempDatabasePath: Effect.Effect<string, never, Scope.Scope> = Effect.map(
@@ -14,23 +17,69 @@ export const tempDatabasePath: Effect.Effect<string, never, Scope.Scope> = Effec
   (dir) => join(dir, "events.db"),
 )
 
+/**
+ * The thread pool's syncs of the log, with a gate in front: while it is
+ * held, requests for a sync wait at it, and on release they go on to the
+ * real syncs. Shows what waits for a commit to become durable.
+ */
+export const gatedLogSyncs = () => {
+  let held: Array<() => void> | undefined
+  let someoneWaits = () => {}
+  const hold = (): DurabilityGate => {
+    held = []
+    const waiting = new Promise<void>((resolve) => {
+      someoneWaits = resolve
+    })
+    return {
+      waiting: Effect.promise(() => waiting),
+      release: Effect.sync(() => {
+        const requests = held ?? []
+        held = undefined
+        for (const request of requests) request()
+      }),
+    }
+  }
+  const logSyncOf = (walPath: string): LogSync => {
+    const inner = threadPoolLogSync(walPath)
+    return {
+      afterNextSync: (done) => {
+        if (held === undefined) return inner.afterNextSync(done)
+        held.push(() => inner.afterNextSync(done))
+        someoneWaits()
+      },
+      close: () => {
+        const requests = held ?? []
+        held = undefined
+        for (const request of requests) request()
+        inner.close()
+      },
+    }
+  }
+  return { hold, logSyncOf }
+}
+
 export interface FreshStore {
   readonly path: string
   readonly store: SqliteEventStore
   /** Closes `store` (committing what it queued) and opens the same file again. */
   readonly reopen: () => Effect.Effect<SqliteEventStore, unknown, Scope.Scope>
+  /** Holds back the syncs of the log (under "full-offloaded", the default) until released. */
+  readonly holdDurability: () => Effect.Effect<DurabilityGate>
 }
 
 /** A store on a new file, in a scope of its own so that `reopen` can close it before the test's scope ends. */
-export const openFreshStore = (options?: SqliteStoreOptions): Effect.Effect<FreshStore, unknown, Scope.Scope> =>
+export const openFreshStore = (options: SqliteStoreOptions = {}): Effect.Effect<FreshStore, unknown, Scope.Scope> =>
   Effect.gen(function* () {
     const path = yield* tempDatabasePath
+    const gate = gatedLogSyncs()
+    const open = () => openSqliteEventStore(path, options, gate.logSyncOf)
     const firstScope = yield* Scope.make()
     yield* Effect.addFinalizer(() => Scope.close(firstScope, Exit.void))
-    const store = yield* Scope.provide(firstScope)(makeSqliteEventStore(path, options))
+    const store = yield* Scope.provide(firstScope)(open())
     return {
       path,
       store,
-      reopen: () => Effect.andThen(Scope.close(firstScope, Exit.void), makeSqliteEventStore(path, options)),
+      reopen: () => Effect.andThen(Scope.close(firstScope, Exit.void), open()),
+      holdDurability: () => Effect.sync(gate.hold),
     }
   })
