@@ -13,7 +13,9 @@ import { isSha256Hex } from "@mizan/kernel"
 import { KeyError, type PublicKey, parsePublicKey, sha256Hex } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
 import { Effect, Exit, Layer } from "effect"
+import { exportLog } from "./exportLog.ts"
 import { formatCount } from "./format.ts"
+import { importDefaults, importLog } from "./importLog.ts"
 import { replayInWorkers } from "./parallelReplay.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
 import { type Cut, isClean, type ReplayReport, replayLog } from "./replay.ts"
@@ -34,10 +36,10 @@ import {
   storeEnvironmentVariable,
 } from "./stores.ts"
 import { timelineOf } from "./timeline.ts"
-import { chunkWriter, exportLog, importDefaults, importLog, type WriteChunk } from "./transfer.ts"
 import { verifyIsClean, verifyLog } from "./verify.ts"
 import { verifyJson, verifyText } from "./verifyReport.ts"
 import { everyStreamAt, streamAtJson, streamAtText, timelineIsClean, timelineJson, timelineText } from "./views.ts"
+import { chunkWriter, type WriteChunk } from "./writeChunk.ts"
 
 export const exitCodes = { ok: 0, broken: 1, failed: 2 } as const
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
@@ -72,6 +74,7 @@ export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres
   migrate                         create the store, or bring its schema to this version (the gateway does too)
   forget KIND:VALUE --by NAME     forget a person: destroy the data keys of a card, member, iban, remitter or payer
                                   (VALUE in clear or as its SHA-256 hex); their fields then read [forgotten]
+  forget KIND --stream S --by N   forget the KIND of subject stream S names by no value (an order's payer without eid)
   rotate-master-key [--retire]    re-wrap every data key under a new master key; --retire removes the old ones
 
 The store is --store, else $${storeEnvironmentVariable}, else ${storeSettingDefault}.
@@ -263,20 +266,35 @@ const verifyCommand = (io: CliIo, key: PublicKey, json: boolean): Run =>
     return verifyIsClean(report) ? exitCodes.ok : exitCodes.broken
   })
 
-/** The subject KIND:VALUE names: VALUE as the events hold it, the SHA-256 hex the edge makes of the clear value. */
-const subjectOf = (text: string | undefined): { readonly kind: string; readonly value: string } | AuditError => {
+/** Whom a forget names: a subject by its value, or the subject of a kind that one stream's events name by no value. */
+type ForgetTarget =
+  | { readonly _tag: "ByValue"; readonly kind: string; readonly value: string }
+  | { readonly _tag: "OfStream"; readonly kind: string; readonly streamId: string }
+
+/**
+ * The subject KIND:VALUE names: VALUE as the events hold it, the SHA-256 hex
+ * the edge makes of the clear value; or, with --stream, KIND alone: the
+ * subject of that kind the stream's events name by no value of their own.
+ */
+const subjectOf = (text: string | undefined, streamId: string | undefined): ForgetTarget | AuditError => {
+  if (streamId !== undefined)
+    return text === undefined || !/^[a-zA-Z][a-zA-Z0-9]*$/.test(text)
+      ? new AuditError({ detail: "forget --stream STREAM needs a KIND alone, as in forget payer --stream STREAM" })
+      : { _tag: "OfStream", kind: text, streamId }
   const colon = text?.indexOf(":") ?? -1
   if (text === undefined || colon < 1 || colon === text.length - 1)
     return new AuditError({ detail: "forget needs KIND:VALUE, as in card:4111111111111111" })
   const kind = text.slice(0, colon)
   const value = text.slice(colon + 1)
-  return { kind, value: isSha256Hex(value) ? value : sha256Hex(value) }
+  return { _tag: "ByValue", kind, value: isSha256Hex(value) ? value : sha256Hex(value) }
 }
 
-const forgetCommand = (io: CliIo, kind: string, value: string, by: string) =>
+const forgetCommand = (io: CliIo, subject: ForgetTarget, by: string) =>
   Effect.gen(function* () {
     const sealing = yield* Sealing
-    const outcome = yield* sealing.forget(kind, value, by)
+    const outcome = yield* subject._tag === "ByValue"
+      ? sealing.forget(subject.kind, subject.value, by)
+      : sealing.forgetOfStream(subject.kind, subject.streamId, by)
     yield* ioWrite(io)(
       outcome.keysDestroyed === 0
         ? `${outcome.subjectId} holds no data key: already forgotten, or never seen; nothing changed\n`
@@ -289,11 +307,11 @@ const rotateCommand = (io: CliIo, masterKeyFile: string, retire: boolean) =>
   Effect.gen(function* () {
     const keys = yield* SubjectKeys
     const outcome = yield* rotateMasterKey(masterKeyFile, keys, { retire }).pipe(
-      Effect.mapError((error) =>
-        error instanceof AuditError || (error as { _tag?: string })._tag === "StoreError"
-          ? (error as AuditError | StoreError)
-          : new AuditError({ detail: `rotating the master key: ${String((error as Error).message ?? error)}` }),
-      ),
+      Effect.catchTags({
+        MasterKeyFileError: (error) =>
+          Effect.fail(new AuditError({ detail: `rotating the master key: ${error.detail}` })),
+        RewrapError: (error) => Effect.fail(new AuditError({ detail: `rotating the master key: ${error.message}` })),
+      }),
     )
     yield* ioWrite(io)(
       `master key ${outcome.masterKeyId} is current: ${formatCount(outcome.rewrapped)} data keys re-wrapped${
@@ -345,7 +363,7 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
     case "export":
       return asStored(exportCommand(io, store, parsed.values.out))
     case "import": {
-      // Unset, import chooses: 32, or 1 for a file with signed heads (transfer.ts).
+      // Unset, import chooses: 32, or 1 for a file with signed heads (importLog.ts).
       const given = parsed.values["in-flight"]
       const inFlight =
         given === undefined ? undefined : wholeNumber("in-flight", given, importDefaults.appendsInFlightMax)
@@ -368,16 +386,13 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
         false,
       )
     case "forget": {
-      const subject = subjectOf(argument)
+      const subject = subjectOf(argument, parsed.values.stream)
       if (subject instanceof AuditError) return subject
       const by = parsed.values.by
       if (by === undefined || by.trim() === "")
         return new AuditError({ detail: "forget needs --by NAME: who asks, recorded with the forget" })
       return {
-        program: Effect.provide(
-          forgetCommand(io, subject.kind, subject.value, by),
-          Layer.fresh(layerSealingStore(store, masterKeyFile)),
-        ),
+        program: Effect.provide(forgetCommand(io, subject, by), Layer.fresh(layerSealingStore(store, masterKeyFile))),
       }
     }
     case "rotate-master-key":

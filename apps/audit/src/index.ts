@@ -6,8 +6,10 @@
  */
 export { type AuditFold, type FoldedStates, slimmed } from "./auditFold.ts"
 export { type CliIo, type ExitCode, exitCodes, parseTime, runCli, storeSettingDefault, usage } from "./cli.ts"
+export { exportLog } from "./exportLog.ts"
 export { fixedClock } from "./fixedClock.ts"
 export { formatFilsBig, jsonReplacer, toJson } from "./format.ts"
+export { type ImportOptions, type ImportSummary, importDefaults, importLog } from "./importLog.ts"
 export { ExportedEvent, ExportedHead, endLine, exportLine, headLine, parseLine } from "./ndjson.ts"
 export { OrderNumberIssued, orderIndex, orderIndexRules, orderIndexStreamId } from "./orderIndex.ts"
 export {
@@ -53,7 +55,6 @@ export {
 export { reportJson, reportText } from "./report.ts"
 export { AuditError, layerStore, parseStoreSetting, type StoreSetting } from "./stores.ts"
 export { type Timeline, type TimelineStep, timelineOf } from "./timeline.ts"
-export { exportLog, type ImportOptions, type ImportSummary, importDefaults, importLog } from "./transfer.ts"
 export {
   type EventFinding,
   type HeadFinding,

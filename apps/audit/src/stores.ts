@@ -11,7 +11,7 @@ import {
   EventStore,
   equalitySubjectId,
   KeyRing,
-  makeSealer,
+  makeSealerOn,
   type Sealing,
   type StoreError,
   SubjectKeys,
@@ -124,7 +124,7 @@ export const layerOpenedStore = (
       const sealedBefore = store._tag !== "KurrentDb" && (yield* keys.liveKeyOf(equalitySubjectId)) !== undefined
       if (!sealedBefore) return Context.make(EventStore, Context.get(raw, EventStore))
       const keyRing = yield* Layer.build(keyFileOf(masterKeyFile))
-      const sealer = yield* Effect.provideContext(makeSealer(mizanSealingPlan), Context.merge(raw, keyRing))
+      const sealer = yield* makeSealerOn(mizanSealingPlan, keys, Context.get(keyRing, KeyRing))
       return Context.make(EventStore, sealedEventStore(Context.get(raw, EventStore), sealer))
     }).pipe(Effect.mapError((error) => (error instanceof AuditError ? error : auditErrorFromStore(store, error)))),
   )

@@ -10,7 +10,7 @@ import type { Cut, Replayer, TrackedStream, TrackedStreams } from "./replay.ts"
 import { reportJson, reportText } from "./report.ts"
 import type { AuditError } from "./stores.ts"
 import type { Timeline, TimelineStep } from "./timeline.ts"
-import type { WriteChunk } from "./transfer.ts"
+import type { WriteChunk } from "./writeChunk.ts"
 
 const indent = (text: string, by: string): string =>
   text

@@ -5,6 +5,7 @@
  * after every event, answer the same status and money, and refuse the same
  * events; and a replay reports the same, line for line, whichever it folds.
  */
+import { describe, expect, it } from "@effect/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
 import {
   acquiringOpening,
@@ -17,7 +18,6 @@ import {
 import { logStart, type RecordedEvent } from "@mizan/eventsourcing"
 import { Effect, Result } from "effect"
 import fc from "fast-check"
-import { describe, expect, it } from "vitest"
 import type { AuditFold } from "../src/auditFold.ts"
 import { factsOfState } from "../src/crossStream.ts"
 import { type AuditedAggregate, makeReplayer, registry, toJson } from "../src/index.ts"
@@ -85,10 +85,9 @@ const acquiringHistory = (steps: ReadonlyArray<Parameters<typeof commandOf>[1]>)
   return events
 }
 
-const readAllOf = async (seed: number, size: number): Promise<ReadonlyArray<RecordedEvent>> => {
-  const { store } = await generatedStore(seed, size)
-  return Effect.runPromise(store.readAll({ after: logStart, maxCount: 1_000_000 }))
-}
+/** The whole log of the history generated from `seed`. */
+const readAllOf = (seed: number, size: number) =>
+  Effect.flatMap(generatedStore(seed, size), ({ store }) => store.readAll({ after: logStart, maxCount: 1_000_000 }))
 
 /** A record with its data's numbers changed (and the rest kept). */
 const withData = (record: RecordedEvent, data: unknown): RecordedEvent => ({ ...record, data: data as object })
@@ -114,7 +113,8 @@ describe("the compact folds", () => {
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),
         fc.array(damage, { minLength: 4, maxLength: 8 }),
         async (seed, damages) => {
-          const byStream = Map.groupBy(await readAllOf(seed, 600), (record) => record.streamId)
+          // fast-check drives this loop, so each run is a promise of its own.
+          const byStream = Map.groupBy(await Effect.runPromise(readAllOf(seed, 600)), (record) => record.streamId)
           for (const records of byStream.values()) {
             const entry = registry.find((e) => e.owns(records[0]!.streamId))
             if (entry?.compact === undefined) continue
@@ -127,15 +127,17 @@ describe("the compact folds", () => {
     )
   })
 
-  it("agree on a transfer placed with an amount of zero, for each transfer aggregate", async () => {
-    const byStream = Map.groupBy(await readAllOf(1, 600), (record) => record.streamId)
-    for (const kind of ["walletTransfer", "bankTransfer", "bankCardTransfer", "vamDeposit"]) {
-      const entry = entryOf(kind)
-      const records = [...byStream.values()].find((stream) => entry.owns(stream[0]!.streamId))!
-      const [placed, ...rest] = records.map((record) => Result.getOrThrow(entry.codec.decode(record)))
-      expectFoldsAgree(entry, [{ ...(placed as object), amountFils: 0 }, ...rest])
-    }
-  })
+  it.effect("agree on a transfer placed with an amount of zero, for each transfer aggregate", () =>
+    Effect.gen(function* () {
+      const byStream = Map.groupBy(yield* readAllOf(1, 600), (record) => record.streamId)
+      for (const kind of ["walletTransfer", "bankTransfer", "bankCardTransfer", "vamDeposit"]) {
+        const entry = entryOf(kind)
+        const records = [...byStream.values()].find((stream) => entry.owns(stream[0]!.streamId))!
+        const [placed, ...rest] = records.map((record) => Result.getOrThrow(entry.codec.decode(record)))
+        expectFoldsAgree(entry, [{ ...(placed as object), amountFils: 0 }, ...rest])
+      }
+    }),
+  )
 
   it("were compared on every rule a damaged history can break (the properties above reach them)", () => {
     // Not the rules evolve itself never lets break: a refund onto an unpaid order, one number twice, counters
@@ -152,7 +154,7 @@ describe("the compact folds", () => {
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),
         fc.array(damage, { maxLength: 12 }),
         async (seed, damages) => {
-          const log = damaged(await readAllOf(seed, 500), damages, (record) => record.data, withData)
+          const log = damaged(await Effect.runPromise(readAllOf(seed, 500)), damages, (record) => record.data, withData)
           const reportOf = (states: "domain" | "compact") => {
             const replayer = makeReplayer({ states })
             for (const record of log) replayer.apply(record)

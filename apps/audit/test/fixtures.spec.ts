@@ -3,9 +3,10 @@
  * ever written; the audit must replay them all with every invariant holding
  * (docs/architecture.md#the-domain: old shapes are upcast on read).
  */
+
+import { describe, expect, it } from "@effect/vitest"
 import { makeEventCodec } from "@mizan/eventsourcing"
 import { Effect, Schema } from "effect"
-import { describe, expect, it } from "vitest"
 import {
   type AuditedAggregate,
   aggregateOf,
@@ -14,7 +15,7 @@ import {
   registry,
   replayLog,
 } from "../src/index.ts"
-import { appendStreams, domainFixtures, withMemoryStore } from "./support/stores.ts"
+import { appendStreams, domainFixtures, onMemoryStore } from "./support/stores.ts"
 
 const fixtures = domainFixtures()
 
@@ -34,21 +35,19 @@ describe("the domain libs' recorded fixtures", () => {
       expect(kinds).toContain(kind)
   })
 
-  it("replay with every event decoded, every version following on and every invariant holding", async () => {
-    const report = await withMemoryStore(
-      Effect.gen(function* () {
-        yield* appendStreams(fixtures)
-        return (yield* replayLog()).report()
-      }),
-    )
-    expect(report.undecodable.listed).toEqual([])
-    // Each lib records its own streams: the refund fixtures' acquiring orders are in no fixture file, so the rule
-    // that spans the two (src/refundReservation.ts) cannot hold here; every rule of a stream alone must.
-    expect(report.brokenInvariants.listed.filter((b) => b.rule !== refundReservationRule)).toEqual([])
-    expect(report.versionGaps.listed).toEqual([])
-    expect(report.events).toBe(fixtures.length)
-    expect(report.streams).toBe(new Set(fixtures.map((f) => f.streamId)).size)
-  })
+  it.effect("replay with every event decoded, every version following on and every invariant holding", () =>
+    Effect.gen(function* () {
+      yield* appendStreams(fixtures)
+      const report = (yield* replayLog()).report()
+      expect(report.undecodable.listed).toEqual([])
+      // Each lib records its own streams: the refund fixtures' acquiring orders are in no fixture file, so the rule
+      // that spans the two (src/refundReservation.ts) cannot hold here; every rule of a stream alone must.
+      expect(report.brokenInvariants.listed.filter((b) => b.rule !== refundReservationRule)).toEqual([])
+      expect(report.versionGaps.listed).toEqual([])
+      expect(report.events).toBe(fixtures.length)
+      expect(report.streams).toBe(new Set(fixtures.map((f) => f.streamId)).size)
+    }).pipe(onMemoryStore),
+  )
 })
 
 describe("old event versions", () => {

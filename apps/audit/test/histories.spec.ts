@@ -3,13 +3,14 @@
  * and command handler, replay with nothing broken, and their money totals
  * agree with the events they hold.
  */
+
+import { describe, expect, it } from "@effect/vitest"
 import { logStart } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import fc from "fast-check"
-import { describe, expect, it } from "vitest"
 import { isClean, replayLog } from "../src/index.ts"
 import { generatedStore } from "./support/histories.ts"
-import { withMemoryStore } from "./support/stores.ts"
+import { onMemoryStore } from "./support/stores.ts"
 
 describe("generated histories", () => {
   it("replay with every event decoded, versions following on and every invariant holding, whatever the seed", async () => {
@@ -17,9 +18,10 @@ describe("generated histories", () => {
       fc.asyncProperty(
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),
         fc.integer({ min: 200, max: 1_200 }),
+        // fast-check drives this loop, so each run is a promise of its own.
         async (seed, events) => {
-          const { store, history } = await generatedStore(seed, events)
-          const report = (await withMemoryStore(replayLog({ pageSizeEvents: 97 }), store)).report()
+          const { store, history } = await Effect.runPromise(generatedStore(seed, events))
+          const report = (await Effect.runPromise(onMemoryStore(replayLog({ pageSizeEvents: 97 }), store))).report()
           expect(report.brokenInvariants.listed).toEqual([])
           expect(report.undecodable.listed).toEqual([])
           expect(report.versionGaps.listed).toEqual([])
@@ -31,23 +33,25 @@ describe("generated histories", () => {
     )
   })
 
-  it("total paid and refunded money exactly as the payments and the succeeded refund orders recorded it", async () => {
-    const { store } = await generatedStore(11, 3_000)
-    const replayer = await withMemoryStore(replayLog(), store)
-    const log = await Effect.runPromise(store.readAll({ after: logStart, maxCount: 1_000_000 }))
-    const paidFils = log
-      .filter((r) => r.type === "OrderPaid")
-      .reduce((sum, r) => sum + BigInt((r.data as { paidAmountFils: number }).paidAmountFils), 0n)
-    // Checked against the other side of each refund: the refund orders, not the acquiring orders the total is read from.
-    let refundedFils = 0n
-    for (const tracked of replayer.streams.values()) {
-      const refund = tracked.state as { status?: string; details?: { amountFils: number } }
-      if (tracked.aggregate?.kind === "refund" && refund.status === "SUCCESS")
-        refundedFils += BigInt(refund.details!.amountFils)
-    }
-    const { money } = replayer.report()
-    expect(money.paid).toBe(paidFils)
-    expect(money.refunded).toBe(refundedFils)
-    expect(money.refunded > 0n).toBe(true)
-  })
+  it.effect("total paid and refunded money exactly as the payments and the succeeded refund orders recorded it", () =>
+    Effect.gen(function* () {
+      const { store } = yield* generatedStore(11, 3_000)
+      const replayer = yield* onMemoryStore(replayLog(), store)
+      const log = yield* store.readAll({ after: logStart, maxCount: 1_000_000 })
+      const paidFils = log
+        .filter((r) => r.type === "OrderPaid")
+        .reduce((sum, r) => sum + BigInt((r.data as { paidAmountFils: number }).paidAmountFils), 0n)
+      // Checked against the other side of each refund: the refund orders, not the acquiring orders the total is read from.
+      let refundedFils = 0n
+      for (const tracked of replayer.streams.values()) {
+        const refund = tracked.state as { status?: string; details?: { amountFils: number } }
+        if (tracked.aggregate?.kind === "refund" && refund.status === "SUCCESS")
+          refundedFils += BigInt(refund.details!.amountFils)
+      }
+      const { money } = replayer.report()
+      expect(money.paid).toBe(paidFils)
+      expect(money.refunded).toBe(refundedFils)
+      expect(money.refunded > 0n).toBe(true)
+    }),
+  )
 })

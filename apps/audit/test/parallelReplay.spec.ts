@@ -6,13 +6,13 @@
  */
 import { EventEmitter } from "node:events"
 import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
 import { EventStore, logStart, type RecordedEvent } from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
 import { timestamp } from "@mizan/kernel"
 import { Effect, Exit } from "effect"
 import fc from "fast-check"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { exitCodes, makeReplayer, type OrderNumberIssued, orderIndexStreamId } from "../src/index.ts"
 import { localPart, type PartWorker, replayInWorkers, reportOfParts, workerPart } from "../src/parallelReplay.ts"
 import { registry } from "../src/registry.ts"
@@ -51,7 +51,8 @@ describe("a replay in parts", () => {
         fc.array(damage, { maxLength: 20 }),
         fc.constantFrom(2, 3),
         async (seed, damages, count) => {
-          const { store } = await generatedStore(seed, 500)
+          // fast-check drives this loop, so each run is a promise of its own.
+          const { store } = await Effect.runPromise(generatedStore(seed, 500))
           const log = damaged(
             await Effect.runPromise(store.readAll({ after: logStart, maxCount: 1_000_000 })),
             damages,
@@ -134,12 +135,15 @@ describe("replay --workers", () => {
     expect(run.stderr).toContain('--workers must be a whole number above 0, not "0"')
   })
 
-  it("fails with the store's words when a worker cannot open the store, and ends its workers", async () => {
-    const missing = join(folder.dir, "missing.db")
-    const exit = await Effect.runPromiseExit(replayInWorkers({ store: { _tag: "Sqlite", path: missing }, workers: 2 }))
-    if (!Exit.isFailure(exit)) throw new Error("the replay of a missing store succeeded")
-    expect(failureMessage({ _tag: "Sqlite", path: missing }, exit.cause)).toContain("does not exist")
-  })
+  // Live: the workers are threads that run on real time.
+  it.live("fails with the store's words when a worker cannot open the store, and ends its workers", () =>
+    Effect.gen(function* () {
+      const missing = join(folder.dir, "missing.db")
+      const exit = yield* Effect.exit(replayInWorkers({ store: { _tag: "Sqlite", path: missing }, workers: 2 }))
+      if (!Exit.isFailure(exit)) throw new Error("the replay of a missing store succeeded")
+      expect(failureMessage({ _tag: "Sqlite", path: missing }, exit.cause)).toContain("does not exist")
+    }),
+  )
 })
 
 describe("a worker thread's part", () => {

@@ -7,56 +7,38 @@
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { EventStore, logStart, makeMemoryEventStore, type RecordedEvent, Sealing } from "@mizan/eventsourcing"
+import { AcquiringOrder } from "@mizan/acquiring"
+import { createOrder, eventsOf, merchantId } from "@mizan/acquiring/testing"
+import { EventStore, makeMemoryEventStore, type RecordedEvent, Sealing } from "@mizan/eventsourcing"
 import { expectChained } from "@mizan/eventsourcing/testing"
 import { generateHistory } from "@mizan/histories"
 import { forgotten } from "@mizan/kernel"
-import { mizanSealingPlan } from "@mizan/order-views"
-import { layerKeyFile, layerSealed, layerStore, readMasterKeyFile } from "@mizan/stores"
-import { Effect, Layer } from "effect"
+import { readMasterKeyFile } from "@mizan/stores"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { exitCodes, importLog } from "../src/index.ts"
 import { cli } from "./support/cli.ts"
-import { tempFolder } from "./support/stores.ts"
+import { readWholeLog, tempFolder, withSealedSqliteStore, withSqliteStore } from "./support/stores.ts"
 
 const folder = tempFolder()
 const storePath = join(folder.dir, "sealed.db")
 const masterKeyFile = join(folder.dir, "master-keys.json")
 const args = ["--store", `sqlite:${storePath}`, "--master-key-file", masterKeyFile]
 
+/** The store at `path` as the domain reads it, sealed fields opened; and as stored. */
+const opened = (path: string) => withSealedSqliteStore(path, masterKeyFile, readWholeLog)
+const rawLogOf = (path: string) => withSqliteStore(path, readWholeLog)
+
 const onSealed = <A, E>(body: Effect.Effect<A, E, EventStore | Sealing>) =>
-  Effect.runPromise(
-    Effect.scoped(
-      Effect.flatMap(
-        Layer.build(
-          layerSealed(
-            layerStore(`sqlite:${storePath}`, folder.dir),
-            layerKeyFile(masterKeyFile, { createWhenMissing: true, settingName: "masterKeyFile" }),
-            mizanSealingPlan,
-          ),
-        ),
-        (context) => Effect.provideContext(body, context),
-      ),
-    ),
-  )
-
-const readAll = Effect.flatMap(EventStore, (store) => store.readAll({ after: logStart, maxCount: 100_000 }))
-
-const rawLog = () =>
-  Effect.runPromise(
-    Effect.scoped(
-      Effect.flatMap(Layer.build(layerStore(`sqlite:${storePath}`, folder.dir)), (c) =>
-        Effect.provideContext(readAll, c),
-      ),
-    ),
-  )
+  withSealedSqliteStore(storePath, masterKeyFile, body)
+const rawLog = () => rawLogOf(storePath)
 
 let card: RecordedEvent
 
 beforeAll(async () => {
   await onSealed(generateHistory({ seed: 23, events: 800 }))
-  const opened = await onSealed(readAll)
-  const placed = opened.find((event) => event.type === "BankCardTransferPlaced")
+  const events = await onSealed(readWholeLog)
+  const placed = events.find((event) => event.type === "BankCardTransferPlaced")
   if (placed === undefined) throw new Error("the history holds no bank card transfer")
   card = placed
 }, 60_000)
@@ -119,11 +101,38 @@ describe("forget", () => {
     expect(run.stdout).toContain(byDigest)
   })
 
+  it("forgets the payer of an order created without an eid by the order's stream: its email and customer id read [forgotten]", async () => {
+    const [created] = eventsOf(
+      createOrder({
+        merchantOrderNo: "no-eid-1",
+        paySceneParams: { email: "amal@example.ae", customerId: "customer-9" },
+      }),
+    )
+    const streamId = AcquiringOrder.streamId(merchantId, "no-eid-1")
+    await onSealed(
+      Effect.flatMap(EventStore, (store) =>
+        store.append(streamId, [AcquiringOrder.eventCodec.encode(created!)], "no_stream"),
+      ),
+    )
+    expect(JSON.stringify((await rawLog()).map((event) => event.data))).not.toContain("amal@example.ae")
+    const run = await cli(["forget", "payer", "--stream", streamId, "--by", "dpo", ...args])
+    expect(run.stderr).toBe("")
+    expect(run.stdout).toMatch(/^forgot payer:[0-9a-f]{64}: 1 data key\(s\) destroyed/)
+    const shown = await cli(["show", streamId, "--json", ...args])
+    expect(shown.stdout).toContain(`"email":"${forgotten}"`)
+    expect(shown.stdout).toContain(`"customerId":"${forgotten}"`)
+    expect(shown.stdout).not.toContain("amal@example.ae")
+    expect((await cli(["replay", ...args])).code).toBe(exitCodes.ok)
+  })
+
   it("refuses a forget without KIND:VALUE or --by, saying what is missing", async () => {
     expect((await cli(["forget", "4111111111111111", "--by", "dpo", ...args])).stderr).toContain(
       "forget needs KIND:VALUE",
     )
     expect((await cli(["forget", "card:4111111111111111", ...args])).stderr).toContain("forget needs --by NAME")
+    expect((await cli(["forget", "payer:x", "--stream", "acquiring-1-M-1", "--by", "dpo", ...args])).stderr).toContain(
+      "forget --stream STREAM needs a KIND alone",
+    )
   })
 
   it("refuses to open a sealed store without its master key file, naming the setting", async () => {
@@ -153,29 +162,6 @@ describe("rotate-master-key", () => {
     expect((await cli(["replay", ...args])).code).toBe(exitCodes.ok)
   }, 60_000)
 })
-
-const opened = (path: string) =>
-  Effect.runPromise(
-    Effect.scoped(
-      Effect.flatMap(
-        Layer.build(
-          layerSealed(
-            layerStore(`sqlite:${path}`, folder.dir),
-            layerKeyFile(masterKeyFile, { createWhenMissing: false, settingName: "masterKeyFile" }),
-            mizanSealingPlan,
-          ),
-        ),
-        (context) => Effect.provideContext(readAll, context),
-      ),
-    ),
-  )
-
-const rawLogOf = (path: string) =>
-  Effect.runPromise(
-    Effect.scoped(
-      Effect.flatMap(Layer.build(layerStore(`sqlite:${path}`, folder.dir)), (c) => Effect.provideContext(readAll, c)),
-    ),
-  )
 
 /** What a reader sees of a log, positions aside: they are each store's own. */
 const asRead = (log: ReadonlyArray<RecordedEvent>) => log.map(({ globalPosition: _, chainHash: __, ...event }) => event)
@@ -227,13 +213,7 @@ describe("export and import of a sealed store", () => {
 
   it("with --seal, seal a store written before sealing into a new one: no card digest left in its file, the same events read back", async () => {
     const plainPath = join(folder.dir, "plain.db")
-    await Effect.runPromise(
-      Effect.scoped(
-        Effect.flatMap(Layer.build(layerStore(`sqlite:${plainPath}`, folder.dir)), (context) =>
-          Effect.provideContext(generateHistory({ seed: 29, events: 400 }), context),
-        ),
-      ),
-    )
+    await withSqliteStore(plainPath, generateHistory({ seed: 29, events: 400 }))
     const plain = await rawLogOf(plainPath)
     const digests = plain
       .filter((event) => event.type === "BankCardTransferPlaced")

@@ -178,9 +178,8 @@ const layerOutsideWorld = (config: GatewayConfig) => {
 export const layerTelemetry = (config: GatewayConfig) =>
   Layer.mergeAll(layerLogging(config.logging), layerOtlpFromEnv("mizan-gateway"))
 
-/** Everything the handlers need, built once. */
-export const layerGatewayServices = (options: GatewayOptions) => {
-  const setting = options.config.store ?? storeSettingDefault
+/** The store the handlers write: the configured one, sealed (docs/architecture.md#sealed-personal-data) and instrumented. */
+export const layerGatewayStore = (options: GatewayOptions) => {
   const keyRing = layerKeyFile(resolve(options.baseDir, options.config.masterKeyFile ?? masterKeyFileDefault), {
     createWhenMissing: options.config.mode === "sandbox",
     settingName: "masterKeyFile",
@@ -188,16 +187,33 @@ export const layerGatewayServices = (options: GatewayOptions) => {
   // A store given as a layer (the tests' memory store) keeps its data keys in memory beside it.
   const storeWithKeys =
     options.storeLayer === undefined
-      ? layerStore(setting, options.baseDir)
+      ? layerStore(options.config.store ?? storeSettingDefault, options.baseDir)
       : Layer.merge(options.storeLayer, layerMemorySubjectKeys)
   // Sealing sits below the instrumentation, so that an append's span includes what sealing costs.
-  const store = layerInstrumentedEventStore.pipe(
+  return layerInstrumentedEventStore.pipe(
     Layer.provideMerge(
       layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
         keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
       }),
     ),
   )
+}
+
+/** Everything the handlers need, built once, over the sealed store. */
+export const layerGatewayServices = (options: GatewayOptions) =>
+  layerGatewayServicesOver(options, layerGatewayStore(options))
+
+/**
+ * Everything the handlers need, over `store`. The gateway runs on
+ * `layerGatewayStore` alone, and no configuration runs it unsealed: the
+ * sealing benchmark passes a plain store here, beside the sealed one, to
+ * measure what sealing costs a create order (tools/bench/src/sealing.ts).
+ */
+export const layerGatewayServicesOver = <S extends EventStore, E>(
+  options: GatewayOptions,
+  store: Layer.Layer<S, E>,
+) => {
+  const setting = options.config.store ?? storeSettingDefault
   // A store given as a layer (the tests' memory store) is this process's alone.
   const exclusiveWork =
     options.storeLayer === undefined

@@ -72,7 +72,12 @@ export const runExpirySweeper = Effect.gen(function* () {
   const { clocks } = yield* Gateway
   const open = new Map<string, OpenOrder>()
   yield* Effect.forkChild(
-    Stream.runForEach(store.follow(logStart), (event) => Effect.sync(() => track(open, clocks, event))),
+    // A page at a time: each commit wakes this follower once, however many events it wrote.
+    Stream.runForEachArray(store.follow(logStart), (page) =>
+      Effect.sync(() => {
+        for (const event of page) track(open, clocks, event)
+      }),
+    ),
   )
   while (true) {
     yield* Effect.sleep(expirySweepIntervalMs)

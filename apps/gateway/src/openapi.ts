@@ -15,6 +15,7 @@
  * example.
  */
 import type { CodeName } from "@mizan/kernel"
+import { withoutUndefined } from "@mizan/order-views"
 import { apiBasePath, apiVersion, headerNames, jsonContentType, operations, ResponseHead } from "@mizan/protocol"
 import { Effect, Layer, Result, Schema } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
@@ -232,7 +233,7 @@ export const openApiDocument = (
         description,
         headers: { sign: { $ref: "#/components/headers/Sign" } },
         content: {
-          [jsonContentType]: { schema, ...(answerExample === undefined ? {} : { example: answerExample }) },
+          [jsonContentType]: withoutUndefined({ schema, example: answerExample }),
         },
       })
       const codes = codesOf(row.api, row.path)
@@ -250,7 +251,7 @@ export const openApiDocument = (
               content: {
                 [jsonContentType]: {
                   schema: requestEnvelope(bizContentName, optional),
-                  ...(example === undefined ? {} : { example: example.request }),
+                  ...withoutUndefined({ example: example?.request }),
                 },
               },
             },
@@ -290,10 +291,9 @@ export const openApiDocument = (
     ),
   )
 
-  const tags = [...new Set([...rows.map((row) => tagOf(row.api, row.path)), "notifications"])].map((name) => ({
-    name,
-    ...(tagDescriptions[name] === undefined ? {} : { description: tagDescriptions[name] }),
-  }))
+  const tags = [...new Set([...rows.map((row) => tagOf(row.api, row.path)), "notifications"])].map((name) =>
+    withoutUndefined({ name, description: tagDescriptions[name] }),
+  )
 
   // Shared shapes only one side uses (a request-side order, say) are left out.
   const used = referencedComponents([paths, notifications.webhooks, components.ResponseHead], components)

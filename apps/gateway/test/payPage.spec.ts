@@ -350,17 +350,12 @@ describe("production mode", () => {
       }),
     })
     try {
-      const { body } = await Effect.runPromise(
-        Effect.map(
-          production.merchant().call("/acquire2/placeOrder", {
-            merchantOrderNo: newNumber("pp"),
-            subject: "Tea",
-            totalAmount: { amount: 5, currency: "AED" },
-            paySceneCode: "PAYPAGE",
-          } as never),
-          (body) => ({ body }),
-        ),
-      )
+      const body = await ok(production.merchant(), "/acquire2/placeOrder", {
+        merchantOrderNo: newNumber("pp"),
+        subject: "Tea",
+        totalAmount: { amount: 5, currency: "AED" },
+        paySceneCode: "PAYPAGE",
+      } as never)
       const path = pathOf(body.interactionParams?.tokenUrl ?? "")
       const page = await fetch(`${production.baseUrl}${path}`).then((r) => r.text())
       expect(page).toContain('<p class="subject" dir="auto">Tea</p>')

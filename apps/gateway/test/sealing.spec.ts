@@ -2,14 +2,17 @@
  * Sealed personal data, proved on real processes (issue 15): the service
  * (`main.ts`) on a SQLite file and on PostgreSQL takes card transfers
  * (test PAN 4111111111111111), wallet transfers (phone numbers), bank
- * transfers (IBANs and names) and an acquiring order with a payer's eid
- * and a sharing member, paid and refunded. Then every byte of the store's files, its
+ * transfers (IBANs and names), an acquiring order with a payer's eid
+ * and a sharing member, paid and refunded, and a DIRECTPAY order with the
+ * payer's email and customer id, paid by a named payer with a card and
+ * announced. Then every byte of the store's files, its
  * write-ahead log, an export and the service's log is searched: neither a
  * clear value nor its unkeyed SHA-256 hex is there. A card holder is
  * forgotten with the audit while the service runs: the service answers the
  * placeholder within its key cache time, the audit replays clean, and a
  * second forget changes nothing; so is the order's payer, whose eid the
- * order then answers as the placeholder. On SQLite, the master key is rotated and
+ * order then answers as the placeholder, and the paying member, whose
+ * record get order payer then answers as the placeholder. On SQLite, the master key is rotated and
  * retired while card transfers go on: nothing is lost, everything opens.
  */
 import type { ChildProcess } from "node:child_process"
@@ -37,13 +40,53 @@ const holderName = "Amal Saeed"
 const eid = "784199012345671"
 const sharingPhone = "971500000002"
 const nextYear = String(new Date().getUTCFullYear() + 1)
+/** The payer of a DIRECTPAY order: the merchant's email and customer id for it, its member id and its card. */
+const email = "amal.saeed@example.ae"
+const customerId = "customer-amal-77"
+const payerMid = "payer-amal-0042"
+const directCard = {
+  brand: "VISA",
+  cardId: "card-amal-7f3a",
+  last4: "8537",
+  cardType: "CC",
+  expMonth: "07",
+  expYear: "31",
+}
 
 /** Every personal value the run sends, and the unkeyed digest of each: none may be found in what the service keeps. */
 const unkeyedDigest = (value: string) => createHash("sha256").update(value, "utf8").digest("hex")
 
-const secrets = [pan, cardHolder.firstName, cardHolder.lastName, phone, iban, holderName, eid, sharingPhone].flatMap(
-  (value) => [value, unkeyedDigest(value)],
-)
+/**
+ * Values too short or too common to look for alone (a card's last 4 digits
+ * turn up in any hex), looked for as the JSON field that would hold them in
+ * clear; the sandbox payer's masked number, device and IP address are its own.
+ */
+const inClearFields = [
+  `"last4":"${directCard.last4}"`,
+  `"expMonth":"${directCard.expMonth}"`,
+  `"expYear":"${directCard.expYear}"`,
+  `"mobileNumberMask":"97150****001"`,
+  `"deviceId":"sandbox-device"`,
+  `"ipAddress":"127.0.0.1"`,
+]
+
+const secrets = [
+  ...[
+    pan,
+    cardHolder.firstName,
+    cardHolder.lastName,
+    phone,
+    iban,
+    holderName,
+    eid,
+    sharingPhone,
+    email,
+    customerId,
+    payerMid,
+    directCard.cardId,
+  ].flatMap((value) => [value, unkeyedDigest(value)]),
+  ...inClearFields,
+]
 
 const auditScript = join(import.meta.dirname, "..", "..", "audit", "src", "main.ts")
 
@@ -186,11 +229,52 @@ const acquireAndRefund = async ({ client, baseUrl }: Run) => {
   expect(order.paySceneParams?.eid).toBe(unkeyedDigest(eid))
 }
 
-const getOrder = async (client: MerchantClient) =>
-  (await ok(client, "/acquire2/getOrder", { merchantOrderNo: "sealed-order-1" })).acquireOrder as {
-    paySceneParams?: { eid?: string }
+const getOrder = async (client: MerchantClient, merchantOrderNo = "sealed-order-1") =>
+  (await ok(client, "/acquire2/getOrder", { merchantOrderNo })).acquireOrder as {
+    paySceneParams?: Record<string, string>
+    paymentInfo?: { payerMid?: string; cardInfo?: Record<string, string> }
     status: string
   }
+
+const getPayer = async (client: MerchantClient) =>
+  (await ok(client, "/acquire2/getOrderPayer", { merchantOrderNo: "sealed-direct-1" })).payer as Record<string, string>
+
+/**
+ * A DIRECTPAY order with the payer's email and customer id and no eid, paid
+ * by a named payer with a card, and announced: the order, its payment and
+ * the notification's copy of both hold the payer's fields.
+ */
+const payDirectly = async ({ client, baseUrl }: Run) => {
+  const endpoint = await startMerchantEndpoint()
+  await ok(client, "/acquire2/placeOrder", {
+    merchantOrderNo: "sealed-direct-1",
+    subject: "Direct",
+    totalAmount: aed(30),
+    paySceneCode: "DIRECTPAY",
+    paySceneParams: { email, customerId },
+    notifyUrl: endpoint.url,
+  } as never)
+  const paid = await sandbox(baseUrl, client, "payOrder", {
+    merchantOrderNo: "sealed-direct-1",
+    payerMid,
+    cardInfo: directCard,
+  })
+  expect(paid.head.code, `payOrder: ${paid.head.msg}`).toBe("0")
+  const deadline = Date.now() + 20_000
+  while (endpoint.bodies.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  await endpoint.close()
+  // The merchant gets the payer and the card as the spec says, in answers and notifications: only the store must not keep them in clear.
+  expect(JSON.stringify(endpoint.bodies)).toContain(directCard.cardId)
+  const order = await getOrder(client, "sealed-direct-1")
+  expect(order.paySceneParams).toMatchObject({ email, customerId })
+  expect(order.paymentInfo).toMatchObject({ payerMid, cardInfo: directCard })
+  expect(await getPayer(client)).toEqual({
+    payerMid,
+    mobileNumberMask: "97150****001",
+    deviceId: "sandbox-device",
+    ipAddress: "127.0.0.1",
+  })
+}
 
 const exportAndSearch = async (run: Run, storeFiles: ReadonlyArray<string>) => {
   const exportPath = join(run.dataDir, "export.ndjson")
@@ -241,6 +325,36 @@ const forgetThePayer = async (run: Run) => {
   expect(JSON.parse(replay.stdout)).toMatchObject({ ok: true })
 }
 
+/** The DIRECTPAY payer, forgotten by its member id: get order payer, the payment's payer and its card read [forgotten]. */
+const forgetThePayingMember = async (run: Run) => {
+  const forget = await audit(["forget", `payer:${payerMid}`, "--by", "dpo@example.ae"], run.dataDir, run.store)
+  expect(forget.stderr).toBe("")
+  expect(forget.stdout).toMatch(/^forgot payer:[0-9a-f]{64}: 1 data key\(s\) destroyed/)
+  await new Promise((resolve) => setTimeout(resolve, 1_500))
+  expect(await getPayer(run.client)).toEqual({
+    payerMid: forgotten,
+    mobileNumberMask: forgotten,
+    deviceId: forgotten,
+    ipAddress: forgotten,
+  })
+  const order = await getOrder(run.client, "sealed-direct-1")
+  expect(order.paymentInfo).toMatchObject({
+    payerMid: forgotten,
+    cardInfo: {
+      brand: "VISA",
+      cardType: "CC",
+      cardId: forgotten,
+      last4: forgotten,
+      expMonth: forgotten,
+      expYear: forgotten,
+    },
+  })
+  // The email and customer id were given before anyone paid: they are the order's payer subject's, not the member's.
+  expect(order.paySceneParams).toMatchObject({ email, customerId })
+  const replay = await audit(["replay", "--json"], run.dataDir, run.store)
+  expect(JSON.parse(replay.stdout)).toMatchObject({ ok: true })
+}
+
 describe("sealed personal data on real processes", () => {
   const root = mkdtempSync(join(tmpdir(), "mizan-sealing-"))
   let postgres: EmbeddedServer | undefined
@@ -260,9 +374,11 @@ describe("sealed personal data on real processes", () => {
     services.push(run.service)
     await transferEverything(run)
     await acquireAndRefund(run)
+    await payDirectly(run)
     await exportAndSearch(run, [join(dataDir, "store.db"), join(dataDir, "store.db-wal")].filter(existsSync))
     await forgetTheCardHolder(run)
     await forgetThePayer(run)
+    await forgetThePayingMember(run)
 
     // Card transfers keep coming (a new card each, so a new data key each) while the master key turns over.
     const oldKeys = readMasterKeyFile(join(dataDir, "master-keys.json")).map((key) => key.id)
@@ -299,10 +415,12 @@ describe("sealed personal data on real processes", () => {
     services.push(run.service)
     await transferEverything(run)
     await acquireAndRefund(run)
+    await payDirectly(run)
     // What the server keeps: its tables' files and its write-ahead log.
     await exportAndSearch(run, filesUnder(postgres.dataDirectory))
     await forgetTheCardHolder(run)
     await forgetThePayer(run)
+    await forgetThePayingMember(run)
   })
 })
 

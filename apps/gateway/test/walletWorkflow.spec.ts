@@ -6,6 +6,7 @@
  * whatever transfers run at once.
  */
 import { createHash } from "node:crypto"
+import { describe, expect, it } from "@effect/vitest"
 import { test } from "@fast-check/vitest"
 import { EventStore, handleCommand, layerMemory, loadAggregate } from "@mizan/eventsourcing"
 import { fils, type Sha256Hex, timestamp } from "@mizan/kernel"
@@ -14,7 +15,6 @@ import { MemberAccount, WalletTransfer } from "@mizan/transfer"
 import { placeWalletTransfer } from "@mizan/transfer/testing"
 import { Effect, Layer } from "effect"
 import fc from "fast-check"
-import { describe, expect, it } from "vitest"
 import { layerSandboxMemberDirectory } from "../src/sandbox/memberDirectory.ts"
 
 const { aggregate, streamId } = WalletTransfer
@@ -49,49 +49,37 @@ describe("the wallet transfer workflow on the sandbox member directory", () => {
     ({ state }) => (state.status === "OPEN" ? state.balanceFils : -1),
   )
 
-  it("credits the member and records SUCCESS, once, however often the request is retried", () =>
-    Effect.runPromise(
-      Effect.provide(
-        Effect.gen(function* () {
-          const first = yield* transferToWallet(input("W-1", 100_000))
-          const retry = yield* transferToWallet({ ...input("W-1", 100_000), orderNo: "T-retry" })
-          expect(first.status).toBe("SUCCESS")
-          expect(retry).toEqual(first)
-          expect(yield* balance).toBe(1_600_000)
-        }),
-        layer,
-      ),
-    ))
+  it.effect("credits the member and records SUCCESS, once, however often the request is retried", () =>
+    Effect.gen(function* () {
+      const first = yield* transferToWallet(input("W-1", 100_000))
+      const retry = yield* transferToWallet({ ...input("W-1", 100_000), orderNo: "T-retry" })
+      expect(first.status).toBe("SUCCESS")
+      expect(retry).toEqual(first)
+      expect(yield* balance).toBe(1_600_000)
+    }).pipe(Effect.provide(layer)),
+  )
 
-  it("finishes a transfer left CREATED by a crash when the request is retried", () =>
-    Effect.runPromise(
-      Effect.provide(
-        Effect.gen(function* () {
-          // The crash: the order was placed, the credit never ran.
-          yield* handleCommand(aggregate, streamId("M1", "W-9"), {
-            ...place({ merchantOrderNo: "W-9", amountFils: fils(50_000) }),
-            orderNo: "T-W-9",
-            beneficiary: { _tag: "MemberFound", fullName, balanceFils: fils(1_500_000) },
-          })
-          const retried = yield* transferToWallet(input("W-9", 50_000))
-          expect(retried.status).toBe("SUCCESS")
-          expect(yield* balance).toBe(1_550_000)
-        }),
-        layer,
-      ),
-    ))
+  it.effect("finishes a transfer left CREATED by a crash when the request is retried", () =>
+    Effect.gen(function* () {
+      // The crash: the order was placed, the credit never ran.
+      yield* handleCommand(aggregate, streamId("M1", "W-9"), {
+        ...place({ merchantOrderNo: "W-9", amountFils: fils(50_000) }),
+        orderNo: "T-W-9",
+        beneficiary: { _tag: "MemberFound", fullName, balanceFils: fils(1_500_000) },
+      })
+      const retried = yield* transferToWallet(input("W-9", 50_000))
+      expect(retried.status).toBe("SUCCESS")
+      expect(yield* balance).toBe(1_550_000)
+    }).pipe(Effect.provide(layer)),
+  )
 
-  it("fails a transfer the member's balance cannot take", () =>
-    Effect.runPromise(
-      Effect.provide(
-        Effect.gen(function* () {
-          const order = yield* transferToWallet(input("W-2", 600_000))
-          expect(order).toMatchObject({ status: "FAILURE", failCode: "BENEFICIARY_BALANCE_LIMIT_EXCEEDED" })
-          expect(yield* balance).toBe(1_500_000)
-        }),
-        layer,
-      ),
-    ))
+  it.effect("fails a transfer the member's balance cannot take", () =>
+    Effect.gen(function* () {
+      const order = yield* transferToWallet(input("W-2", 600_000))
+      expect(order).toMatchObject({ status: "FAILURE", failCode: "BENEFICIARY_BALANCE_LIMIT_EXCEEDED" })
+      expect(yield* balance).toBe(1_500_000)
+    }).pipe(Effect.provide(layer)),
+  )
 
   /** The directory, made to yield after each lookup so that concurrent transfers all decide on a stale balance. */
   const racingDirectory = Layer.effect(
@@ -111,6 +99,7 @@ describe("the wallet transfer workflow on the sandbox member directory", () => {
 
   test.prop([fc.array(fc.integer({ min: 1, max: 400_000 }), { minLength: 2, maxLength: 8 })], { numRuns: 25 })(
     "never takes a member above AED 20,000, whatever transfers run at once",
+    // fast-check drives this loop, so each run is a promise of its own.
     (amounts) =>
       Effect.runPromise(
         Effect.provide(

@@ -20,12 +20,18 @@ import {
 } from "./commands.ts"
 
 /*
- * The requests as recorded. The payer's eid and each sharing member's
- * identity are sealed in the store (sealingPlan.ts): once their subject is
- * forgotten they read `[forgotten]`, so the event schemas admit it where
- * the commands do not (a request never carries the placeholder).
+ * The requests as recorded. The payer's eid, email and customer id and
+ * each sharing member's identity are sealed in the store (sealingPlan.ts):
+ * once their subject is forgotten they read `[forgotten]`, so the event
+ * schemas admit it where the commands do not (a request never carries the
+ * placeholder).
  */
-const RecordedPaySceneParams = Schema.Struct({ ...PaySceneParams.fields, eid: Schema.optionalKey(Personal(Sha256Hex)) })
+const RecordedPaySceneParams = Schema.Struct({
+  ...PaySceneParams.fields,
+  customerId: Schema.optionalKey(Personal(Schema.String)),
+  email: Schema.optionalKey(Personal(Schema.String)),
+  eid: Schema.optionalKey(Personal(Sha256Hex)),
+})
 
 const RecordedSharingParam = Schema.Struct({ ...SharingParam.fields, sharingIdentity: Personal(Sha256Hex) })
 export type RecordedSharingParam = typeof RecordedSharingParam.Type
@@ -69,9 +75,28 @@ export const OrderCreated = Schema.TaggedStruct("OrderCreated", {
   paySceneParams: EffectivePaySceneParams,
 })
 
+/** The payer as a payment records it, every field sealed under the payer's subject (sealingPlan.ts). */
+export const RecordedPayer = Schema.Struct({
+  payerMid: Personal(PayerRecord.fields.payerMid),
+  mobileNumberMask: Personal(PayerRecord.fields.mobileNumberMask),
+  deviceId: Personal(PayerRecord.fields.deviceId),
+  ipAddress: Personal(PayerRecord.fields.ipAddress),
+})
+export type RecordedPayer = typeof RecordedPayer.Type
+
+/** A DIRECTPAY card as a payment records it: the card's own digits and dates, and its id, sealed with the payer. */
+export const RecordedCardInfo = Schema.Struct({
+  ...CardInfo.fields,
+  cardId: Schema.optionalKey(Personal(RequiredString(64))),
+  last4: Personal(CardInfo.fields.last4),
+  expMonth: Personal(CardInfo.fields.expMonth),
+  expYear: Personal(CardInfo.fields.expYear),
+})
+export type RecordedCardInfo = typeof RecordedCardInfo.Type
+
 export const PaymentAttemptFailed = Schema.TaggedStruct("PaymentAttemptFailed", {
   attemptId: RequiredString(64),
-  payerMid: RequiredString(64),
+  payerMid: Personal(RequiredString(64)),
   failCode: RequiredString(64),
   failDes: Schema.String,
   failedAt: Timestamp,
@@ -100,8 +125,8 @@ export const OrderPaid = Schema.TaggedStruct("OrderPaid", {
   payChannel: RequiredString(32),
   payerFeeFils: Fils,
   feePlan: FeePlan,
-  payer: PayerRecord,
-  cardInfo: Schema.optionalKey(CardInfo),
+  payer: RecordedPayer,
+  cardInfo: Schema.optionalKey(RecordedCardInfo),
   settlement: Settlement,
 })
 

@@ -6,24 +6,14 @@
 import { dayMs, type FeePlan, fils, hourMs, type Timestamp } from "@mizan/kernel"
 import fc from "fast-check"
 import type { Command, OrderRequest, RefundSharingParam } from "../src/acquiringOrder.ts"
-import { at, createOrder, digest, merchantId, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
+import { at, createOrder, digest, merchantId, orderShapes, payOrder, reserveRefund } from "../src/testing/index.ts"
 
-export const orderVariants: ReadonlyArray<Partial<OrderRequest>> = [
-  {},
-  {
-    sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 2_000, true)],
-    paySceneParams: { oneTimePayment: "true" },
-  },
-  {
-    paySceneCode: "DIRECTPAY",
-    sharingParamList: [sharingItem(1, 1), sharingItem(2, 4_999), sharingItem(3, 3_333)],
-    paySceneParams: { changePayer: "false" },
-    secondaryMerchantId: "SUB-1",
-    deviceId: "POS-1",
-  },
-  // A few fils over several accounts: rounding meets every account's limit.
-  { totalAmountFils: fils(7), sharingParamList: [sharingItem(1, 2), sharingItem(2, 3)] },
-]
+/**
+ * The kit's order shapes that make a valid order: plain, split with a
+ * withholding item, split three ways, and a few fils over several accounts
+ * (rounding meets every account's limit).
+ */
+export const orderVariants: ReadonlyArray<Partial<OrderRequest>> = orderShapes.slice(0, 4)
 
 const feePlans: ReadonlyArray<FeePlan> = [
   { basisPoints: 250, fixedFils: fils(0) },

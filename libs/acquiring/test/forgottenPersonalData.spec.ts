@@ -19,7 +19,16 @@ import {
   type Order,
 } from "../src/acquiringOrder.ts"
 import { sharingInfoList } from "../src/index.ts"
-import { createOrder, digest, eventsOf, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
+import {
+  createOrder,
+  digest,
+  eventsOf,
+  merchantId,
+  payOrder,
+  reserveRefund,
+  sharingItem,
+  t0,
+} from "../src/testing/index.ts"
 
 const commands: ReadonlyArray<Command> = [
   createOrder({
@@ -96,5 +105,73 @@ describe("an order whose payer and a sharing member are forgotten", () => {
     expect(Result.isSuccess(decide(reserveRefund({ amountFils: fils(100), refundSharingAmount: true }), order))).toBe(
       true,
     )
+  })
+})
+
+const card = { brand: "VISA", cardId: "card-77", last4: "4242", cardType: "CC", expMonth: "12", expYear: "30" } as const
+const directPay: ReadonlyArray<Command> = [
+  createOrder({
+    paySceneCode: "DIRECTPAY",
+    paySceneParams: { email: "amal@example.ae", customerId: "customer-9" },
+  }),
+  payOrder({ cardInfo: card }),
+]
+
+/** A DIRECTPAY order's events once its payer is forgotten: the payment's payer and card, and the creation's email and customer id. */
+const forgottenPayerEvents = (): ReadonlyArray<Event> =>
+  eventsOf(...directPay).map((event) => {
+    switch (event._tag) {
+      case "OrderCreated": {
+        const params = { email: forgotten, customerId: forgotten }
+        return {
+          ...event,
+          request: { ...event.request, paySceneParams: params },
+          paySceneParams: { ...event.paySceneParams, ...params },
+        }
+      }
+      case "OrderPaid":
+        return {
+          ...event,
+          payer: { payerMid: forgotten, mobileNumberMask: forgotten, deviceId: forgotten, ipAddress: forgotten },
+          cardInfo: { ...card, cardId: forgotten, last4: forgotten, expMonth: forgotten, expYear: forgotten },
+        }
+      default:
+        return event
+    }
+  })
+
+describe("an order whose payer is forgotten", () => {
+  it("decodes the payment's payer, its card and the scene's email and customer id as [forgotten], and keeps every invariant", () => {
+    const events = forgottenPayerEvents()
+    for (const event of events) {
+      const stored = JSON.parse(JSON.stringify(eventCodec.encode(event)))
+      expect(eventCodec.decode(stored)).toEqual(Result.succeed(event))
+    }
+    const order = orderOf(events)
+    expect(invariants(order)).toEqual([])
+    expect(order.status === "PAID_SUCCESS" ? order.payment : undefined).toMatchObject({
+      payer: { payerMid: forgotten, ipAddress: forgotten },
+      cardInfo: { brand: "VISA", cardType: "CC", last4: forgotten },
+    })
+    expect(order.paySceneParams).toMatchObject({ email: forgotten, customerId: forgotten })
+  })
+
+  it("lets no payer pay once the payer bound by changePayer is forgotten: none can be told to be that payer (601)", () => {
+    const failed: Command = {
+      _tag: "FailPaymentAttempt",
+      merchantId,
+      now: t0,
+      attemptId: "attempt-0",
+      payerMid: "PAYER-1",
+      failCode: "CARD_DECLINED",
+      failDes: "the issuer declined the card",
+    }
+    const bound = eventsOf(createOrder(), failed).map((event) =>
+      event._tag === "PaymentAttemptFailed" ? { ...event, payerMid: forgotten } : event,
+    )
+    const order = orderOf(bound)
+    expect(order.boundPayerMid).toBe(forgotten)
+    const decision = decide(payOrder(), order)
+    expect(Result.isFailure(decision) ? decision.failure : undefined).toMatchObject({ code: "RISK_FAIL" })
   })
 })

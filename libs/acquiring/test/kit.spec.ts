@@ -5,13 +5,13 @@
  * limit, and each law throws LawBroken on code broken on purpose.
  */
 
+import { describe, expect, it } from "@effect/vitest"
 import { test } from "@fast-check/vitest"
 import { CommandLocks, decodeRecord, EventStore, handleCommand, StreamLocks } from "@mizan/eventsourcing"
 import { historyOf, lawBrokenBy, racingStore } from "@mizan/eventsourcing/testing"
 import { fils } from "@mizan/kernel"
 import { Effect, Exit, Result } from "effect"
 import fc from "fast-check"
-import { describe, expect, it } from "vitest"
 import {
   aggregate as acquiringOrder,
   streamId as acquiringStreamId,
@@ -91,6 +91,7 @@ const race = ({ opening, refunds }: ConcurrentRefunds) => {
 describe("concurrent refunds", () => {
   test.prop([concurrentRefunds], { numRuns: 60 })(
     "raced through the real handler keep the refund limit, and refuse only what no longer fits",
+    // fast-check drives this loop, so each run is a promise of its own.
     async (generated) => {
       const { answers, events } = await Effect.runPromise(race(generated))
       const order = refundLimitHolds(events)
@@ -108,14 +109,16 @@ describe("concurrent refunds", () => {
     },
   )
 
-  it("really race: the store refuses appends made on a version another refund moved past", async () => {
-    const [first] = fc.sample(
-      concurrentRefunds.filter((r) => r.refunds.length >= 4),
-      { numRuns: 1, seed: 16 },
-    )
-    if (first === undefined) throw new Error("no race")
-    expect((await Effect.runPromise(race(first))).lostRaces).toBeGreaterThan(0)
-  })
+  it.effect("really race: the store refuses appends made on a version another refund moved past", () =>
+    Effect.gen(function* () {
+      const [first] = fc.sample(
+        concurrentRefunds.filter((r) => r.refunds.length >= 4),
+        { numRuns: 1, seed: 16 },
+      )
+      if (first === undefined) throw new Error("no race")
+      expect((yield* race(first)).lostRaces).toBeGreaterThan(0)
+    }),
+  )
 
   it("make races that pass the paid amount, and retries among them", () => {
     const races = fc.sample(concurrentRefunds, { numRuns: 200, seed: 16 })

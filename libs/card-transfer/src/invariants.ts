@@ -1,10 +1,9 @@
-import type { BrokenRule } from "@mizan/kernel"
-import { feeFor, isForgotten } from "@mizan/kernel"
+import { amountAboveZero, amountAboveZeroRule, type BrokenRule, feeFor, isForgotten } from "@mizan/kernel"
 import { expiryMonthIndex, monthIndexAt } from "./expiry.ts"
 import type { State } from "./state.ts"
 
 export const rules = {
-  amountPositive: "the amount is above zero",
+  amountPositive: amountAboveZeroRule,
   individualNames: "an INDIVIDUAL holder has a first and a last name and no companyName",
   corporateName: "a CORPORATE holder has a companyName and no personal names",
   cardLast4: "cardLast4 is 4 digits",
@@ -16,8 +15,7 @@ export const rules = {
 /** The rules a bank card transfer must always keep. */
 export const invariants = (state: State): ReadonlyArray<BrokenRule> => {
   if (state.status === "ABSENT") return []
-  const broken: Array<BrokenRule> = []
-  if (state.amountFils <= 0) broken.push({ rule: rules.amountPositive, detail: `amount ${state.amountFils} fils` })
+  const broken: Array<BrokenRule> = [...amountAboveZero(state.amountFils)]
   if (state.accountHolderType === "INDIVIDUAL") {
     if (state.firstName === undefined || state.lastName === undefined)
       broken.push({ rule: rules.individualNames, detail: "a first or last name is missing" })

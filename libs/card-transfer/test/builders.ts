@@ -2,6 +2,7 @@
 import { type FeePlan, fils } from "@mizan/kernel"
 import { Result } from "effect"
 import { BankCardTransfer, CardNumber, legalNameShape } from "../src/index.ts"
+import { placeCardTransfer } from "../src/testing/index.ts"
 import { at, sha256 } from "./support.ts"
 
 const { aggregate } = BankCardTransfer
@@ -19,37 +20,25 @@ export const edge = (
     | { readonly companyName: string },
   clear = clearCard,
   request: Partial<BankCardTransfer.BankCardTransferRequest> = {},
-): BankCardTransfer.PlaceBankCardTransfer => {
-  const names =
-    "companyName" in holder
-      ? { accountHolderType: "CORPORATE" as const, companyName: sha256(holder.companyName) }
-      : {
-          accountHolderType: "INDIVIDUAL" as const,
+): BankCardTransfer.PlaceBankCardTransfer =>
+  "companyName" in holder
+    ? placeCardTransfer({
+        now,
+        holder: "CORPORATE",
+        cardNumber: card(clear),
+        companyNameShape: legalNameShape(holder.companyName),
+        request: { companyName: sha256(holder.companyName), ...request },
+      })
+    : placeCardTransfer({
+        now,
+        cardNumber: card(clear),
+        request: {
           firstName: sha256(holder.firstName),
           lastName: sha256(holder.lastName),
           ...(holder.middleName === undefined ? {} : { middleName: sha256(holder.middleName) }),
-        }
-  return {
-    _tag: "PlaceBankCardTransfer",
-    merchantId: "M1",
-    orderNo: "C0001",
-    requestTime: now,
-    now,
-    request: {
-      merchantOrderNo: "K-1",
-      ...names,
-      amountFils: fils(50_000),
-      expiryYear: "2028",
-      expiryMonth: "09",
-      ...request,
-    },
-    cardNumber: card(clear),
-    ...("companyName" in holder ? { companyNameShape: legalNameShape(holder.companyName) } : {}),
-    enabledProducts: ["TRANSFER_TO_BANK_CARD"],
-    feePlan: fee,
-    payerFeeMemberId: "100000000099",
-  }
-}
+          ...request,
+        },
+      })
 export const aisha = { firstName: "AISHA", lastName: "AL MANSOURI" }
 export const place = (request: Partial<BankCardTransfer.BankCardTransferRequest> = {}) =>
   edge(aisha, clearCard, request)

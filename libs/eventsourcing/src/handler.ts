@@ -1,7 +1,7 @@
 import { Effect, Predicate, Result } from "effect"
 import type { EventCodec } from "./codec.ts"
 import type { Decider } from "./decider.ts"
-import { EventStore } from "./EventStore.ts"
+import { EventStore, type EventStoreShape } from "./EventStore.ts"
 import { type EventMetadata, type RecordedEvent, StoreError, type VersionConflict } from "./events.ts"
 import { CommandLocks } from "./locks.ts"
 
@@ -73,6 +73,41 @@ export const loadAggregate = <Command, Event, State, Error>(
     }
   })
 
+/** Appends what a command decided on `loaded` at its version, and answers the state after it. */
+const appendDecided = <Command, Event, State, Error>(
+  store: EventStoreShape,
+  aggregate: Aggregate<Command, Event, State, Error>,
+  streamId: string,
+  { state, streamVersion }: Loaded<State>,
+  events: ReadonlyArray<Event>,
+  metadata: EventMetadata | undefined,
+): Effect.Effect<Handled<Event, State>, StoreError | VersionConflict> => {
+  if (events.length === 0) return Effect.succeed({ state, streamVersion, events, records: [] })
+  return Effect.flatMap(
+    store.append(
+      streamId,
+      events.map((event) =>
+        metadata === undefined ? aggregate.codec.encode(event) : { ...aggregate.codec.encode(event), metadata },
+      ),
+      streamVersion === 0 ? "no_stream" : streamVersion,
+    ),
+    (appended) =>
+      // The store promised this version; a mismatch means the adapter is broken, not the request.
+      appended.streamVersion !== streamVersion + events.length
+        ? Effect.die(
+            new globalThis.Error(
+              `${streamId}: appended ${events.length} at ${streamVersion}, store says ${appended.streamVersion}`,
+            ),
+          )
+        : Effect.succeed({
+            state: events.reduce(aggregate.evolve, state),
+            streamVersion: appended.streamVersion,
+            events,
+            records: appended.records,
+          }),
+  )
+}
+
 /**
  * The command handler: read the stream, fold, decide, append with the
  * expected version. Commands on one stream take turns within this process
@@ -93,24 +128,7 @@ export const handleCommand = <Command, Event, State, Error>(
       const { state, streamVersion } = yield* loadAggregate(aggregate, streamId)
       const decided = aggregate.decide(command, state)
       if (Result.isFailure(decided)) return yield* Effect.fail(decided.failure)
-      const events = decided.success
-      if (events.length === 0) return { state, streamVersion, events, records: [] }
-      const appended = yield* store.append(
-        streamId,
-        events.map((event) =>
-          metadata === undefined ? aggregate.codec.encode(event) : { ...aggregate.codec.encode(event), metadata },
-        ),
-        streamVersion === 0 ? "no_stream" : streamVersion,
-      )
-      // The store promised this version; a mismatch means the adapter is broken, not the request.
-      if (appended.streamVersion !== streamVersion + events.length)
-        return yield* Effect.die(
-          new globalThis.Error(
-            `${streamId}: appended ${events.length} at ${streamVersion}, store says ${appended.streamVersion}`,
-          ),
-        )
-      const newState = events.reduce(aggregate.evolve, state)
-      return { state: newState, streamVersion: appended.streamVersion, events, records: appended.records }
+      return yield* appendDecided(store, aggregate, streamId, { state, streamVersion }, decided.success, metadata)
     })
     return yield* locks.withLock(streamId, attempt).pipe(
       Effect.retry({
@@ -120,3 +138,33 @@ export const handleCommand = <Command, Event, State, Error>(
       }),
     )
   }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId } }))
+
+/**
+ * `handleCommand` for a command that nearly always opens its stream, such as
+ * a create order under a merchant order number never used before: it decides
+ * on the empty state and appends expecting `no_stream`, without reading the
+ * stream first, which saves a read per create. When that is not the case
+ * after all (the stream exists: a repeated create; or the empty state refuses
+ * the command, which the real state might not), the command is handled by
+ * `handleCommand`, read, decide and append, so the answer is the same either
+ * way: the guess only decides whether the read happens.
+ */
+export const handleCommandOnNewStream = <Command, Event, State, Error>(
+  aggregate: Aggregate<Command, Event, State, Error>,
+  streamId: string,
+  command: Command,
+  metadata?: EventMetadata,
+): Effect.Effect<Handled<Event, State>, Error | StoreError | VersionConflict, EventStore> =>
+  Effect.gen(function* () {
+    const decided = aggregate.decide(command, aggregate.initialState)
+    if (Result.isFailure(decided) || decided.success.length === 0)
+      return yield* handleCommand(aggregate, streamId, command, metadata)
+    const store = yield* EventStore
+    const locks = yield* CommandLocks
+    const empty: Loaded<State> = { state: aggregate.initialState, streamVersion: 0 }
+    const opened = yield* locks
+      .withLock(streamId, appendDecided(store, aggregate, streamId, empty, decided.success, metadata))
+      .pipe(Effect.catchTag("VersionConflict", () => Effect.succeed(undefined)))
+    return opened ?? (yield* handleCommand(aggregate, streamId, command, metadata))
+    // One span name for both handlers, so a trace reads the same; the attribute tells them apart.
+  }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId, newStream: true } }))

@@ -8,6 +8,7 @@ import {
   CommandLocks,
   EventStore,
   handleCommand,
+  handleCommandOnNewStream,
   layerMemory,
   loadAggregate,
   makeMemoryEventStore,
@@ -123,6 +124,74 @@ describe("command handler", () => {
           expect(state.balance).toBeGreaterThanOrEqual(0)
         }),
       ),
+  )
+})
+
+/** The memory store, counting the stream reads made through it. */
+const countingReads = () => {
+  const inner = makeMemoryEventStore()
+  const counted = { reads: 0 }
+  const store = EventStore.of({
+    ...inner,
+    readStream: (streamId, options) =>
+      Effect.tap(
+        inner.readStream(streamId, options),
+        Effect.sync(() => void counted.reads++),
+      ),
+  })
+  return { store, counted }
+}
+
+describe("command handler on a stream expected new", () => {
+  it.effect("opens a new stream without reading it first, and answers as handleCommand does", () =>
+    Effect.gen(function* () {
+      const { store, counted } = countingReads()
+      const opened = yield* handleCommandOnNewStream(budget, "b-1", { _tag: "Fund", amount: 100 }).pipe(
+        Effect.provideService(EventStore, store),
+      )
+      expect(counted.reads).toBe(0)
+      expect(opened.events).toEqual([{ _tag: "Funded", amount: 100 }])
+      expect(opened.streamVersion).toBe(1)
+      expect(opened.records.map((r) => [r.type, r.streamVersion])).toEqual([["Funded", 1]])
+      const loaded = yield* loadAggregate(budget, "b-1").pipe(Effect.provideService(EventStore, store))
+      expect(loaded).toEqual({ state: opened.state, streamVersion: 1 })
+    }),
+  )
+
+  it.effect("on a stream that exists after all, reads it and decides on its state", () =>
+    Effect.gen(function* () {
+      yield* handleCommand(budget, "b-1", { _tag: "Fund", amount: 100 })
+      const again = yield* handleCommandOnNewStream(budget, "b-1", { _tag: "Fund", amount: 50 })
+      expect(again.state.balance).toBe(150)
+      expect(again.streamVersion).toBe(2)
+      expect((yield* (yield* EventStore).readStream("b-1")).length).toBe(2)
+    }).pipe(onMemoryStore),
+  )
+
+  it.effect("a command the empty state refuses is decided on the stream's real state", () =>
+    Effect.gen(function* () {
+      yield* handleCommand(budget, "b-1", { _tag: "Fund", amount: 100 })
+      // Spending refuses on an empty budget; on this one it is taken.
+      const spent = yield* handleCommandOnNewStream(budget, "b-1", { _tag: "Spend", amount: 30, reference: "r1" })
+      expect(spent.state.balance).toBe(70)
+      const refused = yield* Effect.flip(
+        handleCommandOnNewStream(budget, "b-2", { _tag: "Spend", amount: 1, reference: "r" }),
+      )
+      expect(refused).toMatchObject({ _tag: "Rejection", code: "REFUND_AMOUNT_EXCEEDED" })
+    }).pipe(onMemoryStore),
+  )
+
+  it.effect("of many concurrent openings of one stream, exactly one opens it and the others decide on it", () =>
+    Effect.gen(function* () {
+      const opened = yield* Effect.all(
+        Array.from({ length: 16 }, () => handleCommandOnNewStream(budget, "b-1", { _tag: "Fund", amount: 10 })),
+        { concurrency: "unbounded" },
+      )
+      expect(opened.map((o) => o.streamVersion).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 16 }, (_, i) => i + 1),
+      )
+      expect((yield* loadAggregate(budget, "b-1")).state.balance).toBe(160)
+    }).pipe(onMemoryStore),
   )
 })
 

@@ -6,14 +6,12 @@
  */
 import { Effect } from "effect"
 import {
-  KeyRing,
   keyRingOfMasterKeys,
   makeMemoryEventStore,
   makeMemorySubjectKeys,
-  makeSealer,
+  makeSealerOn,
   newMasterKey,
   type SealingPlan,
-  SubjectKeys,
   sealedEventStore,
 } from "../src/index.ts"
 import { eventStoreContract } from "../src/testing/index.ts"
@@ -24,12 +22,8 @@ const plan: SealingPlan = { events: { Happened: sealsText, Paid: sealsText }, st
 
 eventStoreContract(
   "sealed memory",
-  Effect.map(
-    makeSealer(plan).pipe(
-      Effect.provideService(SubjectKeys, makeMemorySubjectKeys()),
-      Effect.provideService(KeyRing, keyRingOfMasterKeys([newMasterKey()])),
-    ),
-    (sealer) => ({ store: sealedEventStore(makeMemoryEventStore(), sealer) }),
-  ),
+  Effect.map(makeSealerOn(plan, makeMemorySubjectKeys(), keyRingOfMasterKeys([newMasterKey()])), (sealer) => ({
+    store: sealedEventStore(makeMemoryEventStore(), sealer),
+  })),
   { volatile: true, chained: false },
 )

@@ -55,16 +55,16 @@ const newWorld = (): World => ({
   keyRing: keyRingOfMasterKeys([newMasterKey()]),
 })
 
-/** A process on `world`'s store and key table: the sealed store and its Sealing. */
+/** A process on `world`'s store and key table: the sealed store and its Sealing, under `plan` (the card's by default). */
 const sealedOn = <A, E>(
   world: World,
   body: Effect.Effect<A, E, EventStore | Sealing>,
-  keyCacheMs = 30_000,
+  options: { readonly plan?: SealingPlan; readonly keyCacheMs?: number } = {},
 ): Promise<A> =>
   Effect.runPromise(
     Effect.provide(
       body,
-      layerSealedEventStore(plan, { keyCacheMs }).pipe(
+      layerSealedEventStore(options.plan ?? plan, { keyCacheMs: options.keyCacheMs ?? 30_000 }).pipe(
         Layer.provide(
           Layer.mergeAll(
             Layer.succeed(EventStore, world.raw),
@@ -228,7 +228,7 @@ describe("the sealed store", () => {
           yield* world.keys.forget(subjectId, 0, "dpo")
           return yield* readStream("order/1")
         }),
-        keyCacheMs,
+        { keyCacheMs },
       )
     }
     expect((await readAroundForget(30_000))[0]?.data).toEqual(cardPaid("1").data)
@@ -320,21 +320,8 @@ describe("nested fields", () => {
   it("seal a field inside an object by its dotted path, for the subject the event identifies, and leave its siblings", async () => {
     const world = newWorld()
     const order = { orderNo: "1", cardNumber: panDigest, firstName: "Amal", amount: 5 }
-    const sealedWorld = async <A, E>(body: Effect.Effect<A, E, EventStore | Sealing>) =>
-      Effect.runPromise(
-        Effect.provide(
-          body,
-          layerSealedEventStore(notificationPlan).pipe(
-            Layer.provide(
-              Layer.mergeAll(
-                Layer.succeed(EventStore, world.raw),
-                Layer.succeed(SubjectKeys, world.keys),
-                Layer.succeed(KeyRing, world.keyRing),
-              ),
-            ),
-          ),
-        ),
-      )
+    const sealedWorld = <A, E>(body: Effect.Effect<A, E, EventStore | Sealing>) =>
+      sealedOn(world, body, { plan: notificationPlan })
     const read = await sealedWorld(
       Effect.andThen(
         Effect.all([
@@ -391,20 +378,7 @@ describe("fields of a list's items", () => {
     data: { orderNo: "1", request: { eid: eidDigest, ...(sharing === undefined ? {} : { sharing }) } },
   })
   const sealedWith = <A, E>(world: World, body: Effect.Effect<A, E, EventStore | Sealing>, forPlan = listPlan) =>
-    Effect.runPromise(
-      Effect.provide(
-        body,
-        layerSealedEventStore(forPlan).pipe(
-          Layer.provide(
-            Layer.mergeAll(
-              Layer.succeed(EventStore, world.raw),
-              Layer.succeed(SubjectKeys, world.keys),
-              Layer.succeed(KeyRing, world.keyRing),
-            ),
-          ),
-        ),
-      ),
-    )
+    sealedOn(world, body, { plan: forPlan })
   type Stored = { $sealed: ReadonlyArray<{ subject: string; fields: ReadonlyArray<string> }>; request: unknown }
 
   it("seal each item's fields under the item's own subject, one cipher per subject, and read the list back whole", async () => {
@@ -517,5 +491,125 @@ describe("fields of a list's items", () => {
     await expect(sealedWith(newWorld(), readStream("order/1"), outside)).rejects.toThrow(
       /sealing plan of OrderCreated: request\.eid is not in the items of request\.sharing\[\]/,
     )
+  })
+})
+
+describe("subjects named in clear, or by no value at all", () => {
+  const payerPlan: SealingPlan = {
+    events: {
+      OrderCreated: [{ kind: "payer", identifiedBy: "eid", fields: ["eid", "email"] }],
+      OrderPaid: [{ kind: "payer", identifiedBy: "payerMid", identifiedInClear: true, fields: ["payerMid", "ip"] }],
+      NotificationScheduled: [
+        {
+          kind: "payer",
+          identifiedBy: "order.eid",
+          fields: ["order.eid", "order.email"],
+          otherwiseStreamAt: "orderingKey",
+        },
+      ],
+    },
+    streams: [],
+  }
+  const event = (type: string, data: Record<string, unknown>) => ({ type, schemaVersion: 1, data })
+  const subjectsOf = (record: RecordedEvent | undefined) =>
+    ((record?.data as { $sealed?: ReadonlyArray<{ subject: string }> } | undefined)?.$sealed ?? []).map(
+      (e) => e.subject,
+    )
+  const onPayers = <A, E>(world: World, body: Effect.Effect<A, E, EventStore | Sealing>) =>
+    sealedOn(world, body, { plan: payerPlan })
+
+  it("keys a member id held in clear by its SHA-256 hex, so forget payer:VALUE finds it given in clear or as the digest", async () => {
+    const world = newWorld()
+    const midDigest = createHash("sha256").update("PAYER-7").digest("hex")
+    const [subject, read] = await onPayers(
+      world,
+      Effect.gen(function* () {
+        yield* append("order/1", event("OrderPaid", { payerMid: "PAYER-7", ip: "192.0.2.7", amount: 5 }))
+        const subject = (yield* Sealing).subjectIdOf("payer", midDigest)
+        yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("payer", midDigest, "dpo"))
+        return [subject, yield* readStream("order/1")] as const
+      }),
+    )
+    const [record] = await rawLog(world)
+    expect(subjectsOf(record)).toEqual([subject])
+    expect(JSON.stringify(record?.data)).not.toMatch(/PAYER-7|192\.0\.2\.7/)
+    expect(read[0]?.data).toEqual({ payerMid: forgotten, ip: forgotten, amount: 5 })
+  })
+
+  it("keeps fields of an event that names no subject under its stream's, and a notification's copy under the stream it names: one forget of the stream reaches both", async () => {
+    const world = newWorld()
+    const read = await onPayers(
+      world,
+      Effect.gen(function* () {
+        yield* append("order/1", event("OrderCreated", { email: "amal@example.ae", amount: 5 }))
+        yield* append("order/2", event("OrderCreated", { email: "noor@example.ae", amount: 6 }))
+        yield* append(
+          "notification/1",
+          event("NotificationScheduled", { orderingKey: "order/1", order: { email: "amal@example.ae" } }),
+        )
+        const outcome = yield* Effect.flatMap(Sealing, (sealing) => sealing.forgetOfStream("payer", "order/1", "dpo"))
+        expect(outcome.keysDestroyed).toBe(1)
+        return yield* Effect.all([readStream("order/1"), readStream("order/2"), readStream("notification/1")])
+      }),
+    )
+    const [order1, , notification] = await rawLog(world)
+    expect(subjectsOf(notification)).toEqual(subjectsOf(order1))
+    expect(JSON.stringify((await rawLog(world)).map((r) => r.data))).not.toContain("example.ae")
+    expect(read.map((events) => events[0]?.data)).toEqual([
+      { email: forgotten, amount: 5 },
+      { email: "noor@example.ae", amount: 6 },
+      { orderingKey: "order/1", order: { email: forgotten } },
+    ])
+  })
+
+  it("seals again whole an event sealed under an earlier plan with newer fields in clear (import --seal): all under the subject it names", async () => {
+    const world = newWorld()
+    const eid = createHash("sha256").update("784-1990-2").digest("hex")
+    const earlierPlan: SealingPlan = {
+      events: { OrderCreated: [{ kind: "payer", identifiedBy: "eid", fields: ["eid"] }] },
+      streams: [],
+    }
+    await sealedOn(world, append("order/1", event("OrderCreated", { eid, email: "amal@example.ae" })), {
+      plan: earlierPlan,
+    })
+    const [partly] = await rawLog(world)
+    expect(partly?.data).toMatchObject({ email: "amal@example.ae" })
+    // A new store on the same key table, as import --seal fills one with the file's keys.
+    const target: World = { ...world, raw: makeMemoryEventStore() }
+    const read = await onPayers(
+      target,
+      Effect.gen(function* () {
+        yield* append("order/1", { type: "OrderCreated", schemaVersion: 1, data: partly?.data })
+        const before = yield* readStream("order/1")
+        yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("payer", eid, "dpo"))
+        return [before, yield* readStream("order/1")]
+      }),
+    )
+    const [resealed] = await rawLog(target)
+    expect(JSON.stringify(resealed?.data)).not.toContain("example.ae")
+    expect(resealed?.data).toMatchObject({ $sealed: [{ fields: ["eid", "email"] }] })
+    expect(read.map((events) => events[0]?.data)).toEqual([
+      { eid, email: "amal@example.ae" },
+      { eid: forgotten, email: forgotten },
+    ])
+  })
+
+  it("keys fields of an event that names its subject by that subject, not by its stream", async () => {
+    const world = newWorld()
+    const eid = createHash("sha256").update("784-1990-1").digest("hex")
+    const read = await onPayers(
+      world,
+      Effect.gen(function* () {
+        yield* append("order/1", event("OrderCreated", { eid, email: "amal@example.ae" }))
+        yield* Effect.flatMap(Sealing, (sealing) => sealing.forgetOfStream("payer", "order/1", "dpo"))
+        const kept = yield* readStream("order/1")
+        yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("payer", eid, "dpo"))
+        return [kept, yield* readStream("order/1")]
+      }),
+    )
+    expect(read.map((events) => events[0]?.data)).toEqual([
+      { eid, email: "amal@example.ae" },
+      { eid: forgotten, email: forgotten },
+    ])
   })
 })

@@ -7,3 +7,10 @@ export interface BrokenRule {
   readonly rule: string
   readonly detail: string
 }
+
+/** The rule every order that carries an amount keeps (acquiring's totalAmount is checked by its command's schema). */
+export const amountAboveZeroRule = "the amount is above zero"
+
+/** The amount rule, broken or not: a list to spread into an invariants' list. */
+export const amountAboveZero = (amountFils: number): ReadonlyArray<BrokenRule> =>
+  amountFils > 0 ? [] : [{ rule: amountAboveZeroRule, detail: `amount ${amountFils} fils` }]

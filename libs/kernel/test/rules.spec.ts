@@ -5,6 +5,7 @@ import {
   addFils,
   addMs,
   allocateProportionally,
+  amountAboveZero,
   BoundedString,
   characterCount,
   checkRequest,
@@ -285,4 +286,12 @@ describe("time", () => {
 
   it("writes notify_time as yyyyMMddHHmmss in UTC", () =>
     expect(formatCompactUtc(timestamp(Date.parse("2026-03-09T07:05:03Z")))).toBe("20260309070503"))
+})
+
+describe("the amount rule every order keeps", () => {
+  it("holds for one fils and breaks at zero and below, saying the amount", () => {
+    expect(amountAboveZero(1)).toEqual([])
+    expect(amountAboveZero(0)).toEqual([{ rule: "the amount is above zero", detail: "amount 0 fils" }])
+    expect(amountAboveZero(-5)).toEqual([{ rule: "the amount is above zero", detail: "amount -5 fils" }])
+  })
 })

@@ -4,7 +4,7 @@ import { minuteMs } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect } from "vitest"
-import { type AttemptOutcome, attemptsPerRoundMax } from "../src/index.ts"
+import { attemptsPerRoundMax } from "../src/index.ts"
 import {
   invariants,
   isClosed,
@@ -14,68 +14,27 @@ import {
   aggregate as notificationAggregate,
   type State,
 } from "../src/notification.ts"
+import { notificationCommands } from "../src/testing/index.ts"
 import { atMinute, schedule } from "./notifications.ts"
 
 const { decide } = notificationAggregate
 const numRuns = 200
 
-const failure = fc.constantFrom<AttemptOutcome>(
-  { _tag: "HttpStatus", statusCode: 500 },
-  { _tag: "BadAnswer", statusCode: 200 },
-  { _tag: "Timeout", afterMs: 10_000 },
-  { _tag: "ConnectionFailed", code: "ECONNREFUSED" },
-)
-
-/** One step of a history: some minutes pass, then a command arrives (attempts most often). */
-const step = fc.record({
-  waitMinutes: fc.oneof(fc.constantFrom(0, 1, 2, 10, 60, 120, 360, 900), fc.integer({ min: 0, max: 2_000 })),
-  command: fc.oneof(
-    { weight: 1, arbitrary: fc.constant({ _tag: "Schedule" } as const) },
-    { weight: 8, arbitrary: failure.map((outcome) => ({ _tag: "RecordAttempt", outcome }) as const) },
-    {
-      weight: 2,
-      arbitrary: fc.constant({ _tag: "RecordAttempt", outcome: { _tag: "Delivered", statusCode: 200 } } as const),
-    },
-    { weight: 1, arbitrary: fc.constant({ _tag: "RefuseUrl" } as const) },
-    {
-      weight: 2,
-      arbitrary: fc.constantFrom("ops@mizan", "oncall@mizan").map((by) => ({ _tag: "Resend", by }) as const),
-    },
-  ),
-})
-type Step = typeof step extends fc.Arbitrary<infer S> ? S : never
-
-const commandAt = (minute: number, s: Step["command"]): NotificationCommand => {
-  const at = atMinute(minute)
-  switch (s._tag) {
-    case "Schedule":
-      return { ...(schedule(minute) as Extract<NotificationCommand, { _tag: "Schedule" }>), at }
-    case "RecordAttempt":
-      return { _tag: "RecordAttempt", at, outcome: s.outcome }
-    case "RefuseUrl":
-      return { _tag: "RefuseUrl", at, reason: { _tag: "UrlRefused", detail: "10.1.2.3 is a private address" } }
-    case "Resend":
-      return { _tag: "Resend", at, requestedBy: s.by }
-  }
-}
-
 /**
- * Runs a random history from a scheduled notification, calling `check` with
+ * Runs one of the kit's random histories (`notificationCommands`: scheduled,
+ * then attempts, refusals and resends minutes apart), calling `check` with
  * each command, the state it met and what it decided.
  */
 const runHistory = (
-  steps: ReadonlyArray<Step>,
+  commands: ReadonlyArray<NotificationCommand>,
   check: (
     command: NotificationCommand,
     before: State,
     decided: Result.Result<ReadonlyArray<NotificationEvent>, unknown>,
   ) => void,
 ): State => {
-  let minute = 0
-  let state = fold(notificationAggregate, Result.getOrThrow(decide(schedule(0), notificationAggregate.initialState)))
-  for (const { waitMinutes, command: shape } of steps) {
-    minute += waitMinutes
-    const command = commandAt(minute, shape)
+  let state = notificationAggregate.initialState
+  for (const command of commands) {
     const decided = decide(command, state)
     check(command, state, decided)
     if (Result.isSuccess(decided)) state = fold(notificationAggregate, decided.success, state)
@@ -83,20 +42,20 @@ const runHistory = (
   return state
 }
 
-const histories = fc.array(step, { minLength: 1, maxLength: 60 })
+const histories = notificationCommands
 
 describe("notification properties", () => {
-  test.prop([histories], { numRuns })("every state of every history keeps the invariants", (steps) => {
-    runHistory(steps, (command, before, decided) => {
+  test.prop([histories], { numRuns })("every state of every history keeps the invariants", (commands) => {
+    runHistory(commands, (command, before, decided) => {
       if (Result.isFailure(decided)) return
       const after = fold(notificationAggregate, decided.success, before)
       expect(invariants(after), `after ${command._tag}`).toEqual([])
     })
   })
 
-  test.prop([histories], { numRuns })("never more than 8 attempts in a round", (steps) => {
+  test.prop([histories], { numRuns })("never more than 8 attempts in a round", (commands) => {
     const perRound = new Map<number, number>()
-    runHistory(steps, (_command, _before, decided) => {
+    runHistory(commands, (_command, _before, decided) => {
       if (Result.isFailure(decided)) return
       for (const event of decided.success)
         if (event._tag === "NotificationAttempted") perRound.set(event.round, (perRound.get(event.round) ?? 0) + 1)
@@ -104,8 +63,8 @@ describe("notification properties", () => {
     for (const count of perRound.values()) expect(count).toBeLessThanOrEqual(attemptsPerRoundMax)
   })
 
-  test.prop([histories], { numRuns })("no attempt is accepted before it is due", (steps) => {
-    runHistory(steps, (command, before, decided) => {
+  test.prop([histories], { numRuns })("no attempt is accepted before it is due", (commands) => {
+    runHistory(commands, (command, before, decided) => {
       if (command._tag !== "RecordAttempt" || Result.isFailure(decided) || decided.success.length === 0) return
       const dueAt = nextAttemptAt(before)
       expect(dueAt).toBeDefined()
@@ -113,15 +72,15 @@ describe("notification properties", () => {
     })
   })
 
-  test.prop([histories], { numRuns })("nothing happens after Delivered or GivenUp except a resend", (steps) => {
-    runHistory(steps, (command, before, decided) => {
+  test.prop([histories], { numRuns })("nothing happens after Delivered or GivenUp except a resend", (commands) => {
+    runHistory(commands, (command, before, decided) => {
       if (!isClosed(before) || command._tag === "Resend") return
       if (Result.isSuccess(decided)) expect(decided.success).toEqual([])
     })
   })
 
-  test.prop([histories], { numRuns })("a command repeated at once decides nothing", (steps) => {
-    runHistory(steps, (command, before, decided) => {
+  test.prop([histories], { numRuns })("a command repeated at once decides nothing", (commands) => {
+    runHistory(commands, (command, before, decided) => {
       if (Result.isFailure(decided)) return
       const after = fold(notificationAggregate, decided.success, before)
       expect(decide(command, after)).toEqual(Result.succeed([]))

@@ -7,7 +7,7 @@
  */
 
 import { AcquiringOrder, refundDetails } from "@mizan/acquiring"
-import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
+import { handleCommand, handleCommandOnNewStream, loadAggregate } from "@mizan/eventsourcing"
 import { type Rejection, reject, type Timestamp } from "@mizan/kernel"
 import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
@@ -36,12 +36,23 @@ export const acquiringStreamOf = Effect.fn("OrderFlows.acquiringStreamOf")(funct
   return streamId
 })
 
-/** Runs a command on an acquiring order and answers the order after it. */
+/**
+ * Runs a command on an acquiring order and answers the order after it. A
+ * create names a merchant order number that is nearly always new, so it is
+ * decided on the empty stream without reading it first (a repeat is read
+ * and decided as any other command: `handleCommandOnNewStream`).
+ */
 export const onOrder = (streamId: string, command: AcquiringOrder.Command) =>
-  Effect.flatMap(handleCommand(AcquiringOrder.aggregate, streamId, command), ({ state }) =>
-    AcquiringOrder.isOrder(state)
-      ? Effect.succeed(state)
-      : Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")),
+  Effect.flatMap(
+    (command._tag === "CreateOrder" ? handleCommandOnNewStream : handleCommand)(
+      AcquiringOrder.aggregate,
+      streamId,
+      command,
+    ),
+    ({ state }) =>
+      AcquiringOrder.isOrder(state)
+        ? Effect.succeed(state)
+        : Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")),
   )
 
 /**

@@ -6,17 +6,37 @@
  */
 import { sealingPlan as acquiringSealingPlan } from "@mizan/acquiring"
 import { sealingPlan as cardTransferSealingPlan } from "@mizan/card-transfer"
-import { mergeSealingPlans, type SealingPlan } from "@mizan/eventsourcing"
+import { mergeSealingPlans, type SealedSubject, type SealingPlan } from "@mizan/eventsourcing"
 import { sealingPlan as transferSealingPlan } from "@mizan/transfer"
 
 /** The order fields a notification's copy of an order holds (its `order`, the wire's object), by the subject they belong to. */
-const inNotification = (kind: string, identifiedBy: string, fields: ReadonlyArray<string>) => ({
+const inNotification = (
+  kind: string,
+  identifiedBy: string,
+  fields: ReadonlyArray<string>,
+  options: Pick<SealedSubject, "identifiedInClear"> = {},
+): SealedSubject => ({
   kind,
   identifiedBy: `order.${identifiedBy}`,
   fields: fields.map((field) => `order.${field}`),
   // One event type carries every kind of order: each subject only where its order holds it.
   onlyWhenIdentified: true,
+  ...options,
 })
+
+/**
+ * The payer's scene parameters in an acquiring order's copy: under the
+ * subject its eid names, or, with no eid, the order's own payer subject
+ * (the stream the notification's `orderingKey` names), as the order's
+ * `OrderCreated` keeps them. Not only when identified: an email without
+ * an eid is sealed too.
+ */
+const payerSceneInNotification: SealedSubject = {
+  kind: "payer",
+  identifiedBy: "order.paySceneParams.eid",
+  fields: ["eid", "email", "customerId"].map((field) => `order.paySceneParams.${field}`),
+  otherwiseStreamAt: "orderingKey",
+}
 
 /**
  * A scheduled notification keeps the order object it announces, personal
@@ -38,7 +58,16 @@ export const notificationSealingPlan: SealingPlan = {
       inNotification("member", "beneficiaryIdentity", ["beneficiaryIdentity", "beneficiaryFullName"]),
       inNotification("iban", "iban", ["iban", "holderName", "accountNo", "beneficiaryAddress"]),
       inNotification("remitter", "remitterInfo", ["remitterInfo"]),
-      inNotification("payer", "paySceneParams.eid", ["paySceneParams.eid"]),
+      payerSceneInNotification,
+      // The payment's payer by its member id, and a DIRECTPAY card, as the order's `OrderPaid` keeps them.
+      inNotification(
+        "payer",
+        "paymentInfo.payerMid",
+        ["payerMid", "cardInfo.cardId", "cardInfo.last4", "cardInfo.expMonth", "cardInfo.expYear"].map(
+          (field) => `paymentInfo.${field}`,
+        ),
+        { identifiedInClear: true },
+      ),
     ],
   },
   streams: [],

@@ -1,10 +1,21 @@
 import { createHash } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { EventStore, newMasterKey, type SealingPlan, SubjectKeys } from "@mizan/eventsourcing"
+import { it } from "@effect/vitest"
+import {
+  EventStore,
+  keyRingOfMasterKeys,
+  makeMemorySubjectKeys,
+  newDataKey,
+  newMasterKey,
+  type SealingPlan,
+  StoreError,
+  SubjectKeys,
+  type SubjectKeysShape,
+} from "@mizan/eventsourcing"
 import { Effect, Fiber, Layer } from "effect"
-import { afterEach, describe, expect, it } from "vitest"
+import { afterEach, describe, expect } from "vitest"
 import {
   layerKeyFile,
   layerSealed,
@@ -131,4 +142,72 @@ describe("master key rotation", () => {
       expect(record.data).toEqual({ cardNumber: digestOf(n), cardLast4: "1111" })
     })
   })
+})
+
+describe("master key rotation's errors, each by its tag", () => {
+  /** A key file in a new folder, and a key table holding one data key wrapped by the file's key. */
+  const setUp = Effect.gen(function* () {
+    dir = mkdtempSync(join(tmpdir(), "mizan-rotation-errors-"))
+    const path = join(dir, "master-keys.json")
+    const master = newMasterKey()
+    writeMasterKeyFile(path, [master])
+    const keys = makeMemorySubjectKeys()
+    const { wrapped, masterKeyId } = yield* keyRingOfMasterKeys([master]).wrap(newDataKey())
+    yield* keys.addKey({ keyId: "key-1", subjectId: "card:1", wrappedKey: wrapped, masterKeyId, createdAt: 0 })
+    return { path, keys }
+  })
+  const rotate = (path: string, keys: SubjectKeysShape) =>
+    Effect.flip(rotateMasterKey(path, keys, { retire: true, settleMs: 0 }))
+
+  it.effect("fails with MasterKeyFileError naming the file when it cannot be read, and touches nothing", () =>
+    Effect.gen(function* () {
+      const { path, keys } = yield* setUp
+      writeFileSync(path, "not json")
+      const error = yield* rotate(path, keys)
+      expect(error).toMatchObject({ _tag: "MasterKeyFileError", path })
+      expect(error.message).toContain(`master key file ${path} cannot be read as JSON`)
+      expect(readFileSync(path, "utf8")).toBe("not json")
+    }),
+  )
+
+  it.effect("fails with MasterKeyFileError naming the file when it cannot be written", () =>
+    Effect.gen(function* () {
+      const { path, keys } = yield* setUp
+      // The file is written through a temporary file beside it: a folder in its place makes the write fail.
+      mkdirSync(`${path}.${process.pid}.tmp`)
+      const error = yield* rotate(path, keys)
+      expect(error).toMatchObject({ _tag: "MasterKeyFileError", path })
+      expect(error.message).toContain(`master key file ${path} cannot be written`)
+      expect(readMasterKeyFile(path)).toHaveLength(1)
+    }),
+  )
+
+  it.effect("fails with RewrapError naming a data key wrapped by a master key the file does not hold", () =>
+    Effect.gen(function* () {
+      const { path, keys } = yield* setUp
+      const stranger = yield* keyRingOfMasterKeys([newMasterKey()]).wrap(newDataKey())
+      yield* keys.addKey({
+        keyId: "key-2",
+        subjectId: "card:2",
+        wrappedKey: stranger.wrapped,
+        masterKeyId: stranger.masterKeyId,
+        createdAt: 0,
+      })
+      const error = yield* rotate(path, keys)
+      expect(error).toMatchObject({ _tag: "RewrapError", keyId: "key-2", masterKeyId: stranger.masterKeyId })
+      expect(error.message).toContain("is not in the key ring")
+    }),
+  )
+
+  it.effect("fails with the key table's StoreError when the table cannot be read", () =>
+    Effect.gen(function* () {
+      const { path, keys } = yield* setUp
+      const down: SubjectKeysShape = {
+        ...keys,
+        liveKeys: () => Effect.fail(new StoreError({ reason: "Unavailable", detail: "the database is down" })),
+      }
+      const error = yield* rotate(path, down)
+      expect(error).toMatchObject({ _tag: "StoreError", detail: "the database is down" })
+    }),
+  )
 })

@@ -4,7 +4,8 @@ import { type FeePlan, fils } from "@mizan/kernel"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { BankTransfer, type PayoutAbility, quoteFundout, rate } from "../src/index.ts"
+import { BankTransfer, quoteFundout, rate } from "../src/index.ts"
+import { payoutAbility, placeBankTransfer } from "../src/testing/index.ts"
 import { at, eventsOf, runCommands, sha256, withRetries } from "./support.ts"
 
 const { aggregate, invariants } = BankTransfer
@@ -13,32 +14,18 @@ const spec = deciderSpec(aggregate)
 const now = at("2026-03-01T10:00:00Z")
 const later = at("2026-03-02T08:00:00Z")
 const swiftFee: FeePlan = { basisPoints: 25, fixedFils: fils(1_500) }
-const ability = (networkCode: string, fundoutCurrencyCode: string, feePlan: FeePlan): PayoutAbility => ({
-  countryCode: "UAE",
-  fundoutCurrencyCode,
-  networkCode,
-  name: networkCode,
-  beneficiaryType: "IBAN",
-  feePlan,
-})
-const abilities = [ability("LOCAL", "AED", { basisPoints: 0, fixedFils: fils(200) }), ability("SWIFT", "USD", swiftFee)]
+const abilities = [
+  payoutAbility("LOCAL", "AED", { basisPoints: 0, fixedFils: fils(200) }),
+  payoutAbility("SWIFT", "USD", swiftFee),
+]
 const holderName = sha256("AISHA AL MANSOURI")
 const iban = sha256("AE070331234567890123456")
 
 const place = (
   request: Partial<BankTransfer.BankTransferRequest> = {},
   clearLengths: BankTransfer.ClearTextLengths = { holderNameChars: 17, beneficiaryAddressChars: 0 },
-): BankTransfer.PlaceBankTransfer => ({
-  _tag: "PlaceBankTransfer",
-  merchantId: "M1",
-  orderNo: "B0001",
-  requestTime: now,
-  now,
-  request: { merchantOrderNo: "P-1", amountFils: fils(100_000), holderName, iban, ...request },
-  clearLengths,
-  abilities,
-  rate: rate("0.2723"),
-})
+): BankTransfer.PlaceBankTransfer =>
+  placeBankTransfer({ now, holderName, iban, request, clearLengths, abilities, rate: rate("0.2723") })
 
 const placedBy = (command: BankTransfer.PlaceBankTransfer) =>
   Result.getOrThrow(aggregate.decide(command, aggregate.initialState))[0] as BankTransfer.BankTransferPlaced
@@ -275,10 +262,10 @@ describe("bank transfer invariants", () => {
 
 // Random histories of one order: placements over random networks, currencies, rates and amounts; outcomes; retries.
 const abilityPool = [
-  ability("LOCAL", "AED", { basisPoints: 0, fixedFils: fils(200) }),
-  ability("SWIFT", "USD", swiftFee),
-  ability("SWIFT", "JPY", { basisPoints: 10, fixedFils: fils(0) }),
-  ability("SWIFT", "KWD", { basisPoints: 9_999, fixedFils: fils(99) }),
+  payoutAbility("LOCAL", "AED", { basisPoints: 0, fixedFils: fils(200) }),
+  payoutAbility("SWIFT", "USD", swiftFee),
+  payoutAbility("SWIFT", "JPY", { basisPoints: 10, fixedFils: fils(0) }),
+  payoutAbility("SWIFT", "KWD", { basisPoints: 9_999, fixedFils: fils(99) }),
 ]
 const placeArbitrary = fc
   .record({

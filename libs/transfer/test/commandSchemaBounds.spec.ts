@@ -8,8 +8,8 @@
 import { fils, issueMessage } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { BankTransfer, MemberAccount, rate, VamDeposit, WalletTransfer } from "../src/index.ts"
-import { placeWalletTransfer } from "../src/testing/index.ts"
+import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "../src/index.ts"
+import { placeBankTransfer, placeWalletTransfer } from "../src/testing/index.ts"
 import { at, sha256 } from "./support.ts"
 
 const now = at("2026-03-01T10:00:00Z")
@@ -28,17 +28,13 @@ const wallet = placeWalletTransfer({
 const walletWith = (request: Record<string, unknown>) => ({ ...wallet, request: { ...wallet.request, ...request } })
 const settleWallet = (outcome: unknown) => ({ _tag: "SettleWalletTransfer", merchantId: "M1", now, outcome })
 
-const bank = {
-  _tag: "PlaceBankTransfer",
-  merchantId: "M1",
-  orderNo: "B0001",
-  requestTime: now,
+const bank = placeBankTransfer({
   now,
-  request: { merchantOrderNo: "P-1", amountFils: fils(100_000), holderName: sha256("A"), iban: sha256("I") },
+  holderName: sha256("A"),
+  iban: sha256("I"),
   clearLengths: { holderNameChars: 1, beneficiaryAddressChars: 0 },
   abilities: [],
-  rate: rate("1"),
-}
+})
 const bankOutcome = (outcome: unknown) => ({ _tag: "RecordBankOutcome", merchantId: "M1", now, outcome })
 
 const deposit = (status: string) => ({

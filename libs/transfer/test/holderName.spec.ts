@@ -1,7 +1,7 @@
+import { describe, expect, it } from "@effect/vitest"
 import { test } from "@fast-check/vitest"
 import { Effect, Layer } from "effect"
 import fc from "fast-check"
-import { describe, expect, it } from "vitest"
 import {
   HolderNameLookup,
   HolderNameLookupUnavailable,
@@ -53,56 +53,66 @@ describe("holder name matching", () => {
 const registered = { DE89370400440532013000: "JOHN ALAN SMITH" }
 /** The query's answer, or its refusal, as a plain value. */
 const query = (request: Parameters<typeof queryIbanHolderName>[0], layer = layerHolderNameDirectory(registered)) =>
-  Effect.runPromise(
-    Effect.provide(
-      queryIbanHolderName(request).pipe(
-        Effect.map((success) => ({ _tag: "Success" as const, success })),
-        Effect.catch((failure) => Effect.succeed({ _tag: "Failure" as const, failure })),
-      ),
-      layer,
+  Effect.provide(
+    queryIbanHolderName(request).pipe(
+      Effect.map((success) => ({ _tag: "Success" as const, success })),
+      Effect.catch((failure) => Effect.succeed({ _tag: "Failure" as const, failure })),
     ),
+    layer,
   )
 
 describe("IBAN holder name query", () => {
-  it("answers the masked name, its level and its result", async () => {
-    const answer = await query({ iban: "de89 3704 0044 0532 0130 00", holderName: "John Smith" })
-    expect(answer).toMatchObject({
-      _tag: "Success",
-      success: { holderNameMask: "J*** A*** S****", nameMatchingLevel: "PARTIAL", nameMatchingResult: "CLOSE_MATCH" },
-    })
-  })
+  it.effect("answers the masked name, its level and its result", () =>
+    Effect.gen(function* () {
+      const answer = yield* query({ iban: "de89 3704 0044 0532 0130 00", holderName: "John Smith" })
+      expect(answer).toMatchObject({
+        _tag: "Success",
+        success: { holderNameMask: "J*** A*** S****", nameMatchingLevel: "PARTIAL", nameMatchingResult: "CLOSE_MATCH" },
+      })
+    }),
+  )
 
-  it("refuses an IBAN that fails ISO 13616 with 62101 before asking the bank", async () => {
-    const never = Layer.succeed(HolderNameLookup, {
-      registeredHolderName: () => Effect.die("the lookup must not be called"),
-    })
-    const answer = await query({ iban: "DE88370400440532013000", holderName: "JOHN SMITH" }, never)
-    expect(answer).toMatchObject({ _tag: "Failure", failure: { code: "WRONG_IBAN_FORMAT" } })
-  })
+  it.effect("refuses an IBAN that fails ISO 13616 with 62101 before asking the bank", () =>
+    Effect.gen(function* () {
+      const never = Layer.succeed(HolderNameLookup, {
+        registeredHolderName: () => Effect.die("the lookup must not be called"),
+      })
+      const answer = yield* query({ iban: "DE88370400440532013000", holderName: "JOHN SMITH" }, never)
+      expect(answer).toMatchObject({ _tag: "Failure", failure: { code: "WRONG_IBAN_FORMAT" } })
+    }),
+  )
 
-  it("refuses holderName plus beneficiaryAddress above 140 characters with 400", async () => {
-    const holderName = "N".repeat(70)
-    const fits = await query({ iban: "DE89370400440532013000", holderName, beneficiaryAddress: "A".repeat(70) })
-    expect(fits._tag).toBe("Success")
-    const tooLong = await query({ iban: "DE89370400440532013000", holderName, beneficiaryAddress: "A".repeat(71) })
-    expect(tooLong).toMatchObject({ _tag: "Failure", failure: { code: "INVALID_PARAMETER" } })
-  })
+  it.effect("refuses holderName plus beneficiaryAddress above 140 characters with 400", () =>
+    Effect.gen(function* () {
+      const holderName = "N".repeat(70)
+      const fits = yield* query({ iban: "DE89370400440532013000", holderName, beneficiaryAddress: "A".repeat(70) })
+      expect(fits._tag).toBe("Success")
+      const tooLong = yield* query({ iban: "DE89370400440532013000", holderName, beneficiaryAddress: "A".repeat(71) })
+      expect(tooLong).toMatchObject({ _tag: "Failure", failure: { code: "INVALID_PARAMETER" } })
+    }),
+  )
 
-  it("counts characters, not UTF-16 units, towards the 140", async () => {
-    const answer = await query({ iban: "DE89370400440532013000", holderName: "𝐉".repeat(140) })
-    expect(answer._tag).toBe("Success")
-  })
+  it.effect("counts characters, not UTF-16 units, towards the 140", () =>
+    Effect.gen(function* () {
+      const answer = yield* query({ iban: "DE89370400440532013000", holderName: "𝐉".repeat(140) })
+      expect(answer._tag).toBe("Success")
+    }),
+  )
 
-  it("answers 62102 NAME_NOT_FOUND when the bank knows no holder", async () => {
-    const answer = await query({ iban: "GB82WEST12345698765432", holderName: "JOHN SMITH" })
-    expect(answer).toMatchObject({ _tag: "Failure", failure: { code: "NAME_NOT_FOUND" } })
-  })
+  it.effect("answers 62102 NAME_NOT_FOUND when the bank knows no holder", () =>
+    Effect.gen(function* () {
+      const answer = yield* query({ iban: "GB82WEST12345698765432", holderName: "JOHN SMITH" })
+      expect(answer).toMatchObject({ _tag: "Failure", failure: { code: "NAME_NOT_FOUND" } })
+    }),
+  )
 
-  it("answers 62103 QUERY_API_UNAVAILABLE when the lookup fails", async () => {
-    const down = Layer.succeed(HolderNameLookup, {
-      registeredHolderName: () => Effect.fail(new HolderNameLookupUnavailable({ detail: "timeout" })),
-    })
-    const answer = await query({ iban: "DE89370400440532013000", holderName: "JOHN SMITH" }, down)
-    expect(answer).toMatchObject({ _tag: "Failure", failure: { code: "QUERY_API_UNAVAILABLE" } })
-  })
+  it.effect("answers 62103 QUERY_API_UNAVAILABLE when the lookup fails", () =>
+    Effect.gen(function* () {
+      const down = Layer.succeed(HolderNameLookup, {
+        registeredHolderName: () => Effect.fail(new HolderNameLookupUnavailable({ detail: "timeout" })),
+      })
+      const answer = yield* query({ iban: "DE89370400440532013000", holderName: "JOHN SMITH" }, down)
+      expect(answer).toMatchObject({ _tag: "Failure", failure: { code: "QUERY_API_UNAVAILABLE" } })
+    }),
+  )
 })

@@ -4,8 +4,9 @@
  * that just misses it. And what the query passes to the bank's lookup and
  * says when it refuses.
  */
+
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Result, Schema } from "effect"
-import { describe, expect, it } from "vitest"
 import {
   HolderNameLookup,
   type HolderNameLookupRequest,
@@ -87,30 +88,34 @@ describe("the IBAN holder name query", () => {
     return { asked, layer }
   }
   const run = (query: Parameters<typeof queryIbanHolderName>[0], layer: Layer.Layer<HolderNameLookup>) =>
-    Effect.runPromise(Effect.provide(Effect.result(queryIbanHolderName(query)), layer))
+    Effect.provide(Effect.result(queryIbanHolderName(query)), layer)
 
   it("names its errors by tag, so an adapter can catch each", () => {
     expect(new HolderNameNotFound()._tag).toBe("HolderNameNotFound")
     expect(new HolderNameLookupUnavailable({ detail: "timeout" })._tag).toBe("HolderNameLookupUnavailable")
   })
 
-  it("passes the swiftCode to the lookup when the merchant gave one, and none otherwise", async () => {
-    const { asked, layer } = recording()
-    await run({ iban, holderName: "JOHN SMITH", swiftCode: "COBADEFF" }, layer)
-    await run({ iban, holderName: "JOHN SMITH" }, layer)
-    expect(asked).toStrictEqual([{ iban, swiftCode: "COBADEFF" }, { iban }])
-  })
+  it.effect("passes the swiftCode to the lookup when the merchant gave one, and none otherwise", () =>
+    Effect.gen(function* () {
+      const { asked, layer } = recording()
+      yield* run({ iban, holderName: "JOHN SMITH", swiftCode: "COBADEFF" }, layer)
+      yield* run({ iban, holderName: "JOHN SMITH" }, layer)
+      expect(asked).toStrictEqual([{ iban, swiftCode: "COBADEFF" }, { iban }])
+    }),
+  )
 
-  it("answers an exact match as MATCH", async () => {
-    const answer = await run({ iban, holderName: "John Smith" }, recording().layer)
-    expect(Result.getOrThrow(answer)).toEqual({
-      holderNameMask: "J*** S****",
-      nameMatchingLevel: "EXACT",
-      nameMatchingResult: "MATCH",
-    })
-  })
+  it.effect("answers an exact match as MATCH", () =>
+    Effect.gen(function* () {
+      const answer = yield* run({ iban, holderName: "John Smith" }, recording().layer)
+      expect(Result.getOrThrow(answer)).toEqual({
+        holderNameMask: "J*** S****",
+        nameMatchingLevel: "EXACT",
+        nameMatchingResult: "MATCH",
+      })
+    }),
+  )
 
-  it.each<[string, Layer.Layer<HolderNameLookup>, Parameters<typeof queryIbanHolderName>[0], object]>([
+  it.effect.each<[string, Layer.Layer<HolderNameLookup>, Parameters<typeof queryIbanHolderName>[0], object]>([
     [
       "an IBAN with wrong check digits",
       layerHolderNameDirectory({}),
@@ -137,13 +142,17 @@ describe("the IBAN holder name query", () => {
       { iban, holderName: "JOHN SMITH" },
       { code: "QUERY_API_UNAVAILABLE", detail: "the holder name lookup is unavailable, retry later" },
     ],
-  ])("refuses %s, saying why", async (_, layer, query, refusal) => {
-    const answer = await run(query, layer)
-    expect(Result.isFailure(answer) && answer.failure).toMatchObject(refusal)
-  })
+  ])("refuses %s, saying why", ([_, layer, query, refusal]) =>
+    Effect.gen(function* () {
+      const answer = yield* run(query, layer)
+      expect(Result.isFailure(answer) && answer.failure).toMatchObject(refusal)
+    }),
+  )
 
-  it("takes a holder name alone of 140 characters", async () => {
-    const answer = await run({ iban, holderName: "N".repeat(140) }, recording().layer)
-    expect(Result.isSuccess(answer)).toBe(true)
-  })
+  it.effect("takes a holder name alone of 140 characters", () =>
+    Effect.gen(function* () {
+      const answer = yield* run({ iban, holderName: "N".repeat(140) }, recording().layer)
+      expect(Result.isSuccess(answer)).toBe(true)
+    }),
+  )
 })

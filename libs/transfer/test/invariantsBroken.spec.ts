@@ -7,8 +7,8 @@
 import { fils } from "@mizan/kernel"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { BankTransfer, MemberAccount, rate, VamDeposit, WalletTransfer } from "../src/index.ts"
-import { placeWalletTransfer } from "../src/testing/index.ts"
+import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "../src/index.ts"
+import { placeBankTransfer, placeWalletTransfer } from "../src/testing/index.ts"
 import { at, sha256 } from "./support.ts"
 
 const now = at("2026-03-01T10:00:00Z")
@@ -85,28 +85,10 @@ describe("wallet transfer rules", () => {
 
 describe("bank transfer rules", () => {
   const { aggregate, invariants } = BankTransfer
+  const lengthOfA = { holderNameChars: 1, beneficiaryAddressChars: 0 }
   const placed = Result.getOrThrow(
     aggregate.decide(
-      {
-        _tag: "PlaceBankTransfer",
-        merchantId: "M1",
-        orderNo: "B0001",
-        requestTime: now,
-        now,
-        request: { merchantOrderNo: "P-1", amountFils: fils(100_000), holderName: sha256("A"), iban: sha256("I") },
-        clearLengths: { holderNameChars: 1, beneficiaryAddressChars: 0 },
-        abilities: [
-          {
-            countryCode: "UAE",
-            fundoutCurrencyCode: "AED",
-            networkCode: "LOCAL",
-            name: "LOCAL",
-            beneficiaryType: "IBAN",
-            feePlan: { basisPoints: 100, fixedFils: fils(0) },
-          },
-        ],
-        rate: rate("1"),
-      },
+      placeBankTransfer({ now, holderName: sha256("A"), iban: sha256("I"), clearLengths: lengthOfA }),
       aggregate.initialState,
     ),
   ).reduce(aggregate.evolve, aggregate.initialState)

@@ -17,11 +17,13 @@ import {
   bankTransferPlacement,
   bankTransferRetries,
   bankTransferRulesHold,
+  creditMemberAccount,
   digestOf,
   memberAccountRetries,
   memberAccountRulesHold,
   memberCreditsAddUp,
   memberCreditsWithinLimit,
+  openMemberAccount,
   placeWalletTransfer,
   retriesDecideNothing,
   validBankTransferHistories,
@@ -185,21 +187,8 @@ describe("the member account histories", () => {
     retriesDecideNothing(MemberAccount.aggregate)(history.commands)
   })
 
-  const open: MemberAccount.Command = {
-    _tag: "OpenMemberAccount",
-    memberIdDigest: digestOf(10),
-    phoneNoDigest: digestOf(11),
-    fullName: digestOf(12),
-    openingBalanceFils: fils(1_500_000),
-    now,
-  }
-  const credit = (reference: string, amount: number): MemberAccount.Command => ({
-    _tag: "CreditMemberAccount",
-    reference,
-    amountFils: fils(amount),
-    balanceMaxFils: fils(2_000_000),
-    now,
-  })
+  const open = openMemberAccount(now)
+  const credit = (reference: string, amount: number) => creditMemberAccount(now, reference, amount)
 
   it("memberCreditsWithinLimit names the credit a decider that ignores the limit took", () => {
     const ignoresLimit: typeof MemberAccount.aggregate = {

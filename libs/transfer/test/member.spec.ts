@@ -2,29 +2,17 @@ import { deciderSpec } from "@mizan/eventsourcing/testing"
 import { fils } from "@mizan/kernel"
 import { describe, expect, it } from "vitest"
 import { MemberAccount } from "../src/index.ts"
-import { at, sha256 } from "./support.ts"
+import { creditMemberAccount, openMemberAccount } from "../src/testing/index.ts"
+import { at } from "./support.ts"
 
 const { aggregate, invariants } = MemberAccount
 const spec = deciderSpec(aggregate)
 const now = at("2026-03-01T10:00:00Z")
 
-const open: MemberAccount.OpenMemberAccount = {
-  _tag: "OpenMemberAccount",
-  memberIdDigest: sha256("100000000001"),
-  phoneNoDigest: sha256("+971501234567"),
-  fullName: sha256("AISHA AL MANSOURI"),
-  openingBalanceFils: fils(1_500_000),
-  now,
-}
+const open = openMemberAccount(now)
 const { _tag, now: _, ...member } = open
 const opened: MemberAccount.MemberAccountOpened = { _tag: "MemberAccountOpened", ...member, at: now }
-const credit = (reference: string, amount: number): MemberAccount.CreditMemberAccount => ({
-  _tag: "CreditMemberAccount",
-  reference,
-  amountFils: fils(amount),
-  balanceMaxFils: fils(2_000_000),
-  now,
-})
+const credit = (reference: string, amount: number) => creditMemberAccount(now, reference, amount)
 
 describe("the sandbox member account", () => {
   it("opens once; opening again with the same member changes nothing", () => {

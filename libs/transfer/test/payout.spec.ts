@@ -1,8 +1,8 @@
+import { describe, expect, it } from "@effect/vitest"
 import { test } from "@fast-check/vitest"
 import { type FeePlan, type Fils, feeFor, fils } from "@mizan/kernel"
 import { Effect, Layer, Result, Schema } from "effect"
 import fc from "fast-check"
-import { describe, expect, it } from "vitest"
 import {
   CurrencyAmount,
   calculateFundout,
@@ -167,34 +167,39 @@ describe("rate calculator", () => {
   )
   const calculation = (merchantId: string, networkCode: string, fundoutCurrencyCode: string, orderAmount: Fils) =>
     Effect.provide(calculateFundout(merchantId, { networkCode, fundoutCurrencyCode, orderAmount }), layer)
-  const calculate = (...args: Parameters<typeof calculation>) => Effect.runPromise(calculation(...args))
-  const refusal = (...args: Parameters<typeof calculation>) => Effect.runPromise(Effect.flip(calculation(...args)))
+  const refusal = (...args: Parameters<typeof calculation>) => Effect.flip(calculation(...args))
 
-  it("quotes fundoutAmount at the rate, the network's fee on top, and the quoted rate", async () => {
-    // 1,000.00 AED x 0.2723 = 272.30 USD; fee 0.5% of 1,000.00 + 25.00 = 30.00 AED.
-    expect(await calculate("m1", "SWIFT", "USD", fils(100_000))).toEqual({
-      orderAmount: 100_000,
-      fundoutAmount: { currency: "USD", minorUnits: 27_230n },
-      feeAmount: 3_000,
-      networkCode: "SWIFT",
-      rate: "0.2723",
-    })
-  })
+  it.effect("quotes fundoutAmount at the rate, the network's fee on top, and the quoted rate", () =>
+    Effect.gen(function* () {
+      // 1,000.00 AED x 0.2723 = 272.30 USD; fee 0.5% of 1,000.00 + 25.00 = 30.00 AED.
+      expect(yield* calculation("m1", "SWIFT", "USD", fils(100_000))).toEqual({
+        orderAmount: 100_000,
+        fundoutAmount: { currency: "USD", minorUnits: 27_230n },
+        feeAmount: 3_000,
+        networkCode: "SWIFT",
+        rate: "0.2723",
+      })
+    }),
+  )
 
-  it("pays out AED in AED at a rate of 1", async () => {
-    const quote = await calculate("m1", "LOCAL", "AED", fils(12_345))
-    expect(quote).toMatchObject({ fundoutAmount: { currency: "AED", minorUnits: 12_345n }, rate: "1" })
-  })
+  it.effect("pays out AED in AED at a rate of 1", () =>
+    Effect.gen(function* () {
+      const quote = yield* calculation("m1", "LOCAL", "AED", fils(12_345))
+      expect(quote).toMatchObject({ fundoutAmount: { currency: "AED", minorUnits: 12_345n }, rate: "1" })
+    }),
+  )
 
-  it.each([
+  it.effect.each([
     ["a network the merchant has not enabled", "m1", "FEDWIRE", "USD"],
     ["a merchant with no abilities", "m2", "SWIFT", "USD"],
     ["an enabled currency the rate source cannot price", "m1", "SWIFT", "JPY"],
-  ])("refuses %s with 62076", async (_, merchantId, network, currency) => {
-    expect(await refusal(merchantId, network, currency, fils(100))).toMatchObject({
-      code: "FUND_OUT_ABILITY_SUPPORTED",
-    })
-  })
+  ] as const)("refuses %s with 62076", ([_, merchantId, network, currency]) =>
+    Effect.gen(function* () {
+      expect(yield* refusal(merchantId, network, currency, fils(100))).toMatchObject({
+        code: "FUND_OUT_ABILITY_SUPPORTED",
+      })
+    }),
+  )
 
   const feePlan = fc.record({ basisPoints: fc.integer({ min: 0, max: 10_000 }), fixedFils: fc.nat({ max: 10_000 }) })
   test.prop([fc.integer({ min: 1, max: 99_999_999_999_999 }), feePlan, fc.constantFrom("USD", "JPY", "KWD")], {

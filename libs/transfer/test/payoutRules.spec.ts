@@ -2,9 +2,10 @@
  * The payout rules' refusals and schemas, each with its exact wording, and
  * the ports' errors by tag: what the gateway shows a merchant or catches.
  */
+
+import { describe, expect, it, layer } from "@effect/vitest"
 import { fils, issueMessage } from "@mizan/kernel"
 import { Effect, Layer, Result, Schema } from "effect"
-import { describe, expect, it } from "vitest"
 import {
   BankTransfer,
   CurrencyAmount,
@@ -40,59 +41,58 @@ const swift: PayoutAbility = {
   beneficiaryType: "IBAN",
   feePlan: { basisPoints: 0, fixedFils: fils(0) },
 }
-const layer = Layer.mergeAll(
+const layerPayout = Layer.mergeAll(
   layerPayoutAbilities({ m1: [swift, { ...swift, fundoutCurrencyCode: "JPY" }] }),
   layerRateTable({ USD: rate("0.2723") }),
 )
-const run = <A>(effect: Effect.Effect<A, unknown, PayoutAbilities | RateSource>) =>
-  Effect.runPromise(Effect.result(Effect.provide(effect, layer)))
 
-describe("payout refusals say which network and currency", () => {
-  it("refuses a network and currency the merchant has not enabled", async () =>
-    expect(
-      await run(calculateFundout("m1", { networkCode: "LOCAL", fundoutCurrencyCode: "USD", orderAmount: fils(1) })),
-    ).toMatchObject({
-      failure: {
+layer(layerPayout)("payout refusals say which network and currency", (it) => {
+  it.effect("refuses a network and currency the merchant has not enabled", () =>
+    Effect.gen(function* () {
+      const refusal = yield* Effect.flip(
+        calculateFundout("m1", { networkCode: "LOCAL", fundoutCurrencyCode: "USD", orderAmount: fils(1) }),
+      )
+      expect(refusal).toMatchObject({
         code: "FUND_OUT_ABILITY_SUPPORTED",
         detail: "networkCode LOCAL with fundoutCurrencyCode USD is not enabled for this merchant",
-      },
-    }))
+      })
+    }),
+  )
 
-  it("refuses an enabled currency the rate source cannot price", async () =>
-    expect(await run(fundoutTermsOf("m1", "SWIFT", "JPY"))).toMatchObject({
-      failure: { code: "FUND_OUT_ABILITY_SUPPORTED", detail: "fundoutCurrencyCode JPY has no rate at present" },
-    }))
+  it.effect("refuses an enabled currency the rate source cannot price", () =>
+    Effect.gen(function* () {
+      expect(yield* Effect.flip(fundoutTermsOf("m1", "SWIFT", "JPY"))).toMatchObject({
+        code: "FUND_OUT_ABILITY_SUPPORTED",
+        detail: "fundoutCurrencyCode JPY has no rate at present",
+      })
+    }),
+  )
 
-  it("hands the bank transfer the merchant's abilities and the rate", async () =>
-    expect(Result.getOrThrow(await run(fundoutTermsOf("m1", "SWIFT", "USD")))).toEqual({
-      abilities: [swift, { ...swift, fundoutCurrencyCode: "JPY" }],
-      rate: "0.2723",
-    }))
+  it.effect("hands the bank transfer the merchant's abilities and the rate", () =>
+    Effect.gen(function* () {
+      expect(yield* fundoutTermsOf("m1", "SWIFT", "USD")).toEqual({
+        abilities: [swift, { ...swift, fundoutCurrencyCode: "JPY" }],
+        rate: "0.2723",
+      })
+    }),
+  )
 
-  it("gives a merchant not configured no abilities", async () =>
-    expect(
-      Result.getOrThrow(
-        await run(
-          Effect.gen(function* () {
-            return yield* (yield* PayoutAbilities).abilitiesOf("m9")
-          }),
-        ),
-      ),
-    ).toEqual([]))
+  it.effect("gives a merchant not configured no abilities", () =>
+    Effect.gen(function* () {
+      expect(yield* (yield* PayoutAbilities).abilitiesOf("m9")).toEqual([])
+    }),
+  )
 
-  it("says which currency the rate table has no rate for", async () => {
-    const missing = await run(
-      Effect.gen(function* () {
-        return yield* (yield* RateSource).rateFor("JPY")
-      }),
-    )
-    expect(Result.isFailure(missing) && missing.failure).toEqual(new RateUnavailable({ currency: "JPY" }))
-    expect(new RateUnavailable({ currency: "JPY" })).toMatchObject({
-      _tag: "RateUnavailable",
-      message: "no AED rate for JPY",
-    })
-  })
+  it.effect("says which currency the rate table has no rate for", () =>
+    Effect.gen(function* () {
+      const missing = yield* Effect.flip((yield* RateSource).rateFor("JPY"))
+      expect(missing).toEqual(new RateUnavailable({ currency: "JPY" }))
+      expect(missing).toMatchObject({ _tag: "RateUnavailable", message: "no AED rate for JPY" })
+    }),
+  )
+})
 
+describe("the ports' errors", () => {
   it("names the bank port's error by tag", () =>
     expect(new BankTransfer.BankUnavailable({ detail: "timeout" })._tag).toBe("BankUnavailable"))
 })

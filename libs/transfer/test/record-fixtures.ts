@@ -14,6 +14,7 @@ import type { Aggregate } from "@mizan/eventsourcing"
 import { fils } from "@mizan/kernel"
 import { Result } from "effect"
 import { BankTransfer, MemberAccount, rate, VamDeposit, WalletTransfer } from "../src/index.ts"
+import { placeBankTransfer } from "../src/testing/index.ts"
 import { at, sha256 } from "./support.ts"
 
 const record = <Command, Event, State, Error>(
@@ -118,27 +119,16 @@ const abilities = [
     feePlan: { basisPoints: 25, fixedFils: fils(1_500) },
   },
 ]
-const bank = (
-  merchantOrderNo: string,
-  request: Partial<BankTransfer.BankTransferRequest> = {},
-): BankTransfer.PlaceBankTransfer => ({
-  _tag: "PlaceBankTransfer",
-  merchantId: "M1",
-  orderNo: `B-${merchantOrderNo}`,
-  requestTime: t0,
-  now: t0,
-  request: {
-    merchantOrderNo,
-    amountFils: fils(100_000),
+const bank = (merchantOrderNo: string, request: Partial<BankTransfer.BankTransferRequest> = {}) =>
+  placeBankTransfer({
+    now: t0,
+    orderNo: `B-${merchantOrderNo}`,
     holderName: sha256("AISHA AL MANSOURI"),
     iban: sha256("AE070331234567890123456"),
-    notifyUrl: "https://merchant.example/bank",
-    ...request,
-  },
-  clearLengths: { holderNameChars: 17, beneficiaryAddressChars: 0 },
-  abilities,
-  rate: rate("0.2723"),
-})
+    request: { merchantOrderNo, notifyUrl: "https://merchant.example/bank", ...request },
+    abilities,
+    rate: rate("0.2723"),
+  })
 const outcome = (recorded: BankTransfer.BankOutcome): BankTransfer.RecordBankOutcome => ({
   _tag: "RecordBankOutcome",
   merchantId: "M1",

@@ -7,8 +7,14 @@
 import { type FeePlan, fils } from "@mizan/kernel"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
-import { BankTransfer, MemberAccount, rate, VamDeposit, WalletTransfer } from "../src/index.ts"
-import { placeWalletTransfer } from "../src/testing/index.ts"
+import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "../src/index.ts"
+import {
+  creditMemberAccount,
+  openMemberAccount,
+  payoutAbility,
+  placeBankTransfer,
+  placeWalletTransfer,
+} from "../src/testing/index.ts"
 import { at, sha256 } from "./support.ts"
 
 const now = at("2026-03-01T10:00:00Z")
@@ -101,32 +107,15 @@ describe("bank transfer refusals", () => {
   const place = (
     request: Partial<BankTransfer.BankTransferRequest> = {},
     clearLengths: BankTransfer.ClearTextLengths = { holderNameChars: 17, beneficiaryAddressChars: 0 },
-  ): BankTransfer.PlaceBankTransfer => ({
-    _tag: "PlaceBankTransfer",
-    merchantId: "M1",
-    orderNo: "B0001",
-    requestTime: now,
-    now,
-    request: {
-      merchantOrderNo: "P-1",
-      amountFils: fils(100_000),
+  ) =>
+    placeBankTransfer({
+      now,
       holderName: sha256("A"),
       iban: sha256("I"),
-      ...request,
-    },
-    clearLengths,
-    abilities: [
-      {
-        countryCode: "UAE",
-        fundoutCurrencyCode: "AED",
-        networkCode: "LOCAL",
-        name: "LOCAL",
-        beneficiaryType: "IBAN",
-        feePlan: free,
-      },
-    ],
-    rate: rate("1"),
-  })
+      request,
+      clearLengths,
+      abilities: [payoutAbility("LOCAL", "AED", free)],
+    })
   const record = (outcome: BankTransfer.BankOutcome, merchantId = "M1"): BankTransfer.RecordBankOutcome => ({
     _tag: "RecordBankOutcome",
     merchantId,
@@ -235,21 +224,8 @@ describe("virtual-account deposit refusals", () => {
 
 describe("member account refusals", () => {
   const { aggregate } = MemberAccount
-  const open: MemberAccount.OpenMemberAccount = {
-    _tag: "OpenMemberAccount",
-    memberIdDigest: sha256("100000000001"),
-    phoneNoDigest: sha256("+971501234567"),
-    fullName: sha256("AISHA AL MANSOURI"),
-    openingBalanceFils: fils(1_500_000),
-    now,
-  }
-  const credit = (reference: string, amount: number): MemberAccount.CreditMemberAccount => ({
-    _tag: "CreditMemberAccount",
-    reference,
-    amountFils: fils(amount),
-    balanceMaxFils: fils(2_000_000),
-    now,
-  })
+  const open = openMemberAccount(now)
+  const credit = (reference: string, amount: number) => creditMemberAccount(now, reference, amount)
   const opened = stateAfter(aggregate, open)
 
   it.each<[string, MemberAccount.State, MemberAccount.Command, string, string]>([

@@ -1,72 +1,155 @@
 /**
  * `npm run bench -- gateway`: signed create-order requests per second end
- * to end, beside the bare RSA-2048 signing rate measured in the same run
- * (issue 5). Every answer is signed with the service's RSA-2048 key, so one
- * core's signing rate is the gateway's ceiling; the ratio says how much of
- * it survives the rest of the work (verifying the request's signature,
- * parsing, deciding, the durable append, encoding). Goal: 0.60. The p99
- * latency of the requests is printed too.
+ * to end (issues 5 and 19), beside two ceilings measured in the same run:
  *
- * The gateway runs as `npm start` does (apps/gateway/src/main.ts, one
- * process, so one core for its JavaScript, on the embedded SQLite store at
- * its default durability) in a child process; this process only sends
- * requests signed before the clock starts, `concurrentRequests` at a time
- * (32, or `BENCH_CONCURRENCY`).
+ * - bare RSA-2048 signing on one core: every answer is signed with the
+ *   service's key, so one core's signing rate is what a create can cost at
+ *   least. Goal: the gateway at 0.80 of it, p99 at most 50 ms with 128 in
+ *   flight.
+ * - the bare server (`src/bareServer.ts`): `node:http` that verifies the
+ *   request's signature, decides on a unique index, commits durably with
+ *   group commit in node:sqlite at FULL and signs in the thread pool: the
+ *   work no design can skip, with nothing else.
+ *
+ * Both servers run as child processes (the gateway as `npm start` does, on
+ * the embedded SQLite store at its default durability, the notifier and the
+ * expiry sweep running); this process sends requests signed before the clock
+ * starts, 32 and 128 at a time, and checks every answer (`code` 0, every
+ * 97th answer's signature verified). Runs of every workload alternate; the
+ * latencies of the warm-up runs are left out of the percentiles.
+ *
+ * `BENCH_REQUESTS` (default 4,000 a run), `BENCH_IN_FLIGHT` (default
+ * `32,128`), `BENCH_SQLITE_SYNCHRONOUS=normal` (the gateway's store),
+ * `BENCH_PROFILE=DIR` (the gateway's CPU profile), `BENCH_GATEWAY_ONLY=1`
+ * (no bare server: for a profile of the gateway alone) and
+ * `BENCH_UV_THREADPOOL_SIZE` (the thread pool of this gateway and the bare
+ * server; the gateway sizes its own otherwise) change the run.
+ * `BENCH_GATEWAY_BEFORE=DIR` runs a second gateway from DIR, another copy of
+ * the repository (an earlier commit with its node_modules), on a store of
+ * its own, with that code's own defaults (its thread pool included), and
+ * prints this gateway's rate over that one's: a change measured against the
+ * code before it in the same run.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { generateKeyPair, parsePublicKey, sign, verify } from "@mizan/protocol"
-import { sendCreates, startGatewayProcess } from "./gatewayLoad.ts"
-import { compare, describeMachine, formatTable, median, type RunCounts, type Workload } from "./harness.ts"
+import { generateKeyPair, type PublicKey, parsePublicKey, sign, verify } from "@mizan/protocol"
+import {
+  createsFor,
+  type ServerProcess,
+  type SignedRequest,
+  sendCreates,
+  startBareServerProcess,
+  startGatewayProcess,
+} from "./gatewayLoad.ts"
+import {
+  type Comparison,
+  comparisonOf,
+  describeMachine,
+  formatTable,
+  type Measurement,
+  measureTogether,
+  median,
+  type RunCounts,
+  type Workload,
+} from "./harness.ts"
 
-const requestsPerRun = 1_000
-const concurrentRequests = Number(process.env.BENCH_CONCURRENCY ?? 32)
+const requestsPerRun = Number(process.env.BENCH_REQUESTS ?? 4_000)
+const inFlightCounts = (process.env.BENCH_IN_FLIGHT ?? "32,128").split(",").map(Number)
 const counts: RunCounts = { warmupRuns: 1, measuredRuns: 5 }
+const goalRatio = 0.8
+const p99GoalMs = 50
+const p99GoalInFlight = 128
 
 const dataDir = mkdtempSync(join(tmpdir(), "mizan-bench-gateway-"))
+const threadPool = process.env.BENCH_UV_THREADPOOL_SIZE
+const threadPoolEnv: Record<string, string> = threadPool === undefined ? {} : { UV_THREADPOOL_SIZE: threadPool }
 const synchronous = process.env.BENCH_SQLITE_SYNCHRONOUS
-const gateway = await startGatewayProcess({
-  name: "config",
-  dataDir,
-  store: `sqlite:bench.db${synchronous ? `?synchronous=${synchronous}` : ""}`,
-  nodeOptions: process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
-})
-const servicePublicKey = parsePublicKey(readFileSync(join(dataDir, "service-public.pem"), "utf8"))
+const servers: Array<ServerProcess> = []
 
-const latenciesMs: Array<number> = []
+const latencyPercentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 
 /** The `sign` header of an answer, whatever the case of its name (autocannon hands the names as sent). */
 const signHeaderOf = (headers: Record<string, unknown> | undefined): string =>
   String(Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === "sign")?.[1] ?? "")
 
-let answered = 0
-/** Sends a run's creates and checks each answer's head (and every 97th answer's signature). */
-const sendAll = () =>
-  sendCreates({
-    baseUrl: gateway.baseUrl,
-    connections: concurrentRequests,
-    amount: requestsPerRun,
-    onAnswer: (body, headers) =>
-      ++answered % 97 === 0 && !verify(body, signHeaderOf(headers), servicePublicKey)
-        ? "an answer whose signature does not verify"
-        : undefined,
-    onLatency: (ms) => latenciesMs.push(ms),
-  })
+/** The public key a gateway made on its first start, beside its configuration. */
+const gatewayKeyIn = (dir: string) => parsePublicKey(readFileSync(join(dir, "service-public.pem"), "utf8"))
 
-const endToEnd: Workload = {
-  name: `gateway: signed create orders, ${concurrentRequests} in flight`,
-  operationsPerRun: requestsPerRun,
-  run: sendAll,
+/**
+ * CPU time a server process has run so far, in nanoseconds, from the
+ * kernel's scheduler statistics (`/proc/PID/task/TID/schedstat`, whose first
+ * field is the time on a CPU): its main thread (the event loop, whose thread
+ * id is the process id) and all its threads (the thread pool's signing
+ * included). Unlike a rate, the CPU a request costs hardly moves when other
+ * processes busy the machine, so it compares two builds on a loaded machine.
+ */
+const cpuNsOf = (pid: number): { readonly mainNs: number; readonly allNs: number } => {
+  const onCpuNs = (tid: string) => {
+    try {
+      return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0])
+    } catch {
+      return 0 // a thread that ended between the listing and the read
+    }
+  }
+  const tids = readdirSync(`/proc/${pid}/task`)
+  return { mainNs: onCpuNs(String(pid)), allNs: tids.reduce((sum, tid) => sum + onCpuNs(tid), 0) }
 }
 
-/** The ceiling: signing answer-sized bodies with an RSA-2048 key, on one core. */
+/** A load workload on one server at one count in flight, keeping the latencies and CPU of its measured runs. */
+interface LoadWorkload extends Workload<ReadonlyArray<SignedRequest>> {
+  readonly inFlight: number
+  readonly latenciesMs: Array<number>
+  /** The server's CPU per request in each measured run, in microseconds: its event loop's and all its threads'. */
+  readonly cpuUsPerRequest: Array<{ readonly mainUs: number; readonly allUs: number }>
+}
+
+const loadOn = (label: string, server: ServerProcess, publicKey: PublicKey, inFlight: number): LoadWorkload => {
+  const latenciesMs: Array<number> = []
+  const cpuUsPerRequest: LoadWorkload["cpuUsPerRequest"] = []
+  const pid = server.child.pid ?? 0
+  let runs = 0
+  let answered = 0
+  return {
+    name: `${label}: signed create orders, ${inFlight} in flight`,
+    operationsPerRun: requestsPerRun,
+    inFlight,
+    latenciesMs,
+    cpuUsPerRequest,
+    setup: () => createsFor(requestsPerRun, inFlight),
+    run: async (requests) => {
+      // measureTogether runs each workload once a round: this workload's first runs are the warm-up.
+      const measured = ++runs > counts.warmupRuns
+      const cpuBefore = cpuNsOf(pid)
+      await sendCreates({
+        baseUrl: server.baseUrl,
+        connections: inFlight,
+        amount: requestsPerRun,
+        requests,
+        onAnswer: (body, headers) =>
+          ++answered % 97 === 0 && !verify(body, signHeaderOf(headers), publicKey)
+            ? "an answer whose signature does not verify"
+            : undefined,
+        ...(measured ? { onLatency: (ms: number) => latenciesMs.push(ms) } : {}),
+      })
+      const cpuAfter = cpuNsOf(pid)
+      if (measured)
+        cpuUsPerRequest.push({
+          mainUs: (cpuAfter.mainNs - cpuBefore.mainNs) / 1_000 / requestsPerRun,
+          allUs: (cpuAfter.allNs - cpuBefore.allNs) / 1_000 / requestsPerRun,
+        })
+    },
+  }
+}
+
+/** The first ceiling: signing answer-sized bodies with an RSA-2048 key, on one core. */
 const answerSized = readFileSync(new URL(import.meta.url))
   .subarray(0, 1_400)
   .toString("utf8")
 const { privateKey: serviceLikeKey } = generateKeyPair()
 const bareSigning: Workload = {
-  name: "bare RSA-2048 signing (SHA256withRSA)",
+  name: "bare RSA-2048 signing (SHA256withRSA), one core",
   operationsPerRun: requestsPerRun,
   run: () => {
     for (let i = 0; i < requestsPerRun; i++) sign(`${answerSized}${i}`, serviceLikeKey)
@@ -74,15 +157,86 @@ const bareSigning: Workload = {
 }
 
 try {
-  const comparison = await compare(endToEnd, bareSigning, { unit: "requests", goalRatio: 0.6, counts })
-  const sorted = [...latenciesMs].sort((a, b) => a - b)
-  const percentile = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
-  console.log(formatTable([comparison]))
-  console.log(
-    `\nlatency over ${sorted.length} requests: median ${median(sorted).toFixed(1)} ms, p99 ${percentile(99).toFixed(1)} ms, max ${percentile(100).toFixed(1)} ms`,
-  )
+  const gateway = await startGatewayProcess({
+    name: "config",
+    dataDir,
+    store: `sqlite:bench.db${synchronous ? `?synchronous=${synchronous}` : ""}`,
+    env: threadPoolEnv,
+    nodeOptions: process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+  })
+  servers.push(gateway)
+  const gatewayKey = gatewayKeyIn(dataDir)
+  const gatewayLoads = inFlightCounts.map((n) => loadOn("gateway", gateway, gatewayKey, n))
+  const checkoutBefore = process.env.BENCH_GATEWAY_BEFORE
+  const beforeDir = join(dataDir, "before")
+  if (checkoutBefore !== undefined) mkdirSync(beforeDir)
+  const beforeLoads =
+    checkoutBefore === undefined
+      ? []
+      : await startGatewayProcess({
+          name: "before",
+          dataDir: beforeDir,
+          store: `sqlite:before.db${synchronous ? `?synchronous=${synchronous}` : ""}`,
+          checkout: checkoutBefore,
+        }).then((before) => {
+          servers.push(before)
+          return inFlightCounts.map((n) => loadOn("gateway before", before, gatewayKeyIn(beforeDir), n))
+        })
+  const bareKeys = generateKeyPair()
+  const bareLoads =
+    process.env.BENCH_GATEWAY_ONLY === "1"
+      ? []
+      : await startBareServerProcess(dataDir, bareKeys.privateKeyPem, threadPoolEnv).then((bare) => {
+          servers.push(bare)
+          return inFlightCounts.map((n) => loadOn("bare server", bare, bareKeys.publicKey, n))
+        })
+  const workloads = [...gatewayLoads, ...beforeLoads, ...bareLoads, bareSigning] as ReadonlyArray<Workload<unknown>>
+  const measurements = await measureTogether(workloads, counts)
+  const measurementOf = (workload: unknown): Measurement | undefined =>
+    measurements[workloads.findIndex((w) => w === workload)]
+  const signing = measurementOf(bareSigning)
+  const comparisons: Array<Comparison> = []
+  for (const [i, load] of gatewayLoads.entries()) {
+    comparisons.push(comparisonOf(measurementOf(load), signing, "requests", goalRatio))
+    const bare = bareLoads[i]
+    if (bare !== undefined) comparisons.push(comparisonOf(measurementOf(load), measurementOf(bare), "requests"))
+    const before = beforeLoads[i]
+    if (before !== undefined) comparisons.push(comparisonOf(measurementOf(load), measurementOf(before), "requests"))
+  }
+  for (const bare of bareLoads) comparisons.push(comparisonOf(measurementOf(bare), signing, "requests"))
+  console.log(formatTable(comparisons))
+  console.log(`\nlatency over the measured runs (${counts.measuredRuns} of ${requestsPerRun} requests each):`)
+  for (const load of [...gatewayLoads, ...beforeLoads, ...bareLoads]) {
+    const sorted = [...load.latenciesMs].sort((a, b) => a - b)
+    const goal =
+      load.inFlight === p99GoalInFlight && gatewayLoads.includes(load)
+        ? ` (goal <= ${p99GoalMs} ms: ${latencyPercentile(sorted, 99) <= p99GoalMs ? "met" : "MISSED"})`
+        : ""
+    console.log(
+      `- ${load.name}: median ${median(sorted).toFixed(1)} ms, p99 ${latencyPercentile(sorted, 99).toFixed(1)} ms${goal}, max ${latencyPercentile(sorted, 100).toFixed(1)} ms`,
+    )
+  }
+  console.log("\nthe server's CPU per request, medians of the measured runs (event loop / all threads):")
+  const cpuOf = (load: LoadWorkload) => ({
+    mainUs: median(load.cpuUsPerRequest.map((c) => c.mainUs)),
+    allUs: median(load.cpuUsPerRequest.map((c) => c.allUs)),
+  })
+  for (const load of [...gatewayLoads, ...beforeLoads, ...bareLoads]) {
+    const { mainUs, allUs } = cpuOf(load)
+    console.log(`- ${load.name}: ${mainUs.toFixed(0)} µs / ${allUs.toFixed(0)} µs`)
+  }
+  for (const [i, load] of gatewayLoads.entries()) {
+    const before = beforeLoads[i]
+    if (before === undefined) continue
+    const [now, then] = [cpuOf(load), cpuOf(before)]
+    console.log(
+      `- event-loop CPU per request, gateway over gateway before, ${load.inFlight} in flight: ${(now.mainUs / then.mainUs).toFixed(2)} (all threads ${(now.allUs / then.allUs).toFixed(2)})`,
+    )
+  }
+  console.log(`\nrates of each measured run (requests/s):`)
+  for (const m of measurements) console.log(`- ${m.name}: ${m.runsOperationsPerSecond.map(Math.round).join(", ")}`)
   console.log(describeMachine())
 } finally {
-  await gateway.stop()
+  for (const server of servers) await server.stop()
   rmSync(dataDir, { recursive: true, force: true })
 }

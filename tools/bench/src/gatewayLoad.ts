@@ -24,7 +24,8 @@ export const freePort = () =>
     })
   })
 
-export interface GatewayProcess {
+/** A server the benchmark started as a child process: the gateway, or the bare server beside it. */
+export interface ServerProcess {
   readonly child: ChildProcess
   readonly port: number
   readonly baseUrl: string
@@ -32,42 +33,18 @@ export interface GatewayProcess {
   readonly stop: () => Promise<void>
 }
 
-export interface GatewayProcessOptions {
-  /** Its configuration file is `<name>.json` in `dataDir`. */
-  readonly name: string
-  readonly dataDir: string
-  readonly store: string
-  readonly roles?: ReadonlyArray<string>
-  /** More environment: an OpenTelemetry collector, say. */
-  readonly env?: Readonly<Record<string, string>>
-  /** Node's own options (a CPU profile). */
-  readonly nodeOptions?: ReadonlyArray<string>
-}
+/** The gateway as `npm start` runs it. */
+export type GatewayProcess = ServerProcess
 
-/** Starts `apps/gateway/src/main.ts` with one merchant, BENCH, that no rate limit slows; resolves once it answers. */
-export const startGatewayProcess = async (options: GatewayProcessOptions): Promise<GatewayProcess> => {
+/** Runs `script` with this process's Node on a free port (`PORT`); resolves once `GET /health` answers. */
+const startServerProcess = async (
+  name: string,
+  script: string,
+  options: { readonly env?: Readonly<Record<string, string>>; readonly nodeOptions?: ReadonlyArray<string> },
+): Promise<ServerProcess> => {
   const port = await freePort()
-  const configPath = join(options.dataDir, `${options.name}.json`)
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      mode: "sandbox",
-      store: options.store,
-      ...(options.roles === undefined ? {} : { roles: options.roles }),
-      logging: { level: "warn" },
-      merchants: [
-        {
-          partnerId: "BENCH",
-          publicKeyPem: benchMerchant.publicKeyPem,
-          grants: ["*"],
-          rateLimit: { requestsPerSecond: 1_000_000, burstRequests: 1_000_000 },
-        },
-      ],
-    }),
-  )
-  const main = join(import.meta.dirname, "..", "..", "..", "apps", "gateway", "src", "main.ts")
-  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), main], {
-    env: { ...process.env, ...options.env, MIZAN_CONFIG: configPath, PORT: String(port) },
+  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), script], {
+    env: { ...process.env, ...options.env, PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   })
   const baseUrl = `http://127.0.0.1:${port}`
@@ -86,7 +63,78 @@ export const startGatewayProcess = async (options: GatewayProcessOptions): Promi
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   await stop()
-  throw new Error(`${options.name} did not start`)
+  throw new Error(`${name} did not start`)
+}
+
+export interface GatewayProcessOptions {
+  /** Its configuration file is `<name>.json` in `dataDir`. */
+  readonly name: string
+  readonly dataDir: string
+  readonly store: string
+  readonly roles?: ReadonlyArray<string>
+  /** More environment: an OpenTelemetry collector, say. */
+  readonly env?: Readonly<Record<string, string>>
+  /** Node's own options (a CPU profile). */
+  readonly nodeOptions?: ReadonlyArray<string>
+  /**
+   * The root of another copy of this repository (an earlier commit, with its
+   * node_modules) whose gateway to run instead of this one's: how a change is
+   * measured against the code before it in the same run.
+   */
+  readonly checkout?: string
+}
+
+/** Starts `apps/gateway/src/main.ts` with one merchant, BENCH, that no rate limit slows; resolves once it answers. */
+export const startGatewayProcess = (options: GatewayProcessOptions): Promise<GatewayProcess> => {
+  const configPath = join(options.dataDir, `${options.name}.json`)
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      mode: "sandbox",
+      store: options.store,
+      ...(options.roles === undefined ? {} : { roles: options.roles }),
+      logging: { level: "warn" },
+      merchants: [
+        {
+          partnerId: "BENCH",
+          publicKeyPem: benchMerchant.publicKeyPem,
+          grants: ["*"],
+          rateLimit: { requestsPerSecond: 1_000_000, burstRequests: 1_000_000 },
+        },
+      ],
+    }),
+  )
+  const root = options.checkout ?? join(import.meta.dirname, "..", "..", "..")
+  const main = join(root, "apps", "gateway", "src", "main.ts")
+  return startServerProcess(options.name, main, {
+    env: { ...options.env, MIZAN_CONFIG: configPath },
+    ...(options.nodeOptions === undefined ? {} : { nodeOptions: options.nodeOptions }),
+  })
+}
+
+/**
+ * Starts `src/bareServer.ts` (the ceiling beside the gateway: verify, decide
+ * on a unique index, group commit at FULL, sign in the thread pool) on a
+ * fresh SQLite file in `dataDir`, signing with `servicePrivateKeyPem` and
+ * taking BENCH's requests.
+ */
+export const startBareServerProcess = (
+  dataDir: string,
+  servicePrivateKeyPem: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<ServerProcess> => {
+  const serviceKeyFile = join(dataDir, "bare-service-private.pem")
+  const merchantKeyFile = join(dataDir, "bare-merchant-public.pem")
+  writeFileSync(serviceKeyFile, servicePrivateKeyPem, { mode: 0o600 })
+  writeFileSync(merchantKeyFile, benchMerchant.publicKeyPem)
+  return startServerProcess("the bare server", join(import.meta.dirname, "bareServer.ts"), {
+    env: {
+      ...env,
+      BARE_DB: join(dataDir, "bare.db"),
+      BARE_SERVICE_KEY: serviceKeyFile,
+      BARE_MERCHANT_KEY: merchantKeyFile,
+    },
+  })
 }
 
 export interface SignedRequest {
@@ -111,10 +159,21 @@ export const signedCreates = (count: number): Array<SignedRequest> =>
     return { body, sign: sign(body, benchMerchant.privateKey) }
   })
 
+/**
+ * The requests one load of `amount` creates over `connections` sends:
+ * autocannon builds one request more per connection than it sends (the next
+ * one, when the run ends). Made in a workload's untimed `setup`, so that the
+ * merchant's signing, on this process's core, is not in the timed run.
+ */
+export const createsFor = (amount: number, connections: number): Array<SignedRequest> =>
+  signedCreates(amount + connections)
+
 export interface CreateLoad {
   readonly baseUrl: string
   readonly connections: number
   readonly amount: number
+  /** `createsFor(amount, connections)`, signed before the clock started. */
+  readonly requests: ReadonlyArray<SignedRequest>
   /** Called with each answer's body and headers; answers whose head is not "0" fail the run either way. */
   readonly onAnswer?: (body: string, headers: Record<string, unknown> | undefined) => string | undefined
   /** Called with each request's latency. */
@@ -126,8 +185,11 @@ export interface CreateLoad {
  * connections; fails when any is refused, errs or is not answered.
  */
 export const sendCreates = async (load: CreateLoad): Promise<void> => {
-  // autocannon builds one request more per connection than it sends (the next one, when the run ends).
-  const requests = signedCreates(load.amount + load.connections)
+  const { requests } = load
+  if (requests.length < load.amount + load.connections)
+    throw new Error(
+      `sendCreates needs ${load.amount + load.connections} signed requests (createsFor), not ${requests.length}`,
+    )
   let next = 0
   let answered = 0
   const refused: Array<string> = []

@@ -7,7 +7,11 @@ import { readdirSync } from "node:fs"
 import { type CommandLineError, readCommandLine } from "@mizan/command-line"
 
 const available = readdirSync(import.meta.dirname)
-  .filter((f) => f.endsWith(".ts") && !["run.ts", "harness.ts", "gatewayLoad.ts"].includes(f))
+  .filter(
+    (f) =>
+      f.endsWith(".ts") &&
+      !["run.ts", "harness.ts", "gatewayLoad.ts", "bareServer.ts", "readPages.ts", "sealingGateway.ts"].includes(f),
+  )
   .map((f) => f.slice(0, -3))
 const usage = `usage: npm run bench -- NAME   (one of: ${available.join(", ")})`
 let line: ReturnType<typeof readCommandLine<{}>>

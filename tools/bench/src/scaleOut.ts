@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startEmbeddedPostgres } from "@mizan/store-postgres/testing"
-import { type GatewayProcess, sendCreates, startGatewayProcess } from "./gatewayLoad.ts"
+import { type CreateLoad, createsFor, type GatewayProcess, sendCreates, startGatewayProcess } from "./gatewayLoad.ts"
 import { compare, describeMachine, formatTable, type RunCounts, type Workload } from "./harness.ts"
 
 const requestsPerRun = 2_000
@@ -21,17 +21,16 @@ const counts: RunCounts = { warmupRuns: 1, measuredRuns: 3 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "mizan-bench-scale-out-"))
 
+/** A run's requests, signed before the clock starts: one share per gateway. */
+const splitLoad = (gateways: ReadonlyArray<GatewayProcess>) =>
+  gateways.map((gateway) => {
+    const connections = connectionsTotal / gateways.length
+    const amount = requestsPerRun / gateways.length
+    return { baseUrl: gateway.baseUrl, connections, amount, requests: createsFor(amount, connections) }
+  })
+
 /** Sends `requestsPerRun` creates, split evenly over the gateways, all at once. */
-const sendSplit = (gateways: ReadonlyArray<GatewayProcess>) =>
-  Promise.all(
-    gateways.map((gateway) =>
-      sendCreates({
-        baseUrl: gateway.baseUrl,
-        connections: connectionsTotal / gateways.length,
-        amount: requestsPerRun / gateways.length,
-      }),
-    ),
-  )
+const sendSplit = (loads: ReadonlyArray<CreateLoad>) => Promise.all(loads.map(sendCreates))
 
 /**
  * CPU time (clock ticks) spent so far by every process whose name is one of
@@ -62,20 +61,22 @@ try {
   const second = await startGatewayProcess({ name: "gateway-2", dataDir, store, roles })
   gateways.push(second)
   const cpu = { postgres: 0, node: 0 }
-  const twoGateways: Workload = {
+  const twoGateways: Workload<ReadonlyArray<CreateLoad>> = {
     name: `gateway: signed creates through 2 processes on one PostgreSQL, ${connectionsTotal} in flight`,
     operationsPerRun: requestsPerRun,
-    run: async () => {
+    setup: () => splitLoad([first, second]),
+    run: async (loads) => {
       const before = { postgres: cpuTicksOf("postgres"), node: cpuTicksOf("node", "MainThread") }
-      await sendSplit([first, second])
+      await sendSplit(loads)
       cpu.postgres += cpuTicksOf("postgres") - before.postgres
       cpu.node += cpuTicksOf("node", "MainThread") - before.node
     },
   }
-  const oneGateway: Workload = {
+  const oneGateway: Workload<ReadonlyArray<CreateLoad>> = {
     name: "the same through 1 process",
     operationsPerRun: requestsPerRun,
-    run: () => sendSplit([first]).then(() => undefined),
+    setup: () => splitLoad([first]),
+    run: (loads) => sendSplit(loads).then(() => undefined),
   }
   const comparison = await compare(twoGateways, oneGateway, { unit: "requests", counts })
   console.log(formatTable([comparison]))

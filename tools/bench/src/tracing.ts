@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type GatewayProcess, sendCreates, startGatewayProcess } from "./gatewayLoad.ts"
+import { createsFor, type GatewayProcess, type SignedRequest, sendCreates, startGatewayProcess } from "./gatewayLoad.ts"
 import { compare, describeMachine, formatTable, type RunCounts, type Workload } from "./harness.ts"
 
 const requestsPerRun = 2_000
@@ -58,13 +58,15 @@ try {
   gateways.push(exporting)
   const plain = await startGatewayProcess({ name: "plain", dataDir, store: "sqlite:plain.db?synchronous=normal" })
   gateways.push(plain)
-  const load = (gateway: GatewayProcess): Workload => ({
+  const load = (gateway: GatewayProcess): Workload<ReadonlyArray<SignedRequest>> => ({
     name:
       gateway === exporting
         ? `gateway: signed creates, traces (${sampleRatio * 100}% sampled) and metrics exported over OTLP`
         : "the same with no collector named",
     operationsPerRun: requestsPerRun,
-    run: () => sendCreates({ baseUrl: gateway.baseUrl, connections: concurrentRequests, amount: requestsPerRun }),
+    setup: () => createsFor(requestsPerRun, concurrentRequests),
+    run: (requests) =>
+      sendCreates({ baseUrl: gateway.baseUrl, connections: concurrentRequests, amount: requestsPerRun, requests }),
   })
   const comparison = await compare(load(exporting), load(plain), { unit: "requests", goalRatio: 0.95, counts })
   console.log(formatTable([comparison]))

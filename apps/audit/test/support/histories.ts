@@ -1,15 +1,17 @@
 /** Generated histories (tools/histories) in memory stores, for the replay's tests. */
-import { type EventStoreShape, makeMemoryEventStore } from "@mizan/eventsourcing"
-import { type GeneratedHistory, generateHistory } from "@mizan/histories"
-import { withMemoryStore } from "./stores.ts"
+import { EventStore, type EventStoreShape, makeMemoryEventStore } from "@mizan/eventsourcing"
+import { type GeneratedHistory, type GenerateError, generateHistory } from "@mizan/histories"
+import { Effect } from "effect"
 
 export interface GeneratedStore {
   readonly store: EventStoreShape
   readonly history: GeneratedHistory
 }
 
-export const generatedStore = async (seed: number, events: number): Promise<GeneratedStore> => {
-  const store = makeMemoryEventStore()
-  const history = await withMemoryStore(generateHistory({ seed, events }), store)
-  return { store, history }
-}
+/** A memory store holding the history generated from `seed`, of about `events` events. */
+export const generatedStore = (seed: number, events: number): Effect.Effect<GeneratedStore, GenerateError> =>
+  Effect.gen(function* () {
+    const store = makeMemoryEventStore()
+    const history = yield* Effect.provideService(generateHistory({ seed, events }), EventStore, store)
+    return { store, history }
+  })

@@ -1,10 +1,12 @@
 /** Stores for the audit's tests: memory stores with recorded events, and SQLite files in a temporary folder. */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { EventStore, makeMemoryEventStore, type NewEvent } from "@mizan/eventsourcing"
+import { dirname, join } from "node:path"
+import { EventStore, logStart, makeMemoryEventStore, type NewEvent, type Sealing } from "@mizan/eventsourcing"
+import { mizanSealingPlan } from "@mizan/order-views"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
-import { Effect } from "effect"
+import { layerKeyFile, layerSealed, layerStore } from "@mizan/stores"
+import { Effect, Layer } from "effect"
 
 export const repositoryRoot = join(import.meta.dirname, "..", "..", "..", "..")
 
@@ -14,17 +16,49 @@ export const tempFolder = () => {
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-/** Runs `body` with a memory store as the EventStore. */
-export const withMemoryStore = <A, E>(body: Effect.Effect<A, E, EventStore>, store = makeMemoryEventStore()) =>
-  Effect.runPromise(Effect.provideService(body, EventStore, store))
+/** `body` with a memory store as the EventStore. */
+export const onMemoryStore = <A, E>(body: Effect.Effect<A, E, EventStore>, store = makeMemoryEventStore()) =>
+  Effect.provideService(body, EventStore, store)
 
-/** Runs `body` with the SQLite store at `path` (created when absent), closed afterwards. */
+/**
+ * Runs `body` with the SQLite store at `path` (created when absent), closed
+ * afterwards: a promise, for the set-up of tests that then run the audit's
+ * command line as a child process on the file.
+ */
 export const withSqliteStore = <A, E>(path: string, body: Effect.Effect<A, E, EventStore>) =>
   Effect.runPromise(
     Effect.scoped(
       Effect.flatMap(makeSqliteEventStore(path), (store) => Effect.provideService(body, EventStore, store)),
     ),
   )
+
+/**
+ * Runs `body` on the SQLite store at `path` under sealing with Mizan's plan,
+ * as a gateway writes it: the master key file at `masterKeyFile` is made
+ * when missing (as in sandbox mode), and `Sealing` forgets.
+ */
+export const withSealedSqliteStore = <A, E>(
+  path: string,
+  masterKeyFile: string,
+  body: Effect.Effect<A, E, EventStore | Sealing>,
+) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.flatMap(
+        Layer.build(
+          layerSealed(
+            layerStore(`sqlite:${path}`, dirname(path)),
+            layerKeyFile(masterKeyFile, { createWhenMissing: true, settingName: "masterKeyFile" }),
+            mizanSealingPlan,
+          ),
+        ),
+        (context) => Effect.provideContext(body, context),
+      ),
+    ),
+  )
+
+/** Every event of the store `body` runs on, as that store gives them. */
+export const readWholeLog = Effect.flatMap(EventStore, (store) => store.readAll({ after: logStart, maxCount: 100_000 }))
 
 /** One recorded event of a domain lib's fixture file, with the stream it belongs to. */
 export interface FixtureEvent {

@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { BankCardTransfer } from "@mizan/card-transfer"
 import { fils } from "@mizan/kernel"
+import { withoutUndefined } from "@mizan/order-views"
 import { generateKeyPair } from "@mizan/protocol"
 import { decodeConfig, grantAll, type MerchantConfig } from "../config.ts"
 import { readConfigFile } from "../main.ts"
@@ -19,7 +20,7 @@ import { checkPartnerId, displayPath, merchantKeyFiles } from "./files.ts"
  */
 export const merchantDefaults = (partnerId: string, publicKeyFile: string, name?: string): MerchantConfig => ({
   partnerId,
-  ...(name === undefined ? {} : { name }),
+  ...withoutUndefined({ name }),
   publicKeyFile,
   grants: [grantAll],
   fees: {

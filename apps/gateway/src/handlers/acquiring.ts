@@ -63,24 +63,25 @@ const withSharingMids = (list: ReadonlyArray<SharingItem>) =>
     ),
   )
 
-/** The wire's create order as the domain's OrderRequest: amounts in fils, identities as digests. */
+/**
+ * Create order as the domain's OrderRequest. The wire's schema has already
+ * named it as the domain does (amounts in fils); what is left is effectful:
+ * the identities digested with the service's key, each sharing item's member
+ * looked up, and expiredTime moved to the merchant's clock.
+ */
 const orderRequestOf = Effect.fn("Gateway.orderRequestOf")(function* (call: Call, request: CreateOrderRequest) {
+  const { expiredTime, paySceneParams, sharingParamList, ...named } = request
   const eid =
-    request.paySceneParams?.eid === undefined
+    paySceneParams?.eid === undefined
       ? undefined
-      : yield* digestField("/acquire2/placeOrder", "paySceneParams.eid", request.paySceneParams.eid)
-  const sharingParamList =
-    request.sharingParamList === undefined
-      ? undefined
-      : yield* withSharingMids(yield* digestSharingList("/acquire2/placeOrder", request.sharingParamList))
-  const { totalAmount, currency: _currency, expiredTime, paySceneParams, sharingParamList: _list, ...rest } = request
+      : yield* digestField("/acquire2/placeOrder", "paySceneParams.eid", paySceneParams.eid)
   return withoutUndefined({
-    ...rest,
-    totalAmountFils: totalAmount,
+    ...named,
     // Sent on the merchant's own clock, compared with requestTime on the same (sandbox) clock.
     expiredTime: expiredTime && call.toMerchantTime(expiredTime),
     paySceneParams: paySceneParams && withoutUndefined({ ...paySceneParams, eid }),
-    sharingParamList,
+    sharingParamList:
+      sharingParamList && (yield* withSharingMids(yield* digestSharingList("/acquire2/placeOrder", sharingParamList))),
   }) satisfies AcquiringOrder.OrderRequest
 })
 

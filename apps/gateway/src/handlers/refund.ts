@@ -8,7 +8,7 @@ import {
   refundStreamOf,
   requestRefund,
 } from "@mizan/order-flows"
-import { toWireRefundOrder, toWireRefundSummary } from "@mizan/order-views"
+import { toWireRefundOrder, toWireRefundSummary, withoutUndefined } from "@mizan/order-views"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
 import type { Handlers } from "../pipeline.ts"
@@ -18,12 +18,12 @@ import type { HandlerServices } from "./services.ts"
 const refundRequestOf = Effect.fn("Gateway.refundRequestOf")(function* (
   request: DecodedRequestOf<"/acquire2/refund/placeOrder">,
 ) {
-  const { originMerchantOrderNo: _m, originOrderNo: _o, sharingParamList, ...rest } = request
-  const refundRequest: AcquiringOrder.RefundRequest =
-    sharingParamList === undefined
-      ? rest
-      : { ...rest, sharingParamList: yield* digestSharingList("/acquire2/refund/placeOrder", sharingParamList) }
-  return refundRequest
+  // The origin names the order refunded, which the handler finds; the rest is the refund's own request.
+  const { originMerchantOrderNo: _m, originOrderNo: _o, sharingParamList, ...named } = request
+  return withoutUndefined({
+    ...named,
+    sharingParamList: sharingParamList && (yield* digestSharingList("/acquire2/refund/placeOrder", sharingParamList)),
+  }) satisfies AcquiringOrder.RefundRequest
 })
 
 export const refundHandlers: Pick<
@@ -45,10 +45,10 @@ export const refundHandlers: Pick<
             `deviceId ${request.deviceId} is not a registered device of this merchant`,
           ),
         )
-      const acquiringStream = yield* acquiringStreamOf(merchantId, {
-        ...(request.originMerchantOrderNo === undefined ? {} : { merchantOrderNo: request.originMerchantOrderNo }),
-        ...(request.originOrderNo === undefined ? {} : { orderNo: request.originOrderNo }),
-      })
+      const acquiringStream = yield* acquiringStreamOf(
+        merchantId,
+        withoutUndefined({ merchantOrderNo: request.originMerchantOrderNo, orderNo: request.originOrderNo }),
+      )
       const { order, refund } = yield* requestRefund({
         merchantId,
         acquiringStream,

@@ -27,7 +27,12 @@ import {
   submitCardPayout,
   transferToWallet,
 } from "@mizan/order-flows"
-import { toWireBankCardOrder, toWireTransferOrder, toWireTransferToBankOrder } from "@mizan/order-views"
+import {
+  toWireBankCardOrder,
+  toWireTransferOrder,
+  toWireTransferToBankOrder,
+  withoutUndefined,
+} from "@mizan/order-views"
 import { type DecodedRequestOf, sha256Hex } from "@mizan/protocol"
 import { BankTransfer, charCount, fundoutTermsOf, parseIban, WalletTransfer } from "@mizan/transfer"
 import { Effect, Result } from "effect"
@@ -36,6 +41,9 @@ import type { Call, Handlers } from "../pipeline.ts"
 import { sandboxMemberDirectoryOf } from "../sandbox/memberDirectoryOutage.ts"
 import { digestField, revealField, revealOptional } from "../sensitive.ts"
 import type { HandlerServices } from "./services.ts"
+
+/** The digest of an optional clear value; absent stays absent. */
+const digestOfOptional = (clear: string | undefined) => (clear === undefined ? undefined : sha256Hex(clear))
 
 const invalid = (detail: string) => Effect.fail(reject("INVALID_PARAMETER", detail))
 
@@ -81,15 +89,7 @@ const placeWalletTransfer = (call: Call, request: DecodedRequestOf<typeof wallet
       orderNo: newOrderNo(call.now, "walletTransfer"),
       requestTime: call.requestTime,
       now: call.now,
-      request: {
-        merchantOrderNo: request.merchantOrderNo,
-        beneficiaryIdentityType: request.beneficiaryIdentityType,
-        beneficiaryIdentity,
-        ...(beneficiaryFullName === undefined ? {} : { beneficiaryFullName }),
-        amountFils: request.amount,
-        memo: request.memo,
-        ...(request.notifyUrl === undefined ? {} : { notifyUrl: request.notifyUrl }),
-      },
+      request: withoutUndefined({ ...request, beneficiaryIdentity, beneficiaryFullName }),
       feePlan: call.merchant.config.fees?.walletTransfer ?? noFees,
     }).pipe(
       Effect.provideService(MemberDirectory, directory),
@@ -117,13 +117,12 @@ const clearBeneficiaryOf = (request: DecodedRequestOf<typeof bankPath>) =>
     if (Result.isFailure(iban)) return yield* Effect.fail(iban.failure)
     const beneficiaryAddress = yield* revealOptional(bankPath, "beneficiaryAddress", request.beneficiaryAddress)
     const accountNo = yield* revealOptional(bankPath, "accountNo", request.accountNo)
-    const beneficiary: BankTransfer.ClearBeneficiary = {
+    return withoutUndefined({
       holderName,
       iban: iban.success,
-      ...(beneficiaryAddress === undefined ? {} : { beneficiaryAddress }),
-      ...(accountNo === undefined ? {} : { accountNo }),
-    }
-    return beneficiary
+      beneficiaryAddress,
+      accountNo,
+    }) satisfies BankTransfer.ClearBeneficiary
   })
 
 const placeBankTransferCommand = (
@@ -138,14 +137,12 @@ const placeBankTransferCommand = (
       request.networkCode ?? BankTransfer.bankTransferDefaults.networkCode,
       request.fundoutCurrencyCode ?? BankTransfer.bankTransferDefaults.fundoutCurrencyCode,
     )
-    // cityCode is accepted on the wire (the IBAN query's table) but the order has no such field: it is not kept.
+    // The encrypted fields travel on as the digests of the clear values checked above.
     const {
       holderName: _holderName,
       iban: _iban,
-      beneficiaryAddress: _beneficiaryAddress,
+      beneficiaryAddress: _address,
       accountNo: _accountNo,
-      cityCode: _cityCode,
-      amount: amountFils,
       ...kept
     } = request
     const command: BankTransfer.PlaceBankTransfer = {
@@ -154,16 +151,13 @@ const placeBankTransferCommand = (
       orderNo: newOrderNo(call.now, "bankTransfer"),
       requestTime: call.requestTime,
       now: call.now,
-      request: {
+      request: withoutUndefined({
         ...kept,
-        amountFils,
         holderName: sha256Hex(beneficiary.holderName),
         iban: sha256Hex(beneficiary.iban),
-        ...(beneficiary.beneficiaryAddress === undefined
-          ? {}
-          : { beneficiaryAddress: sha256Hex(beneficiary.beneficiaryAddress) }),
-        ...(beneficiary.accountNo === undefined ? {} : { accountNo: sha256Hex(beneficiary.accountNo) }),
-      },
+        beneficiaryAddress: digestOfOptional(beneficiary.beneficiaryAddress),
+        accountNo: digestOfOptional(beneficiary.accountNo),
+      }),
       // Digests cannot tell how long a name was: the 140-character rule travels as measured lengths.
       clearLengths: {
         holderNameChars: charCount(beneficiary.holderName),
@@ -232,15 +226,16 @@ const placeCardTransferCommand = (
         merchantOrderNo: request.merchantOrderNo,
         accountHolderType: request.accountHolderType,
         ...nameDigests,
-        amountFils: request.amount,
-        ...(request.memo === undefined ? {} : { memo: request.memo }),
-        ...(request.notifyUrl === undefined ? {} : { notifyUrl: request.notifyUrl }),
+        amountFils: request.amountFils,
+        ...withoutUndefined({ memo: request.memo, notifyUrl: request.notifyUrl }),
         expiryYear,
         expiryMonth,
       },
       // The decider checks digits, expiry and the legal-name shape; the clear values stay here.
       cardNumber,
-      ...(holder.companyName === undefined ? {} : { companyNameShape: legalNameShape(holder.companyName) }),
+      ...withoutUndefined({
+        companyNameShape: holder.companyName === undefined ? undefined : legalNameShape(holder.companyName),
+      }),
       enabledProducts: enabledProductsOf(call.merchant),
       feePlan: call.merchant.config.fees?.bankCardTransfer ?? noFees,
       payerFeeMemberId: call.merchant.config.memberId ?? call.merchant.partnerId,

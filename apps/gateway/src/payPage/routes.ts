@@ -23,6 +23,7 @@ import { AcquiringOrder } from "@mizan/acquiring"
 import type { EventStore } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
 import { readOrderExpiringIfDue } from "@mizan/order-flows"
+import { withoutUndefined } from "@mizan/order-views"
 import { Cause, Clock, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Gateway, type Merchant } from "../gateway.ts"
@@ -45,11 +46,12 @@ export interface PayPageSettings {
 /** The footer's name when the configuration gives none. */
 export const serviceNameDefault = "Mizan"
 
-const serviceFactsOf = (settings: PayPageSettings | undefined): ServiceFacts => ({
-  serviceName: settings?.serviceName ?? serviceNameDefault,
-  ...(settings?.termsUrl === undefined ? {} : { termsUrl: settings.termsUrl }),
-  ...(settings?.privacyUrl === undefined ? {} : { privacyUrl: settings.privacyUrl }),
-})
+const serviceFactsOf = (settings: PayPageSettings | undefined): ServiceFacts =>
+  withoutUndefined({
+    serviceName: settings?.serviceName ?? serviceNameDefault,
+    termsUrl: settings?.termsUrl,
+    privacyUrl: settings?.privacyUrl,
+  })
 
 /** The page's language: the switch link's `?lang=`, else the browser's Accept-Language. */
 const requestLanguage = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
@@ -105,11 +107,7 @@ const orderOfToken = Effect.fn("Gateway.orderOfToken")(function* (
   const { logoUrl, brandColor } = merchant.config
   const view: OrderView = {
     order,
-    merchant: {
-      name: merchant.config.name ?? merchant.partnerId,
-      ...(logoUrl === undefined ? {} : { logoUrl }),
-      ...(brandColor === undefined ? {} : { brandColor }),
-    },
+    merchant: withoutUndefined({ name: merchant.config.name ?? merchant.partnerId, logoUrl, brandColor }),
     token,
     mode: gateway.mode,
     now,

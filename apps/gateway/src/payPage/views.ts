@@ -10,6 +10,7 @@
  */
 import type { AcquiringOrder } from "@mizan/acquiring"
 import type { Timestamp } from "@mizan/kernel"
+import { withoutUndefined } from "@mizan/order-views"
 import { payPagePath } from "../payToken.ts"
 import { type Copy, copyOf } from "./copy.ts"
 import { formatGulfTime, formatMoney, timeLeft } from "./format.ts"
@@ -195,7 +196,7 @@ const frameOf = (view: OrderView, title: string) => ({
   language: view.language,
   service: view.service,
   path: payPagePath(view.token),
-  ...(view.merchant.brandColor === undefined ? {} : { brandColor: view.merchant.brandColor }),
+  ...withoutUndefined({ brandColor: view.merchant.brandColor }),
   images: view.merchant.logoUrl !== undefined,
 })
 

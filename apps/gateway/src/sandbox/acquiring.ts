@@ -7,14 +7,15 @@
 import { AcquiringOrder } from "@mizan/acquiring"
 import { BoundedString, PositiveMoneyFromWire, RequiredString } from "@mizan/kernel"
 import { acquiringStreamOf, endRefund, onOrder, readOrderExpiringIfDue, refundStreamOf } from "@mizan/order-flows"
-import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary } from "@mizan/order-views"
+import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary, withoutUndefined } from "@mizan/order-views"
 import {
   AcquireOrderResponse,
-  CardInfo,
+  CardInfoRequest,
   exactlyOneOf,
   GetRefundResponse,
   MerchantOrderNo,
   OrderNo,
+  withDomainNames,
 } from "@mizan/protocol"
 import { Effect, Schema } from "effect"
 import type { HandlerServices } from "../handlers/services.ts"
@@ -27,14 +28,18 @@ const orderName = {
 }
 const OrderNamed = Schema.Struct(orderName).check(exactlyOneOf("merchantOrderNo", "orderNo"))
 
-const PayOrderRequest = Schema.Struct({
-  ...orderName,
-  /** Below totalAmount when a discount applied; the full amount by default. */
-  paidAmount: Schema.optionalKey(PositiveMoneyFromWire),
-  payChannel: Schema.optionalKey(RequiredString(32)),
-  payerMid: Schema.optionalKey(RequiredString(64)),
-  cardInfo: Schema.optionalKey(CardInfo),
-}).check(exactlyOneOf("merchantOrderNo", "orderNo"))
+/** Decoded, the paid amount is named in fils as the domain names it. */
+const PayOrderRequest = withDomainNames(
+  Schema.Struct({
+    ...orderName,
+    /** Below totalAmount when a discount applied; the full amount by default. */
+    paidAmount: Schema.optionalKey(PositiveMoneyFromWire),
+    payChannel: Schema.optionalKey(RequiredString(32)),
+    payerMid: Schema.optionalKey(RequiredString(64)),
+    cardInfo: Schema.optionalKey(CardInfoRequest),
+  }).check(exactlyOneOf("merchantOrderNo", "orderNo")),
+  { paidAmount: "paidAmountFils" },
+)
 
 const FailPaymentRequest = Schema.Struct({
   ...orderName,
@@ -81,12 +86,13 @@ export const acquiringSandboxOperations: Readonly<Record<string, ApiOperation<Ha
     (call, request) =>
       Effect.gen(function* () {
         const merchantOrderNo = yield* merchantOrderNoOf(call, request)
-        const order = yield* payOrder(call.merchant, merchantOrderNo, call.now, {
-          ...(request.paidAmount === undefined ? {} : { paidAmountFils: request.paidAmount }),
-          ...(request.payChannel === undefined ? {} : { payChannel: request.payChannel }),
-          ...(request.payerMid === undefined ? {} : { payer: { payerMid: request.payerMid } }),
-          ...(request.cardInfo === undefined ? {} : { cardInfo: request.cardInfo }),
-        })
+        const { payerMid, ...details } = request
+        const order = yield* payOrder(
+          call.merchant,
+          merchantOrderNo,
+          call.now,
+          withoutUndefined({ ...details, payer: payerMid === undefined ? undefined : { payerMid } }),
+        )
         return { acquireOrder: toWireAcquireOrder(order) }
       }),
     false,
@@ -97,11 +103,7 @@ export const acquiringSandboxOperations: Readonly<Record<string, ApiOperation<Ha
     (call, request) =>
       Effect.gen(function* () {
         const merchantOrderNo = yield* merchantOrderNoOf(call, request)
-        const order = yield* failPayment(call.merchant, merchantOrderNo, call.now, {
-          ...(request.payerMid === undefined ? {} : { payerMid: request.payerMid }),
-          ...(request.failCode === undefined ? {} : { failCode: request.failCode }),
-          ...(request.failDes === undefined ? {} : { failDes: request.failDes }),
-        })
+        const order = yield* failPayment(call.merchant, merchantOrderNo, call.now, request)
         return { acquireOrder: toWireAcquireOrder(order) }
       }),
     false,

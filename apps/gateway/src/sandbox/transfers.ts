@@ -25,7 +25,12 @@ import { BankCardTransfer } from "@mizan/card-transfer"
 import { BoundedString, isForgotten, PositiveMoneyFromWire, RequiredString, reject, Timestamp } from "@mizan/kernel"
 import type { OrderName } from "@mizan/order-flows"
 import { newOrderNo, onTransfer, placedOrder, transferStreamOf } from "@mizan/order-flows"
-import { toWireBankCardOrder, toWireTransferToBankOrder, toWireVamDepositOrder } from "@mizan/order-views"
+import {
+  toWireBankCardOrder,
+  toWireTransferToBankOrder,
+  toWireVamDepositOrder,
+  withoutUndefined,
+} from "@mizan/order-views"
 import {
   CardTransferResponse,
   exactlyOneOf,
@@ -35,6 +40,7 @@ import {
   sha256Hex,
   TransferToBankOrderResponse,
   VamDepositOrder,
+  withDomainNames,
 } from "@mizan/protocol"
 import { BankTransfer, VamDeposit } from "@mizan/transfer"
 import { Effect, Schema } from "effect"
@@ -68,17 +74,21 @@ const FailCardTransfer = namingOrder({
 const NamedOrder = namingOrder({})
 
 /** A top-up as the bank reports it; remitterInfo and collectIBAN arrive in clear and are kept as digests. */
-const PostDeposit = Schema.Struct({
-  amount: PositiveMoneyFromWire,
-  status: VamDeposit.DepositStatus,
-  /** When the bank booked it; now by default. */
-  transactionTime: Schema.optionalKey(Timestamp),
-  referenceNo: Schema.optionalKey(BoundedString(200)),
-  remitterInfo: Schema.optionalKey(BoundedString(200)),
-  senderBankCode: Schema.optionalKey(BoundedString(200)),
-  depositDetails: Schema.optionalKey(BoundedString(200)),
-  collectIBAN: Schema.optionalKey(BoundedString(200)),
-})
+/** Decoded, the amount is named in fils as the domain names it. */
+const PostDeposit = withDomainNames(
+  Schema.Struct({
+    amount: PositiveMoneyFromWire,
+    status: VamDeposit.DepositStatus,
+    /** When the bank booked it; now by default. */
+    transactionTime: Schema.optionalKey(Timestamp),
+    referenceNo: Schema.optionalKey(BoundedString(200)),
+    remitterInfo: Schema.optionalKey(BoundedString(200)),
+    senderBankCode: Schema.optionalKey(BoundedString(200)),
+    depositDetails: Schema.optionalKey(BoundedString(200)),
+    collectIBAN: Schema.optionalKey(BoundedString(200)),
+  }),
+  { amount: "amountFils" },
+)
 const SettleDeposit = Schema.Struct({
   orderNo: OrderNo,
   status: Schema.Literals(["SUCCESS", "FAILED"]),
@@ -129,22 +139,24 @@ const postDeposit = (call: Call, request: typeof PostDeposit.Type) =>
   Effect.gen(function* () {
     const merchantId = call.merchant.partnerId
     const orderNo = newOrderNo(call.now, "vamDeposit")
-    const { remitterInfo, collectIBAN, transactionTime, amount: amountFils, ...reported } = request
-    const { vamNotifyUrl } = call.merchant.config
-    const deposit = yield* onTransfer(VamDeposit.aggregate, VamDeposit.streamId(merchantId, orderNo), {
-      _tag: "RecordVamDeposit",
-      merchantId,
-      now: call.now,
-      deposit: {
-        ...reported,
-        amountFils,
-        orderNo,
-        transactionTime: transactionTime ?? call.now,
-        ...(remitterInfo === undefined ? {} : { remitterInfo: sha256Hex(remitterInfo) }),
-        ...(collectIBAN === undefined ? {} : { collectIBAN: sha256Hex(collectIBAN) }),
-      },
-      ...(vamNotifyUrl === undefined ? {} : { notifyUrl: vamNotifyUrl }),
-    })
+    const { remitterInfo, collectIBAN, transactionTime, ...reported } = request
+    const deposit = yield* onTransfer(
+      VamDeposit.aggregate,
+      VamDeposit.streamId(merchantId, orderNo),
+      withoutUndefined({
+        _tag: "RecordVamDeposit" as const,
+        merchantId,
+        now: call.now,
+        deposit: withoutUndefined({
+          ...reported,
+          orderNo,
+          transactionTime: transactionTime ?? call.now,
+          remitterInfo: remitterInfo === undefined ? undefined : sha256Hex(remitterInfo),
+          collectIBAN: collectIBAN === undefined ? undefined : sha256Hex(collectIBAN),
+        }),
+        notifyUrl: call.merchant.config.vamNotifyUrl,
+      }),
+    )
     return { vamDepositOrder: toWireVamDepositOrder(deposit) }
   })
 

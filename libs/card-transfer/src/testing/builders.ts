@@ -7,6 +7,7 @@
 import { fils, type Sha256Hex, type Timestamp, timestamp } from "@mizan/kernel"
 import { CardNumber } from "../cardNumber.ts"
 import type { BankCardTransferRequest, Command, PlaceBankCardTransfer } from "../commands.ts"
+import type { LegalNameShape } from "../legalName.ts"
 import { bankCardTransferProduct } from "../state.ts"
 
 /** 2026-03-01T10:00:00Z: when the placements here are made. */
@@ -31,7 +32,11 @@ export const cardNumberOf = (clear: string): CardNumber => new CardNumber(clear,
 
 export interface PlaceCardTransferOptions {
   readonly clearCardNumber?: string
+  /** The card as the edge wraps it, when the test digests it itself; `clearCardNumber` with a stand-in digest otherwise. */
+  readonly cardNumber?: CardNumber
   readonly holder?: "INDIVIDUAL" | "CORPORATE"
+  /** A CORPORATE holder's measured company name; PLAUSIBLE by default. */
+  readonly companyNameShape?: LegalNameShape
   readonly request?: Partial<BankCardTransferRequest>
   readonly enabled?: boolean
   readonly now?: Timestamp
@@ -63,8 +68,8 @@ export const placeCardTransfer = (options: PlaceCardTransferOptions = {}): Place
       expiryMonth: "09",
       ...options.request,
     },
-    cardNumber: cardNumberOf(options.clearCardNumber ?? "4111111111111111"),
-    ...(corporate ? { companyNameShape: "PLAUSIBLE" as const } : {}),
+    cardNumber: options.cardNumber ?? cardNumberOf(options.clearCardNumber ?? "4111111111111111"),
+    ...(corporate ? { companyNameShape: options.companyNameShape ?? "PLAUSIBLE" } : {}),
     enabledProducts: options.enabled === false ? [] : [bankCardTransferProduct],
     feePlan: { basisPoints: 150, fixedFils: fils(100) },
     payerFeeMemberId: "100000000099",

@@ -4,7 +4,15 @@
  * per sealed value, and keyed HMAC-SHA-256 for the ids that stand for
  * personal values.
  */
-import { createCipheriv, createDecipheriv, createHmac, createSecretKey, type KeyObject, randomBytes } from "node:crypto"
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+} from "node:crypto"
 
 export const dataKeyBytes = 32
 const nonceBytes = 12
@@ -67,3 +75,10 @@ export const openBytes = (key: Uint8Array | CipherKey, box: string, associated: 
 /** A keyed HMAC-SHA-256 in lower-case hex: equal values give equal ids, and nobody without the secret can test a guess. */
 export const keyedDigest = (secret: Uint8Array | CipherKey, domain: string, value: string): string =>
   createHmac("sha256", secret).update(`${domain}\u0000${value}`, "utf8").digest("hex")
+
+/**
+ * The plain SHA-256 hex of `value`, as the edge digests a card number or an
+ * identity: only ever the input of a keyed id (SealedSubject.identifiedInClear),
+ * never stored.
+ */
+export const unkeyedDigestHex = (value: string): string => createHash("sha256").update(value, "utf8").digest("hex")

@@ -2,22 +2,26 @@
  * Field paths of a sealing plan: a top-level name (`cardNumber`), names
  * joined by dots into nested objects (`order.cardNumber`, a notification's
  * copy of an order), and `[]` after a list's name for a field of each of
- * its items (`request.sharingParamList[].sharingIdentity`). The sealer
- * turns a plan's `[]` into the items' positions (`sharingParamList[0]`),
- * and a stored entry names its fields by these concrete paths. Writing
- * copies each object and list on the way, so the data a store handed out
- * (the memory store keeps its own) is never changed.
+ * its items (`request.sharingParamList[].sharingIdentity`). A path is read
+ * once into its steps (`stepsOf`): the sealer compiles its plan's paths
+ * when it is made, and turns a plan's `[]` into the items' positions
+ * (`sharingParamList[0]`); a stored entry names its fields by these
+ * concrete paths (`pathOf`). Writing copies each object and list on the
+ * way, so the data a store handed out (the memory store keeps its own) is
+ * never changed.
  */
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** A step of a path: a field's name, an item's position, or (in a plan's path) every item. */
-type Step = string | number | "[]"
-
 const everyItem = "[]"
 
-const stepsOf = (path: string): ReadonlyArray<Step> =>
+/** A step of a path: a field's name, an item's position, or (in a plan's path) every item. */
+export type Step = string | number
+export type Steps = ReadonlyArray<Step>
+
+/** The steps of `path`; a plan's `[]` is the step `"[]"`, every item. */
+export const stepsOf = (path: string): Steps =>
   path.split(".").flatMap((part) => {
     const bracket = part.indexOf("[")
     if (bracket < 0) return [part]
@@ -29,12 +33,26 @@ const stepsOf = (path: string): ReadonlyArray<Step> =>
     return [part.slice(0, bracket), ...items]
   })
 
-/** Whether `path` goes below the top level of the data (into an object or a list's item). */
-export const isNestedPath = (path: string): boolean => path.includes(".") || path.includes("[")
+/** The path `steps` name, as `stepsOf` reads it back: `request.sharingParamList[0].sharingIdentity`. */
+export const pathOf = (steps: Steps): string =>
+  steps
+    .map((step, i) =>
+      typeof step === "number" ? `[${step}]` : step === everyItem ? everyItem : i === 0 ? step : `.${step}`,
+    )
+    .join("")
 
-export const valueAt = (data: Record<string, unknown>, path: string): unknown => {
+/** How many steps lead to a plan path's first list and include its `[]`; undefined when it names no list. */
+export const listDepthOf = (steps: Steps): number | undefined => {
+  const marker = steps.indexOf(everyItem)
+  return marker < 0 ? undefined : marker + 1
+}
+
+/** Whether `steps` start with `prefix`. */
+export const startsWith = (steps: Steps, prefix: Steps): boolean => prefix.every((step, i) => steps[i] === step)
+
+export const valueAt = (data: Record<string, unknown>, steps: Steps): unknown => {
   let at: unknown = data
-  for (const step of stepsOf(path)) {
+  for (const step of steps) {
     if (typeof step === "number") {
       if (!Array.isArray(at)) return undefined
       at = at[step]
@@ -47,30 +65,22 @@ export const valueAt = (data: Record<string, unknown>, path: string): unknown =>
 }
 
 /**
- * The concrete paths of a plan's `path` in `data`: its `[]` replaced by the
- * position of each item the list holds (none when the list is absent).
+ * The concrete paths of a plan path's `steps` in `data`: each `[]` replaced
+ * by the position of each item the list holds (none when the list is absent).
  */
-export const itemPathsOf = (data: Record<string, unknown>, path: string): ReadonlyArray<string> => {
-  const marker = path.indexOf(everyItem)
-  if (marker < 0) return [path]
-  const list = valueAt(data, path.slice(0, marker))
+export const itemStepsOf = (data: Record<string, unknown>, steps: Steps): ReadonlyArray<Steps> => {
+  const depth = listDepthOf(steps)
+  if (depth === undefined) return [steps]
+  const list = valueAt(data, steps.slice(0, depth - 1))
   if (!Array.isArray(list)) return []
-  return list.flatMap((_item, index) =>
-    itemPathsOf(data, `${path.slice(0, marker)}[${index}]${path.slice(marker + everyItem.length)}`),
-  )
+  return list.flatMap((_item, index) => itemStepsOf(data, [...steps.slice(0, depth - 1), index, ...steps.slice(depth)]))
 }
 
-/** The list part of a plan's path, up to and including its first `[]` (`request.sharingParamList[]`). */
-export const firstListOf = (path: string): string | undefined => {
-  const marker = path.indexOf(everyItem)
-  return marker < 0 ? undefined : path.slice(0, marker + everyItem.length)
-}
-
-const copyAt = (value: unknown, step: string | number, rest: ReadonlyArray<Step>, set: unknown): unknown => {
+const copyAt = (value: unknown, step: Step, rest: Steps, set: unknown): unknown => {
   if (typeof step === "number") {
     if (!Array.isArray(value)) return value
     const copy = [...value]
-    copy[step] = rest.length === 0 ? set : withStepsAt(copy[step], rest, set)
+    copy[step] = rest.length === 0 ? set : withValueAt(copy[step], rest, set)
     return copy
   }
   const object = isObject(value) ? value : {}
@@ -78,11 +88,12 @@ const copyAt = (value: unknown, step: string | number, rest: ReadonlyArray<Step>
   if (rest.length === 0) {
     if (set === undefined) delete copy[step]
     else copy[step] = set
-  } else copy[step] = withStepsAt(copy[step], rest, set)
+  } else copy[step] = withValueAt(copy[step], rest, set)
   return copy
 }
 
-const withStepsAt = (value: unknown, steps: ReadonlyArray<Step>, set: unknown): unknown => {
+/** `value` with `steps` set to `set`, or removed when `set` is undefined; a missing parent object is made only to set. */
+export const withValueAt = (value: unknown, steps: Steps, set: unknown): unknown => {
   const [step, ...rest] = steps
   if (step === undefined) return value
   if (step === everyItem) throw new Error("sealing: a plan's path ([]) cannot be written, only its items' paths")
@@ -90,7 +101,3 @@ const withStepsAt = (value: unknown, steps: ReadonlyArray<Step>, set: unknown): 
   if (set === undefined && !(typeof step === "number" ? Array.isArray(value) : isObject(value))) return value
   return copyAt(value, step, rest, set)
 }
-
-/** `data` with `path` set to `value`, or removed when `value` is undefined; a missing parent object is made only to set. */
-export const withValueAt = (data: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> =>
-  withStepsAt(data, stepsOf(path), value) as Record<string, unknown>

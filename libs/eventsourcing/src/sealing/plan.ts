@@ -13,7 +13,8 @@ export interface SealedSubject {
   /**
    * The field whose value tells the subject apart (a card number's digest,
    * a member's identity digest). When the event lacks it, the subject is the
-   * event's stream: the fields then belong to that one order. A path into
+   * event's stream (or the one `otherwiseStreamAt` names): the fields then
+   * belong to that one order, and `Sealing.forgetOfStream` forgets them. A path into
    * a list's items (`request.sharingParamList[].sharingIdentity`) makes one
    * subject of each item, whose fields are then paths into the same items.
    */
@@ -30,6 +31,21 @@ export interface SealedSubject {
    * of a card transfer, a wallet transfer, ...).
    */
   readonly onlyWhenIdentified?: boolean
+  /**
+   * `identifiedBy` holds its value in clear (a payer's member id), where
+   * the other identifying fields hold the SHA-256 hex the edge made of a
+   * card number or an identity: the subject is keyed by the value's
+   * SHA-256 hex all the same, so that `forget KIND:VALUE` names it the one
+   * way it names every subject, VALUE in clear or as its digest.
+   */
+  readonly identifiedInClear?: boolean
+  /**
+   * When the event lacks `identifiedBy`, the subject is the stream whose id
+   * this field holds (a notification's `orderingKey`: the order it copies)
+   * instead of the event's own stream, so that a copy is forgotten with
+   * the order it was copied from.
+   */
+  readonly otherwiseStreamAt?: string
 }
 
 /** Streams whose id holds a personal value after the category: `memberAccount/<identity digest>`. */

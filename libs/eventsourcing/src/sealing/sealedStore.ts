@@ -32,6 +32,13 @@ export class Sealing extends Context.Service<
      * no-op that records nothing.
      */
     readonly forget: (kind: string, value: string, by: string) => Effect.Effect<ForgetOutcome, StoreError>
+    /**
+     * Forgets the subject of `kind` that the events of `streamId` name by
+     * no value of their own (SealedSubject.identifiedBy): an acquiring
+     * order created without an eid keeps its payer's email and customer id
+     * under the order's own payer subject.
+     */
+    readonly forgetOfStream: (kind: string, streamId: string, by: string) => Effect.Effect<ForgetOutcome, StoreError>
   }
 >()("@mizan/eventsourcing/Sealing") {}
 
@@ -40,8 +47,9 @@ const opened = (sealer: Sealer, record: RecordedEvent, streamId: string) =>
     data === record.data && streamId === record.streamId ? record : { ...record, streamId, data },
   )
 
-const openedPage = (sealer: Sealer, records: ReadonlyArray<RecordedEvent>) =>
-  Effect.forEach(records, (record) => opened(sealer, record, record.streamId))
+/** Each record opened; a page that is not empty stays so in its type (a follower's page). */
+const openedPage = <Page extends ReadonlyArray<RecordedEvent>>(sealer: Sealer, records: Page) =>
+  Effect.forEach(records, (record: RecordedEvent) => opened(sealer, record, record.streamId))
 
 /** `store` with sealing: what a caller appends and reads is clear; what the adapter holds is sealed. */
 export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventStoreShape => ({
@@ -70,18 +78,19 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
       Effect.forEach(records, (record) => opened(sealer, record, streamId)),
     ),
   readAll: (options) => Effect.flatMap(store.readAll(options), (records) => openedPage(sealer, records)),
-  follow: (after, options) =>
-    Stream.mapEffect(store.follow(after, options), (record) => opened(sealer, record, record.streamId)),
+  // A page at a time: one effect per page a follower is woken for, not one per event.
+  follow: (after, options) => Stream.mapArrayEffect(store.follow(after, options), (page) => openedPage(sealer, page)),
 })
 
+/** Forgets the subject of `kind` that `subjectIdOf` names (by a value, or by a stream). */
 const forgetWith =
-  (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer) =>
-  (kind: string, value: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
+  (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer, subjectIdOf: (kind: string) => string) =>
+  (kind: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
     if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(kind))
       return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: `subject kind "${kind}" is not a word` }))
     if (by.trim() === "")
       return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: "by: say who asks to forget" }))
-    const subjectId = sealer.subjectIdOf(kind, value)
+    const subjectId = subjectIdOf(kind)
     const record = (at: number) =>
       store
         .append(
@@ -123,7 +132,12 @@ export const layerSealedEventStore = (
       const keys = yield* SubjectKeys
       const sealer = yield* makeSealer(plan, options)
       return Context.make(EventStore, sealedEventStore(store, sealer)).pipe(
-        Context.add(Sealing, { subjectIdOf: sealer.subjectIdOf, forget: forgetWith(store, keys, sealer) }),
+        Context.add(Sealing, {
+          subjectIdOf: sealer.subjectIdOf,
+          forget: (kind, value, by) => forgetWith(store, keys, sealer, (k) => sealer.subjectIdOf(k, value))(kind, by),
+          forgetOfStream: (kind, streamId, by) =>
+            forgetWith(store, keys, sealer, (k) => sealer.streamSubjectIdOf(k, streamId))(kind, by),
+        }),
       )
     }),
   )

@@ -11,11 +11,29 @@ import { randomUUID } from "node:crypto"
 import { forgotten } from "@mizan/kernel"
 import { Clock, Effect } from "effect"
 import { StoreError } from "../events.ts"
-import { type CipherKey, cipherKeyOf, keyedDigest, newDataKey, openBytes, sealBytes } from "./cipher.ts"
-import { KeyRing, type KeyRingError } from "./KeyRing.ts"
-import { firstListOf, isNestedPath, isObject, itemPathsOf, valueAt, withValueAt } from "./paths.ts"
+import {
+  type CipherKey,
+  cipherKeyOf,
+  keyedDigest,
+  newDataKey,
+  openBytes,
+  sealBytes,
+  unkeyedDigestHex,
+} from "./cipher.ts"
+import { KeyRing, type KeyRingError, type KeyRingShape } from "./KeyRing.ts"
+import {
+  isObject,
+  itemStepsOf,
+  listDepthOf,
+  pathOf,
+  type Steps,
+  startsWith,
+  stepsOf,
+  valueAt,
+  withValueAt,
+} from "./paths.ts"
 import type { SealedSubject, SealingPlan } from "./plan.ts"
-import { type SubjectKey, SubjectKeys } from "./SubjectKeys.ts"
+import { type SubjectKey, SubjectKeys, type SubjectKeysShape } from "./SubjectKeys.ts"
 
 /** The data field that holds an event's sealed subjects. */
 export const sealedField = "$sealed"
@@ -53,6 +71,12 @@ export const equalitySubjectId = "$equality"
 export interface Sealer {
   /** `kind:` and the keyed HMAC of `value`: the id of a data subject. */
   readonly subjectIdOf: (kind: string, value: string) => string
+  /**
+   * The id of the subject of `kind` that an event of `streamId` names by no
+   * value of its own (an order created without an eid: its payer's email
+   * and customer id), see SealedSubject.identifiedBy.
+   */
+  readonly streamSubjectIdOf: (kind: string, streamId: string) => string
   /** The id a stream is stored under: a sealed category's personal part becomes its keyed HMAC. */
   readonly storedStreamId: (streamId: string) => string
   /** Whether the plan seals any field of this event type. */
@@ -117,20 +141,65 @@ class KeyCache {
 const associatedData = (storedStreamId: string, entry: Omit<SealedEntry, "box">) =>
   [storedStreamId, entry.subject, entry.key, entry.fields.join(",")].join("\u0000")
 
+/** A plan's subject with its paths read into steps once, when the sealer is made. */
+interface CompiledSubject {
+  readonly kind: string
+  readonly identifiedBy: Steps
+  readonly fields: ReadonlyArray<Steps>
+  readonly onlyWhenIdentified: boolean
+  readonly identifiedInClear: boolean
+  readonly otherwiseStreamAt: Steps | undefined
+}
+
+/**
+ * A subject identified inside a list's items owns fields of its own item
+ * only: a field outside the item would belong to every item's subject at
+ * once. Checked when the sealer is made, naming the event type.
+ */
+const compileSubject = (type: string, subject: SealedSubject): CompiledSubject => {
+  const identifiedBy = stepsOf(subject.identifiedBy)
+  const fields = subject.fields.map(stepsOf)
+  const depth = listDepthOf(identifiedBy)
+  if (depth !== undefined) {
+    const list = identifiedBy.slice(0, depth)
+    const outside = fields.find((field) => !startsWith(field, list))
+    if (outside !== undefined)
+      throw new Error(
+        `sealing plan of ${type}: ${pathOf(outside)} is not in the items of ${pathOf(list)}, where the subject ${subject.kind} is identified`,
+      )
+  }
+  return {
+    kind: subject.kind,
+    identifiedBy,
+    fields,
+    onlyWhenIdentified: subject.onlyWhenIdentified === true,
+    identifiedInClear: subject.identifiedInClear === true,
+    otherwiseStreamAt: subject.otherwiseStreamAt === undefined ? undefined : stepsOf(subject.otherwiseStreamAt),
+  }
+}
+
+const compilePlan = (plan: SealingPlan): ReadonlyMap<string, ReadonlyArray<CompiledSubject>> =>
+  new Map(
+    Object.entries(plan.events).map(([type, subjects]) => [
+      type,
+      subjects.map((subject) => compileSubject(type, subject)),
+    ]),
+  )
+
 /**
  * The subjects `subject` stands for in `data`: itself, or, when its
  * identifying field sits in a list's items, one per item, its paths into
  * that list narrowed to the item (`sharingParamList[0].sharingIdentity`).
  */
-const subjectsIn = (data: Record<string, unknown>, subject: SealedSubject): ReadonlyArray<SealedSubject> => {
-  const list = firstListOf(subject.identifiedBy)
-  if (list === undefined) return [subject]
-  const listPath = list.slice(0, -"[]".length)
-  const items = valueAt(data, listPath)
+const subjectsIn = (data: Record<string, unknown>, subject: CompiledSubject): ReadonlyArray<CompiledSubject> => {
+  const depth = listDepthOf(subject.identifiedBy)
+  if (depth === undefined) return [subject]
+  const list = subject.identifiedBy.slice(0, depth)
+  const items = valueAt(data, list.slice(0, -1))
   if (!Array.isArray(items)) return []
   return items.flatMap((_item, index) => {
-    const item = `${listPath}[${index}]`
-    const narrowed = (path: string) => (path.startsWith(list) ? `${item}${path.slice(list.length)}` : path)
+    const narrowed = (steps: Steps) =>
+      startsWith(steps, list) ? [...list.slice(0, -1), index, ...steps.slice(depth)] : steps
     return subjectsIn(data, {
       ...subject,
       identifiedBy: narrowed(subject.identifiedBy),
@@ -139,23 +208,8 @@ const subjectsIn = (data: Record<string, unknown>, subject: SealedSubject): Read
   })
 }
 
-/**
- * A subject identified inside a list's items owns fields of its own item
- * only: a field outside the item would belong to every item's subject at
- * once. Checked when the sealer is made, naming the event type.
- */
-const checkPlan = (plan: SealingPlan) => {
-  for (const [type, subjects] of Object.entries(plan.events))
-    for (const subject of subjects) {
-      const list = firstListOf(subject.identifiedBy)
-      if (list === undefined) continue
-      const outside = subject.fields.find((field) => !field.startsWith(list))
-      if (outside !== undefined)
-        throw new Error(
-          `sealing plan of ${type}: ${outside} is not in the items of ${list}, where the subject ${subject.kind} is identified`,
-        )
-    }
-}
+/** The most stored field paths kept read into steps: a plan's paths times the positions its lists reach. */
+const storedPathsMax = 10_000
 
 /** Makes the sealer of `plan`, loading (or, in a new store, making) the secret of the keyed ids. */
 export const makeSealer = (
@@ -163,7 +217,7 @@ export const makeSealer = (
   options: SealingOptions = {},
 ): Effect.Effect<Sealer, StoreError, KeyRing | SubjectKeys> =>
   Effect.gen(function* () {
-    checkPlan(plan)
+    const compiled = compilePlan(plan)
     const settings = { ...sealingDefaults, ...options }
     const clock = yield* Clock.Clock
     const keyRing = yield* KeyRing
@@ -214,7 +268,7 @@ export const makeSealer = (
       return id
     }
 
-    const storedStreamId = (streamId: string) => {
+    const storedStreamIdOf = (streamId: string) => {
       const slash = streamId.indexOf("/")
       if (slash < 0) return streamId
       const category = streamId.slice(0, slash)
@@ -269,40 +323,51 @@ export const makeSealer = (
       })
 
     /** The subject's fields present in `data` that hold a value (a `[forgotten]` field has nothing left to seal). */
-    const fieldsToSeal = (data: Record<string, unknown>, subject: SealedSubject) => {
-      if (subject.onlyWhenIdentified === true && valueAt(data, subject.identifiedBy) === undefined) return []
+    const fieldsToSeal = (data: Record<string, unknown>, subject: CompiledSubject): ReadonlyArray<Steps> => {
+      if (subject.onlyWhenIdentified && valueAt(data, subject.identifiedBy) === undefined) return []
       return subject.fields
-        .flatMap((field) => itemPathsOf(data, field))
+        .flatMap((field) => itemStepsOf(data, field))
         .filter((field) => {
           const value = valueAt(data, field)
           return value !== undefined && value !== forgotten
         })
     }
 
-    /** The id of the subject `data` names by `identifiedBy`; the stream's own subject when it names none. */
-    const subjectIn = (storedStreamId: string, data: Record<string, unknown>, subject: SealedSubject) => {
+    const streamSubjectIdOf = (kind: string, storedStreamId: string) => subjectIdOf(kind, `stream ${storedStreamId}`)
+
+    /**
+     * The id of the subject `data` names by `identifiedBy`; when it names
+     * none, the subject of the stream `otherwiseStreamAt` names, or else of
+     * the event's own stream.
+     */
+    const subjectIn = (storedStreamId: string, data: Record<string, unknown>, subject: CompiledSubject) => {
       const identifying = valueAt(data, subject.identifiedBy)
-      const value =
-        identifying === undefined || identifying === forgotten
-          ? `stream ${storedStreamId}`
-          : typeof identifying === "string"
-            ? identifying
-            : JSON.stringify(identifying)
-      return subjectIdOf(subject.kind, value)
+      if (identifying === undefined || identifying === forgotten) {
+        const owner = subject.otherwiseStreamAt === undefined ? undefined : valueAt(data, subject.otherwiseStreamAt)
+        return streamSubjectIdOf(
+          subject.kind,
+          typeof owner === "string" && owner !== "" ? storedStreamIdOf(owner) : storedStreamId,
+        )
+      }
+      const value = typeof identifying === "string" ? identifying : JSON.stringify(identifying)
+      return subjectIdOf(subject.kind, subject.identifiedInClear ? unkeyedDigestHex(value) : value)
     }
 
     const sealSubject = (
       storedStreamId: string,
       data: Record<string, unknown>,
       subjectId: string,
-      fields: ReadonlyArray<string>,
+      fields: ReadonlyArray<Steps>,
     ): Effect.Effect<SealedEntry, StoreError> =>
       Effect.flatMap(liveKey(subjectId), (key) => {
         if (key.key === undefined)
           return Effect.fail(new StoreError({ reason: "Corrupt", detail: `live key ${key.keyId} has no key` }))
+        const names = fields.map(pathOf)
         const clear: Record<string, unknown> = {}
-        for (const field of fields) clear[field] = valueAt(data, field)
-        const entry = { subject: subjectId, key: key.keyId, fields }
+        fields.forEach((field, i) => {
+          clear[names[i] as string] = valueAt(data, field)
+        })
+        const entry = { subject: subjectId, key: key.keyId, fields: names }
         const box = sealBytes(
           key.key,
           Buffer.from(JSON.stringify(clear), "utf8"),
@@ -319,9 +384,9 @@ export const makeSealer = (
     const fieldsBySubject = (
       storedStreamId: string,
       data: Record<string, unknown>,
-      subjects: ReadonlyArray<SealedSubject>,
+      subjects: ReadonlyArray<CompiledSubject>,
     ) => {
-      const bySubject = new Map<string, Array<string>>()
+      const bySubject = new Map<string, Array<Steps>>()
       for (const subject of subjects.flatMap((s) => subjectsIn(data, s))) {
         const fields = fieldsToSeal(data, subject)
         if (fields.length === 0) continue
@@ -331,8 +396,8 @@ export const makeSealer = (
       return [...bySubject].map(([subjectId, fields]) => ({ subjectId, fields }))
     }
 
-    const seal: Sealer["seal"] = (storedStreamId, type, data) => {
-      const subjects = plan.events[type]
+    const sealClear = (storedStreamId: string, type: string, data: unknown): Effect.Effect<unknown, StoreError> => {
+      const subjects = compiled.get(type)
       if (subjects === undefined || !isObject(data)) return Effect.succeed(data)
       const planned = fieldsBySubject(storedStreamId, data, subjects)
       if (planned.length === 0) return Effect.succeed(data)
@@ -341,15 +406,29 @@ export const makeSealer = (
         (entries) => {
           // A fresh copy: top-level fields go from it directly, nested ones through copies of their objects and lists.
           let kept: Record<string, unknown> = { ...data }
-          for (const entry of entries)
-            for (const field of entry.fields)
-              if (isNestedPath(field)) kept = withValueAt(kept, field, undefined)
-              else delete kept[field]
+          for (const { fields } of planned)
+            for (const field of fields)
+              if (field.length > 1) kept = withValueAt(kept, field, undefined) as Record<string, unknown>
+              else delete kept[field[0] as string]
           kept[sealedField] = entries
           return kept
         },
       )
     }
+
+    /**
+     * Data that comes sealed already (`import --seal` of a store sealed
+     * under an earlier plan, whose newer personal fields are still in
+     * clear) is opened first and sealed again whole, under the plan in
+     * force: sealing only its clear fields would key them by the stream,
+     * their identifying field being sealed away, and replace its entries.
+     */
+    const seal: Sealer["seal"] = (storedStreamId, type, data) =>
+      isSealed(data)
+        ? Effect.flatMap(open(storedStreamId, `a sealed ${type} appended again`, data), (clear) =>
+            sealClear(storedStreamId, type, clear),
+          )
+        : sealClear(storedStreamId, type, data)
 
     /** One entry's fields, opened with `key` (`[forgotten]` each, when it is destroyed); throws when the box does not open. */
     const openWith = (
@@ -368,14 +447,27 @@ export const makeSealer = (
       return JSON.parse(clear.toString("utf8")) as Record<string, unknown>
     }
 
+    // A stored entry names its fields by their concrete paths: each read into steps once, then remembered.
+    const storedPaths = new Map<string, Steps>()
+    const stepsOfStored = (path: string): Steps => {
+      const remembered = storedPaths.get(path)
+      if (remembered !== undefined) return remembered
+      const steps = stepsOf(path)
+      if (storedPaths.size >= storedPathsMax) storedPaths.delete(storedPaths.keys().next().value as string)
+      storedPaths.set(path, steps)
+      return steps
+    }
+
     const merged = (data: Record<string, unknown>, opened: ReadonlyArray<Record<string, unknown>>) => {
       const { [sealedField]: _sealed, ...rest } = data
       // `rest` is a fresh object: top-level fields go into it directly, nested ones through copies of their objects and lists.
       let clear: Record<string, unknown> = rest
       for (const fields of opened)
-        for (const [path, value] of Object.entries(fields))
-          if (isNestedPath(path)) clear = withValueAt(clear, path, value)
+        for (const [path, value] of Object.entries(fields)) {
+          const steps = stepsOfStored(path)
+          if (steps.length > 1) clear = withValueAt(clear, steps, value) as Record<string, unknown>
           else clear[path] = value
+        }
       return clear
     }
 
@@ -417,6 +509,28 @@ export const makeSealer = (
         Effect.tap(subjectKeys.forget(subjectId, now, by), () => Effect.sync(() => cache.drop(subjectId))),
       )
 
-    const seals = (type: string): boolean => plan.events[type] !== undefined
-    return { subjectIdOf, storedStreamId, seals, seal, open, forget }
+    const seals = (type: string): boolean => compiled.has(type)
+    return {
+      subjectIdOf,
+      streamSubjectIdOf: (kind, streamId) => streamSubjectIdOf(kind, storedStreamIdOf(streamId)),
+      storedStreamId: storedStreamIdOf,
+      seals,
+      seal,
+      open,
+      forget,
+    }
   })
+
+/**
+ * The sealer of `plan` over a key table and a key ring held as values (a
+ * store's own `subjectKeys`, a key file's ring): what a tool that opens a
+ * raw store by hand (the audit's import and reads, a benchmark) seals and
+ * opens with, where a service takes `layerSealedEventStore`.
+ */
+export const makeSealerOn = (
+  plan: SealingPlan,
+  keys: SubjectKeysShape,
+  keyRing: KeyRingShape,
+  options: SealingOptions = {},
+): Effect.Effect<Sealer, StoreError> =>
+  makeSealer(plan, options).pipe(Effect.provideService(SubjectKeys, keys), Effect.provideService(KeyRing, keyRing))

@@ -6,27 +6,11 @@
  * with and without late retries. The laws they must keep are in `laws.ts`.
  */
 import { validHistories, withRetries } from "@mizan/eventsourcing/testing"
-import { minuteMs, type Timestamp, timestamp } from "@mizan/kernel"
 import fc from "fast-check"
 import { notificationAggregate } from "../aggregate.ts"
 import type { NotificationCommand } from "../commands.ts"
-import type { NotificationDetails } from "../events.ts"
 import type { AttemptOutcome } from "../outcome.ts"
-
-/** 2026-11-21T09:00:00Z: when the notifications here are scheduled. */
-export const notificationsFrom: Timestamp = timestamp(Date.UTC(2026, 10, 21, 9))
-
-/** The notification of an acquiring order's SUCCESS, as the notifier schedules it. */
-export const notificationDetails: NotificationDetails = {
-  notifyId: "a3f1c2d4e5b60718293a4b5c6d7e8f90",
-  merchantId: "M100000001",
-  notifyUrl: "https://merchant.example/notify",
-  orderKey: "acquireOrder",
-  order: { orderNo: "2026112100000001", merchantOrderNo: "ORD-1", status: "SUCCESS" },
-  orderingKey: "acquiring-M100000001-ORD-1",
-  sourceEventId: "0d6c9c2e-6b8f-4f57-9d4e-2d7f1c1b0a11",
-  sourcePosition: 41n,
-}
+import { notificationAtMinute, resendAt, scheduleNotificationAt, urlRefusedAt } from "./builders.ts"
 
 const failures: ReadonlyArray<AttemptOutcome> = [
   { _tag: "HttpStatus", statusCode: 503 },
@@ -64,16 +48,16 @@ const step = fc.record({
   ),
 })
 
-const commandAt = (at: Timestamp, shape: Shape): NotificationCommand => {
+const commandAt = (minute: number, shape: Shape): NotificationCommand => {
   switch (shape._tag) {
     case "Schedule":
-      return { _tag: "Schedule", ...notificationDetails, at }
+      return scheduleNotificationAt(minute)
     case "RecordAttempt":
-      return { _tag: "RecordAttempt", at, outcome: shape.outcome }
+      return { _tag: "RecordAttempt", at: notificationAtMinute(minute), outcome: shape.outcome }
     case "RefuseUrl":
-      return { _tag: "RefuseUrl", at, reason: { _tag: "UrlRefused", detail: "10.1.2.3 is a private address" } }
+      return urlRefusedAt(minute)
     case "Resend":
-      return { _tag: "Resend", at, requestedBy: shape.requestedBy }
+      return resendAt(minute, shape.requestedBy)
   }
 }
 
@@ -88,10 +72,10 @@ export const notificationCommands: fc.Arbitrary<ReadonlyArray<NotificationComman
   .map((steps) => {
     let minute = 0
     return [
-      commandAt(notificationsFrom, { _tag: "Schedule" }),
+      commandAt(0, { _tag: "Schedule" }),
       ...steps.map(({ waitMinutes, shape }) => {
         minute += waitMinutes
-        return commandAt(timestamp(notificationsFrom + minute * minuteMs), shape)
+        return commandAt(minute, shape)
       }),
     ]
   })

@@ -3,7 +3,9 @@
  * notification. Arbitraries of whole histories decided by the real
  * aggregate (`validNotificationHistories`, `notificationRetries`) and its
  * laws (`notificationRulesHold`, `notificationLifecycleHolds`,
- * `notificationScheduleHolds`). Needs fast-check.
+ * `notificationScheduleHolds`), and the commands they are made of
+ * (`scheduleNotificationAt`, `attemptFailedAt`, ...). Needs fast-check.
  */
+export * from "./builders.ts"
 export * from "./histories.ts"
 export * from "./laws.ts"

@@ -28,6 +28,7 @@ import {
   SeqId,
   sensitiveField,
   Text,
+  withDomainNames,
 } from "./fields.ts"
 
 /** The scene codes the spec lists (the kernel's); others reach the gateway, which answers 62012. */
@@ -57,18 +58,30 @@ export const PaySceneParamsRequest = ObjectOrEmptyList(
   }),
 )
 
-/** The parameters as the order returns them: `eid` only as its digest, `[forgotten]` once the payer is forgotten (docs/api.md#forgotten-personal-data). */
-export const PaySceneParams = Schema.Struct({ ...paySceneParamsFields, eid: Schema.optionalKey(Personal(Sha256Hex)) })
+/**
+ * The parameters as the order returns them: `eid` only as its digest; the
+ * payer's `eid`, `email` and `customerId` read `[forgotten]` once the payer
+ * is forgotten (docs/api.md#forgotten-personal-data).
+ */
+export const PaySceneParams = Schema.Struct({
+  ...paySceneParamsFields,
+  customerId: Schema.optionalKey(Personal(Text)),
+  email: Schema.optionalKey(Personal(Text)),
+  eid: Schema.optionalKey(Personal(Sha256Hex)),
+})
 
 /** A sharing item; decoded, its amount is named in fils as the domain names it. */
-export const SharingParam = Schema.Struct({
-  sharingIdentitySeqId: SeqId,
-  sharingIdentityType: IdentityType,
-  sharingIdentity: createOrderSensitive.sharingIdentity.schema,
-  sharingMemo: Text,
-  sharingAmountFils: MoneyFromWire,
-  withholdAndRemitFee: Schema.optionalKey(Schema.Boolean),
-}).pipe(Schema.encodeKeys({ sharingAmountFils: "sharingAmount" }))
+export const SharingParam = withDomainNames(
+  Schema.Struct({
+    sharingIdentitySeqId: SeqId,
+    sharingIdentityType: IdentityType,
+    sharingIdentity: createOrderSensitive.sharingIdentity.schema,
+    sharingMemo: Text,
+    sharingAmount: MoneyFromWire,
+    withholdAndRemitFee: Schema.optionalKey(Schema.Boolean),
+  }),
+  { sharingAmount: "sharingAmountFils" },
+)
 
 /** "At most one item may have withholdAndRemitFee true, otherwise the request fails." */
 export const atMostOneWithholdsFee = Schema.makeFilter(
@@ -91,33 +104,37 @@ export const PromotionInfo = Schema.Struct({
 const AccessoryContentParts = Schema.Struct({
   amountDetail: Schema.optionalKey(
     ObjectOrEmptyList(
-      Schema.Struct({
-        discountableAmountFils: Schema.optionalKey(MoneyFromWire),
-        amountFils: Schema.optionalKey(MoneyFromWire),
-        vatAmountFils: Schema.optionalKey(MoneyFromWire),
-        tipAmountFils: Schema.optionalKey(MoneyFromWire),
-      }).pipe(
-        Schema.encodeKeys({
-          discountableAmountFils: "discountableAmount",
-          amountFils: "amount",
-          vatAmountFils: "vatAmount",
-          tipAmountFils: "tipAmount",
+      withDomainNames(
+        Schema.Struct({
+          discountableAmount: Schema.optionalKey(MoneyFromWire),
+          amount: Schema.optionalKey(MoneyFromWire),
+          vatAmount: Schema.optionalKey(MoneyFromWire),
+          tipAmount: Schema.optionalKey(MoneyFromWire),
         }),
+        {
+          discountableAmount: "discountableAmountFils",
+          amount: "amountFils",
+          vatAmount: "vatAmountFils",
+          tipAmount: "tipAmountFils",
+        },
       ),
     ),
   ),
   goodsDetail: Schema.optionalKey(
     ObjectOrEmptyList(
-      Schema.Struct({
-        body: Schema.optionalKey(BoundedString(200)),
-        categoriesTree: Schema.optionalKey(BoundedString(200)),
-        goodsCategory: Schema.optionalKey(BoundedString(200)),
-        goodsId: Schema.optionalKey(BoundedString(200)),
-        goodsName: Schema.optionalKey(BoundedString(200)),
-        showUrl: Schema.optionalKey(BoundedString(200)),
-        priceFils: Schema.optionalKey(MoneyFromWire),
-        quantity: Schema.optionalKey(QuantityFromWire),
-      }).pipe(Schema.encodeKeys({ priceFils: "price" })),
+      withDomainNames(
+        Schema.Struct({
+          body: Schema.optionalKey(BoundedString(200)),
+          categoriesTree: Schema.optionalKey(BoundedString(200)),
+          goodsCategory: Schema.optionalKey(BoundedString(200)),
+          goodsId: Schema.optionalKey(BoundedString(200)),
+          goodsName: Schema.optionalKey(BoundedString(200)),
+          showUrl: Schema.optionalKey(BoundedString(200)),
+          price: Schema.optionalKey(MoneyFromWire),
+          quantity: Schema.optionalKey(QuantityFromWire),
+        }),
+        { price: "priceFils" },
+      ),
     ),
   ),
   terminalDetail: Schema.optionalKey(
@@ -150,25 +167,36 @@ export const AccessoryContent = ObjectOrEmptyList(
   ),
 )
 
-export const CreateOrderRequest = Schema.Struct({
-  merchantOrderNo: MerchantOrderNo,
-  subject: RequiredString(12),
-  totalAmount: PositiveMoneyFromWire,
-  // The table marks `currency` required, yet clients send the currency only
-  // inside totalAmount, as the official SDKs do: optional, and AED when present.
-  currency: Schema.optionalKey(Currency),
-  expiredTime: Schema.optionalKey(Timestamp),
-  payeeMid: Schema.optionalKey(BoundedString(12)),
-  paySceneCode: RequiredText,
-  paySceneParams: Schema.optionalKey(PaySceneParamsRequest),
-  sharingParamList: Schema.optionalKey(Schema.Array(SharingParam).check(atMostOneWithholdsFee)),
-  promotionInfoList: Schema.optionalKey(Schema.Array(PromotionInfo)),
-  notifyUrl: Schema.optionalKey(NotifyUrl),
-  secondaryMerchantId: Schema.optionalKey(BoundedString(200)),
-  deviceId: Schema.optionalKey(BoundedString(200)),
-  accessoryContent: Schema.optionalKey(AccessoryContent),
-  reserved: Schema.optionalKey(BoundedString(200)),
-})
+/**
+ * Create order as it travels, decoded as the domain's OrderRequest names it:
+ * `totalAmount` is `totalAmountFils`, and `currency`, once checked, is
+ * dropped (an order is in AED). What is left to the gateway is effectful:
+ * the eid and sharing identities decrypted with the service's key, and
+ * `expiredTime` moved to the merchant's clock.
+ */
+export const CreateOrderRequest = withDomainNames(
+  Schema.Struct({
+    merchantOrderNo: MerchantOrderNo,
+    subject: RequiredString(12),
+    totalAmount: PositiveMoneyFromWire,
+    // The table marks `currency` required, yet clients send the currency only
+    // inside totalAmount, as the official SDKs do: optional, and AED when present.
+    currency: Schema.optionalKey(Currency),
+    expiredTime: Schema.optionalKey(Timestamp),
+    payeeMid: Schema.optionalKey(BoundedString(12)),
+    paySceneCode: RequiredText,
+    paySceneParams: Schema.optionalKey(PaySceneParamsRequest),
+    sharingParamList: Schema.optionalKey(Schema.Array(SharingParam).check(atMostOneWithholdsFee)),
+    promotionInfoList: Schema.optionalKey(Schema.Array(PromotionInfo)),
+    notifyUrl: Schema.optionalKey(NotifyUrl),
+    secondaryMerchantId: Schema.optionalKey(BoundedString(200)),
+    deviceId: Schema.optionalKey(BoundedString(200)),
+    accessoryContent: Schema.optionalKey(AccessoryContent),
+    reserved: Schema.optionalKey(BoundedString(200)),
+  }),
+  { totalAmount: "totalAmountFils" },
+  "currency",
+)
 
 /** How get order, get order payer, revoke and cancel name an order: exactly one of the two numbers. */
 export const OrderIndexRequest = Schema.Struct({
@@ -180,7 +208,8 @@ export const OrderIndexRequest = Schema.Struct({
 
 export const AcquireOrderStatus = Schema.Literals(["CREATED", "PAID_SUCCESS", "SETTLED", "FAILURE"])
 
-export const CardInfo = Schema.Struct({
+/** The card of a DIRECTPAY payment, as the sandbox's pay order takes it. */
+export const CardInfoRequest = Schema.Struct({
   brand: Text,
   cardId: Schema.optionalKey(Text),
   last4: Last4,
@@ -189,10 +218,20 @@ export const CardInfo = Schema.Struct({
   expYear: BoundedString(2),
 })
 
+/** The card as the order returns it: its id, digits and dates read `[forgotten]` once the payer is forgotten. */
+export const CardInfo = Schema.Struct({
+  ...CardInfoRequest.fields,
+  cardId: Schema.optionalKey(Personal(Text)),
+  last4: Personal(Last4),
+  expMonth: Personal(BoundedString(2)),
+  expYear: Personal(BoundedString(2)),
+})
+
 export const PaymentInfo = Schema.Struct({
   paidAmount: MoneyFromWire,
   paidTime: Timestamp,
-  payerMid: Schema.optionalKey(Text),
+  // Reads `[forgotten]` once the payer is forgotten, as the card's fields do.
+  payerMid: Schema.optionalKey(Personal(Text)),
   payerFeeAmount: Schema.optionalKey(MoneyFromWire),
   payeeFeeAmount: Schema.optionalKey(MoneyFromWire),
   payChannel: Text,
@@ -254,11 +293,12 @@ export const CreateOrderResponse = Schema.Struct({
 /** Get order, revoke and cancel answer the order. */
 export const AcquireOrderResponse = Schema.Struct({ acquireOrder: AcquireOrder })
 
+/** Get order payer's answer: every field reads `[forgotten]` once the payer is forgotten. */
 export const Payer = Schema.Struct({
-  payerMid: Text,
-  mobileNumberMask: Text,
-  deviceId: Text,
-  ipAddress: Text,
+  payerMid: Personal(Text),
+  mobileNumberMask: Personal(Text),
+  deviceId: Personal(Text),
+  ipAddress: Personal(Text),
 })
 
 export const PayerResponse = Schema.Struct({ payer: Payer })

@@ -4,7 +4,7 @@
  */
 import { BoundedString, MoneyFromWire, Personal, PositiveMoneyFromWire, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
-import { MerchantOrderNo, NotifyUrl, sensitiveField, Text } from "./fields.ts"
+import { MerchantOrderNo, NotifyUrl, sensitiveField, Text, withDomainNames } from "./fields.ts"
 
 /**
  * Every card field is encrypted, and none may come as a digest: the service
@@ -41,20 +41,24 @@ const holderNamesPresent = Schema.makeFilter(
   },
 )
 
-export const CardTransferRequest = Schema.Struct({
-  accountHolderType: AccountHolderType,
-  merchantOrderNo: MerchantOrderNo,
-  firstName: Schema.optionalKey(cardTransferSensitive.firstName.schema),
-  lastName: Schema.optionalKey(cardTransferSensitive.lastName.schema),
-  middleName: Schema.optionalKey(cardTransferSensitive.middleName.schema),
-  companyName: Schema.optionalKey(cardTransferSensitive.companyName.schema),
-  amount: PositiveMoneyFromWire,
-  memo: Schema.optionalKey(BoundedString(50)),
-  notifyUrl: Schema.optionalKey(NotifyUrl),
-  expiryYear: cardTransferSensitive.expiryYear.schema,
-  expiryMonth: cardTransferSensitive.expiryMonth.schema,
-  cardNumber: cardTransferSensitive.cardNumber.schema,
-}).check(holderNamesPresent)
+/** The bank card transfer request; decoded, its amount is named in fils (`amountFils`) as the domain names it. */
+export const CardTransferRequest = withDomainNames(
+  Schema.Struct({
+    accountHolderType: AccountHolderType,
+    merchantOrderNo: MerchantOrderNo,
+    firstName: Schema.optionalKey(cardTransferSensitive.firstName.schema),
+    lastName: Schema.optionalKey(cardTransferSensitive.lastName.schema),
+    middleName: Schema.optionalKey(cardTransferSensitive.middleName.schema),
+    companyName: Schema.optionalKey(cardTransferSensitive.companyName.schema),
+    amount: PositiveMoneyFromWire,
+    memo: Schema.optionalKey(BoundedString(50)),
+    notifyUrl: Schema.optionalKey(NotifyUrl),
+    expiryYear: cardTransferSensitive.expiryYear.schema,
+    expiryMonth: cardTransferSensitive.expiryMonth.schema,
+    cardNumber: cardTransferSensitive.cardNumber.schema,
+  }).check(holderNamesPresent),
+  { amount: "amountFils" },
+)
 
 export const CardTransferStatus = Schema.Literals(["CREATED", "SUCCESS", "FAILURE", "BANK_FAIL"])
 

@@ -4,7 +4,7 @@
  * exact Money codecs.
  */
 import { AmountFromWire, BoundedString, type Fils, isSha256Hex, PlainText, RequiredString } from "@mizan/kernel"
-import { Schema, SchemaTransformation } from "effect"
+import { Schema, SchemaTransformation, Struct } from "effect"
 import type { SensitiveFieldRule } from "../field-encryption.ts"
 
 /** The merchant's reference of an order, refund or transfer: String(64). */
@@ -179,3 +179,49 @@ export const sensitiveField = (clearMaxChars: number, accepts: "encrypted" | "en
   )
   return { clearMaxChars, digestAccepted, schema }
 }
+
+/**
+ * A request decoded as the domain names it: the wire struct decodes first,
+ * every check on the keys the client sent, then the keys are renamed
+ * (`amount` → `amountFils`) and the ones the domain does not keep, once
+ * checked, are dropped. Encoding renames them back; a dropped key stays
+ * absent, so drop only optional ones. This is not
+ * `Schema.encodeKeys`, which renames before the fields' own checks run, so
+ * that a check on the decoded value (an amount above zero) would name the
+ * domain's key in head.msg instead of the field the client sent.
+ */
+export const withDomainNames = <
+  Fields extends Schema.Struct.Fields,
+  const Renames extends { readonly [K in keyof Fields]?: string },
+  const Dropped extends ReadonlyArray<keyof Fields>,
+>(
+  wire: Schema.Struct<Fields>,
+  renames: Renames,
+  ...dropped: Dropped
+) => {
+  const kept = Struct.omit(wire.fields, dropped)
+  const domain = Schema.toType(Schema.Struct(Struct.renameKeys(kept, renames)))
+  type Wire = (typeof wire)["Type"]
+  type Domain = (typeof domain)["Encoded"]
+  const wireNames = Object.fromEntries(Object.entries(renames).map(([wireName, domainName]) => [domainName, wireName]))
+  const droppedKeys = new Set<PropertyKey>(dropped)
+  return wire.pipe(
+    Schema.decodeTo(
+      domain,
+      SchemaTransformation.transform<Domain, Wire>({
+        decode: (request) => renamedKeys(renames, droppedKeys)(request) as Domain,
+        encode: (request) => renamedKeys(wireNames, droppedKeys)(request) as Wire,
+      }),
+    ),
+  )
+}
+
+/** The same value with the keys `names` names renamed and the `dropped` ones left out. */
+const renamedKeys =
+  (names: Readonly<Record<string, string | undefined>>, dropped: ReadonlySet<PropertyKey>) =>
+  (value: object): Readonly<Record<string, unknown>> =>
+    Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => !dropped.has(key))
+        .map(([key, v]) => [names[key] ?? key, v]),
+    )

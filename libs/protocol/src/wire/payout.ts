@@ -21,6 +21,7 @@ import {
   RateFromWire,
   sensitiveField,
   Text,
+  withDomainNames,
 } from "./fields.ts"
 
 /**
@@ -128,15 +129,22 @@ export const IbanHolderNameResponse = Schema.Struct({ ibanHolderName: IbanHolder
  * Place bank transfer: the spec shows neither path nor fields; these are the
  * service's published ones, which are the IBAN query's table with its
  * required marks: merchantOrderNo, holderName, iban, amount and memo.
+ * Decoded, the amount is named in fils (`amountFils`) as the domain names
+ * it, and `cityCode`, accepted on the wire (the IBAN query's table), is
+ * dropped: the order has no such field.
  */
-export const BankTransferRequest = Schema.Struct({
-  merchantOrderNo: MerchantOrderNo,
-  holderName: bankSensitive.holderName.schema,
-  iban: bankSensitive.iban.schema,
-  amount: PositiveMoneyFromWire,
-  memo: BoundedString(128),
-  ...bankDetailsFields,
-})
+export const BankTransferRequest = withDomainNames(
+  Schema.Struct({
+    merchantOrderNo: MerchantOrderNo,
+    holderName: bankSensitive.holderName.schema,
+    iban: bankSensitive.iban.schema,
+    amount: PositiveMoneyFromWire,
+    memo: BoundedString(128),
+    ...bankDetailsFields,
+  }),
+  { amount: "amountFils" },
+  "cityCode",
+)
 
 export const TransferToBankOrder = Schema.Struct({
   requestTime: Timestamp,

@@ -5,23 +5,35 @@
  */
 import { BoundedString, MoneyFromWire, PositiveMoneyFromWire } from "@mizan/kernel"
 import { Schema, SchemaTransformation } from "effect"
-import { exactlyOneOf, MerchantOrderNo, NotifyUrl, OrderNo, SeqId, sensitiveField, Text } from "./fields.ts"
+import {
+  exactlyOneOf,
+  MerchantOrderNo,
+  NotifyUrl,
+  OrderNo,
+  SeqId,
+  sensitiveField,
+  Text,
+  withDomainNames,
+} from "./fields.ts"
 
 export const refundSensitive = {
   sharingIdentity: sensitiveField(200, "encrypted-or-digest"),
 } as const
 
 /** A sharing item of a refund; decoded, its amount is named in fils as the domain names it. */
-export const RefundSharingParam = Schema.Struct({
-  sharingIdentitySeqId: SeqId,
-  sharingIdentityType: Schema.Literals(["PHONE_NO", "MEMBER_ID", "ALTWALLET_ID"]).annotate({
-    message: 'must be "PHONE_NO", "MEMBER_ID" or "ALTWALLET_ID"',
+export const RefundSharingParam = withDomainNames(
+  Schema.Struct({
+    sharingIdentitySeqId: SeqId,
+    sharingIdentityType: Schema.Literals(["PHONE_NO", "MEMBER_ID", "ALTWALLET_ID"]).annotate({
+      message: 'must be "PHONE_NO", "MEMBER_ID" or "ALTWALLET_ID"',
+    }),
+    sharingIdentity: refundSensitive.sharingIdentity.schema,
+    sharingMemo: BoundedString(128),
+    sharingAmount: MoneyFromWire,
+    withholdAndRemitFee: Schema.optionalKey(Schema.Boolean),
   }),
-  sharingIdentity: refundSensitive.sharingIdentity.schema,
-  sharingMemo: BoundedString(128),
-  sharingAmountFils: MoneyFromWire,
-  withholdAndRemitFee: Schema.optionalKey(Schema.Boolean),
-}).pipe(Schema.encodeKeys({ sharingAmountFils: "sharingAmount" }))
+  { sharingAmount: "sharingAmountFils" },
+)
 
 const refundFields = {
   originMerchantOrderNo: Schema.optionalKey(MerchantOrderNo),
@@ -52,24 +64,29 @@ const RefundRequestWire = Schema.Struct({
   exactlyOneOf("originMerchantOrderNo", "originOrderNo"),
 )
 
-const { amount, ...otherRefundFields } = refundFields
+const { amount: _amount, ...otherRefundFields } = refundFields
 
 /**
- * The refund request decoded: the refund's number is always
- * `refundMerchantOrderNo`, and money is named in fils (`amountFils`) as the
- * domain's refund request names it.
+ * The refund request decoded: money named in fils (`amountFils`) as the
+ * domain's refund request names it, and the refund's number always
+ * `refundMerchantOrderNo`, whichever of its two names it came under.
  */
-export const RefundRequest = RefundRequestWire.pipe(
+export const RefundRequest = withDomainNames(RefundRequestWire, { amount: "amountFils" }).pipe(
   Schema.decodeTo(
-    Schema.toType(Schema.Struct({ refundMerchantOrderNo: MerchantOrderNo, amountFils: amount, ...otherRefundFields })),
+    Schema.toType(
+      Schema.Struct({
+        refundMerchantOrderNo: MerchantOrderNo,
+        amountFils: PositiveMoneyFromWire,
+        ...otherRefundFields,
+      }),
+    ),
     SchemaTransformation.transform({
-      decode: ({ refundMerchantOrderNo, merchantOrderNo, amount, ...rest }) => ({
+      decode: ({ refundMerchantOrderNo, merchantOrderNo, ...rest }) => ({
         ...rest,
-        amountFils: amount,
         // exactlyOneOf above guarantees one of the two.
         refundMerchantOrderNo: (refundMerchantOrderNo ?? merchantOrderNo) as string,
       }),
-      encode: ({ amountFils, ...rest }) => ({ ...rest, amount: amountFils }),
+      encode: (request) => request,
     }),
   ),
 )

@@ -5,22 +5,26 @@
  */
 import { BoundedString, MoneyFromWire, Personal, PositiveMoneyFromWire, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
-import { IdentityType, MerchantOrderNo, NotifyUrl, sensitiveField, Text } from "./fields.ts"
+import { IdentityType, MerchantOrderNo, NotifyUrl, sensitiveField, Text, withDomainNames } from "./fields.ts"
 
 export const walletTransferSensitive = {
   beneficiaryIdentity: sensitiveField(20, "encrypted-or-digest"),
   beneficiaryFullName: sensitiveField(100, "encrypted-or-digest"),
 } as const
 
-export const WalletTransferRequest = Schema.Struct({
-  merchantOrderNo: MerchantOrderNo,
-  beneficiaryIdentityType: IdentityType,
-  beneficiaryIdentity: walletTransferSensitive.beneficiaryIdentity.schema,
-  beneficiaryFullName: Schema.optionalKey(walletTransferSensitive.beneficiaryFullName.schema),
-  amount: PositiveMoneyFromWire,
-  memo: BoundedString(200),
-  notifyUrl: Schema.optionalKey(NotifyUrl),
-})
+/** The wallet transfer request; decoded, its amount is named in fils (`amountFils`) as the domain names it. */
+export const WalletTransferRequest = withDomainNames(
+  Schema.Struct({
+    merchantOrderNo: MerchantOrderNo,
+    beneficiaryIdentityType: IdentityType,
+    beneficiaryIdentity: walletTransferSensitive.beneficiaryIdentity.schema,
+    beneficiaryFullName: Schema.optionalKey(walletTransferSensitive.beneficiaryFullName.schema),
+    amount: PositiveMoneyFromWire,
+    memo: BoundedString(200),
+    notifyUrl: Schema.optionalKey(NotifyUrl),
+  }),
+  { amount: "amountFils" },
+)
 
 /** Get wallet transfer, get bank transfer and get bank card transfer name the order by the merchant's number. */
 export const MerchantOrderIndexRequest = Schema.Struct({ merchantOrderNo: MerchantOrderNo })

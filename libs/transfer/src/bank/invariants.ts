@@ -1,9 +1,9 @@
-import type { BrokenRule } from "@mizan/kernel"
+import { amountAboveZero, amountAboveZeroRule, type BrokenRule } from "@mizan/kernel"
 import { quoteProblems } from "../payout/quote.ts"
 import type { State } from "./state.ts"
 
 export const rules = {
-  amountPositive: "the amount is above zero",
+  amountPositive: amountAboveZeroRule,
   fundoutCurrency: "fundoutAmount is in fundoutCurrencyCode",
   quoteHolds: "the payout agrees with its rate, rounding rule and fee plan",
 } as const
@@ -11,8 +11,7 @@ export const rules = {
 /** The order's payout always agrees with its rate, rounding rule and fee plan. */
 export const invariants = (state: State): ReadonlyArray<BrokenRule> => {
   if (state.status === "ABSENT") return []
-  const broken: Array<BrokenRule> = []
-  if (state.amountFils <= 0) broken.push({ rule: rules.amountPositive, detail: `amount ${state.amountFils} fils` })
+  const broken: Array<BrokenRule> = [...amountAboveZero(state.amountFils)]
   if (state.fundoutAmount.currency !== state.fundoutCurrencyCode)
     broken.push({
       rule: rules.fundoutCurrency,

@@ -1,9 +1,7 @@
-import type { BrokenRule } from "@mizan/kernel"
+import { amountAboveZero, amountAboveZeroRule, type BrokenRule } from "@mizan/kernel"
 import type { State } from "./state.ts"
 
-export const rules = { amountPositive: "the amount is above zero" } as const
+export const rules = { amountPositive: amountAboveZeroRule } as const
 
 export const invariants = (state: State): ReadonlyArray<BrokenRule> =>
-  state.status !== "ABSENT" && state.amountFils <= 0
-    ? [{ rule: rules.amountPositive, detail: `amount ${state.amountFils} fils` }]
-    : []
+  state.status === "ABSENT" ? [] : amountAboveZero(state.amountFils)

@@ -9,10 +9,12 @@
  * their rules, lifecycles and limits as laws (README.md lists them).
  */
 
+export * from "./bankBuilders.ts"
 export * from "./bankHistories.ts"
 export * from "./depositHistories.ts"
 export * from "./digests.ts"
 export * from "./laws.ts"
+export * from "./memberBuilders.ts"
 export * from "./memberHistories.ts"
 export * from "./walletBuilders.ts"
 export * from "./walletHistories.ts"

@@ -1,4 +1,4 @@
-import type { BrokenRule } from "@mizan/kernel"
+import { amountAboveZero, amountAboveZeroRule, type BrokenRule } from "@mizan/kernel"
 import { walletFailDescription } from "./failures.ts"
 import { beneficiaryBalanceMaxFils, transferAmountMaxFils } from "./limits.ts"
 import type { State } from "./state.ts"
@@ -9,7 +9,7 @@ import type { State } from "./state.ts"
  * beneficiary above AED 20,000; a FAILURE says why.
  */
 export const rules = {
-  amountPositive: "the amount is above zero",
+  amountPositive: amountAboveZeroRule,
   feeWithinAmount: "the payer's fee is not above the amount",
   failureDescribed: "a FAILURE's failDes describes its failCode",
   transferLimit: "a transfer that did not fail carries at most AED 10,000",
@@ -19,8 +19,7 @@ export const rules = {
 
 export const invariants = (state: State): ReadonlyArray<BrokenRule> => {
   if (state.status === "ABSENT") return []
-  const broken: Array<BrokenRule> = []
-  if (state.amountFils <= 0) broken.push({ rule: rules.amountPositive, detail: `amount ${state.amountFils} fils` })
+  const broken: Array<BrokenRule> = [...amountAboveZero(state.amountFils)]
   if (state.payerFeeFils > state.amountFils)
     broken.push({
       rule: rules.feeWithinAmount,

@@ -1,0 +1,19 @@
+import { Effect } from "effect"
+import { AuditError } from "./stores.ts"
+
+/** Writes one chunk of text; fails when the destination does. */
+export type WriteChunk = (text: string) => Effect.Effect<void, AuditError>
+
+/** A chunk writer for a Node stream: each chunk waits until the stream has taken it (backpressure). */
+export const chunkWriter =
+  (out: NodeJS.WritableStream, name: string): WriteChunk =>
+  (text) =>
+    Effect.callback<void, AuditError>((resume) => {
+      out.write(text, (error) =>
+        resume(
+          error === null || error === undefined
+            ? Effect.void
+            : Effect.fail(new AuditError({ detail: `cannot write ${name}: ${error.message}` })),
+        ),
+      )
+    })

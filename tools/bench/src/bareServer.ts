@@ -1,0 +1,157 @@
+/**
+ * The gateway benchmark's second ceiling (issue 19): what a create order
+ * costs with nothing but the work every such service must do, written
+ * straight on `node:http`, `node:crypto` and `node:sqlite`. Run as a child
+ * process by `src/gateway.ts` (started like the gateway, so that both pay
+ * the same process boundary and share the machine alike), it:
+ *
+ * 1. reads the body and verifies its `sign` header (RSA-2048,
+ *    SHA256withRSA) with the merchant's public key, on the event loop as
+ *    the gateway does;
+ * 2. parses the JSON and takes the merchant order number;
+ * 3. decides on a unique index: the order is new when its row goes in,
+ *    a repeat when the merchant order number is already there;
+ * 4. commits durably with group commit: the requests that arrived while the
+ *    last commit ran are written in one `BEGIN IMMEDIATE ... COMMIT` on
+ *    a write-ahead log at `synchronous=FULL` (the gateway store's default),
+ *    and none is answered before its commit returned;
+ * 5. signs the answer in libuv's thread pool (`crypto.sign` with a
+ *    callback, as the gateway does) and sends it with the `sign` header.
+ *
+ * No validation of fields beyond that, no events, no framework: the gap
+ * between this and the gateway is what the gateway's own layers cost.
+ *
+ * Environment: `PORT`, `BARE_DB` (the SQLite file), `BARE_SERVICE_KEY` (a
+ * PKCS#8 PEM file) and `BARE_MERCHANT_KEY` (the merchant's public key PEM).
+ */
+import { createPrivateKey, createPublicKey, randomBytes, sign, verify } from "node:crypto"
+import { readFileSync } from "node:fs"
+import { createServer, type ServerResponse } from "node:http"
+import { DatabaseSync } from "node:sqlite"
+
+const required = (name: string): string => {
+  const value = process.env[name]
+  if (value === undefined || value === "") throw new Error(`bareServer: ${name} must be set`)
+  return value
+}
+
+const servicePrivateKey = createPrivateKey(readFileSync(required("BARE_SERVICE_KEY"), "utf8"))
+const merchantPublicKey = createPublicKey(readFileSync(required("BARE_MERCHANT_KEY"), "utf8"))
+
+const db = new DatabaseSync(required("BARE_DB"))
+db.exec("PRAGMA journal_mode = WAL")
+db.exec("PRAGMA synchronous = FULL")
+db.exec(`CREATE TABLE IF NOT EXISTS orders (
+  position INTEGER PRIMARY KEY,
+  merchant_order_no TEXT NOT NULL UNIQUE,
+  order_no TEXT NOT NULL,
+  data TEXT NOT NULL
+)`)
+const begin = db.prepare("BEGIN IMMEDIATE")
+const commit = db.prepare("COMMIT")
+// The unique index decides: a row that is already there is not written again.
+const insert = db.prepare(
+  "INSERT INTO orders (merchant_order_no, order_no, data) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+)
+const existing = db.prepare("SELECT order_no FROM orders WHERE merchant_order_no = ?")
+
+interface Pending {
+  readonly merchantOrderNo: string
+  readonly request: Record<string, unknown>
+  readonly response: ServerResponse
+}
+
+const answer = (response: ServerResponse, envelope: unknown) => {
+  const body = JSON.stringify(envelope)
+  sign("sha256", Buffer.from(body, "utf8"), servicePrivateKey, (error, signature) => {
+    if (error !== null) {
+      response.writeHead(500).end()
+      return
+    }
+    response
+      .writeHead(200, { "content-type": "application/json; charset=utf-8", sign: signature.toString("base64") })
+      .end(body)
+  })
+}
+
+const head = (code: string, msg: string) => ({
+  applyStatus: code === "0" ? "SUCCESS" : "FAIL",
+  code,
+  msg,
+  traceCode: randomBytes(8).toString("hex"),
+})
+
+let queue: Array<Pending> = []
+let flushScheduled = false
+
+/** One transaction for every request queued since the last: one sync of the log acknowledges them all. */
+const flush = () => {
+  flushScheduled = false
+  const batch = queue
+  queue = []
+  const orderNos: Array<string> = []
+  begin.run()
+  for (const pending of batch) {
+    const orderNo = `${Date.now()}1${randomBytes(6).toString("hex")}`
+    const { changes } = insert.run(pending.merchantOrderNo, orderNo, JSON.stringify(pending.request))
+    orderNos.push(
+      changes === 1 ? orderNo : String(existing.get(pending.merchantOrderNo)?.order_no ?? "an order written before"),
+    )
+  }
+  commit.run()
+  for (const [i, pending] of batch.entries()) {
+    const biz = pending.request
+    answer(pending.response, {
+      head: head("0", "SUCCESS"),
+      body: {
+        acquireOrder: {
+          orderNo: orderNos[i],
+          merchantOrderNo: pending.merchantOrderNo,
+          subject: biz.subject,
+          totalAmount: biz.totalAmount,
+          paySceneCode: biz.paySceneCode,
+          notifyUrl: biz.notifyUrl,
+          status: "CREATED",
+          requestTime: Date.now(),
+          expiredTime: Date.now() + 3_600_000,
+        },
+        interactionParams: { tokenUrl: `http://127.0.0.1/pay/${randomBytes(32).toString("base64url")}` },
+      },
+    })
+  }
+}
+
+const take = (response: ServerResponse, raw: Buffer, signature: string | undefined) => {
+  if (signature === undefined || !verify("sha256", raw, merchantPublicKey, Buffer.from(signature, "base64")))
+    return answer(response, { head: head("403", "UNAUTHORIZED") })
+  let biz: Record<string, unknown>
+  try {
+    biz = (JSON.parse(raw.toString("utf8")) as { bizContent: Record<string, unknown> }).bizContent
+  } catch {
+    return answer(response, { head: head("400", "INVALID_PARAMETER") })
+  }
+  const merchantOrderNo = biz?.merchantOrderNo
+  if (typeof merchantOrderNo !== "string") return answer(response, { head: head("400", "INVALID_PARAMETER") })
+  queue.push({ merchantOrderNo, request: biz, response })
+  if (!flushScheduled) {
+    flushScheduled = true
+    // After the poll phase: every request the sockets already hold joins this commit.
+    setImmediate(flush)
+  }
+}
+
+const server = createServer((request, response) => {
+  if (request.url === "/health") return void response.writeHead(200).end("ok")
+  const chunks: Array<Buffer> = []
+  request.on("data", (chunk: Buffer) => chunks.push(chunk))
+  request.on("end", () => take(response, Buffer.concat(chunks), request.headers.sign as string | undefined))
+})
+server.keepAliveTimeout = 60_000
+server.listen(Number(required("PORT")), "127.0.0.1")
+process.on("SIGINT", () => {
+  server.close(() => {
+    db.close()
+    process.exit(0)
+  })
+  server.closeAllConnections()
+})

@@ -1,0 +1,159 @@
+/**
+ * The gateway's create order over a sealed and over a plain store, for
+ * `npm run bench -- sealing`. The sealed side is the product's own
+ * composition (`layerGatewayServices`, apps/gateway/src/app.ts: the gateway
+ * always seals); the plain side is the same services over the bare SQLite
+ * store (`layerGatewayServicesOver`), a composition only this benchmark
+ * builds. Each serves the gateway's routes in this process as a web
+ * handler: the request's signature, decoding, the decision, the durable
+ * append, encoding and the answer's signature, all of it but the socket,
+ * so that no HTTP client shares the process's time with what is measured.
+ */
+import { createHash } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { layerInstrumentedEventStore } from "@mizan/eventsourcing"
+import { type GatewayOptions, layerGatewayServices, layerGatewayServicesOver } from "@mizan/gateway/app"
+import { decodeConfig } from "@mizan/gateway/config"
+import { gatewayRoutes } from "@mizan/gateway/routes"
+import { generateKeyPair, sign } from "@mizan/protocol"
+import { layerSqlite } from "@mizan/store-sqlite"
+import { Layer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import type { Workload } from "./harness.ts"
+
+const merchant = generateKeyPair()
+const storeFile = "gateway.db"
+
+export interface InProcessGateway {
+  readonly sealed: boolean
+  readonly handle: (request: Request) => Promise<Response>
+  readonly close: () => Promise<void>
+}
+
+/** A sandbox gateway with one merchant, BENCH, that no rate limit slows, on a new SQLite file: sealed, or plain. */
+export const startInProcessGateway = (sealed: boolean): InProcessGateway => {
+  const dir = mkdtempSync(join(tmpdir(), "mizan-bench-sealing-gateway-"))
+  const config = decodeConfig({
+    mode: "sandbox",
+    store: `sqlite:${storeFile}`,
+    logging: { level: "warn" },
+    merchants: [
+      {
+        partnerId: "BENCH",
+        publicKeyPem: merchant.publicKeyPem,
+        grants: ["*"],
+        rateLimit: { requestsPerSecond: 1_000_000, burstRequests: 1_000_000 },
+      },
+    ],
+  })
+  const options: GatewayOptions = { config, baseDir: dir }
+  const routes = gatewayRoutes(config.mode).pipe(Layer.provide(HttpServer.layerServices))
+  const app = sealed
+    ? HttpRouter.toWebHandler(routes.pipe(Layer.provide(layerGatewayServices(options))), { disableLogger: true })
+    : HttpRouter.toWebHandler(
+        routes.pipe(
+          Layer.provide(
+            layerGatewayServicesOver(
+              options,
+              layerInstrumentedEventStore.pipe(Layer.provideMerge(layerSqlite(join(dir, storeFile)))),
+            ),
+          ),
+        ),
+        { disableLogger: true },
+      )
+  return {
+    sealed,
+    handle: (request) => app.handler(request),
+    close: async () => {
+      await app.dispose()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+interface SignedCreate {
+  readonly body: string
+  readonly sign: string
+}
+
+/**
+ * Who the creates name as their payer, which decides what sealing does:
+ * - `none`: no personal field, so the sealed store passes the append through;
+ * - `oneEid`: every create names one payer by its eid (sent as its SHA-256
+ *   hex, as the wire allows), whose data key is made once and then cached;
+ * - `newEmail`: every create names a new payer by an email and a customer
+ *   id, without an eid: the order's own payer subject, a new data key each
+ *   (wrapped and written to the key table).
+ */
+export type CreatesPayer = "none" | "oneEid" | "newEmail"
+
+const sceneParamsOf = (payer: CreatesPayer, n: number) => {
+  switch (payer) {
+    case "none":
+      return {}
+    case "oneEid":
+      return { paySceneParams: { eid: createHash("sha256").update("784199012345671").digest("hex") } }
+    case "newEmail":
+      return { paySceneParams: { email: `payer-${n}@example.ae`, customerId: `customer-${n}` } }
+  }
+}
+
+let serial = 0
+/** Create orders never sent before, naming `payer`, signed before the clock starts. */
+const signedCreates = (count: number, payer: CreatesPayer): ReadonlyArray<SignedCreate> =>
+  Array.from({ length: count }, () => {
+    serial++
+    const body = JSON.stringify({
+      requestTime: Date.now(),
+      bizContent: {
+        merchantOrderNo: `sealing-${process.pid}-${serial}`,
+        subject: "Bench order",
+        totalAmount: { amount: 10.5, currency: "AED" },
+        paySceneCode: "PAYPAGE",
+        ...sceneParamsOf(payer, serial),
+        notifyUrl: "https://merchant.example/notify",
+      },
+    })
+    return { body, sign: sign(body, merchant.privateKey) }
+  })
+
+/** Sends `creates` to `gateway`, `inFlight` at a time; fails on any answer whose head is not "0". */
+const sendAll = async (gateway: InProcessGateway, creates: ReadonlyArray<SignedCreate>, inFlight: number) => {
+  let next = 0
+  const sender = async () => {
+    while (next < creates.length) {
+      const create = creates[next++] as SignedCreate
+      const response = await gateway.handle(
+        new Request("http://127.0.0.1/sgs/api/acquire2/placeOrder", {
+          method: "POST",
+          body: create.body,
+          headers: { "content-type": "application/json", "partner-id": "BENCH", sign: create.sign },
+        }),
+      )
+      const answer = await response.text()
+      if (!answer.includes('"code":"0"')) throw new Error(`a create order was not taken: ${answer.slice(0, 200)}`)
+    }
+  }
+  await Promise.all(Array.from({ length: inFlight }, sender))
+}
+
+const payerWords: Record<CreatesPayer, string> = {
+  none: "no payer",
+  oneEid: "one payer's eid",
+  newEmail: "a new payer's email each",
+}
+
+/** `createsPerRun` signed create orders naming `payer` through `gateway`, `inFlight` at a time. */
+export const gatewayCreates = (
+  gateway: InProcessGateway,
+  payer: CreatesPayer,
+  createsPerRun: number,
+  inFlight: number,
+): Workload<ReadonlyArray<SignedCreate>> => ({
+  name: `${gateway.sealed ? "sealed" : "plain"}: gateway creates in process, ${payerWords[payer]}, ${inFlight} in flight`,
+  operationsPerRun: createsPerRun,
+  setup: () => signedCreates(createsPerRun, payer),
+  run: (creates) => sendAll(gateway, creates, inFlight),
+})
