@@ -115,6 +115,8 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
   const streamVersions = makeStreamVersions(db, options.streamVersionCacheMaxStreams)
   let queue: Array<PendingAppend> = []
   let flushScheduled = false
+  /** True while `flush` runs: an acknowledgement given inside it must not start another. */
+  let flushing = false
   let transactions = 0
   let appends = 0
   let largestBatchAppends = 0
@@ -233,6 +235,9 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
       const failed = failure === undefined ? undefined : Effect.fail(failure)
       for (const [i, append] of batch.entries()) append.settle(failed ?? result.outcomes[i]!)
       options.onAcknowledged()
+      // Acknowledged later, from the sync's callback: the writers it woke may have queued their next appends
+      // already, and committing them now saves waiting a turn of the event loop for the scheduled flush.
+      if (!flushing && queue.length > 0) flush()
     })
   }
 
@@ -254,9 +259,14 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
 
   const flush = () => {
     flushScheduled = false
-    while (queue.length > 0) {
-      const batch = takeBatch()
-      if (batch.length > 0) commitBatch(batch)
+    flushing = true
+    try {
+      while (queue.length > 0) {
+        const batch = takeBatch()
+        if (batch.length > 0) commitBatch(batch)
+      }
+    } finally {
+      flushing = false
     }
   }
 

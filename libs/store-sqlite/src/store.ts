@@ -157,13 +157,12 @@ export const openSqliteEventStore = (
   const settings = { ...sqliteStoreDefaults, ...options }
   const open = (): OpenedStore => {
     const db = openDatabase(path, settings)
+    let durability = durableAtCommit
     try {
-      const durability =
-        settings.synchronous === "full-offloaded"
-          ? durableAfterLogSync(logSyncOf(walPathOf(path)), path)
-          : durableAtCommit
+      if (settings.synchronous === "full-offloaded") durability = durableAfterLogSync(logSyncOf(walPathOf(path)), path)
       return storeOnDatabase(db, path, settings, durability)
     } catch (error) {
+      durability.close()
       db.close()
       throw error
     }
