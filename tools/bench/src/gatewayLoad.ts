@@ -1,8 +1,9 @@
 /**
  * What the gateway benchmarks share: the gateway as `npm start` runs it, in
- * a child process of its own, and a load of signed create-order requests
- * (signed before the clock starts: the merchant's signing is not the
- * gateway's work) sent with autocannon. autocannon writes and parses
+ * a child process of its own (and the bare server beside it, `bareServer.ts`),
+ * and a load of signed create-order requests (signed in a workload's untimed
+ * setup, `createsFor`: the merchant's signing is not the gateway's work) sent
+ * with autocannon. autocannon writes and parses
  * HTTP/1.1 on raw sockets: about a quarter of the CPU `fetch` spends per
  * request (57 against 256 µs, measured against a trivial server), which
  * matters because the load shares the machine's cores with the gateway.
