@@ -4,6 +4,8 @@
  * sandbox one is written first, so a fresh clone starts at once; add a
  * merchant with `npm run merchant -- add M100001` (see the README).
  */
+// First, before any module uses libuv's thread pool: it is sized when first used.
+import "./threadPool.ts"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"

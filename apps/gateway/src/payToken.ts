@@ -16,7 +16,7 @@
  * Tokens of the earlier format (the names in clear beside an HMAC) are no
  * longer read: their pages answer 404, as for any unknown link.
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from "node:crypto"
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, type KeyObject } from "node:crypto"
 import type { PrivateKey } from "@mizan/protocol"
 
 export interface PaidOrderName {
@@ -24,9 +24,13 @@ export interface PaidOrderName {
   readonly merchantOrderNo: string
 }
 
+/**
+ * Key objects, made once: given raw bytes, node:crypto makes a key object
+ * on every cipher and HMAC (about 7 µs each, two per create order).
+ */
 interface TokenKeys {
-  readonly encryption: Buffer
-  readonly nonce: Buffer
+  readonly encryption: KeyObject
+  readonly nonce: KeyObject
 }
 
 const nonceBytes = 12
@@ -40,7 +44,8 @@ const keysOf = (serviceKey: PrivateKey): TokenKeys => {
   const cached = keysCache.get(serviceKey)
   if (cached !== undefined) return cached
   const secret = serviceKey.export({ format: "der", type: "pkcs8" })
-  const derive = (label: string) => Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), label, keyBytes))
+  const derive = (label: string) =>
+    createSecretKey(Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), label, keyBytes)))
   const keys = { encryption: derive("mizan pay token: aes-256-gcm"), nonce: derive("mizan pay token: nonce") }
   keysCache.set(serviceKey, keys)
   return keys

@@ -174,8 +174,25 @@ const merchantUrlProblem = (value: unknown, mode: AddressPolicyMode, path: strin
   return undefined
 }
 
+const traceCodeBytes = 8
+/**
+ * Random bytes for trace codes, drawn 4 KiB at a time: one call to the
+ * system's generator per 512 requests rather than one per request (a call
+ * for 8 bytes cost about 10 µs, 2% of a create).
+ */
+const traceCodePoolBytes = 4_096
+let traceCodePool = Buffer.alloc(0)
+let traceCodePoolOffset = 0
+
 /** A short id for `head.traceCode` and the log line that explains a failure. */
-const newTraceCode = (): string => randomBytes(8).toString("hex")
+export const newTraceCode = (): string => {
+  if (traceCodePoolOffset + traceCodeBytes > traceCodePool.length) {
+    traceCodePool = randomBytes(traceCodePoolBytes)
+    traceCodePoolOffset = 0
+  }
+  traceCodePoolOffset += traceCodeBytes
+  return traceCodePool.toString("hex", traceCodePoolOffset - traceCodeBytes, traceCodePoolOffset)
+}
 
 /** A refusal that ends the pipeline early, with the head it answers (a refusal has no body). */
 class Refused extends Schema.TaggedError<Refused>()("Refused", { head: ResponseHead }) {}

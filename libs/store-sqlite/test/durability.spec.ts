@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process"
 import { createInterface } from "node:readline"
-import { logStart, type RecordedEvent } from "@mizan/eventsourcing"
+import type { RecordedEvent } from "@mizan/eventsourcing"
+import { readWholeLog } from "@mizan/eventsourcing/testing"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeSqliteEventStore, type Synchronous } from "../src/index.ts"
@@ -58,13 +59,9 @@ const appendUntilKilled = (path: string, synchronous: Synchronous, killAfterMs: 
     })
   })
 
-const readWholeLog = (path: string) =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const store = yield* makeSqliteEventStore(path)
-      return yield* store.readAll({ after: logStart, maxCount: 100_000 })
-    }),
-  )
+/** Every page of the log: at "normal" the writers outrun one page (10,000 events) before the kill, and an event past it read as lost. */
+const logAfterKill = (path: string) =>
+  Effect.scoped(Effect.flatMap(makeSqliteEventStore(path), (store) => readWholeLog(store, 5_000)))
 
 /**
  * What this proves, and what not: a SIGKILL ends the process but not the
@@ -95,7 +92,7 @@ const killAndCheck = (synchronous: Synchronous) =>
       const path = yield* tempDatabasePath
       const killAfterMs = Math.floor(Math.random() * killAfterFirstAcknowledgementMaxMs)
       const acknowledged = yield* Effect.promise(() => appendUntilKilled(path, synchronous, killAfterMs))
-      const log = yield* readWholeLog(path)
+      const log = yield* logAfterKill(path)
       const byId = new Map<string, RecordedEvent>(log.map((e) => [e.id, e]))
 
       for (const ack of acknowledged) {

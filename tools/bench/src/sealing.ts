@@ -35,7 +35,7 @@ import {
   sealedEventStore,
 } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
-import { makeSqliteEventStore } from "@mizan/store-sqlite"
+import { makeSqliteEventStore, sqliteStoreDefaults } from "@mizan/store-sqlite"
 import { Effect, Exit, Scope } from "effect"
 import {
   type Comparison,
@@ -214,7 +214,9 @@ const writtenLog = async (sealed: boolean): Promise<Open> => {
 }
 
 const startedMs = performance.now()
-console.log(`Sealing benchmark (SQLite, synchronous=full) on ${describeMachine()}\n`)
+console.log(
+  `Sealing benchmark (SQLite at its default, synchronous=${sqliteStoreDefaults.synchronous}) on ${describeMachine()}\n`,
+)
 const unit = { unit: "events", counts }
 // The goal: sealed appends at 90% of plain ones or better (issue 15).
 const comparisons: Array<Comparison> = [

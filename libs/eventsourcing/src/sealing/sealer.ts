@@ -152,9 +152,10 @@ interface CompiledSubject {
 }
 
 /**
- * A subject identified inside a list's items owns fields of its own item
- * only: a field outside the item would belong to every item's subject at
- * once. Checked when the sealer is made, naming the event type.
+ * A plan's subject, its paths read into steps. A subject identified inside
+ * a list's items owns fields of its own item only: a field outside the
+ * item would belong to every item's subject at once. Checked here, when
+ * the sealer is made, naming the event type.
  */
 const compileSubject = (type: string, subject: SealedSubject): CompiledSubject => {
   const identifiedBy = stepsOf(subject.identifiedBy)
