@@ -192,14 +192,18 @@ const bulkFill = async (connectionString: string, events: number) => {
   }
 }
 
-/** node-postgres's own parsers for the columns read: int8 as text, int4 as a number, json parsed (the process-wide registry is Emmett's by now). */
+const asText = (value: string) => value
+const asInteger = (value: string) => Number.parseInt(value, 10)
+
+/**
+ * The parsers the raw select needs for the columns read: int8 as text, int4
+ * as a number, json parsed (the process-wide registry is Emmett's by now).
+ * One function per type for the whole run, as the store's parsers are (not
+ * a new closure per field and query).
+ */
 const rawTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number) =>
-    oid === 114
-      ? JSON.parse
-      : oid === 23
-        ? (value: string) => Number.parseInt(value, 10)
-        : (value: string) => value) as pg.CustomTypesConfig["getTypeParser"],
+    oid === 114 ? JSON.parse : oid === 23 ? asInteger : asText) as pg.CustomTypesConfig["getTypeParser"],
 }
 
 /**
