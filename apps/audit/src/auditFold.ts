@@ -24,6 +24,14 @@ export interface AuditFold<Event = unknown, State = unknown> {
   readonly invariants: (state: State) => ReadonlyArray<BrokenRule>
   readonly status: (state: State) => string
   readonly money: (state: State) => MoneyFigures
+  /**
+   * Whether the state is final: a status from which the aggregate's decider
+   * records no event, so that a stream in it is likely never to be read again
+   * (a compact replay then retires it: replay.ts, retiredStreams.ts). Only a
+   * matter of memory: a retired stream keeps its state, and an event after
+   * the end (a damaged log) folds into it as into any other. Undefined: never final.
+   */
+  readonly ended?: ((state: State) => boolean) | undefined
 }
 
 /** Which states a replay keeps: the domain's (to print them) or the compact ones (to report). */
@@ -58,4 +66,5 @@ export const slimmed = <Event, State extends object>(
   invariants: domain.invariants,
   status: domain.status,
   money: domain.money,
+  ended: domain.ended,
 })

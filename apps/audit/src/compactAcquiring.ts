@@ -157,4 +157,5 @@ export const compactAcquiringFold = (
   invariants: (order) => domain.invariants(asOrder(order)),
   status: (order) => domain.status(asOrder(order)),
   money: (order) => domain.money(asOrder(order)),
+  ended: (order) => domain.ended?.(asOrder(order)) ?? false,
 })

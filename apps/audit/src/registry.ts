@@ -47,6 +47,8 @@ export interface AuditedAggregate<Event = unknown, State = unknown> {
   readonly status: (state: State) => string
   /** What the state adds to the money totals (none by default). */
   readonly money: (state: State) => MoneyFigures
+  /** Whether a state is final, no event legal after it (auditFold.ts, `ended`); undefined: never. */
+  readonly ended?: ((state: State) => boolean) | undefined
   /**
    * The compact fold a reporting replay uses (auditFold.ts); without one, it
    * folds the domain's states.
@@ -61,6 +63,7 @@ export const domainFold = <Event, State>(aggregate: AuditedAggregate<Event, Stat
   invariants: aggregate.invariants,
   status: aggregate.status,
   money: aggregate.money,
+  ended: aggregate.ended,
 })
 
 interface AuditedSpec<Event, State, Compact> {
@@ -71,6 +74,12 @@ interface AuditedSpec<Event, State, Compact> {
   readonly invariants: (state: State) => ReadonlyArray<BrokenRule>
   readonly status: (state: State) => string
   readonly money?: (state: State) => MoneyFigures
+  /**
+   * Whether a state is final: a status from which the decider records no
+   * event (check the aggregate's decide and evolve; a wrong answer costs
+   * memory or time, never a finding: replay.ts, retirement).
+   */
+  readonly ended?: (state: State) => boolean
   /** The compact fold, made from the domain's (auditFold.ts); none when the domain's states are small already. */
   readonly compact?: (domain: AuditFold<Event, State>) => AuditFold<Event, Compact>
 }
@@ -98,6 +107,7 @@ const audited = <Event, State, Compact = State>(spec: AuditedSpec<Event, State, 
     },
     status: spec.status,
     money: spec.money ?? noMoney,
+    ...(spec.ended === undefined ? {} : { ended: spec.ended }),
   }
   const compact = spec.compact?.(domainFold(entry)) as AuditFold<Event, unknown> | undefined
   return (compact === undefined ? entry : { ...entry, compact }) as unknown as AuditedAggregate
@@ -115,6 +125,10 @@ const payoutMoney = (state: {
   readonly payerFeeFils?: number
 }): MoneyFigures =>
   state.status === "SUCCESS" ? { paidOut: state.amountFils ?? 0, fees: state.payerFeeFils ?? 0 } : {}
+
+/** A wallet or bank transfer's outcome is final (the decider refuses another). */
+const transferEnded = (state: { readonly status: string }): boolean =>
+  state.status === "SUCCESS" || state.status === "FAILURE"
 
 /** The aggregates the audit knows, in the order reports list them. */
 export const registry: ReadonlyArray<AuditedAggregate> = [
@@ -137,6 +151,11 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
         fees: feeTotalFils(payment.settlement),
       }
     },
+    // A failed order takes no refund, nor a settled and revoked one; a refund still pending may yet end.
+    ended: (state) =>
+      AcquiringOrder.isOrder(state) &&
+      (state.status === "FAILURE" || (state.status === "SETTLED" && state.revoked)) &&
+      !state.refunds.some((refund) => refund.status === "PENDING"),
     compact: compactAcquiringFold,
   }),
   // Refunded money is counted once, on the acquiring order that guards the refundable balance.
@@ -146,6 +165,7 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     aggregate: RefundOrder.aggregate,
     invariants: RefundOrder.invariants,
     status: (state) => state.status,
+    ended: (state) => state.status === "SUCCESS" || state.status === "FAILURE",
   }),
   audited({
     kind: "walletTransfer",
@@ -154,6 +174,7 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     invariants: WalletTransfer.invariants,
     status: (state) => state.status,
     money: payoutMoney,
+    ended: transferEnded,
     compact: (domain) =>
       slimmed(domain, ["status", "amountFils", "payerFeeFils", "failCode", "failDes", "beneficiaryBalanceFils"]),
   }),
@@ -164,6 +185,7 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     invariants: BankTransfer.invariants,
     status: (state) => state.status,
     money: payoutMoney,
+    ended: transferEnded,
     compact: (domain) =>
       slimmed(domain, [
         "status",
@@ -182,6 +204,10 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     invariants: BankCardTransfer.invariants,
     status: (state) => state.status,
     money: payoutMoney,
+    // A failed payout to a card is refunded to the payer once, later.
+    ended: (state) =>
+      state.status === "SUCCESS" ||
+      ((state.status === "FAILURE" || state.status === "BANK_FAIL") && state.refundedTime !== undefined),
     compact: (domain) =>
       slimmed(domain, [
         "status",
@@ -207,6 +233,7 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     invariants: VamDeposit.invariants,
     status: (state) => state.status,
     money: (state) => (state.status === "SUCCESS" ? { deposited: state.amountFils } : {}),
+    ended: (state) => state.status === "SUCCESS" || state.status === "FAILED",
     compact: (domain) => slimmed(domain, ["status", "amountFils"]),
   }),
   audited({
@@ -243,6 +270,8 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     aggregate: orderIndex,
     invariants: orderIndexInvariants,
     status: (state) => state.status,
+    // Written once: a second OrderNumberIssued is a reissue, which only a damaged log holds.
+    ended: (state) => state.status === "ISSUED",
   }),
   audited({
     // Who forgot which (keyed) data subject, and when: docs/architecture.md#sealed-personal-data.

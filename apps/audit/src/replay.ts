@@ -7,11 +7,16 @@
  * print states (`show`, `at`), or into compact audit states, to report
  * (auditFold.ts); both break the same rules.
  *
- * Memory: one `TrackedStream` per stream (its id, its current state and a few
- * numbers), kept for the whole replay, since any stream may receive another
- * event later. README.md, Memory, gives the measured cost per stream. What
- * is bounded: the findings listed (`findingsListedMax` of each kind; the
- * totals still count every one), and one page of events at a time.
+ * Memory: one `TrackedStream` per open stream (its id, its current state
+ * and a few numbers). A compact replay retires a stream once an append leaves
+ * its state final (`ended`, auditFold.ts): its status and money go into
+ * running totals, and it shrinks to a record in columns (retiredStreams.ts)
+ * that keeps its state, since the rules that span streams read it, and an
+ * event after the end (a damaged log) revives it, to be folded and reported
+ * as in a replay without retirement. A domain replay (`show`, `at`) retires
+ * nothing. README.md, Memory, gives the measured cost of each. What is
+ * bounded: the findings listed (`findingsListedMax` of each kind; the totals
+ * still count every one), and one page of events at a time.
  */
 
 import { EventStore, type GlobalPosition, logStart, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
@@ -39,6 +44,7 @@ import {
   unknownKind,
   type VersionGap,
 } from "./replayReport.ts"
+import { RetiredStreams } from "./retiredStreams.ts"
 import { hashOfStreamId, StreamTable, workerOfHash } from "./streamTable.ts"
 
 export {
@@ -110,6 +116,11 @@ export interface ReplayerOptions {
   readonly states?: FoldedStates
   /** Fold only these streams; every event still ends the append before it. The whole log by default. */
   readonly partition?: Partition
+  /**
+   * Whether a compact replay retires the streams whose state is final (true by
+   * default; the tests compare with a replay that does not). A domain replay never does.
+   */
+  readonly retire?: boolean
 }
 
 /**
@@ -121,11 +132,18 @@ const ruleKey = (broken: { readonly rule: string }): string => broken.rule
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
-/** The streams a replay holds, by id, in the order they were first read. */
+/**
+ * The streams a replay holds, by id, in the order they were first read. A
+ * retired stream is answered as a `TrackedStream` made for the asking.
+ */
 export interface TrackedStreams {
+  /** Every stream read, open or retired. */
   readonly size: number
+  /** The streams a compact replay has retired (and not revived). */
+  readonly retired: number
   readonly get: (streamId: string) => TrackedStream | undefined
   readonly has: (streamId: string) => boolean
+  readonly isRetired: (streamId: string) => boolean
   readonly values: () => IterableIterator<TrackedStream>
 }
 
@@ -155,7 +173,12 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     ]),
   )
   const partition = options.partition
-  const streams = new StreamTable<TrackedStream>()
+  const retiring = options.states === "compact" && options.retire !== false
+  const retired = new RetiredStreams()
+  const streams = new StreamTable<TrackedStream>((index) => retired.idOf(index))
+  /** The retired streams' status counts and money, kept as they retire (and taken back if one revives). */
+  const retiredCounts = new Map<string, { kind: string; status: string; streams: number }>()
+  const retiredMoney = moneyFigureNames.map(() => new FilsTotal())
   const broken = new FindingList<BrokenInvariant>(listedMax)
   const undecodable = new FindingList<UndecodableEvent>(listedMax)
   const versionGaps = new FindingList<VersionGap>(listedMax)
@@ -181,6 +204,43 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     }
     streams.add(tracked, hash)
     return tracked
+  }
+
+  /** Adds a retired stream's status and money to the running totals (`sign` 1), or takes them back (-1). */
+  const countRetired = (aggregate: AuditedAggregate, fold: AuditFold, state: unknown, sign: 1 | -1) => {
+    const status = fold.status(state)
+    const key = `${aggregate.kind}\u0000${status}`
+    const count = retiredCounts.get(key)
+    if (count === undefined) retiredCounts.set(key, { kind: aggregate.kind, status, streams: sign })
+    else count.streams += sign
+    const figures = fold.money(state)
+    for (let i = 0; i < moneyFigureNames.length; i++) {
+      const fils = figures[moneyFigureNames[i]!]
+      if (fils !== undefined && fils !== 0) retiredMoney[i]!.add(sign * fils)
+    }
+  }
+
+  /** Retires an open stream whose state is final: an append left it so, and no rule of it is broken. */
+  const retire = (tracked: TrackedStream, aggregate: AuditedAggregate, fold: AuditFold) => {
+    countRetired(aggregate, fold, tracked.state, 1)
+    const index = retired.add({ ...tracked, aggregate })
+    streams.replace(tracked.streamId, hashOfStreamId(tracked.streamId), index)
+  }
+
+  /** A retired stream open again, as it was when it retired: an event came after its end. */
+  const revive = (index: number, hash: number): TrackedStream => {
+    const { aggregate, ...fields } = retired.revive(index)
+    const fold = folds.get(aggregate)!
+    countRetired(aggregate, fold, fields.state, -1)
+    const tracked: TrackedStream = { ...fields, aggregate, fold, broken: undefined }
+    streams.replace(tracked.streamId, hash, tracked)
+    return tracked
+  }
+
+  /** A retired stream as a `TrackedStream`, for the library's readers. */
+  const retiredView = (index: number): TrackedStream => {
+    const { aggregate, ...fields } = retired.fieldsOf(index)
+    return { ...fields, aggregate, fold: folds.get(aggregate), broken: undefined }
   }
 
   const placeOf = (tracked: TrackedStream): EventPlace => ({
@@ -220,8 +280,12 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     const tracked = due
     if (tracked === undefined) return
     due = undefined
-    if (tracked.aggregate !== undefined && tracked.fold !== undefined)
-      checkInvariants(tracked, tracked.aggregate.kind, tracked.fold)
+    const { aggregate, fold } = tracked
+    if (aggregate === undefined || fold === undefined) return
+    checkInvariants(tracked, aggregate.kind, fold)
+    // A stream with a rule broken stays open: it keeps the rules it broke (a damaged log only).
+    if (retiring && tracked.broken === undefined && fold.ended?.(tracked.state) === true)
+      retire(tracked, aggregate, fold)
   }
 
   const undecodableAt = (tracked: TrackedStream, record: RecordedEvent, reason: string) =>
@@ -241,7 +305,8 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
       const hash = hashOfStreamId(streamId)
       // Another worker's stream: it ended the due append, and is that worker's to fold.
       if (partition !== undefined && workerOfHash(hash, partition.count) !== partition.index) return
-      tracked = streams.getHashed(streamId, hash) ?? track(streamId, hash)
+      const slot = streams.getHashed(streamId, hash)
+      tracked = slot === undefined ? track(streamId, hash) : typeof slot === "number" ? revive(slot, hash) : slot
     }
     events++
     if (record.type === "NotificationAttempted") notificationAttempts++
@@ -290,21 +355,35 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     due = tracked
   }
 
+  /** Every stream held, open or retired, as the rules that span streams read it (they order what they find). */
   const subjects = function* () {
-    for (const tracked of streams.values())
+    for (const tracked of streams.open())
       yield {
         ...placeOf(tracked),
         kind: tracked.aggregate?.kind,
         state: tracked.state,
         firstRead: tracked.firstRead,
       }
+    for (const index of retired.indexes()) {
+      const stream = retired.fieldsOf(index)
+      yield {
+        streamId: stream.streamId,
+        streamVersion: stream.version,
+        globalPosition: stream.lastPosition,
+        kind: stream.aggregate.kind,
+        state: stream.state,
+        firstRead: stream.firstRead,
+      }
+    }
   }
 
   const part = (): PartialReport => {
     checkDue()
     const totals = moneyFigureNames.map(() => new FilsTotal())
     const counted = new Map<string, { kind: string; status: string; streams: number }>()
-    for (const tracked of streams.values()) {
+    for (const count of retiredCounts.values())
+      if (count.streams > 0) counted.set(`${count.kind}\u0000${count.status}`, { ...count })
+    for (const tracked of streams.open()) {
       const { aggregate, fold, state } = tracked
       const kind = aggregate?.kind ?? unknownKind
       const status = fold === undefined ? unknownKind : fold.status(state)
@@ -326,7 +405,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
       firstPosition,
       lastPosition,
       statusCounts: [...counted.values()],
-      money: totals.map((total) => total.total()),
+      money: totals.map((total, i) => total.total() + retiredMoney[i]!.total()),
       brokenInvariants: { total: broken.total, listed: [...broken.listed] },
       undecodable: { total: undecodable.total, listed: [...undecodable.listed] },
       versionGaps: { total: versionGaps.total, listed: [...versionGaps.listed] },
@@ -334,8 +413,34 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
   }
 
   const factsOfStream = (streamId: string): StreamFacts | undefined => {
-    const tracked = streams.get(streamId)
-    return tracked === undefined ? undefined : factsOfState(tracked.aggregate?.kind, tracked.state)
+    const slot = streams.get(streamId)
+    if (slot === undefined) return undefined
+    if (typeof slot !== "number") return factsOfState(slot.aggregate?.kind, slot.state)
+    const stream = retired.fieldsOf(slot)
+    return factsOfState(stream.aggregate.kind, stream.state)
+  }
+
+  const trackedOf = (streamId: string): TrackedStream | undefined => {
+    const slot = streams.get(streamId)
+    return typeof slot === "number" ? retiredView(slot) : slot
+  }
+
+  const tracked: TrackedStreams = {
+    get size() {
+      return streams.size
+    },
+    get retired() {
+      return retired.size
+    },
+    get: trackedOf,
+    has: (streamId) => streams.get(streamId) !== undefined,
+    isRetired: (streamId) => typeof streams.get(streamId) === "number",
+    values: () => {
+      const all = [...streams.open()]
+      if (retired.size === 0) return all.values()
+      for (const index of retired.indexes()) all.push(retiredView(index))
+      return all.sort((a, b) => a.firstRead - b.firstRead).values()
+    },
   }
 
   const crossStream = (factsOf: FactsOf) => {
@@ -345,7 +450,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
 
   return {
     apply,
-    streams,
+    streams: tracked,
     part,
     wanted: () => wantedStreams(subjects()),
     factsOf: (streamIds) => streamIds.map(factsOfStream),

@@ -1,0 +1,97 @@
+/**
+ * The streams a compact replay has retired: streams whose state is final
+ * (`ended`, auditFold.ts), kept in columns, one array per field, instead of
+ * one `TrackedStream` object each. Most streams of a log end (a written
+ * order-number index, a refund or a transfer that succeeded or failed), and
+ * an object per stream, its boxed recorded time and position and its table
+ * entry cost more than their numbers (README.md, Memory).
+ *
+ * A retired stream keeps its id, version, last position and recorded time,
+ * when it was first read, its aggregate and its state, which is at once what
+ * the rules that span streams read of it (crossStream.ts) and what an event
+ * after its end (a damaged log) folds into: the replayer then revives it, an
+ * open stream again with the same state and numbers, so that the report is
+ * the one a replay without retirement gives, finding for finding.
+ */
+
+import type { GlobalPosition } from "@mizan/eventsourcing"
+import type { AuditedAggregate } from "./registry.ts"
+
+/** A retired stream's fields, as the replayer retires and revives it. */
+export interface RetiredFields {
+  readonly streamId: string
+  readonly aggregate: AuditedAggregate
+  readonly state: unknown
+  readonly version: number
+  readonly lastPosition: GlobalPosition
+  readonly lastRecordedAt: number
+  readonly firstRead: number
+}
+
+export class RetiredStreams {
+  readonly #ids: Array<string> = []
+  /** Undefined at a revived stream's index: the slot is no one's any more. */
+  readonly #aggregates: Array<AuditedAggregate | undefined> = []
+  readonly #states: Array<unknown> = []
+  readonly #versions: Array<number> = []
+  /** Positions are 64-bit (KurrentDB's are offsets in its log); a bigint array element would be an object each. */
+  #positions = new BigUint64Array(1024)
+  readonly #recordedAt: Array<number> = []
+  readonly #firstRead: Array<number> = []
+  #live = 0
+
+  /** Streams retired and not revived. */
+  get size(): number {
+    return this.#live
+  }
+
+  /** Retires a stream: its index, which the stream table keeps in its place. */
+  add(stream: RetiredFields): number {
+    const index = this.#ids.length
+    if (index === this.#positions.length) {
+      const grown = new BigUint64Array(this.#positions.length * 2)
+      grown.set(this.#positions)
+      this.#positions = grown
+    }
+    this.#ids.push(stream.streamId)
+    this.#aggregates.push(stream.aggregate)
+    this.#states.push(stream.state)
+    this.#versions.push(stream.version)
+    this.#positions[index] = stream.lastPosition
+    this.#recordedAt.push(stream.lastRecordedAt)
+    this.#firstRead.push(stream.firstRead)
+    this.#live++
+    return index
+  }
+
+  idOf(index: number): string {
+    return this.#ids[index]!
+  }
+
+  /** The retired stream at `index` (one not revived). */
+  fieldsOf(index: number): RetiredFields {
+    return {
+      streamId: this.#ids[index]!,
+      aggregate: this.#aggregates[index]!,
+      state: this.#states[index],
+      version: this.#versions[index]!,
+      lastPosition: this.#positions[index]!,
+      lastRecordedAt: this.#recordedAt[index]!,
+      firstRead: this.#firstRead[index]!,
+    }
+  }
+
+  /** Hands a retired stream back to be open again: its fields, its slot freed. */
+  revive(index: number): RetiredFields {
+    const fields = this.fieldsOf(index)
+    this.#aggregates[index] = undefined
+    this.#states[index] = undefined
+    this.#live--
+    return fields
+  }
+
+  /** The indexes of the retired streams, in the order they were retired. */
+  *indexes(): IterableIterator<number> {
+    for (let i = 0; i < this.#ids.length; i++) if (this.#aggregates[i] !== undefined) yield i
+  }
+}
