@@ -77,7 +77,7 @@ const sealedOn = <A, E>(
 const rawLog = (world: World) => world.raw.readAll({ after: logStart, maxCount: 1_000 })
 
 /**
- * The message of what `effect` failed with, its cause squashed as `Effect.runPromise` would reject with it (a
+ * The message of what `effect` failed with, its cause squashed as a promise of the effect would reject with it (a
  * typed error or a defect); a success fails the test.
  */
 const failureMessageOf = <A, E>(effect: Effect.Effect<A, E>) =>
