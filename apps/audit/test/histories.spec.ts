@@ -18,16 +18,19 @@ describe("generated histories", () => {
       fc.asyncProperty(
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),
         fc.integer({ min: 200, max: 1_200 }),
-        // fast-check drives this loop, so each run is a promise of its own.
-        async (seed, events) => {
-          const { store, history } = await Effect.runPromise(generatedStore(seed, events))
-          const report = (await Effect.runPromise(onMemoryStore(replayLog({ pageSizeEvents: 97 }), store))).report()
-          expect(report.brokenInvariants.listed).toEqual([])
-          expect(report.undecodable.listed).toEqual([])
-          expect(report.versionGaps.listed).toEqual([])
-          expect(isClean(report)).toBe(true)
-          expect(report.events).toBe(history.events)
-        },
+        // fast-check drives this loop: each run is one effect, run to a promise.
+        (seed, events) =>
+          Effect.runPromise(
+            Effect.gen(function* () {
+              const { store, history } = yield* generatedStore(seed, events)
+              const report = (yield* onMemoryStore(replayLog({ pageSizeEvents: 97 }), store)).report()
+              expect(report.brokenInvariants.listed).toEqual([])
+              expect(report.undecodable.listed).toEqual([])
+              expect(report.versionGaps.listed).toEqual([])
+              expect(isClean(report)).toBe(true)
+              expect(report.events).toBe(history.events)
+            }),
+          ),
       ),
       { numRuns: 6 },
     )

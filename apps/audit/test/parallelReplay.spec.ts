@@ -50,18 +50,22 @@ describe("a replay in parts", () => {
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),
         fc.array(damage, { maxLength: 20 }),
         fc.constantFrom(2, 3),
-        async (seed, damages, count) => {
-          // fast-check drives this loop, so each run is a promise of its own.
-          const { store } = await Effect.runPromise(generatedStore(seed, 500))
-          const log = damaged(
-            await Effect.runPromise(store.readAll({ after: logStart, maxCount: 1_000_000 })),
-            damages,
-            (record) => record.data,
-            (record, data) => ({ ...record, data: data as object }),
-          )
-          const single = oneReplayer(log)
-          expect(await inParts(log, count)).toEqual(single)
-        },
+        // fast-check drives this loop: each run is one effect, run to a promise.
+        (seed, damages, count) =>
+          Effect.runPromise(
+            Effect.gen(function* () {
+              const { store } = yield* generatedStore(seed, 500)
+              const log = damaged(
+                yield* store.readAll({ after: logStart, maxCount: 1_000_000 }),
+                damages,
+                (record) => record.data,
+                (record, data) => ({ ...record, data: data as object }),
+              )
+              const single = oneReplayer(log)
+              // The parts answer through the worker protocol's promises, as worker threads would.
+              expect(yield* Effect.promise(() => inParts(log, count))).toEqual(single)
+            }),
+          ),
       ),
       { numRuns: 10 },
     )

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
 import { createOrder, eventsOf, merchantId } from "@mizan/acquiring/testing"
 import { EventStore, makeMemoryEventStore, type RecordedEvent, Sealing } from "@mizan/eventsourcing"
@@ -15,7 +16,6 @@ import { generateHistory } from "@mizan/histories"
 import { forgotten } from "@mizan/kernel"
 import { readMasterKeyFile } from "@mizan/stores"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { exitCodes, importLog } from "../src/index.ts"
 import { cli } from "./support/cli.ts"
 import { readWholeLog, tempFolder, withSealedSqliteStore, withSqliteStore } from "./support/stores.ts"
@@ -253,14 +253,14 @@ describe("export and import of a sealed store", () => {
     expect(await rawLogOf(targetPath)).toEqual([])
   })
 
-  it("with seal, a store without a key table refuses the import instead of storing the file in clear", async () => {
-    const refused = await Effect.runPromise(
-      Effect.flip(importLog(join(folder.dir, "plain.ndjson"), { seal: true })).pipe(
+  it.effect("with seal, a store without a key table refuses the import instead of storing the file in clear", () =>
+    Effect.gen(function* () {
+      const refused = yield* Effect.flip(importLog(join(folder.dir, "plain.ndjson"), { seal: true })).pipe(
         Effect.provideService(EventStore, makeMemoryEventStore()),
-      ),
-    )
-    expect(refused.message).toContain("import --seal needs the target store's key table")
-  })
+      )
+      expect(refused.message).toContain("import --seal needs the target store's key table")
+    }),
+  )
 
   it("with --seal, refuses a store that already holds events", async () => {
     const run = await cli(["import", join(folder.dir, "plain.ndjson"), "--seal", ...args])

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
+import { describe, expect, it } from "@effect/vitest"
 import { forgotten } from "@mizan/kernel"
-import { Effect, Layer } from "effect"
-import { describe, expect, it } from "vitest"
+import { Cause, Effect, Exit, Layer } from "effect"
 import {
   chainGenesis,
   chainHashOf,
@@ -60,23 +60,32 @@ const sealedOn = <A, E>(
   world: World,
   body: Effect.Effect<A, E, EventStore | Sealing>,
   options: { readonly plan?: SealingPlan; readonly keyCacheMs?: number } = {},
-): Promise<A> =>
-  Effect.runPromise(
-    Effect.provide(
-      body,
-      layerSealedEventStore(options.plan ?? plan, { keyCacheMs: options.keyCacheMs ?? 30_000 }).pipe(
-        Layer.provide(
-          Layer.mergeAll(
-            Layer.succeed(EventStore, world.raw),
-            Layer.succeed(SubjectKeys, world.keys),
-            Layer.succeed(KeyRing, world.keyRing),
-          ),
+) =>
+  Effect.provide(
+    body,
+    layerSealedEventStore(options.plan ?? plan, { keyCacheMs: options.keyCacheMs ?? 30_000 }).pipe(
+      Layer.provide(
+        Layer.mergeAll(
+          Layer.succeed(EventStore, world.raw),
+          Layer.succeed(SubjectKeys, world.keys),
+          Layer.succeed(KeyRing, world.keyRing),
         ),
       ),
     ),
   )
 
-const rawLog = (world: World) => Effect.runPromise(world.raw.readAll({ after: logStart, maxCount: 1_000 }))
+const rawLog = (world: World) => world.raw.readAll({ after: logStart, maxCount: 1_000 })
+
+/**
+ * The message of what `effect` failed with, its cause squashed as a promise of the effect would reject with it (a
+ * typed error or a defect); a success fails the test.
+ */
+const failureMessageOf = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.flatMap(Effect.exit(effect), (exit) =>
+    Exit.isFailure(exit)
+      ? Effect.succeed(String((Cause.squash(exit.cause) as { message?: unknown }).message))
+      : Effect.die(new Error("expected a failure, got a success")),
+  )
 
 const append = (
   streamId: string,
@@ -86,199 +95,233 @@ const append = (
 const readStream = (streamId: string) => Effect.flatMap(EventStore, (store) => store.readStream(streamId))
 
 describe("the sealed store", () => {
-  it("stores a card's fields sealed, neither the clear values nor the number's unkeyed digest, and reads them back", async () => {
-    const world = newWorld()
-    const read = await sealedOn(world, Effect.andThen(append("order/1", cardPaid("1")), readStream("order/1")))
-    expect(read[0]?.data).toEqual(cardPaid("1").data)
-    const stored = JSON.stringify((await rawLog(world)).map((r) => r.data))
-    for (const clear of [pan, panDigest, "1111", "2030", "Amal"]) expect(stored).not.toContain(clear)
-    expect(stored).toContain('"amount":100')
-  })
-
-  it("seals one subject's fields with one cipher, bound to the stream: moved to another stream it does not open", async () => {
-    const world = newWorld()
-    await sealedOn(world, append("order/1", cardPaid("1")))
-    const [record] = await rawLog(world)
-    const sealed =
-      (record?.data as { $sealed: ReadonlyArray<{ fields: ReadonlyArray<string> }> } | undefined)?.$sealed ?? []
-    expect(sealed).toHaveLength(1)
-    expect(sealed[0]?.fields).toEqual(["cardNumber", "cardLast4", "expiryYear", "holderName"])
-    await Effect.runPromise(
-      world.raw.append("order/2", [{ type: "CardPaid", schemaVersion: 1, data: record?.data }], "any"),
-    )
-    await expect(sealedOn(world, readStream("order/2"))).rejects.toThrow(/do not open/)
-  })
-
-  it("refuses to open an altered sealed value, naming the event", async () => {
-    const world = newWorld()
-    await sealedOn(world, append("order/1", cardPaid("1")))
-    const [record] = await rawLog(world)
-    const data = structuredClone(record?.data) as { $sealed: Array<{ box: string }> }
-    const box = Buffer.from(data.$sealed[0]!.box, "base64")
-    box[20] = (box[20] ?? 0) ^ 1
-    data.$sealed[0]!.box = box.toString("base64")
-    await Effect.runPromise(world.raw.append("order/9", [{ type: "CardPaid", schemaVersion: 1, data }], "any"))
-    const altered = (await rawLog(world)).at(-1) as RecordedEvent
-    await expect(sealedOn(world, readStream("order/9"))).rejects.toThrow(altered.id)
-  })
-
-  it("keys a stream id that holds a personal value, and finds the stream by its clear id", async () => {
-    const world = newWorld()
-    const streamId = `memberAccount/${phoneDigest}`
-    const read = await sealedOn(
-      world,
-      Effect.andThen(
-        append(streamId, { type: "MemberOpened", schemaVersion: 1, data: { identity: phoneDigest } }),
-        readStream(streamId),
-      ),
-    )
-    expect(read[0]?.streamId).toBe(streamId)
-    expect(read[0]?.data).toEqual({ identity: phoneDigest })
-    const [record] = await rawLog(world)
-    expect(record?.streamId).toMatch(/^memberAccount\/keyed:[0-9a-f]{64}$/)
-    expect(JSON.stringify([record?.streamId, record?.data])).not.toContain(phoneDigest)
-  })
-
-  it("reads a forgotten card's fields as [forgotten], keeps every other field, and leaves the stored chain whole", async () => {
-    const world = newWorld()
-    const outcome = await sealedOn(
-      world,
+  it.effect(
+    "stores a card's fields sealed, neither the clear values nor the number's unkeyed digest, and reads them back",
+    () =>
       Effect.gen(function* () {
-        yield* append("order/1", cardPaid("1"))
-        yield* append("order/2", { ...cardPaid("2"), data: { ...cardPaid("2").data, cardNumber: "f".repeat(64) } })
-        return yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo@example.ae"))
+        const world = newWorld()
+        const read = yield* sealedOn(world, Effect.andThen(append("order/1", cardPaid("1")), readStream("order/1")))
+        expect(read[0]?.data).toEqual(cardPaid("1").data)
+        const stored = JSON.stringify((yield* rawLog(world)).map((r) => r.data))
+        for (const clear of [pan, panDigest, "1111", "2030", "Amal"]) expect(stored).not.toContain(clear)
+        expect(stored).toContain('"amount":100')
       }),
-    )
-    expect(outcome.keysDestroyed).toBe(1)
-    const [first, second] = await sealedOn(world, Effect.all([readStream("order/1"), readStream("order/2")]))
-    expect(first?.[0]?.data).toEqual({
-      orderNo: "1",
-      amount: 100,
-      cardNumber: forgotten,
-      cardLast4: forgotten,
-      expiryYear: forgotten,
-      holderName: forgotten,
-    })
-    expect(second?.[0]?.data).toMatchObject({ cardNumber: "f".repeat(64), holderName: "Amal" })
-    const log = await rawLog(world)
-    const previous = new Map<string, string>()
-    for (const record of log) {
-      expect(record.chainHash).toBe(chainHashOf(previous.get(record.streamId) ?? chainGenesis, record))
-      previous.set(record.streamId, record.chainHash ?? "")
-    }
-  })
+  )
 
-  it("records a forget as who and when, never what, and a second forget is a no-op", async () => {
-    const world = newWorld()
-    const [first, second] = await sealedOn(
-      world,
+  it.effect(
+    "seals one subject's fields with one cipher, bound to the stream: moved to another stream it does not open",
+    () =>
       Effect.gen(function* () {
-        yield* append("order/1", cardPaid("1"))
-        const sealing = yield* Sealing
-        return [yield* sealing.forget("card", panDigest, "dpo"), yield* sealing.forget("card", panDigest, "dpo")]
+        const world = newWorld()
+        yield* sealedOn(world, append("order/1", cardPaid("1")))
+        const [record] = yield* rawLog(world)
+        const sealed =
+          (record?.data as { $sealed: ReadonlyArray<{ fields: ReadonlyArray<string> }> } | undefined)?.$sealed ?? []
+        expect(sealed).toHaveLength(1)
+        expect(sealed[0]?.fields).toEqual(["cardNumber", "cardLast4", "expiryYear", "holderName"])
+        yield* world.raw.append("order/2", [{ type: "CardPaid", schemaVersion: 1, data: record?.data }], "any")
+        expect(yield* failureMessageOf(sealedOn(world, readStream("order/2")))).toMatch(/do not open/)
       }),
-    )
-    expect(first?.keysDestroyed).toBe(1)
-    expect(second?.keysDestroyed).toBe(0)
-    const forgets = (await rawLog(world)).filter((r) => r.type === "SubjectForgotten")
-    expect(forgets).toHaveLength(1)
-    expect(forgets[0]?.data).toMatchObject({ subjectId: first?.subjectId, by: "dpo", keysDestroyed: 1 })
-    expect(JSON.stringify(forgets.map((r) => [r.streamId, r.data]))).not.toContain(panDigest)
-  })
+  )
 
-  it("seals a forgotten card's new payments under a new key, which still opens", async () => {
-    const world = newWorld()
-    const read = await sealedOn(
-      world,
-      Effect.gen(function* () {
-        yield* append("order/1", cardPaid("1"))
-        yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo"))
-        yield* append("order/2", cardPaid("2"))
-        return yield* Effect.all([readStream("order/1"), readStream("order/2")])
-      }),
-    )
-    expect(read[0]?.[0]?.data).toMatchObject({ cardNumber: forgotten })
-    expect(read[1]?.[0]?.data).toEqual(cardPaid("2").data)
-  })
-
-  it("stores a [forgotten] field as it is: there is nothing left to seal (an import of a forgotten subject)", async () => {
-    const world = newWorld()
-    const data = {
-      orderNo: "1",
-      amount: 100,
-      cardNumber: forgotten,
-      cardLast4: forgotten,
-      expiryYear: forgotten,
-      holderName: forgotten,
-    }
-    await sealedOn(world, append("order/1", { type: "CardPaid", schemaVersion: 1, data }))
-    expect((await rawLog(world))[0]?.data).toEqual(data)
-  })
-
-  it("lets another process notice a forget once its cached key expires, and not before", async () => {
-    /** Reads the order (caching its key), has another process forget the card, and reads it again. */
-    const readAroundForget = async (keyCacheMs: number) => {
+  it.effect("refuses to open an altered sealed value, naming the event", () =>
+    Effect.gen(function* () {
       const world = newWorld()
-      await sealedOn(world, append("order/1", cardPaid("1")))
-      return sealedOn(
+      yield* sealedOn(world, append("order/1", cardPaid("1")))
+      const [record] = yield* rawLog(world)
+      const data = structuredClone(record?.data) as { $sealed: Array<{ box: string }> }
+      const box = Buffer.from(data.$sealed[0]!.box, "base64")
+      box[20] = (box[20] ?? 0) ^ 1
+      data.$sealed[0]!.box = box.toString("base64")
+      yield* world.raw.append("order/9", [{ type: "CardPaid", schemaVersion: 1, data }], "any")
+      const altered = (yield* rawLog(world)).at(-1) as RecordedEvent
+      expect(yield* failureMessageOf(sealedOn(world, readStream("order/9")))).toContain(altered.id)
+    }),
+  )
+
+  it.effect("keys a stream id that holds a personal value, and finds the stream by its clear id", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      const streamId = `memberAccount/${phoneDigest}`
+      const read = yield* sealedOn(
+        world,
+        Effect.andThen(
+          append(streamId, { type: "MemberOpened", schemaVersion: 1, data: { identity: phoneDigest } }),
+          readStream(streamId),
+        ),
+      )
+      expect(read[0]?.streamId).toBe(streamId)
+      expect(read[0]?.data).toEqual({ identity: phoneDigest })
+      const [record] = yield* rawLog(world)
+      expect(record?.streamId).toMatch(/^memberAccount\/keyed:[0-9a-f]{64}$/)
+      expect(JSON.stringify([record?.streamId, record?.data])).not.toContain(phoneDigest)
+    }),
+  )
+
+  it.effect(
+    "reads a forgotten card's fields as [forgotten], keeps every other field, and leaves the stored chain whole",
+    () =>
+      Effect.gen(function* () {
+        const world = newWorld()
+        const outcome = yield* sealedOn(
+          world,
+          Effect.gen(function* () {
+            yield* append("order/1", cardPaid("1"))
+            yield* append("order/2", { ...cardPaid("2"), data: { ...cardPaid("2").data, cardNumber: "f".repeat(64) } })
+            return yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo@example.ae"))
+          }),
+        )
+        expect(outcome.keysDestroyed).toBe(1)
+        const [first, second] = yield* sealedOn(world, Effect.all([readStream("order/1"), readStream("order/2")]))
+        expect(first?.[0]?.data).toEqual({
+          orderNo: "1",
+          amount: 100,
+          cardNumber: forgotten,
+          cardLast4: forgotten,
+          expiryYear: forgotten,
+          holderName: forgotten,
+        })
+        expect(second?.[0]?.data).toMatchObject({ cardNumber: "f".repeat(64), holderName: "Amal" })
+        const log = yield* rawLog(world)
+        const previous = new Map<string, string>()
+        for (const record of log) {
+          expect(record.chainHash).toBe(chainHashOf(previous.get(record.streamId) ?? chainGenesis, record))
+          previous.set(record.streamId, record.chainHash ?? "")
+        }
+      }),
+  )
+
+  it.effect("records a forget as who and when, never what, and a second forget is a no-op", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      const [first, second] = yield* sealedOn(
         world,
         Effect.gen(function* () {
-          yield* readStream("order/1")
-          const subjectId = (yield* Sealing).subjectIdOf("card", panDigest)
-          yield* world.keys.forget(subjectId, 0, "dpo")
-          return yield* readStream("order/1")
+          yield* append("order/1", cardPaid("1"))
+          const sealing = yield* Sealing
+          return [yield* sealing.forget("card", panDigest, "dpo"), yield* sealing.forget("card", panDigest, "dpo")]
         }),
-        { keyCacheMs },
       )
-    }
-    expect((await readAroundForget(30_000))[0]?.data).toEqual(cardPaid("1").data)
-    expect((await readAroundForget(0))[0]?.data).toMatchObject({ cardLast4: forgotten })
-  })
+      expect(first?.keysDestroyed).toBe(1)
+      expect(second?.keysDestroyed).toBe(0)
+      const forgets = (yield* rawLog(world)).filter((r) => r.type === "SubjectForgotten")
+      expect(forgets).toHaveLength(1)
+      expect(forgets[0]?.data).toMatchObject({ subjectId: first?.subjectId, by: "dpo", keysDestroyed: 1 })
+      expect(JSON.stringify(forgets.map((r) => [r.streamId, r.data]))).not.toContain(panDigest)
+    }),
+  )
 
-  it("records a forget before it destroys the key: one whose record cannot be written destroys nothing, and running it again finishes it", async () => {
-    const world = newWorld()
-    await sealedOn(world, append("order/1", cardPaid("1")))
-    let diskFull = true
-    const flaky: World = {
-      ...world,
-      raw: {
-        ...world.raw,
-        append: (streamId, events, expected) =>
-          diskFull && events[0]?.type === "SubjectForgotten"
-            ? Effect.fail(new StoreError({ reason: "Unavailable", detail: "disk full" }))
-            : world.raw.append(streamId, events, expected),
-      },
-    }
-    const forget = Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo"))
-    expect(await sealedOn(flaky, Effect.flip(forget))).toMatchObject({ _tag: "StoreError", detail: "disk full" })
-    expect((await sealedOn(world, readStream("order/1")))[0]?.data).toEqual(cardPaid("1").data)
-    diskFull = false
-    expect((await sealedOn(flaky, forget)).keysDestroyed).toBe(1)
-    expect((await rawLog(world)).filter((r) => r.type === "SubjectForgotten")).toHaveLength(1)
-    expect((await sealedOn(world, readStream("order/1")))[0]?.data).toMatchObject({ cardLast4: forgotten })
-  })
+  it.effect("seals a forgotten card's new payments under a new key, which still opens", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      const read = yield* sealedOn(
+        world,
+        Effect.gen(function* () {
+          yield* append("order/1", cardPaid("1"))
+          yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo"))
+          yield* append("order/2", cardPaid("2"))
+          return yield* Effect.all([readStream("order/1"), readStream("order/2")])
+        }),
+      )
+      expect(read[0]?.[0]?.data).toMatchObject({ cardNumber: forgotten })
+      expect(read[1]?.[0]?.data).toEqual(cardPaid("2").data)
+    }),
+  )
 
-  it("gives every process on one key table the same keyed ids", async () => {
-    const world = newWorld()
-    const ids = await Promise.all(
-      [1, 2].map(() =>
-        sealedOn(
-          world,
-          Effect.map(Sealing, (s) => s.subjectIdOf("card", panDigest)),
+  it.effect(
+    "stores a [forgotten] field as it is: there is nothing left to seal (an import of a forgotten subject)",
+    () =>
+      Effect.gen(function* () {
+        const world = newWorld()
+        const data = {
+          orderNo: "1",
+          amount: 100,
+          cardNumber: forgotten,
+          cardLast4: forgotten,
+          expiryYear: forgotten,
+          holderName: forgotten,
+        }
+        yield* sealedOn(world, append("order/1", { type: "CardPaid", schemaVersion: 1, data }))
+        expect((yield* rawLog(world))[0]?.data).toEqual(data)
+      }),
+  )
+
+  it.effect("lets another process notice a forget once its cached key expires, and not before", () =>
+    Effect.gen(function* () {
+      /** Reads the order (caching its key), has another process forget the card, and reads it again. */
+      const readAroundForget = (keyCacheMs: number) =>
+        Effect.gen(function* () {
+          const world = newWorld()
+          yield* sealedOn(world, append("order/1", cardPaid("1")))
+          return yield* sealedOn(
+            world,
+            Effect.gen(function* () {
+              yield* readStream("order/1")
+              const subjectId = (yield* Sealing).subjectIdOf("card", panDigest)
+              yield* world.keys.forget(subjectId, 0, "dpo")
+              return yield* readStream("order/1")
+            }),
+            { keyCacheMs },
+          )
+        })
+      expect((yield* readAroundForget(30_000))[0]?.data).toEqual(cardPaid("1").data)
+      expect((yield* readAroundForget(0))[0]?.data).toMatchObject({ cardLast4: forgotten })
+    }),
+  )
+
+  it.effect(
+    "records a forget before it destroys the key: one whose record cannot be written destroys nothing, and running it again finishes it",
+    () =>
+      Effect.gen(function* () {
+        const world = newWorld()
+        yield* sealedOn(world, append("order/1", cardPaid("1")))
+        let diskFull = true
+        const flaky: World = {
+          ...world,
+          raw: {
+            ...world.raw,
+            append: (streamId, events, expected) =>
+              diskFull && events[0]?.type === "SubjectForgotten"
+                ? Effect.fail(new StoreError({ reason: "Unavailable", detail: "disk full" }))
+                : world.raw.append(streamId, events, expected),
+          },
+        }
+        const forget = Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo"))
+        expect(yield* sealedOn(flaky, Effect.flip(forget))).toMatchObject({ _tag: "StoreError", detail: "disk full" })
+        expect((yield* sealedOn(world, readStream("order/1")))[0]?.data).toEqual(cardPaid("1").data)
+        diskFull = false
+        expect((yield* sealedOn(flaky, forget)).keysDestroyed).toBe(1)
+        expect((yield* rawLog(world)).filter((r) => r.type === "SubjectForgotten")).toHaveLength(1)
+        expect((yield* sealedOn(world, readStream("order/1")))[0]?.data).toMatchObject({ cardLast4: forgotten })
+      }),
+  )
+
+  it.effect("gives every process on one key table the same keyed ids", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      const ids = yield* Effect.all(
+        [1, 2].map(() =>
+          sealedOn(
+            world,
+            Effect.map(Sealing, (s) => s.subjectIdOf("card", panDigest)),
+          ),
         ),
-      ),
-    )
-    expect(ids[0]).toBe(ids[1])
-    expect(ids[0]).toMatch(/^card:[0-9a-f]{64}$/)
-    expect(ids[0]).not.toContain(panDigest)
-  })
+        { concurrency: "unbounded" },
+      )
+      expect(ids[0]).toBe(ids[1])
+      expect(ids[0]).toMatch(/^card:[0-9a-f]{64}$/)
+      expect(ids[0]).not.toContain(panDigest)
+    }),
+  )
 
-  it("cannot open a store's keys under another key file", async () => {
-    const world = newWorld()
-    await sealedOn(world, append("order/1", cardPaid("1")))
-    const stranger = { ...world, keyRing: keyRingOfMasterKeys([newMasterKey()]) }
-    await expect(sealedOn(stranger, readStream("order/1"))).rejects.toThrow(/not in the key ring/)
-  })
+  it.effect("cannot open a store's keys under another key file", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      yield* sealedOn(world, append("order/1", cardPaid("1")))
+      const stranger = { ...world, keyRing: keyRingOfMasterKeys([newMasterKey()]) }
+      expect(yield* failureMessageOf(sealedOn(stranger, readStream("order/1")))).toMatch(/not in the key ring/)
+    }),
+  )
 })
 
 describe("sealing plans", () => {
@@ -317,42 +360,46 @@ describe("nested fields", () => {
     data: { notifyId: "n1", order },
   })
 
-  it("seal a field inside an object by its dotted path, for the subject the event identifies, and leave its siblings", async () => {
-    const world = newWorld()
-    const order = { orderNo: "1", cardNumber: panDigest, firstName: "Amal", amount: 5 }
-    const sealedWorld = <A, E>(body: Effect.Effect<A, E, EventStore | Sealing>) =>
-      sealedOn(world, body, { plan: notificationPlan })
-    const read = await sealedWorld(
-      Effect.andThen(
-        Effect.all([
-          append("notification/1", scheduled(order)),
-          append("notification/2", scheduled({ orderNo: "2", amount: 7 })),
-        ]),
-        Effect.all([readStream("notification/1"), readStream("notification/2")]),
-      ),
-    )
-    expect(read[0]?.[0]?.data).toEqual({ notifyId: "n1", order })
-    expect(read[1]?.[0]?.data).toEqual({ notifyId: "n1", order: { orderNo: "2", amount: 7 } })
-    const [first, second] = await rawLog(world)
-    expect(first?.data).toMatchObject({ notifyId: "n1", order: { orderNo: "1", amount: 5 } })
-    expect(JSON.stringify(first?.data)).not.toContain(panDigest)
-    expect(
-      ((first?.data as { $sealed?: ReadonlyArray<{ subject: string }> } | undefined)?.$sealed ?? []).map(
-        (e) => e.subject.split(":")[0],
-      ),
-    ).toEqual(["card"])
-    expect(second?.data).toEqual({ notifyId: "n1", order: { orderNo: "2", amount: 7 } })
-    const forgottenRead = await sealedWorld(
-      Effect.andThen(
-        Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo")),
-        readStream("notification/1"),
-      ),
-    )
-    expect(forgottenRead[0]?.data).toEqual({
-      notifyId: "n1",
-      order: { orderNo: "1", cardNumber: forgotten, firstName: forgotten, amount: 5 },
-    })
-  })
+  it.effect(
+    "seal a field inside an object by its dotted path, for the subject the event identifies, and leave its siblings",
+    () =>
+      Effect.gen(function* () {
+        const world = newWorld()
+        const order = { orderNo: "1", cardNumber: panDigest, firstName: "Amal", amount: 5 }
+        const sealedWorld = <A, E>(body: Effect.Effect<A, E, EventStore | Sealing>) =>
+          sealedOn(world, body, { plan: notificationPlan })
+        const read = yield* sealedWorld(
+          Effect.andThen(
+            Effect.all([
+              append("notification/1", scheduled(order)),
+              append("notification/2", scheduled({ orderNo: "2", amount: 7 })),
+            ]),
+            Effect.all([readStream("notification/1"), readStream("notification/2")]),
+          ),
+        )
+        expect(read[0]?.[0]?.data).toEqual({ notifyId: "n1", order })
+        expect(read[1]?.[0]?.data).toEqual({ notifyId: "n1", order: { orderNo: "2", amount: 7 } })
+        const [first, second] = yield* rawLog(world)
+        expect(first?.data).toMatchObject({ notifyId: "n1", order: { orderNo: "1", amount: 5 } })
+        expect(JSON.stringify(first?.data)).not.toContain(panDigest)
+        expect(
+          ((first?.data as { $sealed?: ReadonlyArray<{ subject: string }> } | undefined)?.$sealed ?? []).map(
+            (e) => e.subject.split(":")[0],
+          ),
+        ).toEqual(["card"])
+        expect(second?.data).toEqual({ notifyId: "n1", order: { orderNo: "2", amount: 7 } })
+        const forgottenRead = yield* sealedWorld(
+          Effect.andThen(
+            Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo")),
+            readStream("notification/1"),
+          ),
+        )
+        expect(forgottenRead[0]?.data).toEqual({
+          notifyId: "n1",
+          order: { orderNo: "1", cardNumber: forgotten, firstName: forgotten, amount: 5 },
+        })
+      }),
+  )
 })
 
 describe("fields of a list's items", () => {
@@ -381,117 +428,137 @@ describe("fields of a list's items", () => {
     sealedOn(world, body, { plan: forPlan })
   type Stored = { $sealed: ReadonlyArray<{ subject: string; fields: ReadonlyArray<string> }>; request: unknown }
 
-  it("seal each item's fields under the item's own subject, one cipher per subject, and read the list back whole", async () => {
-    const world = newWorld()
-    const sharing = [item(phoneDigest, 1), item(otherDigest, 2), item(phoneDigest, 3)]
-    const read = await sealedWith(world, Effect.andThen(append("order/1", created(sharing)), readStream("order/1")))
-    expect(read[0]?.data).toEqual(created(sharing).data)
-    const [record] = await rawLog(world)
-    const stored = record?.data as Stored
-    const text = JSON.stringify(stored)
-    for (const clear of [phoneDigest, otherDigest, eidDigest, "member 1", "member 2"]) expect(text).not.toContain(clear)
-    // The item's other fields stay, in place: the list keeps its length and order.
-    expect(stored.request).toEqual({
-      sharing: [
-        { seq: 1, amount: 10 },
-        { seq: 2, amount: 20 },
-        { seq: 3, amount: 30 },
-      ],
-    })
-    // The member named twice (items 0 and 2) has one entry; the payer and the other member one each.
-    expect(stored.$sealed.map((e) => e.fields)).toEqual([
-      ["request.eid"],
-      [
-        "request.sharing[0].identity",
-        "request.sharing[0].name",
-        "request.sharing[2].identity",
-        "request.sharing[2].name",
-      ],
-      ["request.sharing[1].identity", "request.sharing[1].name"],
-    ])
-    expect(new Set(stored.$sealed.map((e) => e.subject)).size).toBe(3)
-  })
-
-  it("read a forgotten member's items as [forgotten], each of them, and leave the other members and the payer", async () => {
-    const world = newWorld()
-    const sharing = [item(phoneDigest, 1), item(otherDigest, 2), item(phoneDigest, 3)]
-    const read = await sealedWith(
-      world,
+  it.effect(
+    "seal each item's fields under the item's own subject, one cipher per subject, and read the list back whole",
+    () =>
       Effect.gen(function* () {
-        yield* append("order/1", created(sharing))
-        const outcome = yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("member", phoneDigest, "dpo"))
-        expect(outcome.keysDestroyed).toBe(1)
-        return yield* readStream("order/1")
+        const world = newWorld()
+        const sharing = [item(phoneDigest, 1), item(otherDigest, 2), item(phoneDigest, 3)]
+        const read = yield* sealedWith(
+          world,
+          Effect.andThen(append("order/1", created(sharing)), readStream("order/1")),
+        )
+        expect(read[0]?.data).toEqual(created(sharing).data)
+        const [record] = yield* rawLog(world)
+        const stored = record?.data as Stored
+        const text = JSON.stringify(stored)
+        for (const clear of [phoneDigest, otherDigest, eidDigest, "member 1", "member 2"])
+          expect(text).not.toContain(clear)
+        // The item's other fields stay, in place: the list keeps its length and order.
+        expect(stored.request).toEqual({
+          sharing: [
+            { seq: 1, amount: 10 },
+            { seq: 2, amount: 20 },
+            { seq: 3, amount: 30 },
+          ],
+        })
+        // The member named twice (items 0 and 2) has one entry; the payer and the other member one each.
+        expect(stored.$sealed.map((e) => e.fields)).toEqual([
+          ["request.eid"],
+          [
+            "request.sharing[0].identity",
+            "request.sharing[0].name",
+            "request.sharing[2].identity",
+            "request.sharing[2].name",
+          ],
+          ["request.sharing[1].identity", "request.sharing[1].name"],
+        ])
+        expect(new Set(stored.$sealed.map((e) => e.subject)).size).toBe(3)
       }),
-    )
-    const gone = (seq: number) => ({ seq, identity: forgotten, name: forgotten, amount: seq * 10 })
-    expect(read[0]?.data).toEqual({
-      orderNo: "1",
-      request: { eid: eidDigest, sharing: [gone(1), item(otherDigest, 2), gone(3)] },
-    })
-  })
+  )
 
-  it("seal nothing of a list that is absent or empty, and store an item's [forgotten] field as it is", async () => {
-    const world = newWorld()
-    const imported = [{ ...item(phoneDigest, 1), identity: forgotten, name: forgotten }, item(otherDigest, 2)]
-    const read = await sealedWith(
-      world,
-      Effect.andThen(
-        Effect.all([
-          append("order/1", created(undefined)),
-          append("order/2", created([])),
-          append("order/3", created(imported)),
-        ]),
-        Effect.all([readStream("order/1"), readStream("order/2"), readStream("order/3")]),
-      ),
-    )
-    expect(read.map((events) => events[0]?.data)).toEqual([
-      created(undefined).data,
-      created([]).data,
-      created(imported).data,
-    ])
-    const stored = (await rawLog(world)).map((r) => r.data as Stored)
-    expect(stored.map((data) => data.$sealed.map((e) => e.fields))).toEqual([
-      [["request.eid"]],
-      [["request.eid"]],
-      [["request.eid"], ["request.sharing[1].identity", "request.sharing[1].name"]],
-    ])
-    expect(stored[2]?.request).toEqual({
-      sharing: [
-        { seq: 1, identity: forgotten, name: forgotten, amount: 10 },
-        { seq: 2, amount: 20 },
-      ],
-    })
-  })
+  it.effect(
+    "read a forgotten member's items as [forgotten], each of them, and leave the other members and the payer",
+    () =>
+      Effect.gen(function* () {
+        const world = newWorld()
+        const sharing = [item(phoneDigest, 1), item(otherDigest, 2), item(phoneDigest, 3)]
+        const read = yield* sealedWith(
+          world,
+          Effect.gen(function* () {
+            yield* append("order/1", created(sharing))
+            const outcome = yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("member", phoneDigest, "dpo"))
+            expect(outcome.keysDestroyed).toBe(1)
+            return yield* readStream("order/1")
+          }),
+        )
+        const gone = (seq: number) => ({ seq, identity: forgotten, name: forgotten, amount: seq * 10 })
+        expect(read[0]?.data).toEqual({
+          orderNo: "1",
+          request: { eid: eidDigest, sharing: [gone(1), item(otherDigest, 2), gone(3)] },
+        })
+      }),
+  )
 
-  it("bind each item's fields to their place: an entry moved onto another item does not open", async () => {
-    const world = newWorld()
-    await sealedWith(world, append("order/1", created([item(phoneDigest, 1), item(otherDigest, 2)])))
-    const [record] = await rawLog(world)
-    const data = structuredClone(record?.data) as { $sealed: Array<{ fields: Array<string> }> }
-    const second = data.$sealed[2]!
-    second.fields = second.fields.map((field) => field.replace("[1]", "[0]"))
-    await Effect.runPromise(world.raw.append("order/1", [{ type: "OrderCreated", schemaVersion: 1, data }], "any"))
-    await expect(sealedWith(world, readStream("order/1"))).rejects.toThrow(/do not open/)
-  })
-
-  it("refuse a plan whose list subject names a field outside its items, naming the event type and the field", async () => {
-    const outside: SealingPlan = {
-      events: {
-        OrderCreated: [
-          {
-            kind: "member",
-            identifiedBy: "request.sharing[].identity",
-            fields: ["request.sharing[].identity", "request.eid"],
-          },
+  it.effect("seal nothing of a list that is absent or empty, and store an item's [forgotten] field as it is", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      const imported = [{ ...item(phoneDigest, 1), identity: forgotten, name: forgotten }, item(otherDigest, 2)]
+      const read = yield* sealedWith(
+        world,
+        Effect.andThen(
+          Effect.all([
+            append("order/1", created(undefined)),
+            append("order/2", created([])),
+            append("order/3", created(imported)),
+          ]),
+          Effect.all([readStream("order/1"), readStream("order/2"), readStream("order/3")]),
+        ),
+      )
+      expect(read.map((events) => events[0]?.data)).toEqual([
+        created(undefined).data,
+        created([]).data,
+        created(imported).data,
+      ])
+      const stored = (yield* rawLog(world)).map((r) => r.data as Stored)
+      expect(stored.map((data) => data.$sealed.map((e) => e.fields))).toEqual([
+        [["request.eid"]],
+        [["request.eid"]],
+        [["request.eid"], ["request.sharing[1].identity", "request.sharing[1].name"]],
+      ])
+      expect(stored[2]?.request).toEqual({
+        sharing: [
+          { seq: 1, identity: forgotten, name: forgotten, amount: 10 },
+          { seq: 2, amount: 20 },
         ],
-      },
-      streams: [],
-    }
-    await expect(sealedWith(newWorld(), readStream("order/1"), outside)).rejects.toThrow(
-      /sealing plan of OrderCreated: request\.eid is not in the items of request\.sharing\[\]/,
-    )
-  })
+      })
+    }),
+  )
+
+  it.effect("bind each item's fields to their place: an entry moved onto another item does not open", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      yield* sealedWith(world, append("order/1", created([item(phoneDigest, 1), item(otherDigest, 2)])))
+      const [record] = yield* rawLog(world)
+      const data = structuredClone(record?.data) as { $sealed: Array<{ fields: Array<string> }> }
+      const second = data.$sealed[2]!
+      second.fields = second.fields.map((field) => field.replace("[1]", "[0]"))
+      yield* world.raw.append("order/1", [{ type: "OrderCreated", schemaVersion: 1, data }], "any")
+      expect(yield* failureMessageOf(sealedWith(world, readStream("order/1")))).toMatch(/do not open/)
+    }),
+  )
+
+  it.effect(
+    "refuse a plan whose list subject names a field outside its items, naming the event type and the field",
+    () =>
+      Effect.gen(function* () {
+        const outside: SealingPlan = {
+          events: {
+            OrderCreated: [
+              {
+                kind: "member",
+                identifiedBy: "request.sharing[].identity",
+                fields: ["request.sharing[].identity", "request.eid"],
+              },
+            ],
+          },
+          streams: [],
+        }
+        expect(yield* failureMessageOf(sealedWith(newWorld(), readStream("order/1"), outside))).toMatch(
+          /sealing plan of OrderCreated: request\.eid is not in the items of request\.sharing\[\]/,
+        )
+      }),
+  )
 })
 
 describe("subjects named in clear, or by no value at all", () => {
@@ -518,98 +585,114 @@ describe("subjects named in clear, or by no value at all", () => {
   const onPayers = <A, E>(world: World, body: Effect.Effect<A, E, EventStore | Sealing>) =>
     sealedOn(world, body, { plan: payerPlan })
 
-  it("keys a member id held in clear by its SHA-256 hex, so forget payer:VALUE finds it given in clear or as the digest", async () => {
-    const world = newWorld()
-    const midDigest = createHash("sha256").update("PAYER-7").digest("hex")
-    const [subject, read] = await onPayers(
-      world,
+  it.effect(
+    "keys a member id held in clear by its SHA-256 hex, so forget payer:VALUE finds it given in clear or as the digest",
+    () =>
       Effect.gen(function* () {
-        yield* append("order/1", event("OrderPaid", { payerMid: "PAYER-7", ip: "192.0.2.7", amount: 5 }))
-        const subject = (yield* Sealing).subjectIdOf("payer", midDigest)
-        yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("payer", midDigest, "dpo"))
-        return [subject, yield* readStream("order/1")] as const
-      }),
-    )
-    const [record] = await rawLog(world)
-    expect(subjectsOf(record)).toEqual([subject])
-    expect(JSON.stringify(record?.data)).not.toMatch(/PAYER-7|192\.0\.2\.7/)
-    expect(read[0]?.data).toEqual({ payerMid: forgotten, ip: forgotten, amount: 5 })
-  })
-
-  it("keeps fields of an event that names no subject under its stream's, and a notification's copy under the stream it names: one forget of the stream reaches both", async () => {
-    const world = newWorld()
-    const read = await onPayers(
-      world,
-      Effect.gen(function* () {
-        yield* append("order/1", event("OrderCreated", { email: "amal@example.ae", amount: 5 }))
-        yield* append("order/2", event("OrderCreated", { email: "noor@example.ae", amount: 6 }))
-        yield* append(
-          "notification/1",
-          event("NotificationScheduled", { orderingKey: "order/1", order: { email: "amal@example.ae" } }),
+        const world = newWorld()
+        const midDigest = createHash("sha256").update("PAYER-7").digest("hex")
+        const [subject, read] = yield* onPayers(
+          world,
+          Effect.gen(function* () {
+            yield* append("order/1", event("OrderPaid", { payerMid: "PAYER-7", ip: "192.0.2.7", amount: 5 }))
+            const subject = (yield* Sealing).subjectIdOf("payer", midDigest)
+            yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("payer", midDigest, "dpo"))
+            return [subject, yield* readStream("order/1")] as const
+          }),
         )
-        const outcome = yield* Effect.flatMap(Sealing, (sealing) => sealing.forgetOfStream("payer", "order/1", "dpo"))
-        expect(outcome.keysDestroyed).toBe(1)
-        return yield* Effect.all([readStream("order/1"), readStream("order/2"), readStream("notification/1")])
+        const [record] = yield* rawLog(world)
+        expect(subjectsOf(record)).toEqual([subject])
+        expect(JSON.stringify(record?.data)).not.toMatch(/PAYER-7|192\.0\.2\.7/)
+        expect(read[0]?.data).toEqual({ payerMid: forgotten, ip: forgotten, amount: 5 })
       }),
-    )
-    const [order1, , notification] = await rawLog(world)
-    expect(subjectsOf(notification)).toEqual(subjectsOf(order1))
-    expect(JSON.stringify((await rawLog(world)).map((r) => r.data))).not.toContain("example.ae")
-    expect(read.map((events) => events[0]?.data)).toEqual([
-      { email: forgotten, amount: 5 },
-      { email: "noor@example.ae", amount: 6 },
-      { orderingKey: "order/1", order: { email: forgotten } },
-    ])
-  })
+  )
 
-  it("seals again whole an event sealed under an earlier plan with newer fields in clear (import --seal): all under the subject it names", async () => {
-    const world = newWorld()
-    const eid = createHash("sha256").update("784-1990-2").digest("hex")
-    const earlierPlan: SealingPlan = {
-      events: { OrderCreated: [{ kind: "payer", identifiedBy: "eid", fields: ["eid"] }] },
-      streams: [],
-    }
-    await sealedOn(world, append("order/1", event("OrderCreated", { eid, email: "amal@example.ae" })), {
-      plan: earlierPlan,
-    })
-    const [partly] = await rawLog(world)
-    expect(partly?.data).toMatchObject({ email: "amal@example.ae" })
-    // A new store on the same key table, as import --seal fills one with the file's keys.
-    const target: World = { ...world, raw: makeMemoryEventStore() }
-    const read = await onPayers(
-      target,
+  it.effect(
+    "keeps fields of an event that names no subject under its stream's, and a notification's copy under the stream it names: one forget of the stream reaches both",
+    () =>
       Effect.gen(function* () {
-        yield* append("order/1", { type: "OrderCreated", schemaVersion: 1, data: partly?.data })
-        const before = yield* readStream("order/1")
-        yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("payer", eid, "dpo"))
-        return [before, yield* readStream("order/1")]
+        const world = newWorld()
+        const read = yield* onPayers(
+          world,
+          Effect.gen(function* () {
+            yield* append("order/1", event("OrderCreated", { email: "amal@example.ae", amount: 5 }))
+            yield* append("order/2", event("OrderCreated", { email: "noor@example.ae", amount: 6 }))
+            yield* append(
+              "notification/1",
+              event("NotificationScheduled", { orderingKey: "order/1", order: { email: "amal@example.ae" } }),
+            )
+            const outcome = yield* Effect.flatMap(Sealing, (sealing) =>
+              sealing.forgetOfStream("payer", "order/1", "dpo"),
+            )
+            expect(outcome.keysDestroyed).toBe(1)
+            return yield* Effect.all([readStream("order/1"), readStream("order/2"), readStream("notification/1")])
+          }),
+        )
+        const [order1, , notification] = yield* rawLog(world)
+        expect(subjectsOf(notification)).toEqual(subjectsOf(order1))
+        expect(JSON.stringify((yield* rawLog(world)).map((r) => r.data))).not.toContain("example.ae")
+        expect(read.map((events) => events[0]?.data)).toEqual([
+          { email: forgotten, amount: 5 },
+          { email: "noor@example.ae", amount: 6 },
+          { orderingKey: "order/1", order: { email: forgotten } },
+        ])
       }),
-    )
-    const [resealed] = await rawLog(target)
-    expect(JSON.stringify(resealed?.data)).not.toContain("example.ae")
-    expect(resealed?.data).toMatchObject({ $sealed: [{ fields: ["eid", "email"] }] })
-    expect(read.map((events) => events[0]?.data)).toEqual([
-      { eid, email: "amal@example.ae" },
-      { eid: forgotten, email: forgotten },
-    ])
-  })
+  )
 
-  it("keys fields of an event that names its subject by that subject, not by its stream", async () => {
-    const world = newWorld()
-    const eid = createHash("sha256").update("784-1990-1").digest("hex")
-    const read = await onPayers(
-      world,
+  it.effect(
+    "seals again whole an event sealed under an earlier plan with newer fields in clear (import --seal): all under the subject it names",
+    () =>
       Effect.gen(function* () {
-        yield* append("order/1", event("OrderCreated", { eid, email: "amal@example.ae" }))
-        yield* Effect.flatMap(Sealing, (sealing) => sealing.forgetOfStream("payer", "order/1", "dpo"))
-        const kept = yield* readStream("order/1")
-        yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("payer", eid, "dpo"))
-        return [kept, yield* readStream("order/1")]
+        const world = newWorld()
+        const eid = createHash("sha256").update("784-1990-2").digest("hex")
+        const earlierPlan: SealingPlan = {
+          events: { OrderCreated: [{ kind: "payer", identifiedBy: "eid", fields: ["eid"] }] },
+          streams: [],
+        }
+        yield* sealedOn(world, append("order/1", event("OrderCreated", { eid, email: "amal@example.ae" })), {
+          plan: earlierPlan,
+        })
+        const [partly] = yield* rawLog(world)
+        expect(partly?.data).toMatchObject({ email: "amal@example.ae" })
+        // A new store on the same key table, as import --seal fills one with the file's keys.
+        const target: World = { ...world, raw: makeMemoryEventStore() }
+        const read = yield* onPayers(
+          target,
+          Effect.gen(function* () {
+            yield* append("order/1", { type: "OrderCreated", schemaVersion: 1, data: partly?.data })
+            const before = yield* readStream("order/1")
+            yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("payer", eid, "dpo"))
+            return [before, yield* readStream("order/1")]
+          }),
+        )
+        const [resealed] = yield* rawLog(target)
+        expect(JSON.stringify(resealed?.data)).not.toContain("example.ae")
+        expect(resealed?.data).toMatchObject({ $sealed: [{ fields: ["eid", "email"] }] })
+        expect(read.map((events) => events[0]?.data)).toEqual([
+          { eid, email: "amal@example.ae" },
+          { eid: forgotten, email: forgotten },
+        ])
       }),
-    )
-    expect(read.map((events) => events[0]?.data)).toEqual([
-      { eid, email: "amal@example.ae" },
-      { eid: forgotten, email: forgotten },
-    ])
-  })
+  )
+
+  it.effect("keys fields of an event that names its subject by that subject, not by its stream", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      const eid = createHash("sha256").update("784-1990-1").digest("hex")
+      const read = yield* onPayers(
+        world,
+        Effect.gen(function* () {
+          yield* append("order/1", event("OrderCreated", { eid, email: "amal@example.ae" }))
+          yield* Effect.flatMap(Sealing, (sealing) => sealing.forgetOfStream("payer", "order/1", "dpo"))
+          const kept = yield* readStream("order/1")
+          yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("payer", eid, "dpo"))
+          return [kept, yield* readStream("order/1")]
+        }),
+      )
+      expect(read.map((events) => events[0]?.data)).toEqual([
+        { eid, email: "amal@example.ae" },
+        { eid: forgotten, email: forgotten },
+      ])
+    }),
+  )
 })

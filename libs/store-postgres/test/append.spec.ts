@@ -1,18 +1,17 @@
 import { randomBytes } from "node:crypto"
+import { describe, expect, it } from "@effect/vitest"
 import { logStart } from "@mizan/eventsourcing"
-import { Effect, type Scope } from "effect"
+import { Effect } from "effect"
 import pg from "pg"
-import { describe, expect, it } from "vitest"
 import { appendBatchEventsMax, makePostgresEventStore } from "../src/index.ts"
 import { freshSchema, openStore, rawClient, sql } from "./support.ts"
-
-const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))
 
 const event = (n: number) => ({ type: "Happened", schemaVersion: 1, data: { n } })
 
 describe("postgres appends", () => {
-  it("answers a VersionConflict when the unique (stream_id, stream_version) constraint catches a claim the streams table let through", () =>
-    run(
+  it.effect(
+    "answers a VersionConflict when the unique (stream_id, stream_version) constraint catches a claim the streams table let through",
+    () =>
       Effect.gen(function* () {
         const schema = freshSchema()
         const store = yield* openStore(schema)
@@ -24,60 +23,63 @@ describe("postgres appends", () => {
         expect(conflict).toMatchObject({ _tag: "VersionConflict", streamId: "s", expected: 1, actual: 2 })
         expect((yield* store.readStream("s")).map((e) => e.streamVersion)).toEqual([1, 2])
       }),
-    ))
+  )
 
-  it("stores event data exactly as JSON gives it back, JSON null included", () =>
-    run(
-      Effect.gen(function* () {
-        const store = yield* openStore(freshSchema())
-        const data = { b: 1, a: [null, "\u0000 and \u2028", { z: 1.5e-7 }], dropped: undefined }
-        const { records } = yield* store.append(
-          "s",
-          [
-            { type: "A", schemaVersion: 3, data },
-            { type: "B", schemaVersion: 1, data: null },
-          ],
-          "no_stream",
-        )
-        const read = yield* store.readStream("s")
-        expect(read).toEqual(records)
-        expect(Object.keys(read[0]!.data as object)).toEqual(["b", "a"])
-        expect(read[0]!.data).toEqual(JSON.parse(JSON.stringify(data)))
-        expect(read[1]!.data).toBeNull()
-        expect(read[0]!.schemaVersion).toBe(3)
-      }),
-    ))
+  it.effect("stores event data exactly as JSON gives it back, JSON null included", () =>
+    Effect.gen(function* () {
+      const store = yield* openStore(freshSchema())
+      const data = { b: 1, a: [null, "\u0000 and \u2028", { z: 1.5e-7 }], dropped: undefined }
+      const { records } = yield* store.append(
+        "s",
+        [
+          { type: "A", schemaVersion: 3, data },
+          { type: "B", schemaVersion: 1, data: null },
+        ],
+        "no_stream",
+      )
+      const read = yield* store.readStream("s")
+      expect(read).toEqual(records)
+      expect(Object.keys(read[0]!.data as object)).toEqual(["b", "a"])
+      expect(read[0]!.data).toEqual(JSON.parse(JSON.stringify(data)))
+      expect(read[1]!.data).toBeNull()
+      expect(read[0]!.schemaVersion).toBe(3)
+    }),
+  )
 
-  it("reads the same rows whatever another library set as pg's process-wide type parsers", () => {
-    // What Emmett's dumbo does when it loads.
-    pg.types.setTypeParser(20, (value) => BigInt(value))
-    pg.types.setTypeParser(114, () => "parsed elsewhere")
-    return run(
-      Effect.gen(function* () {
-        const store = yield* openStore(freshSchema())
-        const { records } = yield* store.append("s", [event(1)], "no_stream")
-        const read = yield* store.readAll({ after: logStart, maxCount: 10 })
-        expect(read).toEqual(records)
-        expect(read[0]!.data).toEqual({ n: 1 })
-        expect(typeof read[0]!.metadata.recordedAt).toBe("number")
-      }),
-    ).finally(() => {
-      pg.types.setTypeParser(20, (value) => value)
-      pg.types.setTypeParser(114, JSON.parse)
-    })
-  })
+  it.effect("reads the same rows whatever another library set as pg's process-wide type parsers", () =>
+    Effect.gen(function* () {
+      // What Emmett's dumbo does when it loads; pg's own parsers are back once the test's scope closes.
+      yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          pg.types.setTypeParser(20, (value) => BigInt(value))
+          pg.types.setTypeParser(114, () => "parsed elsewhere")
+        }),
+        () =>
+          Effect.sync(() => {
+            pg.types.setTypeParser(20, (value) => value)
+            pg.types.setTypeParser(114, JSON.parse)
+          }),
+      )
+      const store = yield* openStore(freshSchema())
+      const { records } = yield* store.append("s", [event(1)], "no_stream")
+      const read = yield* store.readAll({ after: logStart, maxCount: 10 })
+      expect(read).toEqual(records)
+      expect(read[0]!.data).toEqual({ n: 1 })
+      expect(typeof read[0]!.metadata.recordedAt).toBe("number")
+    }),
+  )
 
-  it("refuses event data that is not JSON with InvalidRequest", () =>
-    run(
-      Effect.gen(function* () {
-        const store = yield* openStore(freshSchema())
-        const error = yield* Effect.flip(store.append("s", [{ type: "A", schemaVersion: 1, data: { n: 1n } }], "any"))
-        expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
-      }),
-    ))
+  it.effect("refuses event data that is not JSON with InvalidRequest", () =>
+    Effect.gen(function* () {
+      const store = yield* openStore(freshSchema())
+      const error = yield* Effect.flip(store.append("s", [{ type: "A", schemaVersion: 1, data: { n: 1n } }], "any"))
+      expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
+    }),
+  )
 
-  it(`refuses an append of more than ${appendBatchEventsMax} events, the room one transaction has in the global order`, () =>
-    run(
+  it.effect(
+    `refuses an append of more than ${appendBatchEventsMax} events, the room one transaction has in the global order`,
+    () =>
       Effect.gen(function* () {
         const store = yield* openStore(freshSchema())
         const events = Array.from({ length: appendBatchEventsMax + 1 }, (_, i) => event(i))
@@ -85,35 +87,32 @@ describe("postgres appends", () => {
         expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
         expect(yield* store.readStream("s")).toEqual([])
       }),
-    ))
+  )
 
-  it("refuses a stream id too long for the stream index with InvalidRequest", () =>
-    run(
-      Effect.gen(function* () {
-        const store = yield* openStore(freshSchema())
-        // Random hex does not compress below the btree's limit of about 2.7 kB per entry.
-        const streamId = randomBytes(4_000).toString("hex")
-        const error = yield* Effect.flip(store.append(streamId, [event(1)], "no_stream"))
-        expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
-      }),
-    ))
+  it.effect("refuses a stream id too long for the stream index with InvalidRequest", () =>
+    Effect.gen(function* () {
+      const store = yield* openStore(freshSchema())
+      // Random hex does not compress below the btree's limit of about 2.7 kB per entry.
+      const streamId = randomBytes(4_000).toString("hex")
+      const error = yield* Effect.flip(store.append(streamId, [event(1)], "no_stream"))
+      expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
+    }),
+  )
 
-  it("fails to open with Unavailable when no server answers", () =>
-    run(
-      Effect.gen(function* () {
-        const error = yield* Effect.flip(makePostgresEventStore("postgres://postgres:x@127.0.0.1:1/postgres"))
-        expect(error).toMatchObject({ _tag: "StoreError", reason: "Unavailable" })
-        expect(error.message).toContain("ECONNREFUSED")
-      }),
-    ))
+  it.effect("fails to open with Unavailable when no server answers", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(makePostgresEventStore("postgres://postgres:x@127.0.0.1:1/postgres"))
+      expect(error).toMatchObject({ _tag: "StoreError", reason: "Unavailable" })
+      expect(error.message).toContain("ECONNREFUSED")
+    }),
+  )
 
-  it("reads a stream from a version, a bounded number of events", () =>
-    run(
-      Effect.gen(function* () {
-        const store = yield* openStore(freshSchema())
-        yield* store.append("s", [event(1), event(2), event(3), event(4)], "no_stream")
-        const page = yield* store.readStream("s", { fromVersion: 2, maxCount: 2 })
-        expect(page.map((e) => e.streamVersion)).toEqual([2, 3])
-      }),
-    ))
+  it.effect("reads a stream from a version, a bounded number of events", () =>
+    Effect.gen(function* () {
+      const store = yield* openStore(freshSchema())
+      yield* store.append("s", [event(1), event(2), event(3), event(4)], "no_stream")
+      const page = yield* store.readStream("s", { fromVersion: 2, maxCount: 2 })
+      expect(page.map((e) => e.streamVersion)).toEqual([2, 3])
+    }),
+  )
 })

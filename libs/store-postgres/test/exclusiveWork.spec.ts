@@ -1,6 +1,6 @@
+import { describe, it } from "@effect/vitest"
 import { exclusiveWorkContract } from "@mizan/eventsourcing/testing"
 import { Effect } from "effect"
-import { describe, it } from "vitest"
 import { postgresExclusiveWork } from "../src/index.ts"
 import { freshSchema, postgresUrl } from "./support.ts"
 
@@ -13,10 +13,13 @@ exclusiveWorkContract("PostgreSQL advisory locks", () => {
 })
 
 describe("exclusive work on PostgreSQL, per schema", () => {
-  it("never blocks the same work of a store in another schema", async () => {
-    const url = postgresUrl()
-    const a = postgresExclusiveWork(url, { schema: freshSchema(), pollIntervalMs: 20 })
-    const b = postgresExclusiveWork(url, { schema: freshSchema(), pollIntervalMs: 20 })
-    await Effect.runPromise(Effect.scoped(Effect.all([a.hold("notifier"), b.hold("notifier")], { concurrency: 2 })))
-  })
+  it.effect("never blocks the same work of a store in another schema", () =>
+    Effect.gen(function* () {
+      const url = postgresUrl()
+      const a = postgresExclusiveWork(url, { schema: freshSchema(), pollIntervalMs: 20 })
+      const b = postgresExclusiveWork(url, { schema: freshSchema(), pollIntervalMs: 20 })
+      // A hold that waited would poll on the TestClock, which never moves here: the test would time out.
+      yield* Effect.all([a.hold("notifier"), b.hold("notifier")], { concurrency: 2 })
+    }),
+  )
 })

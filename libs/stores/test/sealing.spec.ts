@@ -15,7 +15,7 @@ import {
   type SubjectKeysShape,
 } from "@mizan/eventsourcing"
 import { Effect, Fiber, Layer } from "effect"
-import { afterEach, describe, expect } from "vitest"
+import { describe, expect } from "vitest"
 import {
   layerKeyFile,
   layerSealed,
@@ -35,10 +35,14 @@ const digestOf = (n: number) =>
     .update(`41111111${String(n).padStart(8, "0")}`)
     .digest("hex")
 
-let dir = ""
-afterEach(() => rmSync(dir, { recursive: true, force: true }))
+/** A folder of the test's own, removed when the test's scope closes. */
+const tempDir = (prefix: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), prefix))),
+    (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true })),
+  )
 
-const sealedSqlite = (checkMs = 20) =>
+const sealedSqlite = (dir: string, checkMs = 20) =>
   layerSealed(
     layerStore("sqlite:mizan.db", dir),
     layerKeyFile(join(dir, "master-keys.json"), { createWhenMissing: true, settingName: "masterKeyFile", checkMs }),
@@ -56,99 +60,103 @@ const pay = (n: number) =>
   )
 
 describe("the master key file", () => {
-  it("is made in sandbox mode, mode 0600, with one 32-byte key", async () => {
-    dir = mkdtempSync(join(tmpdir(), "mizan-keys-"))
-    await Effect.runPromise(Effect.scoped(Layer.build(sealedSqlite())))
-    const path = join(dir, "master-keys.json")
-    expect(statSync(path).mode & 0o777).toBe(0o600)
-    expect(readMasterKeyFile(path)).toHaveLength(1)
-  })
+  it.effect("is made in sandbox mode, mode 0600, with one 32-byte key", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir("mizan-keys-")
+      yield* Effect.scoped(Layer.build(sealedSqlite(dir)))
+      const path = join(dir, "master-keys.json")
+      expect(statSync(path).mode & 0o777).toBe(0o600)
+      expect(readMasterKeyFile(path)).toHaveLength(1)
+    }),
+  )
 
-  it("is required in production, and the refusal names the setting", async () => {
-    dir = mkdtempSync(join(tmpdir(), "mizan-keys-"))
-    const error = await Effect.runPromise(
-      Effect.flip(
+  it.effect("is required in production, and the refusal names the setting", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir("mizan-keys-")
+      const error = yield* Effect.flip(
         Effect.scoped(
           Layer.build(
             layerKeyFile(join(dir, "missing.json"), { createWhenMissing: false, settingName: "masterKeyFile" }),
           ),
         ),
-      ),
-    )
-    expect(error.message).toContain("set masterKeyFile")
-  })
+      )
+      expect(error.message).toContain("set masterKeyFile")
+    }),
+  )
 
-  it("refuses a key that is not 32 bytes, naming the entry", () => {
-    dir = mkdtempSync(join(tmpdir(), "mizan-keys-"))
-    const path = join(dir, "keys.json")
-    writeMasterKeyFile(path, [newMasterKey()])
-    const text = readFileSync(path, "utf8").replace(/"key": "[^"]+"/, '"key": "c2hvcnQ="')
-    writeFileSync(path, text)
-    expect(() => readMasterKeyFile(path)).toThrow("masterKeys[0].key must be 32 bytes in Base64")
-  })
+  it.effect("refuses a key that is not 32 bytes, naming the entry", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir("mizan-keys-"), "keys.json")
+      writeMasterKeyFile(path, [newMasterKey()])
+      const text = readFileSync(path, "utf8").replace(/"key": "[^"]+"/, '"key": "c2hvcnQ="')
+      writeFileSync(path, text)
+      expect(() => readMasterKeyFile(path)).toThrow("masterKeys[0].key must be 32 bytes in Base64")
+    }),
+  )
 })
 
 describe("master key rotation", () => {
-  it("re-wraps every data key while appends continue, loses nothing, and with --retire leaves only the new key", async () => {
-    dir = mkdtempSync(join(tmpdir(), "mizan-rotation-"))
-    const path = join(dir, "master-keys.json")
-    const outcome = await Effect.runPromise(
-      Effect.scoped(
-        Effect.gen(function* () {
-          const context = yield* Layer.build(sealedSqlite())
-          const onStore = <A, E>(effect: Effect.Effect<A, E, EventStore | SubjectKeys>) =>
-            Effect.provideContext(effect, context)
-          const oldKeyId = readMasterKeyFile(path)[0]?.id
-          for (let n = 0; n < 50; n++) yield* onStore(pay(n))
-          // Writers keep adding new cards (new data keys) all through the rotation.
-          const writer = yield* Effect.forkChild(
-            Effect.gen(function* () {
-              let n = 50
-              while (true) {
-                yield* onStore(pay(n++))
-                yield* Effect.sleep(2)
-              }
-            }),
-          )
-          const keys = yield* onStore(SubjectKeys)
-          const rotated = yield* rotateMasterKey(path, keys, { retire: true, settleMs: 100 })
-          yield* Fiber.interrupt(writer)
-          const store = yield* onStore(EventStore)
-          const all = yield* store.readAll({ after: -1n, maxCount: 100_000 })
-          const live = yield* keys.liveKeys("", 100_000)
-          return { rotated, oldKeyId, all, live }
-        }),
-      ),
-    )
-    expect(outcome.rotated.retired).toEqual([outcome.oldKeyId])
-    expect(outcome.rotated.rewrapped).toBeGreaterThanOrEqual(50)
-    expect(readMasterKeyFile(path).map((key) => key.id)).toEqual([outcome.rotated.masterKeyId])
-    expect(new Set(outcome.live.map((key) => key.masterKeyId))).toEqual(new Set([outcome.rotated.masterKeyId]))
-    expect(outcome.all.length).toBeGreaterThan(50)
-    // A new process, with only the new master key, opens every event.
-    const reread = await Effect.runPromise(
-      Effect.scoped(
-        Effect.flatMap(Layer.build(sealedSqlite()), (context) =>
-          Effect.provideContext(
-            Effect.flatMap(EventStore, (store) => store.readAll({ after: -1n, maxCount: 100_000 })),
-            context,
+  // Real time: a process's key ring checks its key file against the wall clock (Date.now, which a TestClock does
+  // not move), and the rotation's settle is there for that check to see the new key while the writers append.
+  it.live(
+    "re-wraps every data key while appends continue, loses nothing, and with --retire leaves only the new key",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir("mizan-rotation-")
+        const path = join(dir, "master-keys.json")
+        const outcome = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const context = yield* Layer.build(sealedSqlite(dir))
+            const onStore = <A, E>(effect: Effect.Effect<A, E, EventStore | SubjectKeys>) =>
+              Effect.provideContext(effect, context)
+            const oldKeyId = readMasterKeyFile(path)[0]?.id
+            for (let n = 0; n < 50; n++) yield* onStore(pay(n))
+            // Writers keep adding new cards (new data keys) all through the rotation.
+            const writer = yield* Effect.forkChild(
+              Effect.gen(function* () {
+                let n = 50
+                while (true) {
+                  yield* onStore(pay(n++))
+                  yield* Effect.sleep(2)
+                }
+              }),
+            )
+            const keys = yield* onStore(SubjectKeys)
+            const rotated = yield* rotateMasterKey(path, keys, { retire: true, settleMs: 100 })
+            yield* Fiber.interrupt(writer)
+            const store = yield* onStore(EventStore)
+            const all = yield* store.readAll({ after: -1n, maxCount: 100_000 })
+            const live = yield* keys.liveKeys("", 100_000)
+            return { rotated, oldKeyId, all, live }
+          }),
+        )
+        expect(outcome.rotated.retired).toEqual([outcome.oldKeyId])
+        expect(outcome.rotated.rewrapped).toBeGreaterThanOrEqual(50)
+        expect(readMasterKeyFile(path).map((key) => key.id)).toEqual([outcome.rotated.masterKeyId])
+        expect(new Set(outcome.live.map((key) => key.masterKeyId))).toEqual(new Set([outcome.rotated.masterKeyId]))
+        expect(outcome.all.length).toBeGreaterThan(50)
+        // A new process, with only the new master key, opens every event.
+        const reread = yield* Effect.scoped(
+          Effect.flatMap(Layer.build(sealedSqlite(dir)), (context) =>
+            Effect.provideContext(
+              Effect.flatMap(EventStore, (store) => store.readAll({ after: -1n, maxCount: 100_000 })),
+              context,
+            ),
           ),
-        ),
-      ),
-    )
-    expect(reread.length).toBe(outcome.all.length)
-    reread.forEach((record) => {
-      const n = Number(record.streamId.slice("order/".length))
-      expect(record.data).toEqual({ cardNumber: digestOf(n), cardLast4: "1111" })
-    })
-  })
+        )
+        expect(reread.length).toBe(outcome.all.length)
+        reread.forEach((record) => {
+          const n = Number(record.streamId.slice("order/".length))
+          expect(record.data).toEqual({ cardNumber: digestOf(n), cardLast4: "1111" })
+        })
+      }),
+  )
 })
 
 describe("master key rotation's errors, each by its tag", () => {
   /** A key file in a new folder, and a key table holding one data key wrapped by the file's key. */
   const setUp = Effect.gen(function* () {
-    dir = mkdtempSync(join(tmpdir(), "mizan-rotation-errors-"))
-    const path = join(dir, "master-keys.json")
+    const path = join(yield* tempDir("mizan-rotation-errors-"), "master-keys.json")
     const master = newMasterKey()
     writeMasterKeyFile(path, [master])
     const keys = makeMemorySubjectKeys()
