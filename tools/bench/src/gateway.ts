@@ -193,7 +193,7 @@ try {
   const workloads = [...gatewayLoads, ...beforeLoads, ...bareLoads, bareSigning] as ReadonlyArray<Workload<unknown>>
   const measurements = await measureTogether(workloads, counts)
   const measurementOf = (workload: unknown): Measurement | undefined =>
-    measurements[workloads.findIndex((w) => w === workload)]
+    measurements[workloads.indexOf(workload as Workload)]
   const signing = measurementOf(bareSigning)
   const comparisons: Array<Comparison> = []
   for (const [i, load] of gatewayLoads.entries()) {
