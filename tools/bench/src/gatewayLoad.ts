@@ -200,6 +200,9 @@ export const sendCreates = async (load: CreateLoad): Promise<void> => {
     amount: load.amount,
     // autocannon notices the last answer at its next sample, every second by default: that would end each run late.
     sampleInt: 5,
+    // autocannon gives up on a request after 10 s by default: on a machine other sessions load, a
+    // saturated server's slowest answers take longer, and the run would fail instead of saying so in p99.
+    timeout: 60,
     requests: [
       {
         method: "POST",
