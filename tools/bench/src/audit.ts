@@ -13,12 +13,14 @@
  * - Replays: the audit's `replayLog` on the same store and pages, every
  *   event decoded with its aggregate's codec, folded, and its aggregate's
  *   `invariants` checked after every append: into compact audit states (what
- *   `mizan-audit replay` does), into the domain's states (as before issue 19,
- *   for the record), and on two worker threads (`replay --workers 2`).
+ *   `mizan-audit replay` does, retiring the streams that end), the same
+ *   without retirement (before it), into the domain's states (as before issue
+ *   19, for the record), and on two worker threads (`replay --workers 2`).
  * Then, untimed, the memory: the heap a compact replay holds at a quarter, a
- * half and all of the log (how it grows with the streams read), the domain's
- * at all of it, and the peak resident memory of `mizan-audit replay`, with
- * one and with two workers, each in a process of its own.
+ * half and all of the log, with the streams open and retired there (how it
+ * grows with each), the same without retirement and the domain's at all of
+ * it, and the peak resident memory of `mizan-audit replay`, with one and with
+ * two workers, each in a process of its own.
  */
 // Before any schema is used, as in the audit's command line (apps/audit/src/main.ts).
 import { countAllInPages } from "./readPages.ts"
@@ -98,16 +100,24 @@ const expectClean = (report: ReplayReport) => {
     throw new Error("the generated history does not replay clean")
 }
 
-const replayInThread = (store: EventStoreShape, states: FoldedStates): Workload => ({
-  name:
-    states === "compact"
-      ? "audit replay, one core: decode, compact fold, every invariant"
-      : "audit replay, one core, the domain's states (before #19)",
+/** How a replay in this thread folds: compact states retiring ended streams (the replay's own), without retiring, or the domain's. */
+type Folding = "retiring" | "keeping" | "domain"
+
+const optionsOf = (folding: Folding): { states: FoldedStates; retire: boolean } =>
+  folding === "domain" ? { states: "domain", retire: false } : { states: "compact", retire: folding === "retiring" }
+
+const replayInThread = (store: EventStoreShape, folding: Folding): Workload => ({
+  name: {
+    retiring: "audit replay, one core: compact fold, every invariant, ended streams retired",
+    keeping: "audit replay, one core, compact, every stream kept open (before retirement)",
+    domain: "audit replay, one core, the domain's states (before #19)",
+  }[folding],
   operationsPerRun: eventsInHistory,
   run: () =>
     Effect.runPromise(
-      Effect.map(Effect.provideService(replayLog({ pageSizeEvents, states }), EventStore, store), (replayer) =>
-        expectClean(replayer.report()),
+      Effect.map(
+        Effect.provideService(replayLog({ pageSizeEvents, ...optionsOf(folding) }), EventStore, store),
+        (replayer) => expectClean(replayer.report()),
       ),
     ),
 })
@@ -127,25 +137,37 @@ const replayOnWorkers: Workload = {
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20)
 
 /**
- * The heap a replay into `states` holds once it has read the log up to
- * `position` (its streams' states still referenced), less the heap before
- * it, per stream: what the replay's memory grows by with each stream.
+ * The heap a replay folding as `folding` holds once it has read the log up
+ * to `position` (its streams' states still referenced), less the heap
+ * before it, per stream: what the replay's memory grows by with each
+ * stream; and how many of the streams are open, and retired.
  */
-const heapHeldAt = async (store: EventStoreShape, states: FoldedStates, position: number) => {
+const heapHeldAt = async (store: EventStoreShape, folding: Folding, position: number) => {
   collectGarbage()
   const before = process.memoryUsage().heapUsed
   const replayer = await Effect.runPromise(
     Effect.provideService(
-      replayLog({ pageSizeEvents, states, cut: { _tag: "Position", position: BigInt(position) } }),
+      replayLog({ pageSizeEvents, ...optionsOf(folding), cut: { _tag: "Position", position: BigInt(position) } }),
       EventStore,
       store,
     ),
   )
   collectGarbage()
   const heldBytes = process.memoryUsage().heapUsed - before
+  // What the open streams' states hold: the heap they free once dropped (the measurement ends the replayer's use).
+  const open = [...replayer.streams.values()].filter((tracked) => !replayer.streams.isRetired(tracked.streamId))
+  collectGarbage()
+  const withOpenStates = process.memoryUsage().heapUsed
+  for (const tracked of open) tracked.state = undefined
+  collectGarbage()
+  const openStatesBytes = withOpenStates - process.memoryUsage().heapUsed
   return {
     events: position,
     streams: replayer.streams.size,
+    open: replayer.streams.size - replayer.streams.retired,
+    retired: replayer.streams.retired,
+    heapHeldBytes: heldBytes,
+    openStatesBytes,
     heapMiB: mib(heldBytes),
     bytesPerStream: Math.round(heldBytes / replayer.streams.size),
   }
@@ -190,21 +212,34 @@ const { comparisons, memory } = await Effect.runPromise(
   Effect.scoped(
     Effect.gen(function* () {
       const store = yield* makeSqliteEventStore(historyPath)
-      const [raw, compact, domain, parallel] = yield* Effect.promise(() =>
+      const [raw, retiring, keeping, domain, parallel] = yield* Effect.promise(() =>
         measureTogether(
-          [rawRead(store), replayInThread(store, "compact"), replayInThread(store, "domain"), replayOnWorkers],
+          [
+            rawRead(store),
+            replayInThread(store, "retiring"),
+            replayInThread(store, "keeping"),
+            replayInThread(store, "domain"),
+            replayOnWorkers,
+          ],
           counts,
         ),
       )
       const against = (measured: typeof raw, goalRatio?: number): Comparison =>
         comparisonOf(measured, raw, "events", goalRatio)
-      const comparisons = [against(compact, 0.38), against(parallel, 0.5), against(domain)]
+      const comparisons = [
+        against(retiring, 0.38),
+        against(parallel, 0.5),
+        against(keeping),
+        against(domain),
+        comparisonOf(retiring, keeping, "events"),
+      ]
       const memory = {
         growth: [
-          yield* Effect.promise(() => heapHeldAt(store, "compact", eventsInHistory / 4)),
-          yield* Effect.promise(() => heapHeldAt(store, "compact", eventsInHistory / 2)),
-          yield* Effect.promise(() => heapHeldAt(store, "compact", eventsInHistory)),
+          yield* Effect.promise(() => heapHeldAt(store, "retiring", eventsInHistory / 4)),
+          yield* Effect.promise(() => heapHeldAt(store, "retiring", eventsInHistory / 2)),
+          yield* Effect.promise(() => heapHeldAt(store, "retiring", eventsInHistory)),
         ],
+        keeping: yield* Effect.promise(() => heapHeldAt(store, "keeping", eventsInHistory)),
         domain: yield* Effect.promise(() => heapHeldAt(store, "domain", eventsInHistory)),
         peakRssMiB: {
           oneCore: yield* Effect.promise(() => peakRssOfCli([])),
@@ -218,12 +253,21 @@ const { comparisons, memory } = await Effect.runPromise(
 console.log(`history: ${summary}\n`)
 console.log(formatTable(comparisons))
 console.log("\nheap held by a replay at a cut of the log (its states referenced), in MiB and bytes per stream:")
-for (const at of memory.growth) console.log(`  compact states, ${JSON.stringify(at)}`)
+for (const at of memory.growth) console.log(`  compact states, ended streams retired, ${JSON.stringify(at)}`)
+console.log(`  compact states, every stream kept open,  ${JSON.stringify(memory.keeping)}`)
 console.log(`  domain states,  ${JSON.stringify(memory.domain)}`)
+// An open stream is its entry (what a replay keeping every stream open holds beside the states, per stream)
+// and its state; a retired one holds the rest.
+const all = memory.growth[memory.growth.length - 1]!
+const entryBytes = (memory.keeping.heapHeldBytes - memory.keeping.openStatesBytes) / memory.keeping.streams
+const openBytes = entryBytes + all.openStatesBytes / all.open
+console.log(
+  `  at all of the log: open streams ${((100 * all.open) / all.streams).toFixed(1)}% of ${all.streams}; an open stream ${Math.round(openBytes)} bytes (its entry ${Math.round(entryBytes)}, its state ${Math.round(all.openStatesBytes / all.open)}), a retired one ${Math.round((all.heapHeldBytes - openBytes * all.open) / all.retired)} bytes`,
+)
 console.log(
   `peak resident memory of mizan-audit replay over the whole history, a process of its own: ${memory.peakRssMiB.oneCore} MiB; with --workers ${workers}: ${memory.peakRssMiB.workers} MiB`,
 )
 console.log(
-  `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up run, the four workloads' runs alternating.`,
+  `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up run, the workloads' runs alternating.`,
 )
 console.log(goalsMet(comparisons) ? "Every goal met." : "Goal MISSED: see apps/audit/README.md, Performance.")
