@@ -35,8 +35,8 @@ export class StreamTable<T extends { readonly streamId: string }> {
   readonly #idOfRetired: (index: number) => string
   #size = 0
 
-  /** `idOfRetired` names the stream of a retired slot. */
-  constructor(idOfRetired: (index: number) => string = () => "") {
+  /** `idOfRetired` names the stream of a retired slot (retiredStreams.ts). */
+  constructor(idOfRetired: (index: number) => string) {
     this.#idOfRetired = idOfRetired
   }
 
