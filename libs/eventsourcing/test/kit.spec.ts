@@ -20,6 +20,7 @@ import {
   lifecycleHolds,
   racingStore,
   retriesDecideNothing,
+  retriesRightAfterDecideNothing,
   rulesHoldThroughout,
   transitionsAllowed,
   validHistories,
@@ -260,6 +261,15 @@ describe("retriesDecideNothing", () => {
       LawBroken,
     )
     retriesDecideNothing(budget)([spend(30, "r1"), fund(100), spend(30, "r1")])
+  })
+
+  it("right after only (retriesRightAfterDecideNothing): an equal command after another is not a retry", () => {
+    const spendFundSpend = [fund(100), spend(30, "r1"), fund(5), spend(30, "r1")]
+    expect(() => retriesDecideNothing(forgetsReferences)(spendFundSpend)).toThrow(LawBroken)
+    retriesRightAfterDecideNothing(forgetsReferences)(spendFundSpend)
+    expect(() =>
+      retriesRightAfterDecideNothing(forgetsReferences)([fund(100), spend(30, "r1"), spend(30, "r1")]),
+    ).toThrow(expect.objectContaining({ name: "LawBroken", step: 3, what: "Spend" }))
   })
 
   it("finds the forgetful decider among random retries", () => {

@@ -18,9 +18,10 @@ import {
   notificationRulesHold,
   notificationScheduleHolds,
   retriesDecideNothing,
+  retriesRightAfterDecideNothing,
   validNotificationHistories,
 } from "../src/testing/index.ts"
-import { atMinute, failAt, schedule as scheduleAt } from "./notifications.ts"
+import { atMinute, deliverAt, failAt, resendAt, schedule as scheduleAt } from "./notifications.ts"
 
 const failureOf = (run: () => unknown): unknown => {
   try {
@@ -57,7 +58,30 @@ describe("the notification histories", () => {
   })
 
   test.prop([notificationRetries], { numRuns: 300 })("decide nothing new for a retry right after it", (history) => {
-    retriesDecideNothing(Notification.aggregate)(history.commands)
+    retriesRightAfterDecideNothing(Notification.aggregate)(history.commands)
+  })
+
+  it("take an attempt of the next round, equal to an earlier round's, as new", () => {
+    // The counterexample that a law comparing with every accepted command found: a resend, then an attempt
+    // at the same minute with the same outcome as the first round's.
+    const commands = [schedule, deliverAt(0), resendAt(0), deliverAt(0)]
+    expect(failureOf(() => retriesDecideNothing(Notification.aggregate)(commands))).toMatchObject({
+      name: "LawBroken",
+      step: 4,
+    })
+    expect(failureOf(() => retriesRightAfterDecideNothing(Notification.aggregate)(commands))).toBeUndefined()
+  })
+
+  it("catch an attempt recorded twice right after itself", () => {
+    // A notification that forgets its delivery: a second record of the same attempt is taken again.
+    const forgetsDelivery: typeof Notification.aggregate = {
+      ...Notification.aggregate,
+      evolve: (state, event) =>
+        event._tag === "NotificationAttempted" ? state : Notification.aggregate.evolve(state, event),
+    }
+    expect(
+      failureOf(() => retriesRightAfterDecideNothing(forgetsDelivery)([schedule, deliverAt(0), deliverAt(0)])),
+    ).toMatchObject({ name: "LawBroken", step: 3, what: "RecordAttempt" })
   })
 
   it("take a RefuseUrl of an earlier round, retried after a resend, as new: retries are safe right after only", () => {

@@ -152,6 +152,41 @@ export const retriesDecideNothing =
   }
 
 /**
+ * `retriesDecideNothing` for a stream whose commands carry no identity of
+ * their own, where an equal command later on may be a new one: a
+ * notification's attempt record (the same outcome at the same minute may be
+ * the next round's attempt, after an operator's resend). A retry is then
+ * only a command sent again right after its accepted original, as a writer
+ * that retries before it sends anything else sends it; that one appends no
+ * new event. `withRetries(..., { commandsLaterMax: 0 })` makes such sequences.
+ *
+ *   retriesRightAfterDecideNothing(Notification.aggregate)(history.commands)
+ */
+export const retriesRightAfterDecideNothing =
+  <Command, Event, State, Error>(
+    decider: Decider<Command, Event, State, Error>,
+    law = "a retry right after an accepted command decides nothing",
+  ) =>
+  (commands: ReadonlyArray<Command>): void => {
+    let state = decider.initialState
+    let acceptedJustBefore: Command | undefined
+    commands.forEach((command, i) => {
+      const decided = decider.decide(command, state)
+      const events = Result.isSuccess(decided) ? decided.success : []
+      if (events.length > 0 && acceptedJustBefore !== undefined && Equal.equals(acceptedJustBefore, command))
+        throw new LawBroken({
+          law,
+          rule: "a repeat right after an accepted command appends no new event",
+          step: i + 1,
+          what: tagOf(command),
+          detail: `decided ${events.map(tagOf).join(", ")} again`,
+        })
+      acceptedJustBefore = events.length > 0 ? command : undefined
+      state = events.reduce(decider.evolve, state)
+    })
+  }
+
+/**
  * A law over a stream's statuses: after every event the status is the one it
  * was or one `allowed` lists for it; a status `allowed` maps to nothing is
  * final. Answers the last state.

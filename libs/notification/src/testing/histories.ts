@@ -96,6 +96,6 @@ export const validNotificationHistories = validHistories(notificationAggregate, 
  * RefuseUrl of round 1 sent again after an operator's resend gives round 2
  * up; `test/kit.spec.ts` shows it).
  *
- *   fc.property(notificationRetries, (h) => retriesDecideNothing(Notification.aggregate)(h.commands))
+ *   fc.property(notificationRetries, (h) => retriesRightAfterDecideNothing(Notification.aggregate)(h.commands))
  */
 export const notificationRetries = withRetries(notificationAggregate, notificationCommands, { commandsLaterMax: 0 })

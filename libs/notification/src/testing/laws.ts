@@ -9,8 +9,14 @@ import type { NotificationEvent } from "../events.ts"
 import { invariants } from "../invariants.ts"
 import type { State } from "../state.ts"
 
-/** What every law throws, and the law over retries, from `@mizan/eventsourcing/testing`. */
-export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing"
+/**
+ * What every law throws, and the laws over retries, from
+ * `@mizan/eventsourcing/testing`. A notification's commands name no round
+ * (an attempt recorded at the same minute after a resend is the next
+ * round's), so its retries are judged right after their original:
+ * `retriesRightAfterDecideNothing`.
+ */
+export { LawBroken, retriesDecideNothing, retriesRightAfterDecideNothing } from "@mizan/eventsourcing/testing"
 
 /**
  * Every rule of the notification's `invariants` holds after every append.
