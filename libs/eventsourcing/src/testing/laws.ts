@@ -119,6 +119,38 @@ export const rulesHoldThroughout =
   }
 
 /**
+ * The retry laws' one body: a command equal to an earlier accepted one that
+ * counts as its repeat (any of them, or only the one right before) appends
+ * no new event.
+ */
+const repeatsDecideNothing =
+  <Command, Event, State, Error>(
+    decider: Decider<Command, Event, State, Error>,
+    law: string,
+    repeats: "of an accepted command" | "right after an accepted command",
+  ) =>
+  (commands: ReadonlyArray<Command>): void => {
+    /** The accepted commands a repeat is compared with: all of them, or the one just before. */
+    const originals: Array<Command> = []
+    let state = decider.initialState
+    commands.forEach((command, i) => {
+      const decided = decider.decide(command, state)
+      const events = Result.isSuccess(decided) ? decided.success : []
+      if (events.length > 0 && originals.some((original) => Equal.equals(original, command)))
+        throw new LawBroken({
+          law,
+          rule: `a repeat ${repeats} appends no new event`,
+          step: i + 1,
+          what: tagOf(command),
+          detail: `decided ${events.map(tagOf).join(", ")} again`,
+        })
+      if (repeats === "right after an accepted command") originals.length = 0
+      if (events.length > 0) originals.push(command)
+      state = events.reduce(decider.evolve, state)
+    })
+  }
+
+/**
  * A law over the commands a platform sent: a command equal to one the decider
  * already accepted (a retry, however late) appends no new event. It may be
  * answered with nothing or refused, never taken twice. `withRetries` makes
@@ -126,30 +158,10 @@ export const rulesHoldThroughout =
  *
  *   retriesDecideNothing(AcquiringOrder.aggregate)(history.commands)
  */
-export const retriesDecideNothing =
-  <Command, Event, State, Error>(
-    decider: Decider<Command, Event, State, Error>,
-    law = "a retry of an accepted command decides nothing",
-  ) =>
-  (commands: ReadonlyArray<Command>): void => {
-    const accepted: Array<Command> = []
-    let state = decider.initialState
-    commands.forEach((command, i) => {
-      const decided = decider.decide(command, state)
-      const events = Result.isSuccess(decided) ? decided.success : []
-      if (events.length === 0) return
-      if (accepted.some((earlier) => Equal.equals(earlier, command)))
-        throw new LawBroken({
-          law,
-          rule: "a repeat of an accepted command appends no new event",
-          step: i + 1,
-          what: tagOf(command),
-          detail: `decided ${events.map(tagOf).join(", ")} again`,
-        })
-      accepted.push(command)
-      state = events.reduce(decider.evolve, state)
-    })
-  }
+export const retriesDecideNothing = <Command, Event, State, Error>(
+  decider: Decider<Command, Event, State, Error>,
+  law = "a retry of an accepted command decides nothing",
+) => repeatsDecideNothing(decider, law, "of an accepted command")
 
 /**
  * `retriesDecideNothing` for a stream whose commands carry no identity of
@@ -162,29 +174,10 @@ export const retriesDecideNothing =
  *
  *   retriesRightAfterDecideNothing(Notification.aggregate)(history.commands)
  */
-export const retriesRightAfterDecideNothing =
-  <Command, Event, State, Error>(
-    decider: Decider<Command, Event, State, Error>,
-    law = "a retry right after an accepted command decides nothing",
-  ) =>
-  (commands: ReadonlyArray<Command>): void => {
-    let state = decider.initialState
-    let acceptedJustBefore: Command | undefined
-    commands.forEach((command, i) => {
-      const decided = decider.decide(command, state)
-      const events = Result.isSuccess(decided) ? decided.success : []
-      if (events.length > 0 && acceptedJustBefore !== undefined && Equal.equals(acceptedJustBefore, command))
-        throw new LawBroken({
-          law,
-          rule: "a repeat right after an accepted command appends no new event",
-          step: i + 1,
-          what: tagOf(command),
-          detail: `decided ${events.map(tagOf).join(", ")} again`,
-        })
-      acceptedJustBefore = events.length > 0 ? command : undefined
-      state = events.reduce(decider.evolve, state)
-    })
-  }
+export const retriesRightAfterDecideNothing = <Command, Event, State, Error>(
+  decider: Decider<Command, Event, State, Error>,
+  law = "a retry right after an accepted command decides nothing",
+) => repeatsDecideNothing(decider, law, "right after an accepted command")
 
 /**
  * A law over a stream's statuses: after every event the status is the one it
