@@ -15,15 +15,14 @@ import {
   merchantId,
   predictAcquiring,
 } from "@mizan/acquiring/testing"
-import { logStart, type RecordedEvent } from "@mizan/eventsourcing"
 import { Effect, Result } from "effect"
 import fc from "fast-check"
 import type { AuditFold } from "../src/auditFold.ts"
 import { factsOfState } from "../src/crossStream.ts"
 import { type AuditedAggregate, makeReplayer, registry, toJson } from "../src/index.ts"
 import { domainFold } from "../src/registry.ts"
-import { damage, damaged } from "./support/damage.ts"
-import { generatedStore } from "./support/histories.ts"
+import { damage, damaged, damagedLog } from "./support/damage.ts"
+import { generatedLog } from "./support/histories.ts"
 
 const transferKinds = ["walletTransfer", "bankTransfer", "bankCardTransfer", "vamDeposit"] as const
 
@@ -87,13 +86,6 @@ const acquiringHistory = (steps: ReadonlyArray<Parameters<typeof commandOf>[1]>)
   return events
 }
 
-/** The whole log of the history generated from `seed`. */
-const readAllOf = (seed: number, size: number) =>
-  Effect.flatMap(generatedStore(seed, size), ({ store }) => store.readAll({ after: logStart, maxCount: 1_000_000 }))
-
-/** A record with its data's numbers changed (and the rest kept). */
-const withData = (record: RecordedEvent, data: unknown): RecordedEvent => ({ ...record, data: data as object })
-
 /** Both folds agree over a random order, damaged at random. */
 const acquiringFoldsAgree = fc.property(
   acquiringOpening,
@@ -113,7 +105,7 @@ const coveringSeed = 1
 
 /** Both folds agree on each transfer aggregate's first generated stream, placed with an amount of zero. */
 const transfersAtZeroAgree = Effect.gen(function* () {
-  const byStream = Map.groupBy(yield* readAllOf(1, 600), (record) => record.streamId)
+  const byStream = Map.groupBy(yield* generatedLog(1, 600), (record) => record.streamId)
   for (const kind of transferKinds) {
     const entry = entryOf(kind)
     const records = [...byStream.values()].find((stream) => entry.owns(stream[0]!.streamId))!
@@ -134,7 +126,7 @@ describe("the compact folds", () => {
         fc.array(damage, { minLength: 4, maxLength: 8 }),
         async (seed, damages) => {
           // fast-check drives this loop, so each run is a promise of its own.
-          const byStream = Map.groupBy(await Effect.runPromise(readAllOf(seed, 600)), (record) => record.streamId)
+          const byStream = Map.groupBy(await Effect.runPromise(generatedLog(seed, 600)), (record) => record.streamId)
           for (const records of byStream.values()) {
             const entry = registry.find((e) => e.owns(records[0]!.streamId))
             if (entry?.compact === undefined) continue
@@ -171,7 +163,7 @@ describe("the compact folds", () => {
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),
         fc.array(damage, { maxLength: 12 }),
         async (seed, damages) => {
-          const log = damaged(await Effect.runPromise(readAllOf(seed, 500)), damages, (record) => record.data, withData)
+          const log = damagedLog(await Effect.runPromise(generatedLog(seed, 500)), damages)
           const reportOf = (states: "domain" | "compact") => {
             const replayer = makeReplayer({ states })
             for (const record of log) replayer.apply(record)

@@ -19,8 +19,8 @@ import { registry } from "../src/registry.ts"
 import type { ParentMessage } from "../src/replayWorkerProtocol.ts"
 import { failureMessage } from "../src/stores.ts"
 import { cli } from "./support/cli.ts"
-import { damage, damaged } from "./support/damage.ts"
-import { generatedStore } from "./support/histories.ts"
+import { damage, damagedLog } from "./support/damage.ts"
+import { generatedLog } from "./support/histories.ts"
 import { tempFolder, withSqliteStore } from "./support/stores.ts"
 
 const listedMax = 5
@@ -54,13 +54,7 @@ describe("a replay in parts", () => {
         (seed, damages, count) =>
           Effect.runPromise(
             Effect.gen(function* () {
-              const { store } = yield* generatedStore(seed, 500)
-              const log = damaged(
-                yield* store.readAll({ after: logStart, maxCount: 1_000_000 }),
-                damages,
-                (record) => record.data,
-                (record, data) => ({ ...record, data: data as object }),
-              )
+              const log = damagedLog(yield* generatedLog(seed, 500), damages)
               const single = oneReplayer(log)
               // The parts answer through the worker protocol's promises, as worker threads would.
               expect(yield* Effect.promise(() => inParts(log, count))).toEqual(single)

@@ -5,17 +5,14 @@
  * stream is retired, every other one open.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { logStart, type RecordedEvent } from "@mizan/eventsourcing"
+import type { RecordedEvent } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { makeReplayer, type Replayer } from "../src/index.ts"
 import { localPart, reportOfParts } from "../src/parallelReplay.ts"
 import { registry } from "../src/registry.ts"
-import { damage, damaged } from "./support/damage.ts"
-import { generatedStore } from "./support/histories.ts"
-
-const logOf = (seed: number, size: number) =>
-  Effect.flatMap(generatedStore(seed, size), ({ store }) => store.readAll({ after: logStart, maxCount: 1_000_000 }))
+import { damage, damagedLog } from "./support/damage.ts"
+import { generatedLog } from "./support/histories.ts"
 
 const replayed = (log: ReadonlyArray<RecordedEvent>, retire: boolean): Replayer => {
   const replayer = makeReplayer({ states: "compact", retire })
@@ -52,58 +49,50 @@ const withEventsAfterTheEnd = (
   return out
 }
 
-const withData = (record: RecordedEvent, data: unknown): RecordedEvent => ({ ...record, data: data as object })
+/** Generated logs, damaged at random, with events after the end of some streams. */
+const damagedLogs = fc
+  .tuple(
+    fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+    fc.array(damage, { maxLength: 12 }),
+    fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
+  )
+  .map(([seed, damages, picks]) =>
+    // fast-check maps synchronously: the generated store is in memory, so its effect runs at once.
+    withEventsAfterTheEnd(damagedLog(Effect.runSync(generatedLog(seed, 500)), damages), picks),
+  )
 
 describe("retiring ended streams", () => {
   it("leaves the report as it is without retirement, over damaged histories with events after streams' ends", async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-        fc.array(damage, { maxLength: 12 }),
-        fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
-        async (seed, damages, picks) => {
-          const log = withEventsAfterTheEnd(
-            damaged(await Effect.runPromise(logOf(seed, 500)), damages, (record) => record.data, withData),
-            picks,
-          )
-          const retiring = replayed(log, true)
-          const keeping = replayed(log, false)
-          expect(retiring.report()).toEqual(keeping.report())
-          expect(retiring.streams.size).toBe(keeping.streams.size)
-        },
-      ),
+      fc.asyncProperty(damagedLogs, async (log) => {
+        const retiring = replayed(log, true)
+        const keeping = replayed(log, false)
+        expect(retiring.report()).toEqual(keeping.report())
+        expect(retiring.streams.size).toBe(keeping.streams.size)
+      }),
       { numRuns: 12 },
     )
   })
 
   it("leaves a replay in parts reporting what one replayer without retirement reports", async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
-        fc.array(damage, { maxLength: 12 }),
-        fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
-        async (seed, damages, picks) => {
-          const log = withEventsAfterTheEnd(
-            damaged(await Effect.runPromise(logOf(seed, 500)), damages, (record) => record.data, withData),
-            picks,
-          )
-          const parts = [0, 1].map((index) => makeReplayer({ states: "compact", partition: { index, count: 2 } }))
-          for (const record of log) for (const part of parts) part.apply(record)
-          const inParts = await reportOfParts(
-            parts.map(localPart),
-            registry.map((entry) => entry.kind),
-            1_000,
-          )
-          expect(inParts).toEqual(replayed(log, false).report())
-        },
-      ),
+      fc.asyncProperty(damagedLogs, async (log) => {
+        const parts = [0, 1].map((index) => makeReplayer({ states: "compact", partition: { index, count: 2 } }))
+        for (const record of log) for (const part of parts) part.apply(record)
+        const inParts = await reportOfParts(
+          parts.map(localPart),
+          registry.map((entry) => entry.kind),
+          1_000,
+        )
+        expect(inParts).toEqual(replayed(log, false).report())
+      }),
       { numRuns: 6 },
     )
   })
 
   it.effect("retires every stream an append left ended, and no other", () =>
     Effect.gen(function* () {
-      const log = yield* logOf(7, 2_000)
+      const log = yield* generatedLog(7, 2_000)
       const replayer = replayed(log, true)
       const streams = [...replayer.streams.values()]
       const ended = streams.filter((tracked) => tracked.fold?.ended?.(tracked.state) === true)
@@ -119,7 +108,7 @@ describe("retiring ended streams", () => {
 
   it.effect("revives a retired stream that takes another event, reported as without retirement", () =>
     Effect.gen(function* () {
-      const log = yield* logOf(7, 2_000)
+      const log = yield* generatedLog(7, 2_000)
       const index = log.find((record) => record.streamId.startsWith("order-no-"))!
       const damagedLog = withEventsAfterTheEnd(log, [[...new Set(log.map((r) => r.streamId))].indexOf(index.streamId)])
       const retiring = replayed(damagedLog, true)
@@ -132,7 +121,7 @@ describe("retiring ended streams", () => {
 
   it.effect("retires nothing in a replay of the domain's states (show and at print them)", () =>
     Effect.gen(function* () {
-      const log = yield* logOf(7, 1_000)
+      const log = yield* generatedLog(7, 1_000)
       const replayer = makeReplayer({ states: "domain" })
       for (const record of log) replayer.apply(record)
       expect(replayer.streams.retired).toBe(0)

@@ -5,6 +5,7 @@
  * one breaks them all sooner or later (anomalies, sums that no longer add up,
  * a refund confirmed twice), which is what the folds must agree on.
  */
+import type { RecordedEvent } from "@mizan/eventsourcing"
 import fc from "fast-check"
 
 export interface Damage {
@@ -77,3 +78,12 @@ export const damaged = <A>(
   }
   return out
 }
+
+/** A recorded log with each damage done in turn, the numbers changed inside the events' data. */
+export const damagedLog = (log: ReadonlyArray<RecordedEvent>, damages: ReadonlyArray<Damage>): Array<RecordedEvent> =>
+  damaged(
+    log,
+    damages,
+    (record) => record.data,
+    (record, data) => ({ ...record, data: data as object }),
+  )

@@ -1,5 +1,5 @@
 /** Generated histories (tools/histories) in memory stores, for the replay's tests. */
-import { EventStore, type EventStoreShape, makeMemoryEventStore } from "@mizan/eventsourcing"
+import { EventStore, type EventStoreShape, logStart, makeMemoryEventStore } from "@mizan/eventsourcing"
 import { type GeneratedHistory, type GenerateError, generateHistory } from "@mizan/histories"
 import { Effect } from "effect"
 
@@ -15,3 +15,7 @@ export const generatedStore = (seed: number, events: number): Effect.Effect<Gene
     const history = yield* Effect.provideService(generateHistory({ seed, events }), EventStore, store)
     return { store, history }
   })
+
+/** The whole log of the history generated from `seed`, in one read. */
+export const generatedLog = (seed: number, events: number) =>
+  Effect.flatMap(generatedStore(seed, events), ({ store }) => store.readAll({ after: logStart, maxCount: 1_000_000 }))
