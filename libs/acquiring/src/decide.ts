@@ -28,6 +28,7 @@ import {
   dayMs,
   formatAed,
   hourMs,
+  isForgotten,
   isPaySceneCode,
   paySceneCodes,
   type Rejection,
@@ -184,10 +185,11 @@ const closedToPayer = (order: CreatedOrder, payerMid: string, now: Timestamp): R
   if (now >= order.expiredTime)
     return reject("ORDER_FAILURE", "the order expired: payment can no longer be completed (expiredTime has passed)")
   // changePayer "true": "other users fail when they try to pay after the first user scanned".
+  // A forgotten bound payer reads "[forgotten]", which a payer id may spell too: then nobody matches it.
   if (
     order.paySceneParams.changePayer === "true" &&
     order.boundPayerMid !== undefined &&
-    order.boundPayerMid !== payerMid
+    (isForgotten(order.boundPayerMid) || order.boundPayerMid !== payerMid)
   )
     return reject("RISK_FAIL", "another payer already started paying this order (changePayer is true)")
   return undefined

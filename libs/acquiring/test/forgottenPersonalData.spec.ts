@@ -173,5 +173,8 @@ describe("an order whose payer is forgotten", () => {
     expect(order.boundPayerMid).toBe(forgotten)
     const decision = decide(payOrder(), order)
     expect(Result.isFailure(decision) ? decision.failure : undefined).toMatchObject({ code: "RISK_FAIL" })
+    // Not even a payer whose id spells the placeholder: it names nobody.
+    const placeholder = decide(payOrder({ payer: { ...payOrder().payer, payerMid: forgotten } }), order)
+    expect(Result.isFailure(placeholder) ? placeholder.failure : undefined).toMatchObject({ code: "RISK_FAIL" })
   })
 })
