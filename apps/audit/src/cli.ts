@@ -9,8 +9,7 @@ import { createWriteStream, existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { type CommandLine, readCommandLine } from "@mizan/command-line"
 import { type EventStore, Sealing, type StoreError, SubjectKeys } from "@mizan/eventsourcing"
-import { isSha256Hex } from "@mizan/kernel"
-import { KeyError, type PublicKey, parsePublicKey, sha256Hex } from "@mizan/protocol"
+import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
 import { Effect, Exit, Layer } from "effect"
 import { exportLog } from "./exportLog.ts"
@@ -272,8 +271,8 @@ type ForgetTarget =
   | { readonly _tag: "OfStream"; readonly kind: string; readonly streamId: string }
 
 /**
- * The subject KIND:VALUE names: VALUE as the events hold it, the SHA-256 hex
- * the edge makes of the clear value; or, with --stream, KIND alone: the
+ * The subject KIND:VALUE names: VALUE as the events hold it, or in clear
+ * (Sealing.forget also tries its SHA-256); or, with --stream, KIND alone: the
  * subject of that kind the stream's events name by no value of their own.
  */
 const subjectOf = (text: string | undefined, streamId: string | undefined): ForgetTarget | AuditError => {
@@ -285,8 +284,8 @@ const subjectOf = (text: string | undefined, streamId: string | undefined): Forg
   if (text === undefined || colon < 1 || colon === text.length - 1)
     return new AuditError({ detail: "forget needs KIND:VALUE, as in card:4111111111111111" })
   const kind = text.slice(0, colon)
-  const value = text.slice(colon + 1)
-  return { _tag: "ByValue", kind, value: isSha256Hex(value) ? value : sha256Hex(value) }
+  // In clear or as the events hold it: Sealing.forget tries the value and its SHA-256.
+  return { _tag: "ByValue", kind, value: text.slice(colon + 1) }
 }
 
 const forgetCommand = (io: CliIo, subject: ForgetTarget, by: string) =>

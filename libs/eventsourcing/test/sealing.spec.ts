@@ -211,6 +211,26 @@ describe("the sealed store", () => {
     }),
   )
 
+  it.effect("forgets a card given by its clear number, whose digest the events hold", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      const [outcome, digestSubject, read] = yield* sealedOn(
+        world,
+        Effect.gen(function* () {
+          yield* append("order/1", cardPaid("1"))
+          const sealing = yield* Sealing
+          return [
+            yield* sealing.forget("card", pan, "dpo"),
+            sealing.subjectIdOf("card", panDigest),
+            yield* readStream("order/1"),
+          ] as const
+        }),
+      )
+      expect(outcome).toEqual({ subjectId: digestSubject, keysDestroyed: 1 })
+      expect(read[0]?.data).toMatchObject({ cardNumber: forgotten })
+    }),
+  )
+
   it.effect("seals a forgotten card's new payments under a new key, which still opens", () =>
     Effect.gen(function* () {
       const world = newWorld()
@@ -605,6 +625,28 @@ describe("subjects named in clear, or by no value at all", () => {
         expect(JSON.stringify(record?.data)).not.toMatch(/PAYER-7|192\.0\.2\.7/)
         expect(read[0]?.data).toEqual({ payerMid: forgotten, ip: forgotten, amount: 5 })
       }),
+  )
+
+  it.effect("forgets a member id held in clear when the library is given it in clear, as the events hold it", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      const [outcome, again, read] = yield* onPayers(
+        world,
+        Effect.gen(function* () {
+          yield* append("order/1", event("OrderPaid", { payerMid: "PAYER-7", ip: "192.0.2.7", amount: 5 }))
+          const sealing = yield* Sealing
+          const midDigest = createHash("sha256").update("PAYER-7").digest("hex")
+          return [
+            yield* sealing.forget("payer", "PAYER-7", "dpo"),
+            yield* sealing.forget("payer", midDigest, "dpo"),
+            yield* readStream("order/1"),
+          ] as const
+        }),
+      )
+      expect(outcome.keysDestroyed).toBe(1)
+      expect(again).toEqual({ subjectId: outcome.subjectId, keysDestroyed: 0 })
+      expect(read[0]?.data).toEqual({ payerMid: forgotten, ip: forgotten, amount: 5 })
+    }),
   )
 
   it.effect(

@@ -5,9 +5,11 @@
  * reads the adapter itself, and a forget, which changes no event, leaves
  * the chain whole.
  */
+import { isSha256Hex } from "@mizan/kernel"
 import { Clock, Context, Effect, Layer, Stream } from "effect"
 import { EventStore, type EventStoreShape } from "../EventStore.ts"
 import { type RecordedEvent, StoreError } from "../events.ts"
+import { unkeyedDigestHex } from "./cipher.ts"
 import { forgottenSubjectCodec, forgottenSubjectStream } from "./forgetRecord.ts"
 import type { KeyRing } from "./KeyRing.ts"
 import type { SealingPlan } from "./plan.ts"
@@ -26,10 +28,14 @@ export class Sealing extends Context.Service<
   {
     readonly subjectIdOf: (kind: string, value: string) => string
     /**
-     * Destroys the data keys of `kind:value` (`value` as the events hold it:
-     * a card number's digest, a member's identity digest) and records who
-     * asked and when as a `SubjectForgotten` event. A second forget is a
-     * no-op that records nothing.
+     * Destroys the data keys of `kind:value` and records who asked and when
+     * as a `SubjectForgotten` event. `value` as the events hold it (a card
+     * number's digest, a member's identity digest, a remitter's text) or in
+     * clear (a card number, a payer's member id): a value that is not a
+     * SHA-256 hex also names the subject keyed by its SHA-256, which is how
+     * the edge digests a card number and how a subject named in clear is
+     * keyed (SealedSubject.identifiedInClear). A second forget is a no-op
+     * that records nothing.
      */
     readonly forget: (kind: string, value: string, by: string) => Effect.Effect<ForgetOutcome, StoreError>
     /**
@@ -82,15 +88,18 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
   follow: (after, options) => Stream.mapArrayEffect(store.follow(after, options), (page) => openedPage(sealer, page)),
 })
 
-/** Forgets the subject of `kind` that `subjectIdOf` names (by a value, or by a stream). */
-const forgetWith =
-  (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer, subjectIdOf: (kind: string) => string) =>
-  (kind: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
-    if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(kind))
-      return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: `subject kind "${kind}" is not a word` }))
-    if (by.trim() === "")
-      return Effect.fail(new StoreError({ reason: "InvalidRequest", detail: "by: say who asks to forget" }))
-    const subjectId = subjectIdOf(kind)
+/** Why a forget of `kind`, asked by `by`, cannot be taken, if anything. */
+const refusedForget = (kind: string, by: string): StoreError | undefined => {
+  if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(kind))
+    return new StoreError({ reason: "InvalidRequest", detail: `subject kind "${kind}" is not a word` })
+  if (by.trim() === "") return new StoreError({ reason: "InvalidRequest", detail: "by: say who asks to forget" })
+  return undefined
+}
+
+/** Destroys the live key of `subjectId`, recording who asked first; a subject with none is left as it is. */
+const forgetSubject =
+  (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer) =>
+  (subjectId: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
     const record = (at: number) =>
       store
         .append(
@@ -119,6 +128,31 @@ const forgetWith =
   }
 
 /**
+ * The subjects `kind:value` may name: the value as given, and, unless it is
+ * a SHA-256 hex already, its SHA-256 (the digest's subject comes last, so
+ * that it is the one an outcome names when neither holds a key).
+ */
+const subjectValuesOf = (value: string): ReadonlyArray<string> =>
+  isSha256Hex(value) ? [value] : [value, unkeyedDigestHex(value)]
+
+/** Forgets every subject `kind:value` may name (subjectValuesOf); the outcome names the one whose key went. */
+const forgetByValue =
+  (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer) =>
+  (kind: string, value: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
+    const refused = refusedForget(kind, by)
+    if (refused !== undefined) return Effect.fail(refused)
+    return Effect.map(
+      Effect.forEach(subjectValuesOf(value), (each) =>
+        forgetSubject(store, keys, sealer)(sealer.subjectIdOf(kind, each), by),
+      ),
+      (outcomes) => ({
+        subjectId: (outcomes.find((outcome) => outcome.keysDestroyed > 0) ?? outcomes.at(-1)!).subjectId,
+        keysDestroyed: outcomes.reduce((sum, outcome) => sum + outcome.keysDestroyed, 0),
+      }),
+    )
+  }
+
+/**
  * Wraps the EventStore provided below it with sealing under `plan`, and
  * provides `Sealing`. Needs the key ring and the key table.
  */
@@ -134,9 +168,13 @@ export const layerSealedEventStore = (
       return Context.make(EventStore, sealedEventStore(store, sealer)).pipe(
         Context.add(Sealing, {
           subjectIdOf: sealer.subjectIdOf,
-          forget: (kind, value, by) => forgetWith(store, keys, sealer, (k) => sealer.subjectIdOf(k, value))(kind, by),
-          forgetOfStream: (kind, streamId, by) =>
-            forgetWith(store, keys, sealer, (k) => sealer.streamSubjectIdOf(k, streamId))(kind, by),
+          forget: forgetByValue(store, keys, sealer),
+          forgetOfStream: (kind, streamId, by) => {
+            const refused = refusedForget(kind, by)
+            return refused !== undefined
+              ? Effect.fail(refused)
+              : forgetSubject(store, keys, sealer)(sealer.streamSubjectIdOf(kind, streamId), by)
+          },
         }),
       )
     }),
