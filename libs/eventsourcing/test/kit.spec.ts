@@ -270,6 +270,18 @@ describe("retriesDecideNothing", () => {
     expect(() =>
       retriesRightAfterDecideNothing(forgetsReferences)([fund(100), spend(30, "r1"), spend(30, "r1")]),
     ).toThrow(expect.objectContaining({ name: "LawBroken", step: 3, what: "Spend" }))
+    // A decider that lets the first retry go and takes the second: both retries come right after the original.
+    let retriesSeen = 0
+    const takesSecondRetry = {
+      ...funded,
+      decide: (command: Parameters<typeof funded.decide>[0], state: Parameters<typeof funded.decide>[1]) =>
+        command._tag === "Spend" && state.references.has(command.reference) && ++retriesSeen < 2
+          ? funded.decide(command, state)
+          : forgetsReferences.decide(command, state),
+    }
+    expect(() =>
+      retriesRightAfterDecideNothing(takesSecondRetry)([fund(100), spend(30, "r1"), spend(30, "r1"), spend(30, "r1")]),
+    ).toThrow(expect.objectContaining({ name: "LawBroken", step: 4, what: "Spend" }))
   })
 
   it("finds the forgetful decider among random retries", () => {

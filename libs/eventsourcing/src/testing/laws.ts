@@ -144,7 +144,12 @@ const repeatsDecideNothing =
           what: tagOf(command),
           detail: `decided ${events.map(tagOf).join(", ")} again`,
         })
-      if (repeats === "right after an accepted command") originals.length = 0
+      // Right after only: a command other than the held original ends its run of retries ([A, A, A] are all A's).
+      if (
+        repeats === "right after an accepted command" &&
+        !originals.some((original) => Equal.equals(original, command))
+      )
+        originals.length = 0
       if (events.length > 0) originals.push(command)
       state = events.reduce(decider.evolve, state)
     })
