@@ -20,6 +20,13 @@ export interface Durability {
   readonly afterWrite: Effect.Effect<void, StoreError>
   /** Makes what is committed durable and answers everyone waiting. */
   readonly close: () => void
+  /**
+   * Why nothing more may be committed, once a sync failed: after a failed
+   * `fdatasync` the kernel may have dropped pages it could not write, so a
+   * later commit, answered "failed", could still be in the file after a
+   * restart, and a caller who tried again would find its append taken twice.
+   */
+  readonly refusal: () => StoreError | undefined
 }
 
 /** "full" and "normal": SQLite's own `COMMIT` is all the durability there is. */
@@ -28,18 +35,23 @@ export const durableAtCommit: Durability = {
   durableThrough: () => Effect.void,
   afterWrite: Effect.void,
   close: () => {},
+  refusal: () => undefined,
 }
 
 /** "full-offloaded": a commit becomes durable when a sync of the log that started after it ends. */
 export const durableAfterLogSync = (logSync: LogSync, path: string): Durability => {
   /** Every event at or below it is on disk. Starts at 0: what the file held when opened may be a killed process's unsynced commits. */
   let durablePosition = 0
-  const failureOf = (error: Error) =>
-    new StoreError({
+  /** The first failed sync, kept: from then on nothing is committed (`refusal`). */
+  let failed: StoreError | undefined
+  const failureOf = (error: Error) => {
+    failed ??= new StoreError({
       reason: "Unavailable",
       detail: `syncing the write-ahead log of ${path} failed, so nothing written since the last sync can be called durable: reopen the store`,
       cause: error,
     })
+    return failed
+  }
   const waitForSync = (position: number) =>
     Effect.callback<void, StoreError>((resume) =>
       logSync.afterNextSync((error) => {
@@ -61,5 +73,6 @@ export const durableAfterLogSync = (logSync: LogSync, path: string): Durability 
     durableThrough: (position) => (position <= durablePosition ? Effect.void : waitForSync(position)),
     afterWrite: waitForSync(0),
     close: logSync.close,
+    refusal: () => failed,
   }
 }

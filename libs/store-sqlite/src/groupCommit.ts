@@ -214,6 +214,11 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
 
   /** Runs one transaction over `batch`, then settles every append in it once the transaction is durable. */
   const commitBatch = (batch: ReadonlyArray<PendingAppend>): void => {
+    const refusal = options.durability.refusal()
+    if (refusal !== undefined) {
+      for (const append of batch) append.settle(Effect.fail(refusal))
+      return
+    }
     let result: WrittenBatch
     try {
       statements.begin.run()

@@ -211,6 +211,35 @@ describe("a sync of the log that fails (synchronous full-offloaded)", () => {
     ))
 })
 
+describe("a sync of the log that fails once (synchronous full-offloaded)", () => {
+  /** The first sync fails as a disk's `fdatasync` does on an I/O error; every later one succeeds. */
+  const failingOnce = (): LogSync => {
+    let syncs = 0
+    return {
+      afterNextSync: (done) => done(++syncs === 1 ? new Error("EIO: i/o error, fdatasync") : undefined),
+      close: () => {},
+    }
+  }
+
+  it("commits nothing after it: a later append is refused, not written and then answered failed", () =>
+    run((path) =>
+      Effect.gen(function* () {
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            const store = yield* openSqliteEventStore(path, {}, failingOnce)
+            for (const streamId of ["first", "second"])
+              expect(yield* Effect.flip(store.append(streamId, [happened], "no_stream"))).toMatchObject({
+                reason: "Unavailable",
+              })
+          }),
+        )
+        // Reopened: the append made before the failed sync may be there; the one refused after it is not.
+        const reopened = yield* makeSqliteEventStore(path)
+        expect(yield* reopened.readStream("second")).toEqual([])
+      }),
+    ))
+})
+
 describe("the synchronous option", () => {
   it("is refused at open when the level is unknown, naming the option", () =>
     run((path) =>
