@@ -23,7 +23,6 @@
  * two workers, each in a process of its own.
  */
 // Before any schema is used, as in the audit's command line (apps/audit/src/main.ts).
-import { countAllInPages } from "./readPages.ts"
 import "effect/schema/SchemaJITCompiler/enable"
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
@@ -45,6 +44,7 @@ import {
   type RunCounts,
   type Workload,
 } from "./harness.ts"
+import { countAllInPages } from "./readPages.ts"
 
 const seed = 1
 const eventsInHistory = 1_000_000

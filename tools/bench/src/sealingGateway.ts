@@ -80,7 +80,8 @@ interface SignedCreate {
 
 /**
  * Who the creates name as their payer, which decides what sealing does:
- * - `none`: no personal field, so the sealed store passes the append through;
+ * - `none`: no personal field: the sealer walks `OrderCreated`'s plan and
+ *   finds nothing to seal (no cipher, no key);
  * - `oneEid`: every create names one payer by its eid (sent as its SHA-256
  *   hex, as the wire allows), whose data key is made once and then cached;
  * - `newEmail`: every create names a new payer by an email and a customer
