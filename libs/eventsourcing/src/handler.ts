@@ -162,9 +162,9 @@ export const handleCommandOnNewStream = <Command, Event, State, Error>(
     const store = yield* EventStore
     const locks = yield* CommandLocks
     const empty: Loaded<State> = { state: aggregate.initialState, streamVersion: 0 }
-    const opened = yield* locks
+    return yield* locks
       .withLock(streamId, appendDecided(store, aggregate, streamId, empty, decided.success, metadata))
-      .pipe(Effect.catchTag("VersionConflict", () => Effect.succeed(undefined)))
-    return opened ?? (yield* handleCommand(aggregate, streamId, command, metadata))
-    // One span name for both handlers, so a trace reads the same; the attribute tells them apart.
+      .pipe(Effect.catchTag("VersionConflict", () => handleCommand(aggregate, streamId, command, metadata)))
+    // One span name for both handlers, so a trace reads the same; the attribute tells them apart (a fallback
+    // shows as handleCommand's span inside this one).
   }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId, newStream: true } }))
