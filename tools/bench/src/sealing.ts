@@ -246,15 +246,21 @@ try {
   await plainGateway.close()
 }
 
-const chain = await compare(chainHashing, sequentialAppends(false), unit)
-comparisons.push(chain)
+// Beside sequential appends, which wait for their sync, and beside 64 writers, where the thread is the wall.
+const chains = [
+  await compare(chainHashing, sequentialAppends(false), unit),
+  await compare(chainHashing, concurrentAppends(false, false), unit),
+]
+comparisons.push(...chains)
 
 console.log(formatTable(comparisons))
 // An append without its chain would skip the hashing and nothing else: its time is the append's less the hash's.
-const chainShare = chain.baseline.operationsPerSecond / chain.measured.operationsPerSecond
-console.log(
-  `\nchaining: ${(chainShare * 100).toFixed(1)}% of a sequential append's time is its chain hash, so chained appends run at about ${(1 - chainShare).toFixed(2)} of unchained ones (goal >= 0.90 ${1 - chainShare >= 0.9 ? "met" : "MISSED"}).`,
-)
+const chainShares = chains.map((chain) => chain.baseline.operationsPerSecond / chain.measured.operationsPerSecond)
+const chainShare = Math.max(...chainShares)
+for (const [i, share] of chainShares.entries())
+  console.log(
+    `\nchaining: ${(share * 100).toFixed(1)}% of ${i === 0 ? "a sequential append's" : "an event's under 64 writers"} time is its chain hash, so chained appends run at about ${(1 - share).toFixed(2)} of unchained ones (goal >= 0.90 ${1 - share >= 0.9 ? "met" : "MISSED"}).`,
+  )
 console.log(
   `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up runs, the two sides' runs alternating.`,
 )

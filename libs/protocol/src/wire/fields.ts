@@ -200,14 +200,15 @@ export const withDomainNames = <
   ...dropped: Dropped
 ) => {
   const kept = Struct.omit(wire.fields, dropped)
-  const domain = Schema.toType(Schema.Struct(Struct.renameKeys(kept, renames)))
   type Wire = (typeof wire)["Type"]
-  type Domain = (typeof domain)["Encoded"]
+  const renamed = Struct.renameKeys(kept, renames)
+  type Domain = Schema.Struct<typeof renamed>["Type"]
   const wireNames = Object.fromEntries(Object.entries(renames).map(([wireName, domainName]) => [domainName, wireName]))
   const droppedKeys = new Set<PropertyKey>(dropped)
   return wire.pipe(
     Schema.decodeTo(
-      domain,
+      // The wire side has checked every field: the renamed value is the domain's by construction, checked again by nothing.
+      Schema.declare((_: unknown): _ is Domain => true),
       SchemaTransformation.transform<Domain, Wire>({
         decode: (request) => renamedKeys(renames, droppedKeys)(request) as Domain,
         encode: (request) => renamedKeys(wireNames, droppedKeys)(request) as Wire,
