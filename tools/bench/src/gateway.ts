@@ -47,6 +47,7 @@ import {
   comparisonOf,
   describeMachine,
   formatTable,
+  latenciesOf,
   type Measurement,
   measureTogether,
   median,
@@ -66,9 +67,6 @@ const threadPool = process.env.BENCH_UV_THREADPOOL_SIZE
 const threadPoolEnv: Record<string, string> = threadPool === undefined ? {} : { UV_THREADPOOL_SIZE: threadPool }
 const synchronous = process.env.BENCH_SQLITE_SYNCHRONOUS
 const servers: Array<ServerProcess> = []
-
-const latencyPercentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 
 /** The `sign` header of an answer, whatever the case of its name (autocannon hands the names as sent). */
 const signHeaderOf = (headers: Record<string, unknown> | undefined): string =>
@@ -109,7 +107,6 @@ const loadOn = (label: string, server: ServerProcess, publicKey: PublicKey, inFl
   const latenciesMs: Array<number> = []
   const cpuUsPerRequest: LoadWorkload["cpuUsPerRequest"] = []
   const pid = server.child.pid ?? 0
-  let runs = 0
   let answered = 0
   return {
     name: `${label}: signed create orders, ${inFlight} in flight`,
@@ -118,9 +115,7 @@ const loadOn = (label: string, server: ServerProcess, publicKey: PublicKey, inFl
     latenciesMs,
     cpuUsPerRequest,
     setup: () => createsFor(requestsPerRun, inFlight),
-    run: async (requests) => {
-      // measureTogether runs each workload once a round: this workload's first runs are the warm-up.
-      const measured = ++runs > counts.warmupRuns
+    run: async (requests, { measured }) => {
       const cpuBefore = cpuNsOf(pid)
       await sendCreates({
         baseUrl: server.baseUrl,
@@ -207,14 +202,12 @@ try {
   console.log(formatTable(comparisons))
   console.log(`\nlatency over the measured runs (${counts.measuredRuns} of ${requestsPerRun} requests each):`)
   for (const load of [...gatewayLoads, ...beforeLoads, ...bareLoads]) {
-    const sorted = [...load.latenciesMs].sort((a, b) => a - b)
+    const { p50, p99, max } = latenciesOf(load.latenciesMs)
     const goal =
       load.inFlight === p99GoalInFlight && gatewayLoads.includes(load)
-        ? ` (goal <= ${p99GoalMs} ms: ${latencyPercentile(sorted, 99) <= p99GoalMs ? "met" : "MISSED"})`
+        ? ` (goal <= ${p99GoalMs} ms: ${p99 <= p99GoalMs ? "met" : "MISSED"})`
         : ""
-    console.log(
-      `- ${load.name}: median ${median(sorted).toFixed(1)} ms, p99 ${latencyPercentile(sorted, 99).toFixed(1)} ms${goal}, max ${latencyPercentile(sorted, 100).toFixed(1)} ms`,
-    )
+    console.log(`- ${load.name}: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms${goal}, max ${max.toFixed(1)} ms`)
   }
   console.log("\nthe server's CPU per request, medians of the measured runs (event loop / all threads):")
   const cpuOf = (load: LoadWorkload) => ({
