@@ -113,25 +113,30 @@ export const startGatewayProcess = (options: GatewayProcessOptions): Promise<Gat
   })
 }
 
+/** How the bare server makes a commit durable (bareServer.ts): the gateway store's default, or FULL on the event loop. */
+export type BareSynchronous = "full-offloaded" | "full"
+
 /**
  * Starts `src/bareServer.ts` (the ceiling beside the gateway: verify, decide
- * on a unique index, group commit at FULL, sign in the thread pool) on a
- * fresh SQLite file in `dataDir`, signing with `servicePrivateKeyPem` and
- * taking BENCH's requests.
+ * on a unique index, group commit made durable as `synchronous` says, sign
+ * in the thread pool) on a fresh SQLite file in `dataDir`, signing with
+ * `servicePrivateKeyPem` and taking BENCH's requests.
  */
 export const startBareServerProcess = (
   dataDir: string,
   servicePrivateKeyPem: string,
+  synchronous: BareSynchronous,
   env: Readonly<Record<string, string>> = {},
 ): Promise<ServerProcess> => {
   const serviceKeyFile = join(dataDir, "bare-service-private.pem")
   const merchantKeyFile = join(dataDir, "bare-merchant-public.pem")
   writeFileSync(serviceKeyFile, servicePrivateKeyPem, { mode: 0o600 })
   writeFileSync(merchantKeyFile, benchMerchant.publicKeyPem)
-  return startServerProcess("the bare server", join(import.meta.dirname, "bareServer.ts"), {
+  return startServerProcess(`the bare server (${synchronous})`, join(import.meta.dirname, "bareServer.ts"), {
     env: {
       ...env,
-      BARE_DB: join(dataDir, "bare.db"),
+      BARE_DB: join(dataDir, `bare-${synchronous}.db`),
+      BARE_SYNCHRONOUS: synchronous,
       BARE_SERVICE_KEY: serviceKeyFile,
       BARE_MERCHANT_KEY: merchantKeyFile,
     },
