@@ -14,13 +14,13 @@
  */
 import { dumbo, endAllPools } from "@event-driven-io/dumbo"
 import { getPostgreSQLEventStore, readMessagesBatch } from "@event-driven-io/emmett-postgresql"
-import { type GlobalPosition, logStart } from "@mizan/eventsourcing"
 import { makePostgresEventStore } from "@mizan/store-postgres"
 import { startEmbeddedPostgres } from "@mizan/store-postgres/testing"
 import { Effect, Exit, Scope } from "effect"
 import pg from "pg"
 import { paymentData, paymentEvent } from "./events.ts"
 import { type Comparison, compare, describeMachine, formatTable, goalsMet, type Workload } from "./harness.ts"
+import { countAllInPages } from "./readPages.ts"
 
 const appendsSequential = 300
 const writersConcurrent = 16
@@ -69,20 +69,7 @@ const mizanDriver = async (connectionString: string): Promise<Driver> => {
       const events = Array.from({ length: count }, (_, i) => paymentEvent(n + i))
       await Effect.runPromise(store.append(streamId, events, "no_stream"))
     },
-    readWholeLog: () =>
-      Effect.runPromise(
-        Effect.gen(function* () {
-          let after: GlobalPosition = logStart
-          let read = 0
-          while (true) {
-            const page = yield* store.readAll({ after, maxCount: pageSizeEvents })
-            const last = page.at(-1)
-            if (last === undefined) return read
-            read += page.length
-            after = last.globalPosition
-          }
-        }),
-      ),
+    readWholeLog: () => countAllInPages(store, pageSizeEvents),
     close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
   }
 }
