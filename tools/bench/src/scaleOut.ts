@@ -11,7 +11,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startEmbeddedPostgres } from "@mizan/store-postgres/testing"
+import { durableServerSettings, startEmbeddedPostgres } from "@mizan/store-postgres/testing"
 import { type CreateLoad, createsFor, type ServerProcess, sendCreates, startGatewayProcess } from "./gatewayLoad.ts"
 import { compare, describeMachine, formatTable, type RunCounts, type Workload } from "./harness.ts"
 
@@ -51,7 +51,8 @@ const cpuTicksOf = (...names: ReadonlyArray<string>): number => {
   return ticks
 }
 
-const server = await startEmbeddedPostgres()
+// Durable commits, as production runs: the gateways' appends wait for their log's flush.
+const server = await startEmbeddedPostgres({ settings: durableServerSettings })
 const gateways: Array<ServerProcess> = []
 try {
   const store = await server.createDatabase("scale_out")
