@@ -1,7 +1,8 @@
 /**
  * The store's whole log read a page at a time, keeping nothing but the
- * count: the readAll workload of the sqlite, sealing and audit benchmarks,
- * which measure the store's reads, not an array growing beside them.
+ * count: the readAll workload of the sqlite, sealing, audit and postgres
+ * benchmarks, which measure the store's reads, not an array growing beside
+ * them.
  */
 import { type EventStoreShape, type GlobalPosition, logStart } from "@mizan/eventsourcing"
 import { Effect } from "effect"
