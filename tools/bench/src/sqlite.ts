@@ -223,7 +223,7 @@ const writers = Array.from({ length: writersConcurrent }, (_, w) => w)
  * through `appender`: the one workload of every side of the 64-writer lines,
  * so that their ratios compare like with like. Given `seen`, it also times
  * each append and watches the event loop: instrumented runs, for the
- * latency table only, since the timing slows the side that carries it.
+ * latency table only, so that whatever the timing costs lands on no ratio.
  */
 const concurrentAppends = <Context>(appender: Appender<Context>, seen?: UnderLoad): Workload<Context> => {
   let runs = 0
