@@ -316,6 +316,40 @@ describe("the sealed store", () => {
       }),
   )
 
+  it.effect(
+    "finishes a forget cut off after its record without a second record, and records the next key's forget anew",
+    () =>
+      Effect.gen(function* () {
+        const world = newWorld()
+        yield* sealedOn(world, append("order/1", cardPaid("1")))
+        let keyTableDown = true
+        const flaky: World = {
+          ...world,
+          keys: {
+            ...world.keys,
+            forget: (subjectId, at, by) =>
+              keyTableDown
+                ? Effect.fail(new StoreError({ reason: "Unavailable", detail: "key table down" }))
+                : world.keys.forget(subjectId, at, by),
+          },
+        }
+        const forget = Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo"))
+        const forgets = Effect.map(rawLog(world), (log) => log.filter((r) => r.type === "SubjectForgotten"))
+        expect(yield* sealedOn(flaky, Effect.flip(forget))).toMatchObject({ detail: "key table down" })
+        keyTableDown = false
+        expect((yield* sealedOn(flaky, forget)).keysDestroyed).toBe(1)
+        const afterRerun = yield* forgets
+        expect(afterRerun).toHaveLength(1)
+        expect((yield* sealedOn(world, readStream("order/1")))[0]?.data).toMatchObject({ cardLast4: forgotten })
+        // The card comes back, under a new key: forgetting it again is a new forget, recorded.
+        yield* sealedOn(world, append("order/2", cardPaid("2")))
+        expect((yield* sealedOn(world, forget)).keysDestroyed).toBe(1)
+        const afterSecond = yield* forgets
+        expect(afterSecond).toHaveLength(2)
+        expect(afterSecond[1]?.data).not.toMatchObject({ keyId: (afterRerun[0]?.data as { keyId: string }).keyId })
+      }),
+  )
+
   it.effect("gives every process on one key table the same keyed ids", () =>
     Effect.gen(function* () {
       const world = newWorld()

@@ -6,7 +6,7 @@
  * the chain whole.
  */
 import { isSha256Hex } from "@mizan/kernel"
-import { Clock, Context, Effect, Layer, Stream } from "effect"
+import { Clock, Context, Effect, Layer, Result, Stream } from "effect"
 import { EventStore, type EventStoreShape } from "../EventStore.ts"
 import { type RecordedEvent, StoreError } from "../events.ts"
 import { unkeyedDigestHex } from "./cipher.ts"
@@ -96,16 +96,25 @@ const refusedForget = (kind: string, by: string): StoreError | undefined => {
   return undefined
 }
 
+/** Whether the last forget recorded of `subjectId` names `keyId`: a forget cut off before the key went. */
+const forgetRecordedOf = (store: EventStoreShape, subjectId: string, keyId: string) =>
+  Effect.map(store.readStream(forgottenSubjectStream(subjectId)), (records) => {
+    const last = records.at(-1)
+    if (last === undefined) return false
+    const decoded = forgottenSubjectCodec.decode(last)
+    return Result.isSuccess(decoded) && decoded.success.keyId === keyId
+  })
+
 /** Destroys the live key of `subjectId`, recording who asked first; a subject with none is left as it is. */
 const forgetSubject =
   (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer) =>
   (subjectId: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
-    const record = (at: number) =>
+    const record = (keyId: string, at: number) =>
       store
         .append(
           forgottenSubjectStream(subjectId),
-          // A subject has at most one live key (the key table's unique index).
-          [forgottenSubjectCodec.encode({ _tag: "SubjectForgotten", subjectId, by, at, keysDestroyed: 1 })],
+          // A subject has at most one live key (the key table's unique index): this one.
+          [forgottenSubjectCodec.encode({ _tag: "SubjectForgotten", subjectId, by, at, keysDestroyed: 1, keyId })],
           "any",
         )
         .pipe(
@@ -114,13 +123,17 @@ const forgetSubject =
             Effect.fail(new StoreError({ reason: "Unavailable", detail: conflict.message })),
           ),
         )
+    const recordOnce = (keyId: string) =>
+      Effect.flatMap(forgetRecordedOf(store, subjectId, keyId), (recorded) =>
+        recorded ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (at) => record(keyId, at)),
+      )
     return Effect.flatMap(keys.liveKeyOf(subjectId), (live) =>
       live === undefined
         ? Effect.succeed({ subjectId, keysDestroyed: 0 })
         : // Recorded before the key goes: a forget cut off between the two leaves its record and a live key, and
-          // running it again finishes it. The other way round could destroy a key with no record of who asked.
-          Clock.currentTimeMillis.pipe(
-            Effect.flatMap(record),
+          // running it again finishes it without a second record. The other way round could destroy a key with no
+          // record of who asked.
+          recordOnce(live.keyId).pipe(
             Effect.andThen(sealer.forget(subjectId, by)),
             Effect.map((keysDestroyed) => ({ subjectId, keysDestroyed })),
           ),
