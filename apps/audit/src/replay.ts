@@ -45,7 +45,7 @@ import {
   type VersionGap,
 } from "./replayReport.ts"
 import { RetiredStreams } from "./retiredStreams.ts"
-import { hashOfStreamId, StreamTable, workerOfHash } from "./streamTable.ts"
+import { hashOfStreamId, StreamTable, workerOfHash, workerOfStream } from "./streamTable.ts"
 
 export {
   type BrokenInvariant,
@@ -492,10 +492,16 @@ export const replayLog = (options: ReplayLogOptions = {}): Effect.Effect<Replaye
     const replayer = makeReplayer(options)
     const cut = options.cut ?? everything
     const maxCount = options.pageSizeEvents ?? replayPageSizeEventsDefault
+    const partition = options.partition
+    // A worker decodes its own streams' events only; the others' places still end appends and count as read.
+    const wholeEventsOf =
+      partition === undefined
+        ? undefined
+        : (streamId: string) => workerOfStream(streamId, partition.count) === partition.index
     let after = logStart
     let read = 0
     while (true) {
-      const page = yield* store.readAll({ after, maxCount })
+      const page = yield* store.readAll({ after, maxCount, ...(wholeEventsOf === undefined ? {} : { wholeEventsOf }) })
       if (page.length === 0) return replayer
       for (const record of page) {
         if (cut._tag === "Position" && record.globalPosition > cut.position) return replayer
