@@ -5,8 +5,8 @@
  * replayer would. Their parts are then put together into the report one
  * replayer would give (replayReport.ts), and the rules that span streams are
  * answered across workers (crossStream.ts): each worker names the streams its
- * rules ask about, the worker holding each says what the rules read of it,
- * and the asker judges.
+ * rules ask about that other workers hold (its own it answers itself), the
+ * worker holding each says what the rules read of it, and the asker judges.
  *
  * `reportOfParts` speaks to its workers through `ReplayPart`: in this
  * process (`localPart`, which the tests use to check the protocol against one
