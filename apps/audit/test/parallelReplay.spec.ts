@@ -20,7 +20,14 @@ import { generateHistory } from "@mizan/histories"
 import { timestamp } from "@mizan/kernel"
 import { Effect, Exit } from "effect"
 import fc from "fast-check"
-import { exitCodes, makeReplayer, type OrderNumberIssued, orderIndexStreamId, replayLog } from "../src/index.ts"
+import {
+  exitCodes,
+  makeReplayer,
+  type OrderNumberIssued,
+  orderIndexStreamId,
+  replayLog,
+  type WorkerTiming,
+} from "../src/index.ts"
 import { localPart, type PartWorker, replayInWorkers, reportOfParts, workerPart } from "../src/parallelReplay.ts"
 import { registry } from "../src/registry.ts"
 import type { ParentMessage } from "../src/replayWorkerProtocol.ts"
@@ -170,6 +177,31 @@ describe("replay --workers", () => {
     )
     expect(twoJson).toEqual(oneJson)
   })
+
+  // Live: the workers are threads that run on real time.
+  it.live("says where each worker's time went until it had read the log", () =>
+    Effect.gen(function* () {
+      const startedMs = performance.now()
+      let timings: ReadonlyArray<WorkerTiming> = []
+      yield* replayInWorkers({
+        store: { _tag: "Sqlite", path: damagedPath },
+        workers: 2,
+        onWorkersRead: (read) => {
+          timings = read
+        },
+      })
+      const elapsedMs = performance.now() - startedMs
+      expect(timings).toHaveLength(2)
+      for (const { startMs, readMs, cpuMs } of timings) {
+        expect(startMs).toBeGreaterThan(0)
+        expect(readMs).toBeGreaterThan(0)
+        expect(startMs + readMs).toBeLessThanOrEqual(elapsedMs)
+        // The thread's own CPU: its start-up and its read, on one core at most.
+        expect(cpuMs).toBeGreaterThan(0)
+        expect(cpuMs).toBeLessThanOrEqual(startMs + readMs + 1)
+      }
+    }),
+  )
 
   it("refuses a number of workers that is not a whole number above 0, with 2", async () => {
     const run = await cli(["replay", "--workers", "0", "--store", `sqlite:${damagedPath}`])
