@@ -30,7 +30,7 @@ import { columnTypes } from "./columnTypes.ts"
 import { isStreamVersionTaken, storeErrorFrom } from "./errors.ts"
 import { appendBatchEventsMax } from "./globalPosition.ts"
 import { migrate, requireMigrated } from "./migrations.ts"
-import { metadataOf, toRecordedEvent, toSignedHead } from "./records.ts"
+import { metadataOf, toRecordedEvent, toRecordOrPlace, toSignedHead } from "./records.ts"
 import { type EventRow, type SignedHeadRow, type Statement, statementsFor } from "./statements.ts"
 import { postgresSubjectKeys } from "./subjectKeys.ts"
 import { defaultSchema, tablesIn } from "./tables.ts"
@@ -290,11 +290,16 @@ export const makePostgresEventStore = (
         }
       })
 
-    const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
-      Effect.map(
-        query<EventRow>(`reading the log after ${after}`, statements.readAll, [after.toString(), maxCount]),
-        (rows) => rows.map(toRecordedEvent),
-      )
+    const readAll: EventStoreShape["readAll"] = ({ after, maxCount, wholeEventsOf }) =>
+      wholeEventsOf === undefined
+        ? Effect.map(
+            query<EventRow>(`reading the log after ${after}`, statements.readAll, [after.toString(), maxCount]),
+            (rows) => rows.map(toRecordedEvent),
+          )
+        : Effect.map(
+            query<EventRow>(`reading the log after ${after}`, statements.readAllDataText, [after.toString(), maxCount]),
+            (rows) => rows.map((row) => toRecordOrPlace(row, wholeEventsOf)),
+          )
 
     const store: PostgresEventStore = {
       subjectKeys: postgresSubjectKeys(pool, tables),

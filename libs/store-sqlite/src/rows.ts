@@ -149,3 +149,25 @@ export const recordOfRow = (row: EventRow): RecordedEvent => ({
   globalPosition: BigInt(row[0]),
   chainHash: row[9],
 })
+
+/** The place of a stored row alone, its JSON not parsed: what a read gives of a stream its `wholeEventsOf` refuses. */
+export const placeOfRow = (row: EventRow): RecordedEvent => ({
+  id: row[1],
+  streamId: row[2],
+  type: row[4],
+  schemaVersion: row[5],
+  data: undefined,
+  metadata: { recordedAt: row[8] },
+  streamVersion: row[3],
+  globalPosition: BigInt(row[0]),
+  chainHash: row[9],
+})
+
+/** The records of rows: whole for the streams `wholeEventsOf` accepts (every stream without it), places for the others. */
+export const recordsOfRows = (
+  rows: ReadonlyArray<EventRow>,
+  wholeEventsOf: ((streamId: string) => boolean) | undefined,
+): Array<RecordedEvent> =>
+  wholeEventsOf === undefined
+    ? rows.map(recordOfRow)
+    : rows.map((row) => (wholeEventsOf(row[2]) ? recordOfRow(row) : placeOfRow(row)))

@@ -22,7 +22,7 @@ import { openDatabase, type Synchronous } from "./connection.ts"
 import { type Durability, durableAfterLogSync, durableAtCommit } from "./durability.ts"
 import { type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
 import { type LogSync, threadPoolLogSync, walPathOf } from "./logSync.ts"
-import { type EventRow, encodeEvents, eventColumns, recordOfRow } from "./rows.ts"
+import { type EventRow, encodeEvents, eventColumns, recordsOfRows } from "./rows.ts"
 import { storeErrorFrom } from "./sqliteErrors.ts"
 import { sqliteSubjectKeys } from "./subjectKeys.ts"
 
@@ -216,19 +216,27 @@ const storeOnDatabase = (
    * past the last durable position waits for the log's next sync (under
    * "full-offloaded"; otherwise they are durable once committed).
    */
-  const durableRecords = (doing: string, read: () => ReadonlyArray<EventRow>) =>
+  const durableRecords = (
+    doing: string,
+    read: () => ReadonlyArray<EventRow>,
+    wholeEventsOf?: (streamId: string) => boolean,
+  ) =>
     Effect.flatMap(
       attempt(doing, () => read()),
       (rows) => {
-        const records = attempt(doing, () => rows.map(recordOfRow))
+        const records = attempt(doing, () => recordsOfRows(rows, wholeEventsOf))
         const last = rows.at(-1)
         return last === undefined ? records : Effect.andThen(durability.durableThrough(last[0]), records)
       },
     )
 
-  const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
+  const readAll: EventStoreShape["readAll"] = ({ after, maxCount, wholeEventsOf }) =>
     isCount(maxCount)
-      ? durableRecords("reading the log", () => queries.readAll(after, Math.min(maxCount, readPageMaxEvents)))
+      ? durableRecords(
+          "reading the log",
+          () => queries.readAll(after, Math.min(maxCount, readPageMaxEvents)),
+          wholeEventsOf,
+        )
       : invalidRequest(`a page holds at least one event, not ${maxCount}`)
 
   /**

@@ -53,9 +53,21 @@ const opened = (sealer: Sealer, record: RecordedEvent, streamId: string) =>
     data === record.data && streamId === record.streamId ? record : { ...record, streamId, data },
   )
 
-/** Each record opened; a page that is not empty stays so in its type (a follower's page). */
-const openedPage = <Page extends ReadonlyArray<RecordedEvent>>(sealer: Sealer, records: Page) =>
-  Effect.forEach(records, (record: RecordedEvent) => opened(sealer, record, record.streamId))
+/**
+ * Each record opened, but those of the streams `wholeEventsOf` refuses: they
+ * come as their place alone, with no data to open. A page that is not empty
+ * stays so in its type (a follower's page).
+ */
+const openedPage = <Page extends ReadonlyArray<RecordedEvent>>(
+  sealer: Sealer,
+  records: Page,
+  wholeEventsOf?: (streamId: string) => boolean,
+) =>
+  Effect.forEach(records, (record: RecordedEvent) =>
+    wholeEventsOf === undefined || wholeEventsOf(record.streamId)
+      ? opened(sealer, record, record.streamId)
+      : Effect.succeed(record),
+  )
 
 /** `store` with sealing: what a caller appends and reads is clear; what the adapter holds is sealed. */
 export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventStoreShape => ({
@@ -83,7 +95,8 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
     Effect.flatMap(store.readStream(sealer.storedStreamId(streamId), options), (records) =>
       Effect.forEach(records, (record) => opened(sealer, record, streamId)),
     ),
-  readAll: (options) => Effect.flatMap(store.readAll(options), (records) => openedPage(sealer, records)),
+  readAll: (options) =>
+    Effect.flatMap(store.readAll(options), (records) => openedPage(sealer, records, options.wholeEventsOf)),
   // A page at a time: one effect per page a follower is woken for, not one per event.
   follow: (after, options) => Stream.mapArrayEffect(store.follow(after, options), (page) => openedPage(sealer, page)),
 })
