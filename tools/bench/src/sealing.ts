@@ -49,6 +49,7 @@ import {
   describeMachine,
   formatTable,
   goalsMet,
+  median,
   type RunCounts,
   type Workload,
 } from "./harness.ts"
@@ -180,6 +181,26 @@ const concurrentAppends = (side: Side, newCardEachAppend: boolean): Workload<Ope
   teardown: (opened) => close(opened),
 })
 
+/**
+ * `workload`, noting the process's CPU time per operation of each run
+ * (every thread: the event loop, and the pool's syncs, which wait more than
+ * they work). Beside a rate that a loaded machine moves by a third from
+ * run to run, the CPU an event costs holds steadier.
+ */
+const withCpuPerOperation = <Context>(workload: Workload<Context>) => {
+  const microseconds: Array<number> = []
+  const measured: Workload<Context> = {
+    ...workload,
+    run: async (context) => {
+      const before = process.cpuUsage()
+      await workload.run(context)
+      const used = process.cpuUsage(before)
+      microseconds.push((used.user + used.system) / workload.operationsPerRun)
+    },
+  }
+  return { workload: measured, medianMicroseconds: (runs: RunCounts) => median(microseconds.slice(runs.warmupRuns)) }
+}
+
 /** A log of `eventsInLog` card transfers over 1,000 cards, written once, then read whole by each run. */
 const readAll = (log: Open, side: Side): Workload => ({
   name: `${side}: readAll in pages of ${pageSizeEvents}`,
@@ -216,11 +237,12 @@ const comparisons: Array<Comparison> = [
   await compare(concurrentAppends("sealed", false), concurrentAppends("plain", false), goal),
   await compare(concurrentAppends("sealed", true), concurrentAppends("plain", true), unit),
   await compare(sequentialAppends("plain"), sequentialAppends("unchained"), goal),
-  await compare(concurrentAppends("plain", false), concurrentAppends("unchained", false), {
-    ...goal,
-    counts: chainConcurrentCounts,
-  }),
 ]
+const chainedWriters = withCpuPerOperation(concurrentAppends("plain", false))
+const unchainedWriters = withCpuPerOperation(concurrentAppends("unchained", false))
+comparisons.push(
+  await compare(chainedWriters.workload, unchainedWriters.workload, { ...goal, counts: chainConcurrentCounts }),
+)
 const sealedLog = await writtenLog("sealed")
 const plainLog = await writtenLog("plain")
 comparisons.push(await compare(readAll(sealedLog, "sealed"), readAll(plainLog, "plain"), unit))
@@ -244,6 +266,12 @@ try {
 }
 
 console.log(formatTable(comparisons))
+const [chainedCpu, unchainedCpu] = [chainedWriters, unchainedWriters].map((side) =>
+  side.medianMicroseconds(chainConcurrentCounts),
+)
+console.log(
+  `\n64 writers, CPU per event (the process, medians): chained ${chainedCpu!.toFixed(1)} µs, unchained ${unchainedCpu!.toFixed(1)} µs, ratio ${(unchainedCpu! / chainedCpu!).toFixed(2)}.`,
+)
 console.log(
   `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up runs (the chain's 64 writers: ${chainConcurrentCounts.measuredRuns} after ${chainConcurrentCounts.warmupRuns}), the two sides' runs alternating.`,
 )
