@@ -191,14 +191,14 @@ const withCpuPerOperation = <Context>(workload: Workload<Context>) => {
   const microseconds: Array<number> = []
   const measured: Workload<Context> = {
     ...workload,
-    run: async (context) => {
+    run: async (context, round) => {
       const before = process.cpuUsage()
-      await workload.run(context)
+      await workload.run(context, round)
       const used = process.cpuUsage(before)
-      microseconds.push((used.user + used.system) / workload.operationsPerRun)
+      if (round.measured) microseconds.push((used.user + used.system) / workload.operationsPerRun)
     },
   }
-  return { workload: measured, medianMicroseconds: (runs: RunCounts) => median(microseconds.slice(runs.warmupRuns)) }
+  return { workload: measured, medianMicroseconds: () => median(microseconds) }
 }
 
 /** A log of `eventsInLog` card transfers over 1,000 cards, written once, then read whole by each run. */
@@ -266,9 +266,7 @@ try {
 }
 
 console.log(formatTable(comparisons))
-const [chainedCpu, unchainedCpu] = [chainedWriters, unchainedWriters].map((side) =>
-  side.medianMicroseconds(chainConcurrentCounts),
-)
+const [chainedCpu, unchainedCpu] = [chainedWriters, unchainedWriters].map((side) => side.medianMicroseconds())
 console.log(
   `\n64 writers, CPU per event (the process, medians): chained ${chainedCpu!.toFixed(1)} µs, unchained ${unchainedCpu!.toFixed(1)} µs, ratio ${(unchainedCpu! / chainedCpu!).toFixed(2)}.`,
 )
