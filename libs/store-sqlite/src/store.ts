@@ -22,7 +22,7 @@ import { openDatabase, type Synchronous } from "./connection.ts"
 import { type Durability, durableAfterLogSync, durableAtCommit } from "./durability.ts"
 import { type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
 import { type LogSync, threadPoolLogSync, walPathOf } from "./logSync.ts"
-import { type EventRow, encodeEvents, eventColumns, recordOfRow } from "./rows.ts"
+import { type Chaining, chained, type EventRow, encodeEvents, eventColumns, recordsOfRows } from "./rows.ts"
 import { storeErrorFrom } from "./sqliteErrors.ts"
 import { sqliteSubjectKeys } from "./subjectKeys.ts"
 
@@ -148,11 +148,14 @@ export const makeSqliteEventStore = (
 /**
  * `makeSqliteEventStore` with the syncs of the log ("full-offloaded") made
  * by `logSyncOf`: the tests hold them back to show what waits for them.
+ * Not exported by the package: `chaining` other than `chained` is for the
+ * sealing benchmark alone, which measures the chain's cost (rows.ts).
  */
 export const openSqliteEventStore = (
   path: string,
   options: SqliteStoreOptions,
   logSyncOf: (walPath: string) => LogSync,
+  chaining: Chaining = chained,
 ): Effect.Effect<SqliteEventStore, StoreError, Scope.Scope> => {
   const settings = { ...sqliteStoreDefaults, ...options }
   const open = (): OpenedStore => {
@@ -160,7 +163,7 @@ export const openSqliteEventStore = (
     let durability = durableAtCommit
     try {
       if (settings.synchronous === "full-offloaded") durability = durableAfterLogSync(logSyncOf(walPathOf(path)), path)
-      return storeOnDatabase(db, path, settings, durability)
+      return storeOnDatabase(db, path, settings, durability, chaining)
     } catch (error) {
       durability.close()
       db.close()
@@ -190,6 +193,7 @@ const storeOnDatabase = (
   path: string,
   settings: Required<SqliteStoreOptions>,
   durability: Durability,
+  chaining: Chaining,
 ): OpenedStore => {
   const signal = new AppendSignal()
   const writer = makeGroupCommitWriter(db, {
@@ -198,6 +202,7 @@ const storeOnDatabase = (
     path,
     durability,
     onAcknowledged: () => signal.notify(),
+    chaining,
   })
   const queries = prepareQueries(db)
 
@@ -216,19 +221,27 @@ const storeOnDatabase = (
    * past the last durable position waits for the log's next sync (under
    * "full-offloaded"; otherwise they are durable once committed).
    */
-  const durableRecords = (doing: string, read: () => ReadonlyArray<EventRow>) =>
+  const durableRecords = (
+    doing: string,
+    read: () => ReadonlyArray<EventRow>,
+    wholeEventsOf?: (streamId: string) => boolean,
+  ) =>
     Effect.flatMap(
       attempt(doing, () => read()),
       (rows) => {
-        const records = attempt(doing, () => rows.map(recordOfRow))
+        const records = attempt(doing, () => recordsOfRows(rows, wholeEventsOf))
         const last = rows.at(-1)
         return last === undefined ? records : Effect.andThen(durability.durableThrough(last[0]), records)
       },
     )
 
-  const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
+  const readAll: EventStoreShape["readAll"] = ({ after, maxCount, wholeEventsOf }) =>
     isCount(maxCount)
-      ? durableRecords("reading the log", () => queries.readAll(after, Math.min(maxCount, readPageMaxEvents)))
+      ? durableRecords(
+          "reading the log",
+          () => queries.readAll(after, Math.min(maxCount, readPageMaxEvents)),
+          wholeEventsOf,
+        )
       : invalidRequest(`a page holds at least one event, not ${maxCount}`)
 
   /**
@@ -247,7 +260,7 @@ const storeOnDatabase = (
           resume(storeClosed(path))
           return
         }
-        const encoded = encodeEvents(events)
+        const encoded = encodeEvents(events, chaining.encode)
         if (encoded instanceof StoreError) {
           resume(Effect.fail(encoded))
           return

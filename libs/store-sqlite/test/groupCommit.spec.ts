@@ -7,7 +7,7 @@ import { openDatabase } from "../src/connection.ts"
 import { durableAtCommit } from "../src/durability.ts"
 import { type AppendOutcome, makeGroupCommitWriter } from "../src/groupCommit.ts"
 import { makeSqliteEventStore, type SqliteEventStore } from "../src/index.ts"
-import { type EncodedEvent, encodeEvents } from "../src/rows.ts"
+import { chained, type EncodedEvent, encodeEvents } from "../src/rows.ts"
 import { openFreshStore, tempDatabasePath } from "./support/stores.ts"
 
 const event = (n: number, id?: string): NewEvent => ({
@@ -211,6 +211,7 @@ describe("the group-commit writer", () => {
             path,
             durability: durableAtCommit,
             onAcknowledged: () => {},
+            chaining: chained,
           })
           const model = makeMemoryEventStore()
           let n = 0
@@ -222,7 +223,7 @@ describe("the group-commit writer", () => {
               writer.submit({
                 streamId: `s-${stream}`,
                 expected,
-                events: encodeEvents(events) as ReadonlyArray<EncodedEvent>,
+                events: encodeEvents(events, chained.encode) as ReadonlyArray<EncodedEvent>,
                 recordedAt: 0,
                 settle: (outcome) => outcomes.push(outcome),
                 cancelled: false,
