@@ -25,7 +25,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync, type StatementSync } from "node:sqlite"
-import { chainGenesis, chainHashOf, type NewEvent } from "@mizan/eventsourcing"
+import { canonicalJson, chainGenesis, chainHashOfCanonical, type NewEvent } from "@mizan/eventsourcing"
 import { makeSqliteEventStore, type SqliteEventStore, type Synchronous, walCheckpointPages } from "@mizan/store-sqlite"
 import { Effect, Exit, Scope } from "effect"
 import { paymentEvent } from "./events.ts"
@@ -309,8 +309,9 @@ interface GroupCommitByHand {
  * The least machinery an asynchronous group commit needs, by hand: the 64
  * writers' appends queue up, one `setImmediate` later the queue is written
  * in one transaction (each append checked against its stream's version, its
- * event given an id, encoded and chained to the stream's previous hash, as
- * the store must), and every writer's append completes after COMMIT.
+ * event given an id, encoded once as canonical JSON and chained to the
+ * stream's previous hash over that text, as the store does), and every
+ * writer's append completes after COMMIT.
  * What the store's append path could reach with nothing of its own.
  */
 const minimalGroupCommit = (synchronous: RawSynchronous): Appender<GroupCommitByHand> => ({
@@ -336,23 +337,24 @@ const minimalGroupCommit = (synchronous: RawSynchronous): Appender<GroupCommitBy
       const outcomes = batch.map(({ streamId, expected, event }) => {
         const head = heads.get(streamId) ?? { version: 0, chainHash: chainGenesis }
         if (head.version !== expected) return false
+        // Encoded once, canonically, and hashed as stored: as the store does (libs/store-sqlite, The chain).
         const fields = {
           id: randomUUIDv7(),
           streamId,
           streamVersion: head.version + 1,
           type: event.type,
           schemaVersion: event.schemaVersion,
-          data: event.data,
-          metadata: { recordedAt },
+          dataJson: canonicalJson(event.data),
+          metadataJson: canonicalJson({ recordedAt }),
         }
-        const chainHash = chainHashOf(head.chainHash, fields)
+        const chainHash = chainHashOfCanonical(head.chainHash, fields)
         insert.run(
           fields.id,
           streamId,
           fields.streamVersion,
           fields.type,
           fields.schemaVersion,
-          JSON.stringify(event.data),
+          fields.dataJson,
           recordedAt,
           chainHash,
         )
