@@ -42,9 +42,10 @@ export const gatedLogSyncs = () => {
   const logSyncOf = (walPath: string): LogSync => {
     const inner = threadPoolLogSync(walPath)
     return {
-      afterNextSync: (done) => {
-        if (held === undefined) return inner.afterNextSync(done)
-        held.push(() => inner.afterNextSync(done))
+      startedSyncs: inner.startedSyncs,
+      afterSync: (sync, done) => {
+        if (held === undefined) return inner.afterSync(sync, done)
+        held.push(() => inner.afterSync(sync, done))
         someoneWaits()
       },
       close: () => {

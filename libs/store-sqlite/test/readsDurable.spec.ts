@@ -1,0 +1,121 @@
+/**
+ * What a read hands out, at every level (durability.ts): nothing past the
+ * position the store knows durable, and which sync a read waits for.
+ * Real time (it.live): the syncs run in libuv's thread pool, on no Effect clock.
+ */
+import { fdatasync } from "node:fs"
+import { it } from "@effect/vitest"
+import { logStart, type NewEvent } from "@mizan/eventsourcing"
+import type { DurabilityGate } from "@mizan/eventsourcing/testing"
+import { Effect, Fiber } from "effect"
+import { describe, expect } from "vitest"
+import { synchronousLevels } from "../src/index.ts"
+import { type Datasync, type LogSync, threadPoolLogSync } from "../src/logSync.ts"
+import { openSqliteEventStore } from "../src/store.ts"
+import { openFreshStore, tempDatabasePath } from "./support/stores.ts"
+
+const happened = (n: number): NewEvent => ({ type: "Happened", schemaVersion: 1, data: { n } })
+
+/** Which comes first: the read's request for a sync (held at the gate), or its answer. */
+const firstOf = <A, E>(gate: DurabilityGate, read: Fiber.Fiber<A, E>) =>
+  Effect.raceFirst(Effect.as(gate.waiting, "asked for a sync"), Effect.as(Fiber.join(read), "handed them out"))
+
+describe("a store just opened", () => {
+  it.live.each(synchronousLevels)(
+    "hands out the events the file already held only after a sync of the log: they may be a killed process's unsynced commits (synchronous %s)",
+    (synchronous) =>
+      Effect.gen(function* () {
+        const fresh = yield* openFreshStore({ synchronous })
+        yield* fresh.store.append("before", [happened(1), happened(2)], "no_stream")
+        const reopened = yield* fresh.reopen()
+        const gate = yield* fresh.holdDurability()
+        const reading = yield* Effect.forkChild(reopened.readAll({ after: logStart, maxCount: 10 }))
+        expect(yield* firstOf(gate, reading)).toBe("asked for a sync")
+        yield* gate.release
+        expect((yield* Fiber.join(reading)).map((e) => e.streamVersion)).toEqual([1, 2])
+      }),
+  )
+})
+
+describe("a store's own appends", () => {
+  it.live('are acknowledged at their commit under "normal", and handed to readers only after a sync of the log', () =>
+    Effect.gen(function* () {
+      const { store, holdDurability } = yield* openFreshStore({ synchronous: "normal" })
+      const gate = yield* holdDurability()
+      // Acknowledged with every sync held back: SQLite's NORMAL promises its writer no more than the log written.
+      yield* store.append("s", [happened(1)], "no_stream")
+      const reading = yield* Effect.forkChild(store.readStream("s"))
+      expect(yield* firstOf(gate, reading)).toBe("asked for a sync")
+      yield* gate.release
+      expect((yield* Fiber.join(reading)).map((e) => e.streamVersion)).toEqual([1])
+    }),
+  )
+
+  it.live('are handed to readers at once under "full": SQLite synced the log inside their COMMIT', () =>
+    Effect.gen(function* () {
+      const { store, holdDurability } = yield* openFreshStore({ synchronous: "full" })
+      const gate = yield* holdDurability()
+      yield* store.append("s", [happened(1)], "no_stream")
+      const reading = yield* Effect.forkChild(store.readStream("s"))
+      expect(yield* firstOf(gate, reading)).toBe("handed them out")
+    }),
+  )
+})
+
+/**
+ * The thread pool's syncs with the first one held while it runs (its
+ * `fdatasync` starts only on release), and every request counted.
+ */
+const firstSyncHeld = () => {
+  const requested: Array<number> = []
+  let datasyncs = 0
+  let releaseFirst = () => {}
+  let firstStarted = () => {}
+  const started = new Promise<void>((resolve) => {
+    firstStarted = resolve
+  })
+  const datasync: Datasync = (fd, done) => {
+    datasyncs++
+    if (datasyncs > 1) return fdatasync(fd, done)
+    releaseFirst = () => fdatasync(fd, done)
+    firstStarted()
+  }
+  const logSyncOf = (walPath: string): LogSync => {
+    const inner = threadPoolLogSync(walPath, datasync)
+    return {
+      ...inner,
+      afterSync: (sync, done) => {
+        requested.push(sync)
+        inner.afterSync(sync, done)
+      },
+    }
+  }
+  return {
+    logSyncOf,
+    requested,
+    datasyncs: () => datasyncs,
+    firstStarted: Effect.promise(() => started),
+    releaseFirst: Effect.sync(() => releaseFirst()),
+  }
+}
+
+describe("a read right after an append", () => {
+  it.live("waits for the sync already running, which started after the append's commit, not for the one after it", () =>
+    Effect.gen(function* () {
+      const path = yield* tempDatabasePath
+      const syncs = firstSyncHeld()
+      const store = yield* openSqliteEventStore(path, {}, syncs.logSyncOf)
+      const appending = yield* Effect.forkChild(store.append("s", [happened(1)], "no_stream"))
+      // Sync 1 runs, asked for by the commit: it covers the append.
+      yield* syncs.firstStarted
+      const reading = yield* Effect.forkChild(store.readAll({ after: logStart, maxCount: 10 }))
+      // Real time: the read asks on the event loop, after its rows came back.
+      yield* Effect.repeat(Effect.sleep(1), { until: () => syncs.requested.length === 2 })
+      expect(syncs.requested).toEqual([1, 1])
+      yield* syncs.releaseFirst
+      expect((yield* Fiber.join(appending)).streamVersion).toBe(1)
+      expect((yield* Fiber.join(reading)).map((e) => e.streamId)).toEqual(["s"])
+      expect(syncs.datasyncs()).toBe(1)
+    }),
+  )
+})
