@@ -3,16 +3,15 @@
  * position the store knows durable, and which sync a read waits for.
  * Real time (it.live): the syncs run in libuv's thread pool, on no Effect clock.
  */
-import { fdatasync } from "node:fs"
 import { it } from "@effect/vitest"
 import { logStart, type NewEvent } from "@mizan/eventsourcing"
 import type { DurabilityGate } from "@mizan/eventsourcing/testing"
 import { Effect, Fiber } from "effect"
 import { describe, expect } from "vitest"
 import { synchronousLevels } from "../src/index.ts"
-import { type Datasync, type LogSync, threadPoolLogSync } from "../src/logSync.ts"
+import { type LogSync, threadPoolLogSync } from "../src/logSync.ts"
 import { openSqliteEventStore } from "../src/store.ts"
-import { openFreshStore, tempDatabasePath } from "./support/stores.ts"
+import { heldDatasyncs, openFreshStore, tempDatabasePath } from "./support/stores.ts"
 
 const happened = (n: number): NewEvent => ({ type: "Happened", schemaVersion: 1, data: { n } })
 
@@ -62,26 +61,12 @@ describe("a store's own appends", () => {
   )
 })
 
-/**
- * The thread pool's syncs with the first one held while it runs (its
- * `fdatasync` starts only on release), and every request counted.
- */
+/** The thread pool's syncs, the first one held while it runs, and every request for a sync counted. */
 const firstSyncHeld = () => {
+  const datasyncs = heldDatasyncs(1)
   const requested: Array<number> = []
-  let datasyncs = 0
-  let releaseFirst = () => {}
-  let firstStarted = () => {}
-  const started = new Promise<void>((resolve) => {
-    firstStarted = resolve
-  })
-  const datasync: Datasync = (fd, done) => {
-    datasyncs++
-    if (datasyncs > 1) return fdatasync(fd, done)
-    releaseFirst = () => fdatasync(fd, done)
-    firstStarted()
-  }
   const logSyncOf = (walPath: string): LogSync => {
-    const inner = threadPoolLogSync(walPath, datasync)
+    const inner = threadPoolLogSync(walPath, datasyncs.datasync)
     return {
       ...inner,
       afterSync: (sync, done) => {
@@ -90,13 +75,7 @@ const firstSyncHeld = () => {
       },
     }
   }
-  return {
-    logSyncOf,
-    requested,
-    datasyncs: () => datasyncs,
-    firstStarted: Effect.promise(() => started),
-    releaseFirst: Effect.sync(() => releaseFirst()),
-  }
+  return { ...datasyncs, logSyncOf, requested }
 }
 
 describe("a read right after an append", () => {
@@ -107,15 +86,15 @@ describe("a read right after an append", () => {
       const store = yield* openSqliteEventStore(path, {}, syncs.logSyncOf)
       const appending = yield* Effect.forkChild(store.append("s", [happened(1)], "no_stream"))
       // Sync 1 runs, asked for by the commit: it covers the append.
-      yield* syncs.firstStarted
+      yield* syncs.started(1)
       const reading = yield* Effect.forkChild(store.readAll({ after: logStart, maxCount: 10 }))
       // Real time: the read asks on the event loop, after its rows came back.
       yield* Effect.repeat(Effect.sleep(1), { until: () => syncs.requested.length === 2 })
       expect(syncs.requested).toEqual([1, 1])
-      yield* syncs.releaseFirst
+      yield* syncs.releaseNext
       expect((yield* Fiber.join(appending)).streamVersion).toBe(1)
       expect((yield* Fiber.join(reading)).map((e) => e.streamId)).toEqual(["s"])
-      expect(syncs.datasyncs()).toBe(1)
+      expect(syncs.calls()).toBe(1)
     }),
   )
 })
