@@ -25,7 +25,7 @@ type Acknowledge = (failure: StoreError | undefined) => void
 export interface Durability {
   /** After a commit that wrote up to `position`: calls `acknowledge` once the level allows, or with why it cannot be. */
   readonly afterCommit: (position: number, acknowledge: Acknowledge) => void
-  /** Completes once every event up to `position` (read from the file, so committed) is durable. */
+  /** Completes once every event up to `position` (read from the file just now, so committed) is durable. */
   readonly durableThrough: (position: number) => Effect.Effect<void, StoreError>
   /** Completes once every write committed before it is as durable as the level promises (a checkpoint, a signed head, a key). */
   readonly afterWrite: Effect.Effect<void, StoreError>
@@ -121,12 +121,14 @@ export const makeDurability = (
       if (synchronous === "full") durablePosition = Math.max(durablePosition, position)
     },
     durableThrough: (position) =>
-      Effect.suspend(() => {
-        if (position <= durablePosition) return Effect.void
-        // Rows past what any pending sync covers: the next sync covers them, and everything else in the file too.
-        const entry = pending.find((other) => other.position >= position) ?? cover(Math.max(position, lastPosition()))
-        return afterSync(entry.sync)
-      }),
+      position <= durablePosition
+        ? Effect.void
+        : Effect.suspend(() => {
+            // Rows past what any pending sync covers: the next sync covers them, and everything else in the file too.
+            const entry =
+              pending.find((other) => other.position >= position) ?? cover(Math.max(position, lastPosition()))
+            return afterSync(entry.sync)
+          }),
     afterWrite:
       synchronous === "full-offloaded" ? Effect.suspend(() => afterSync(logSync.startedSyncs() + 1)) : Effect.void,
     close: logSync.close,
