@@ -1,18 +1,19 @@
 /**
  * When a commit may be acknowledged, and what readers may see (README.md,
- * Durability). Acknowledging depends on the level: under "full" SQLite's
- * `COMMIT` syncs the log, under "normal" it does not and the append is
- * acknowledged anyway (SQLite's NORMAL), under "full-offloaded" the append
- * is acknowledged after the log's next sync in the thread pool (logSync.ts).
+ * Durability). Under "full" SQLite's `COMMIT` syncs the log; under "normal"
+ * it does not and the append is acknowledged anyway (SQLite's NORMAL);
+ * under "full-offloaded" the append is acknowledged after the log's next
+ * sync in the thread pool (logSync.ts).
  *
- * Reading does not depend on the level: at every level a read hands out
- * nothing past the position this store knows durable, and a read reaching
- * past it first waits for a sync of the log that started after the rows
- * were committed. Several processes may share one file at different levels
- * (the notifier and the gateway do), and rows another process committed at
- * NORMAL may not be on disk yet; one sync by any process puts them there,
- * so no follower (the notifier, a read model) acts on an event that a power
- * loss could still take back, whatever level its writer chose.
+ * A read hands out nothing past the position this store knows durable (or,
+ * under "normal", known to be its own acknowledged appends), and a read
+ * reaching past it first waits for a sync of the log that started after the
+ * rows were committed. Several processes may share one file at different
+ * levels (the notifier and the gateway do), and rows another process
+ * committed at NORMAL may not be on disk yet; one sync by any process puts
+ * them there, so no follower (the notifier, a read model) acts on another
+ * process's event that a power loss could still take back, whatever level
+ * either process chose.
  */
 import { StoreError } from "@mizan/eventsourcing"
 import { Effect } from "effect"
@@ -22,9 +23,15 @@ import type { LogSync } from "./logSync.ts"
 /** Answers an append: `undefined` once it may be acknowledged, or why it cannot be. */
 type Acknowledge = (failure: StoreError | undefined) => void
 
+/** The global positions of the first and last events a transaction wrote (0 and 0 when it wrote none). */
+export interface WrittenPositions {
+  readonly first: number
+  readonly last: number
+}
+
 export interface Durability {
-  /** After a commit that wrote up to `position`: calls `acknowledge` once the level allows, or with why it cannot be. */
-  readonly afterCommit: (position: number, acknowledge: Acknowledge) => void
+  /** After a commit that wrote `written`: calls `acknowledge` once the level allows, or with why it cannot be. */
+  readonly afterCommit: (written: WrittenPositions, acknowledge: Acknowledge) => void
   /** Completes once every event up to `position` (read from the file just now, so committed) is durable. */
   readonly durableThrough: (position: number) => Effect.Effect<void, StoreError>
   /** Completes once every write committed before it is as durable as the level promises (a checkpoint, a signed head, a key). */
@@ -61,6 +68,14 @@ export const makeDurability = (
 ): Durability => {
   /** Every event at or below it is on disk. Starts at 0: what the file held when opened may be a killed process's unsynced commits. */
   let durablePosition = 0
+  /**
+   * Under "normal": every event at or below it is durable or one of this
+   * store's own appends, acknowledged at commit as NORMAL promises. It moves
+   * only over a commit that follows it directly, so never over another
+   * process's commit, which only a sync hands out.
+   */
+  let ownPosition = 0
+  const readablePosition = () => Math.max(durablePosition, ownPosition)
   /** Oldest first, positions and syncs both rising; at most two, since one sync runs at a time: the running one's and the next one's. */
   let pending: Array<Pending> = []
   /** The first failed sync, kept: from then on nothing is committed (`refusal`). */
@@ -110,18 +125,19 @@ export const makeDurability = (
     )
 
   return {
-    afterCommit: (position, acknowledge) => {
+    afterCommit: ({ first, last }, acknowledge) => {
       if (synchronous === "full-offloaded") {
-        if (position <= durablePosition) acknowledge(undefined)
-        else cover(position, acknowledge)
+        if (last <= durablePosition) acknowledge(undefined)
+        else cover(last, acknowledge)
         return
       }
       acknowledge(undefined)
       // SQLite synced the log inside COMMIT, and with it every commit written to the log before this one.
-      if (synchronous === "full") durablePosition = Math.max(durablePosition, position)
+      if (synchronous === "full") durablePosition = Math.max(durablePosition, last)
+      else if (first === readablePosition() + 1) ownPosition = last
     },
     durableThrough: (position) =>
-      position <= durablePosition
+      position <= readablePosition()
         ? Effect.void
         : Effect.suspend(() => {
             // Rows past what any pending sync covers: the next sync covers them, and everything else in the file too.

@@ -29,8 +29,8 @@ import { sqliteSubjectKeys } from "./subjectKeys.ts"
 export interface SqliteStoreOptions {
   /**
    * What an acknowledged append survives: under "full-offloaded" (the default) and "full" a power loss too,
-   * the first syncing the log in the thread pool; under "normal" only a process kill. Reads hand out only
-   * what is on disk at every level (README.md, Durability).
+   * the first syncing the log in the thread pool; under "normal" only a process kill. At every level reads
+   * hand out another process's commits only once on disk (README.md, Durability).
    */
   readonly synchronous?: Synchronous
   /** How long a write waits for another process's write lock before failing with Locked. The wait blocks the event loop. */
@@ -227,9 +227,9 @@ const storeOnDatabase = (
 
   /**
    * Rows as records, handed out once they are durable: a read that reaches
-   * past the last durable position waits for a sync of the log that covers
-   * it, at every level (durability.ts: another process may have committed
-   * them unsynced).
+   * past the position the store knows durable (or its own under "normal")
+   * waits for a sync of the log that covers it, at every level
+   * (durability.ts: another process may have committed them unsynced).
    */
   const durableRecords = (doing: string, read: () => ReadonlyArray<EventRow>) =>
     Effect.flatMap(

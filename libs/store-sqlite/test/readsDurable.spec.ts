@@ -11,7 +11,7 @@ import { describe, expect } from "vitest"
 import { synchronousLevels } from "../src/index.ts"
 import { type LogSync, threadPoolLogSync } from "../src/logSync.ts"
 import { openSqliteEventStore } from "../src/store.ts"
-import { heldDatasyncs, openFreshStore, tempDatabasePath } from "./support/stores.ts"
+import { gatedLogSyncs, heldDatasyncs, openFreshStore, tempDatabasePath } from "./support/stores.ts"
 
 const happened = (n: number): NewEvent => ({ type: "Happened", schemaVersion: 1, data: { n } })
 
@@ -37,17 +37,35 @@ describe("a store just opened", () => {
 })
 
 describe("a store's own appends", () => {
-  it.live('are acknowledged at their commit under "normal", and handed to readers only after a sync of the log', () =>
+  it.live('are acknowledged at their commit under "normal" and handed to its readers at once, as NORMAL promises', () =>
     Effect.gen(function* () {
       const { store, holdDurability } = yield* openFreshStore({ synchronous: "normal" })
       const gate = yield* holdDurability()
-      // Acknowledged with every sync held back: SQLite's NORMAL promises its writer no more than the log written.
       yield* store.append("s", [happened(1)], "no_stream")
       const reading = yield* Effect.forkChild(store.readStream("s"))
-      expect(yield* firstOf(gate, reading)).toBe("asked for a sync")
-      yield* gate.release
-      expect((yield* Fiber.join(reading)).map((e) => e.streamVersion)).toEqual([1])
+      expect(yield* firstOf(gate, reading)).toBe("handed them out")
     }),
+  )
+
+  it.live(
+    'are handed out under "normal" only after a sync when another connection\'s unsynced commit lies below them',
+    () =>
+      Effect.gen(function* () {
+        const { path, store, holdDurability } = yield* openFreshStore({ synchronous: "normal" })
+        const gate = yield* holdDurability()
+        // Another connection commits under "full-offloaded" and never syncs: its commit is in the log, on no disk.
+        const otherSyncs = gatedLogSyncs()
+        const otherGate = otherSyncs.hold()
+        const other = yield* openSqliteEventStore(path, {}, otherSyncs.logSyncOf)
+        yield* Effect.forkChild(other.append("other", [happened(1)], "no_stream"))
+        yield* otherGate.waiting
+        const { records } = yield* store.append("s", [happened(2)], "no_stream")
+        expect(records[0]!.globalPosition).toBe(2n)
+        const reading = yield* Effect.forkChild(store.readAll({ after: logStart, maxCount: 10 }))
+        expect(yield* firstOf(gate, reading)).toBe("asked for a sync")
+        yield* gate.release
+        expect((yield* Fiber.join(reading)).map((e) => e.streamId)).toEqual(["other", "s"])
+      }),
   )
 
   it.live('are handed to readers at once under "full": SQLite synced the log inside their COMMIT', () =>
