@@ -52,6 +52,7 @@ export {
   type UndecodableEvent,
   type VersionGap,
 } from "./replay.ts"
+export type { WorkerTiming } from "./replayWorkerProtocol.ts"
 export { reportJson, reportText } from "./report.ts"
 export { AuditError, layerStore, parseStoreSetting, type StoreSetting } from "./stores.ts"
 export { type Timeline, type TimelineStep, timelineOf } from "./timeline.ts"

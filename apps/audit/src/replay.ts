@@ -45,7 +45,7 @@ import {
   type VersionGap,
 } from "./replayReport.ts"
 import { RetiredStreams } from "./retiredStreams.ts"
-import { hashOfStreamId, StreamTable, workerOfHash } from "./streamTable.ts"
+import { hashOfStreamId, StreamTable, workerOfHash, workerOfStream } from "./streamTable.ts"
 
 export {
   type BrokenInvariant,
@@ -155,11 +155,14 @@ export interface Replayer {
   readonly streams: TrackedStreams
   /** What this replayer saw, without the rules that span streams (a parallel replay's workers post it). */
   readonly part: () => PartialReport
-  /** The streams the rules that span streams ask about. */
+  /**
+   * The streams the rules that span streams ask about and other parts hold
+   * (none for a replayer of the whole log): it answers its own itself.
+   */
   readonly wanted: () => Array<string>
   /** What those rules read of each of these streams, undefined for one this replayer does not hold. */
   readonly factsOf: (streamIds: ReadonlyArray<string>) => Array<StreamFacts | undefined>
-  /** The broken rules that span streams, given the facts of the streams they ask about. */
+  /** The broken rules that span streams, given the facts of the streams of `wanted()`. */
   readonly crossStream: (factsOf: FactsOf) => Array<CrossStreamFinding>
 }
 
@@ -173,6 +176,9 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     ]),
   )
   const partition = options.partition
+  /** Whether this replayer folds the stream: every stream, or those of its partition. */
+  const holds = (streamId: string): boolean =>
+    partition === undefined || workerOfStream(streamId, partition.count) === partition.index
   const retiring = options.states === "compact" && options.retire !== false
   const retired = new RetiredStreams()
   const streams = new StreamTable<TrackedStream>((index) => retired.idOf(index))
@@ -445,14 +451,17 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
 
   const crossStream = (factsOf: FactsOf) => {
     checkDue()
-    return crossStreamFindings(subjects(), factsOf)
+    return crossStreamFindings(subjects(), (streamId) =>
+      holds(streamId) ? factsOfStream(streamId) : factsOf(streamId),
+    )
   }
 
   return {
     apply,
     streams: tracked,
     part,
-    wanted: () => wantedStreams(subjects()),
+    // Each stream once: only other parts' streams cross to another thread, and each costs a copy there and back.
+    wanted: () => [...new Set(wantedStreams(subjects()))].filter((streamId) => !holds(streamId)),
     factsOf: (streamIds) => streamIds.map(factsOfStream),
     crossStream,
     report: () =>
@@ -492,10 +501,16 @@ export const replayLog = (options: ReplayLogOptions = {}): Effect.Effect<Replaye
     const replayer = makeReplayer(options)
     const cut = options.cut ?? everything
     const maxCount = options.pageSizeEvents ?? replayPageSizeEventsDefault
+    const partition = options.partition
+    // A worker decodes its own streams' events only; the others' places still end appends and count as read.
+    const wholeEventsOf =
+      partition === undefined
+        ? undefined
+        : (streamId: string) => workerOfStream(streamId, partition.count) === partition.index
     let after = logStart
     let read = 0
     while (true) {
-      const page = yield* store.readAll({ after, maxCount })
+      const page = yield* store.readAll({ after, maxCount, ...(wholeEventsOf === undefined ? {} : { wholeEventsOf }) })
       if (page.length === 0) return replayer
       for (const record of page) {
         if (cut._tag === "Position" && record.globalPosition > cut.position) return replayer

@@ -16,6 +16,8 @@ import { failureMessage, layerOpenedStore } from "./stores.ts"
 const port = parentPort!
 const data = workerData as ReplayWorkerData
 const post = (message: WorkerMessage) => port.postMessage(message)
+// Its modules are loaded by now: the start-up is the time since the parent started the thread.
+const startMs = performance.timeOrigin + performance.now() - data.startedAtMs
 
 const exit = await Effect.runPromiseExit(
   replayLog({
@@ -49,5 +51,13 @@ else {
       post({ _tag: "AnswerFailed", id: message.id, detail: error instanceof Error ? error.message : String(error) })
     }
   })
-  post({ _tag: "Read" })
+  const cpu = process.threadCpuUsage()
+  post({
+    _tag: "Read",
+    timing: {
+      startMs,
+      readMs: performance.timeOrigin + performance.now() - data.startedAtMs - startMs,
+      cpuMs: (cpu.user + cpu.system) / 1_000,
+    },
+  })
 }

@@ -3,6 +3,16 @@ import type { StreamFacts } from "./crossStream.ts"
 import type { Cut, Partition } from "./replay.ts"
 import type { StoreSetting } from "./stores.ts"
 
+/** Where a worker's time went until it had read the log (README.md, Performance, breaks a parallel replay down with it). */
+export interface WorkerTiming {
+  /** From the thread's start until its modules were loaded and it began to read. */
+  readonly startMs: number
+  /** Reading the log and folding its streams. */
+  readonly readMs: number
+  /** The CPU time the thread used in all, start-up included: what it costs with a core of its own. */
+  readonly cpuMs: number
+}
+
 /** What a worker is started with. */
 export interface ReplayWorkerData {
   readonly store: StoreSetting
@@ -12,6 +22,8 @@ export interface ReplayWorkerData {
   readonly cut: Cut
   readonly pageSizeEvents: number | undefined
   readonly findingsListedMax: number | undefined
+  /** When the parent started the thread, ms since the epoch (`performance.timeOrigin + performance.now()`). */
+  readonly startedAtMs: number
 }
 
 /** A question of the parent to a worker that has read the log: one of `ReplayPart`'s methods. */
@@ -24,7 +36,7 @@ export type WorkerMessage =
   /** Events read so far (every worker reads the whole log). */
   | { readonly _tag: "Progress"; readonly read: number }
   /** The log is read: the worker answers questions now. */
-  | { readonly _tag: "Read" }
+  | { readonly _tag: "Read"; readonly timing: WorkerTiming }
   /** The replay could not run (the store could not be opened or read), in the operator's words. */
   | { readonly _tag: "Failed"; readonly detail: string }
   | { readonly _tag: "Answer"; readonly id: number; readonly value: unknown }

@@ -8,12 +8,26 @@ import { EventEmitter } from "node:events"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
-import { EventStore, logStart, type RecordedEvent } from "@mizan/eventsourcing"
+import {
+  EventStore,
+  type EventStoreShape,
+  logStart,
+  makeMemoryEventStore,
+  placeOnly,
+  type RecordedEvent,
+} from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
 import { timestamp } from "@mizan/kernel"
 import { Effect, Exit } from "effect"
 import fc from "fast-check"
-import { exitCodes, makeReplayer, type OrderNumberIssued, orderIndexStreamId } from "../src/index.ts"
+import {
+  exitCodes,
+  makeReplayer,
+  type OrderNumberIssued,
+  orderIndexStreamId,
+  replayLog,
+  type WorkerTiming,
+} from "../src/index.ts"
 import { localPart, type PartWorker, replayInWorkers, reportOfParts, workerPart } from "../src/parallelReplay.ts"
 import { registry } from "../src/registry.ts"
 import type { ParentMessage } from "../src/replayWorkerProtocol.ts"
@@ -43,6 +57,37 @@ const inParts = (log: ReadonlyArray<RecordedEvent>, count: number) => {
   )
 }
 
+/**
+ * A store serving `log` (positions 1..n), as every adapter serves a read's
+ * `wholeEventsOf`: the events of the streams it refuses as their places alone.
+ */
+const storeOfLog = (log: ReadonlyArray<RecordedEvent>): EventStoreShape => ({
+  ...makeMemoryEventStore(),
+  readAll: ({ after, maxCount, wholeEventsOf }) =>
+    Effect.sync(() =>
+      log
+        .slice(Number(after < 0n ? 0n : after), Number(after < 0n ? 0n : after) + maxCount)
+        .map((record) => (wholeEventsOf === undefined || wholeEventsOf(record.streamId) ? record : placeOnly(record))),
+    ),
+})
+
+/** The parts as the workers replay them: each reads the log with only its own streams' events whole. */
+const inPartsReadFromStore = (log: ReadonlyArray<RecordedEvent>, count: number) =>
+  Effect.gen(function* () {
+    const replayers = yield* Effect.forEach(
+      Array.from({ length: count }, (_, index) => index),
+      (index) =>
+        replayLog({ states: "compact", findingsListedMax: listedMax, partition: { index, count }, pageSizeEvents: 7 }),
+    )
+    return yield* Effect.promise(() =>
+      reportOfParts(
+        replayers.map(localPart),
+        registry.map((entry) => entry.kind),
+        listedMax,
+      ),
+    )
+  }).pipe(Effect.provideService(EventStore, storeOfLog(log)))
+
 describe("a replay in parts", () => {
   it("reports what one replayer reports, over damaged generated histories, in 2 or 3 parts", async () => {
     await fc.assert(
@@ -54,10 +99,16 @@ describe("a replay in parts", () => {
         (seed, damages, count) =>
           Effect.runPromise(
             Effect.gen(function* () {
-              const log = damagedLog(yield* generatedLog(seed, 500), damages)
+              // Positions 1..n again, as a store serves them, once the damage has moved events.
+              const log = damagedLog(yield* generatedLog(seed, 500), damages).map((record, i) => ({
+                ...record,
+                globalPosition: BigInt(i + 1),
+              }))
               const single = oneReplayer(log)
               // The parts answer through the worker protocol's promises, as worker threads would.
               expect(yield* Effect.promise(() => inParts(log, count))).toEqual(single)
+              // And so do parts that read the other parts' events as their places alone (wholeEventsOf).
+              expect(yield* inPartsReadFromStore(log, count)).toEqual(single)
             }),
           ),
       ),
@@ -126,6 +177,31 @@ describe("replay --workers", () => {
     )
     expect(twoJson).toEqual(oneJson)
   })
+
+  // Live: the workers are threads that run on real time.
+  it.live("says where each worker's time went until it had read the log", () =>
+    Effect.gen(function* () {
+      const startedMs = performance.now()
+      let timings: ReadonlyArray<WorkerTiming> = []
+      yield* replayInWorkers({
+        store: { _tag: "Sqlite", path: damagedPath },
+        workers: 2,
+        onWorkersRead: (read) => {
+          timings = read
+        },
+      })
+      const elapsedMs = performance.now() - startedMs
+      expect(timings).toHaveLength(2)
+      for (const { startMs, readMs, cpuMs } of timings) {
+        expect(startMs).toBeGreaterThan(0)
+        expect(readMs).toBeGreaterThan(0)
+        expect(startMs + readMs).toBeLessThanOrEqual(elapsedMs)
+        // The thread's own CPU: its start-up and its read, on one core at most.
+        expect(cpuMs).toBeGreaterThan(0)
+        expect(cpuMs).toBeLessThanOrEqual(startMs + readMs + 1)
+      }
+    }),
+  )
 
   it("refuses a number of workers that is not a whole number above 0, with 2", async () => {
     const run = await cli(["replay", "--workers", "0", "--store", `sqlite:${damagedPath}`])

@@ -179,7 +179,7 @@ export const layerTelemetry = (config: GatewayConfig) =>
   Layer.mergeAll(layerLogging(config.logging), layerOtlpFromEnv("mizan-gateway"))
 
 /** The store the handlers write: the configured one, sealed (docs/architecture.md#sealed-personal-data) and instrumented. */
-export const layerGatewayStore = (options: GatewayOptions) => {
+const layerGatewayStore = (options: GatewayOptions) => {
   const keyRing = layerKeyFile(resolve(options.baseDir, options.config.masterKeyFile ?? masterKeyFileDefault), {
     createWhenMissing: options.config.mode === "sandbox",
     settingName: "masterKeyFile",

@@ -12,7 +12,9 @@
  * placeholder within its key cache time, the audit replays clean, and a
  * second forget changes nothing; so is the order's payer, whose eid the
  * order then answers as the placeholder, and the paying member, whose
- * record get order payer then answers as the placeholder. On SQLite, the master key is rotated and
+ * record get order payer then answers as the placeholder, and the payer of
+ * the order without an eid, by the order's stream, whose email the order
+ * and its notification's copy then hold as the placeholder. On SQLite, the master key is rotated and
  * retired while card transfers go on: nothing is lost, everything opens.
  */
 import type { ChildProcess } from "node:child_process"
@@ -355,6 +357,50 @@ const forgetThePayingMember = async (run: Run) => {
   expect(JSON.parse(replay.stdout)).toMatchObject({ ok: true })
 }
 
+/** Every stream's state now, as the audit answers `at`, of the streams whose state names `merchantOrderNo`. */
+const streamsNaming = async (run: Run, merchantOrderNo: string) => {
+  const at = await audit(["at", new Date(Date.now() + 60_000).toISOString(), "--json"], run.dataDir, run.store)
+  expect(at.stderr).toBe("")
+  const { streams } = JSON.parse(at.stdout) as { streams: Array<{ streamId: string; kind: string; state: unknown }> }
+  return streams.filter((stream) => JSON.stringify(stream.state).includes(`"${merchantOrderNo}"`))
+}
+
+/**
+ * The DIRECTPAY order's payer, named by no eid, forgotten by the order's
+ * stream: the order's email and customer id, and the notification's copy
+ * of them, read [forgotten] in the service's answer and in the audit.
+ */
+const forgetTheDirectOrdersPayer = async (run: Run) => {
+  const before = await streamsNaming(run, "sealed-direct-1")
+  const order = before.find((stream) => stream.kind === "acquiring")
+  expect(order, JSON.stringify(before.map((stream) => [stream.streamId, stream.kind]))).toBeDefined()
+  // The notification's copy holds the email too, until the payer is forgotten.
+  expect(before.filter((stream) => JSON.stringify(stream.state).includes(email)).length).toBeGreaterThanOrEqual(2)
+  const forget = await audit(
+    ["forget", "payer", "--stream", order!.streamId, "--by", "dpo@example.ae"],
+    run.dataDir,
+    run.store,
+  )
+  expect(forget.stderr).toBe("")
+  expect(forget.stdout).toMatch(/^forgot payer:[0-9a-f]{64}: 1 data key\(s\) destroyed/)
+  await new Promise((resolve) => setTimeout(resolve, 1_500))
+  expect((await getOrder(run.client, "sealed-direct-1")).paySceneParams).toMatchObject({
+    email: forgotten,
+    customerId: forgotten,
+  })
+  const after = await streamsNaming(run, "sealed-direct-1")
+  expect(after.map((stream) => stream.kind).sort()).toEqual(before.map((stream) => stream.kind).sort())
+  for (const stream of after) {
+    expect(JSON.stringify(stream.state)).not.toContain(email)
+    expect(JSON.stringify(stream.state)).not.toContain(customerId)
+  }
+  expect(after.filter((stream) => JSON.stringify(stream.state).includes(`"email":"${forgotten}"`)).length).toBe(
+    before.filter((stream) => JSON.stringify(stream.state).includes(email)).length,
+  )
+  const replay = await audit(["replay", "--json"], run.dataDir, run.store)
+  expect(JSON.parse(replay.stdout)).toMatchObject({ ok: true })
+}
+
 describe("sealed personal data on real processes", () => {
   const root = mkdtempSync(join(tmpdir(), "mizan-sealing-"))
   let postgres: EmbeddedServer | undefined
@@ -379,6 +425,7 @@ describe("sealed personal data on real processes", () => {
     await forgetTheCardHolder(run)
     await forgetThePayer(run)
     await forgetThePayingMember(run)
+    await forgetTheDirectOrdersPayer(run)
 
     // Card transfers keep coming (a new card each, so a new data key each) while the master key turns over.
     const oldKeys = readMasterKeyFile(join(dataDir, "master-keys.json")).map((key) => key.id)

@@ -20,6 +20,28 @@ export interface ReadAllOptions {
   /** Return events whose global position is after this one (`logStart` for all). */
   readonly after: GlobalPosition
   readonly maxCount: number
+  /**
+   * The streams whose events the page holds whole; every other event comes
+   * as its place alone (`placeOnly`), its data and metadata never parsed.
+   * For a reader that folds a share of the streams yet needs every event's
+   * place in the log (the audit's workers: an append ends where another
+   * stream's event starts, and a replay's progress counts every event).
+   * Every stream's events whole when absent.
+   */
+  readonly wholeEventsOf?: (streamId: string) => boolean
+}
+
+/**
+ * An event of a stream a read's `wholeEventsOf` refuses, as every adapter
+ * gives it: its id, stream, type, schema version, versions, position and
+ * chain hash as stored, `data` undefined and `metadata` holding
+ * `recordedAt` alone. An adapter that reads its rows as text builds it
+ * without parsing them; one whose client parses every event (KurrentDB's)
+ * makes it of the whole record with this.
+ */
+export const placeOnly = (record: RecordedEvent): RecordedEvent => {
+  const { data: _data, metadata, ...place } = record
+  return { ...place, data: undefined, metadata: { recordedAt: metadata.recordedAt } }
 }
 
 export interface ReadSignedHeadsOptions {

@@ -7,87 +7,16 @@
  * they cannot disagree.
  */
 import { createHash } from "node:crypto"
+import { canonicalJson, canonicalJsonOrNothing } from "./canonicalJson.ts"
 import type { EventMetadata } from "./events.ts"
+
+export { canonicalJson, canonicalJsonOrNothing } from "./canonicalJson.ts"
 
 /** A SHA-256 digest as 64 lower-case hex digits. */
 export type Sha256Hex = string
 
 /** What the first event of a stream chains from, and what the log's digest starts at: 32 zero bytes. */
 export const chainGenesis: Sha256Hex = "0".repeat(64)
-
-/**
- * Canonical JSON written member by member: object keys sorted, no
- * whitespace, undefined members left out, as JSON.stringify leaves them out
- * of what the store keeps. For the objects `canonicalJson`'s fast path
- * cannot order.
- */
-const canonicalJsonByHand = (value: unknown): string => {
-  if (value === null || typeof value !== "object") {
-    const text = JSON.stringify(value)
-    if (text === undefined) throw new TypeError(`a ${typeof value} has no JSON form`)
-    return text
-  }
-  const toJson = (value as { toJSON?: () => unknown }).toJSON
-  if (typeof toJson === "function") return canonicalJsonByHand(toJson.call(value))
-  if (Array.isArray(value))
-    return `[${value.map((item) => (item === undefined || typeof item === "function" ? "null" : canonicalJsonByHand(item))).join(",")}]`
-  const members: Array<string> = []
-  const record = value as Record<string, unknown>
-  for (const key of Object.keys(record).sort()) {
-    const member = record[key]
-    if (member === undefined || typeof member === "function" || typeof member === "symbol") continue
-    members.push(`${JSON.stringify(key)}:${canonicalJsonByHand(member)}`)
-  }
-  return `{${members.join(",")}}`
-}
-
-/**
- * Keys a copy cannot hold in the order they were inserted: JavaScript
- * objects enumerate integer-like keys first, in numeric order, and
- * `__proto__` sets the prototype instead of a member.
- */
-const unorderableKey = /^(?:0|[1-9][0-9]*|__proto__)$/
-
-/** Thrown inside `sortedCopy` when an object has such a key: the copy is abandoned for the hand-written form. */
-const unorderable = Symbol("unorderable")
-
-/** A copy of a JSON value with every object's keys inserted in sorted order, and every toJSON applied. */
-const sortedCopy = (value: unknown): unknown => {
-  if (value === null || typeof value !== "object") return value
-  if (Array.isArray(value)) return value.map(sortedCopy)
-  const toJson = (value as { toJSON?: () => unknown }).toJSON
-  if (typeof toJson === "function") return sortedCopy(toJson.call(value))
-  const record = value as Record<string, unknown>
-  const copy: Record<string, unknown> = {}
-  for (const key of Object.keys(record).sort()) {
-    if (unorderableKey.test(key)) throw unorderable
-    copy[key] = sortedCopy(record[key])
-  }
-  return copy
-}
-
-/**
- * JSON with object keys sorted by UTF-16 code unit and no whitespace, in
- * the manner of RFC 8785 (JCS): strings and numbers are written as
- * JSON.stringify writes them (ECMAScript's shortest round-trip numbers), so
- * a value read back from its stored JSON text gives the same bytes as the
- * value that was written. Built as a key-sorted copy written by one
- * JSON.stringify, about twice as fast as writing member by member (an
- * append hashes every event it writes); an object with an integer-like key,
- * which no copy can hold in sorted order, is written member by member.
- */
-export const canonicalJson = (value: unknown): string => {
-  let copy: unknown
-  try {
-    copy = sortedCopy(value)
-  } catch (error) {
-    if (error === unorderable) return canonicalJsonByHand(value)
-    throw error
-  }
-  const text = JSON.stringify(copy)
-  if (text === undefined) throw new TypeError(`a ${typeof value} has no JSON form`)
-  return text
-}
 
 /**
  * What the chain hash covers: everything an event was recorded with but its
@@ -109,27 +38,62 @@ export interface ChainedFields {
 const sha256 = () => createHash("sha256")
 
 /**
+ * The chained fields with the data and metadata already in canonical JSON:
+ * what a store that keeps the canonical text of an event's data hashes,
+ * without writing it a second time.
+ */
+export interface CanonicalChainedFields {
+  readonly id: string
+  readonly streamId: string
+  readonly streamVersion: number
+  readonly type: string
+  readonly schemaVersion: number
+  /** `canonicalJson(data)`; undefined for data with no JSON form, left out as canonical JSON leaves out such a member. */
+  readonly dataJson: string | undefined
+  /** `canonicalJson(metadata)`, the recorded time among its members. */
+  readonly metadataJson: string | undefined
+}
+
+/**
+ * SHA-256 over `previous` as bytes, then `text` as UTF-8. Buffer.from reads
+ * the hex (a hash's update would refuse an odd length, which Buffer.from
+ * reads up to: a damaged stored hash is hashed, and found out, not thrown on).
+ */
+const sha256After = (previous: Sha256Hex, text: string): Sha256Hex =>
+  sha256().update(Buffer.from(previous, "hex")).update(text, "utf8").digest("hex")
+
+/**
+ * `chainHashOf` from the canonical JSON of the data and metadata: the
+ * record's canonical JSON is its members in sorted key order (data, id,
+ * metadata, schemaVersion, streamId, streamVersion, type), so it is put
+ * together here from the pieces, byte for byte what `canonicalJson` writes
+ * of the whole record.
+ */
+export const chainHashOfCanonical = (previous: Sha256Hex, event: CanonicalChainedFields): Sha256Hex =>
+  sha256After(
+    previous,
+    `{${event.dataJson === undefined ? "" : `"data":${event.dataJson},`}"id":${canonicalJson(event.id)},${event.metadataJson === undefined ? "" : `"metadata":${event.metadataJson},`}"schemaVersion":${canonicalJson(event.schemaVersion)},"streamId":${canonicalJson(event.streamId)},"streamVersion":${canonicalJson(event.streamVersion)},"type":${canonicalJson(event.type)}}`,
+  )
+
+/**
  * The chain hash of an event: SHA-256 over the previous event's chain hash
  * (of the same stream; `chainGenesis` for the first) as 32 bytes, then the
- * canonical JSON of the event's fields as UTF-8. A changed byte of data, a
- * changed recorded time, a removed or reordered event all change it.
+ * canonical JSON of the event's fields (`ChainedFields`, nothing else) as
+ * UTF-8. A changed byte of data, a changed recorded time, a removed or
+ * reordered event all change it. The one definition: the stores and the
+ * audit's verifier all compute it here.
  */
 export const chainHashOf = (previous: Sha256Hex, event: ChainedFields): Sha256Hex =>
-  sha256()
-    .update(Buffer.from(previous, "hex"))
-    .update(
-      canonicalJson({
-        id: event.id,
-        streamId: event.streamId,
-        streamVersion: event.streamVersion,
-        type: event.type,
-        schemaVersion: event.schemaVersion,
-        data: event.data,
-        metadata: event.metadata,
-      }),
-      "utf8",
-    )
-    .digest("hex")
+  chainHashOfCanonical(previous, {
+    id: event.id,
+    streamId: event.streamId,
+    streamVersion: event.streamVersion,
+    type: event.type,
+    schemaVersion: event.schemaVersion,
+    // Named as members of the record, as a toJSON would be told (JSON.stringify's key argument).
+    dataJson: canonicalJsonOrNothing(event.data, "data"),
+    metadataJson: canonicalJsonOrNothing(event.metadata, "metadata"),
+  })
 
 /**
  * The log's running digest after one more event: SHA-256 over the digest so

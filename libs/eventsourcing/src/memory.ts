@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { Clock, Effect, Layer } from "effect"
 import { chainGenesis, chainHashOf, type SignedHead } from "./chain.ts"
-import { EventStore, type EventStoreShape } from "./EventStore.ts"
+import { EventStore, type EventStoreShape, placeOnly } from "./EventStore.ts"
 import {
   type ExpectedVersion,
   type GlobalPosition,
@@ -54,11 +54,14 @@ export const makeMemoryEventStore = (): EventStoreShape => {
   const heads: Array<SignedHead> = []
   const signal = new AppendSignal()
 
-  const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
+  const readAll: EventStoreShape["readAll"] = ({ after, maxCount, wholeEventsOf }) =>
     Effect.sync(() => {
       // Positions are 1..n, so the event after `after` sits at index `after`.
       const from = after < 0n ? 0 : Number(after)
-      return log.slice(from, from + maxCount)
+      const page = log.slice(from, from + maxCount)
+      return wholeEventsOf === undefined
+        ? page
+        : page.map((record) => (wholeEventsOf(record.streamId) ? record : placeOnly(record)))
     })
 
   return {

@@ -94,6 +94,22 @@ const append = (
 
 const readStream = (streamId: string) => Effect.flatMap(EventStore, (store) => store.readStream(streamId))
 
+/** A new world whose log holds order/1, paid by the card. */
+const worldWithCardPaid = Effect.suspend(() => {
+  const world = newWorld()
+  return Effect.as(sealedOn(world, append("order/1", cardPaid("1"))), world)
+})
+
+/** The card's forget, as the data protection officer asks it. */
+const forgetTheCard = Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo"))
+
+/** The forgets recorded in the world's log. */
+const forgetRecords = (world: World) =>
+  Effect.map(rawLog(world), (log) => log.filter((record) => record.type === "SubjectForgotten"))
+
+/** A store or key table that cannot answer, saying why. */
+const unavailable = (detail: string) => Effect.fail(new StoreError({ reason: "Unavailable", detail }))
+
 describe("the sealed store", () => {
   it.effect(
     "stores a card's fields sealed, neither the clear values nor the number's unkeyed digest, and reads them back",
@@ -112,8 +128,7 @@ describe("the sealed store", () => {
     "seals one subject's fields with one cipher, bound to the stream: moved to another stream it does not open",
     () =>
       Effect.gen(function* () {
-        const world = newWorld()
-        yield* sealedOn(world, append("order/1", cardPaid("1")))
+        const world = yield* worldWithCardPaid
         const [record] = yield* rawLog(world)
         const sealed =
           (record?.data as { $sealed: ReadonlyArray<{ fields: ReadonlyArray<string> }> } | undefined)?.$sealed ?? []
@@ -126,8 +141,7 @@ describe("the sealed store", () => {
 
   it.effect("refuses to open an altered sealed value, naming the event", () =>
     Effect.gen(function* () {
-      const world = newWorld()
-      yield* sealedOn(world, append("order/1", cardPaid("1")))
+      const world = yield* worldWithCardPaid
       const [record] = yield* rawLog(world)
       const data = structuredClone(record?.data) as { $sealed: Array<{ box: string }> }
       const box = Buffer.from(data.$sealed[0]!.box, "base64")
@@ -204,7 +218,7 @@ describe("the sealed store", () => {
       )
       expect(first?.keysDestroyed).toBe(1)
       expect(second?.keysDestroyed).toBe(0)
-      const forgets = (yield* rawLog(world)).filter((r) => r.type === "SubjectForgotten")
+      const forgets = yield* forgetRecords(world)
       expect(forgets).toHaveLength(1)
       expect(forgets[0]?.data).toMatchObject({ subjectId: first?.subjectId, by: "dpo", keysDestroyed: 1 })
       expect(JSON.stringify(forgets.map((r) => [r.streamId, r.data]))).not.toContain(panDigest)
@@ -238,7 +252,7 @@ describe("the sealed store", () => {
         world,
         Effect.gen(function* () {
           yield* append("order/1", cardPaid("1"))
-          yield* Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo"))
+          yield* forgetTheCard
           yield* append("order/2", cardPaid("2"))
           return yield* Effect.all([readStream("order/1"), readStream("order/2")])
         }),
@@ -271,8 +285,7 @@ describe("the sealed store", () => {
       /** Reads the order (caching its key), has another process forget the card, and reads it again. */
       const readAroundForget = (keyCacheMs: number) =>
         Effect.gen(function* () {
-          const world = newWorld()
-          yield* sealedOn(world, append("order/1", cardPaid("1")))
+          const world = yield* worldWithCardPaid
           return yield* sealedOn(
             world,
             Effect.gen(function* () {
@@ -293,8 +306,7 @@ describe("the sealed store", () => {
     "records a forget before it destroys the key: one whose record cannot be written destroys nothing, and running it again finishes it",
     () =>
       Effect.gen(function* () {
-        const world = newWorld()
-        yield* sealedOn(world, append("order/1", cardPaid("1")))
+        const world = yield* worldWithCardPaid
         let diskFull = true
         const flaky: World = {
           ...world,
@@ -302,17 +314,50 @@ describe("the sealed store", () => {
             ...world.raw,
             append: (streamId, events, expected) =>
               diskFull && events[0]?.type === "SubjectForgotten"
-                ? Effect.fail(new StoreError({ reason: "Unavailable", detail: "disk full" }))
+                ? unavailable("disk full")
                 : world.raw.append(streamId, events, expected),
           },
         }
-        const forget = Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo"))
-        expect(yield* sealedOn(flaky, Effect.flip(forget))).toMatchObject({ _tag: "StoreError", detail: "disk full" })
+        expect(yield* sealedOn(flaky, Effect.flip(forgetTheCard))).toMatchObject({
+          _tag: "StoreError",
+          detail: "disk full",
+        })
         expect((yield* sealedOn(world, readStream("order/1")))[0]?.data).toEqual(cardPaid("1").data)
         diskFull = false
-        expect((yield* sealedOn(flaky, forget)).keysDestroyed).toBe(1)
-        expect((yield* rawLog(world)).filter((r) => r.type === "SubjectForgotten")).toHaveLength(1)
+        expect((yield* sealedOn(flaky, forgetTheCard)).keysDestroyed).toBe(1)
+        expect(yield* forgetRecords(world)).toHaveLength(1)
         expect((yield* sealedOn(world, readStream("order/1")))[0]?.data).toMatchObject({ cardLast4: forgotten })
+      }),
+  )
+
+  it.effect(
+    "finishes a forget cut off after its record without a second record, and records the next key's forget anew",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* worldWithCardPaid
+        let keyTableDown = true
+        const flaky: World = {
+          ...world,
+          keys: {
+            ...world.keys,
+            forget: (subjectId, at, by) =>
+              keyTableDown ? unavailable("key table down") : world.keys.forget(subjectId, at, by),
+          },
+        }
+        expect(yield* sealedOn(flaky, Effect.flip(forgetTheCard))).toMatchObject({ detail: "key table down" })
+        keyTableDown = false
+        expect((yield* sealedOn(flaky, forgetTheCard)).keysDestroyed).toBe(1)
+        expect(yield* forgetRecords(world)).toHaveLength(1)
+        expect((yield* sealedOn(world, readStream("order/1")))[0]?.data).toMatchObject({ cardLast4: forgotten })
+        // The card comes back, under a new key: forgetting it again is a new forget, recorded.
+        yield* sealedOn(world, append("order/2", cardPaid("2")))
+        expect((yield* sealedOn(world, forgetTheCard)).keysDestroyed).toBe(1)
+        const afterSecond = yield* forgetRecords(world)
+        expect(afterSecond).toHaveLength(2)
+        const [firstKey, secondKey] = afterSecond.map((r) => (r.data as { keyId?: string }).keyId)
+        expect(firstKey).toEqual(expect.any(String))
+        expect(secondKey).toEqual(expect.any(String))
+        expect(secondKey).not.toBe(firstKey)
       }),
   )
 
@@ -336,8 +381,7 @@ describe("the sealed store", () => {
 
   it.effect("cannot open a store's keys under another key file", () =>
     Effect.gen(function* () {
-      const world = newWorld()
-      yield* sealedOn(world, append("order/1", cardPaid("1")))
+      const world = yield* worldWithCardPaid
       const stranger = { ...world, keyRing: keyRingOfMasterKeys([newMasterKey()]) }
       expect(yield* failureMessageOf(sealedOn(stranger, readStream("order/1")))).toMatch(/not in the key ring/)
     }),
@@ -408,12 +452,7 @@ describe("nested fields", () => {
           ),
         ).toEqual(["card"])
         expect(second?.data).toEqual({ notifyId: "n1", order: { orderNo: "2", amount: 7 } })
-        const forgottenRead = yield* sealedWorld(
-          Effect.andThen(
-            Effect.flatMap(Sealing, (sealing) => sealing.forget("card", panDigest, "dpo")),
-            readStream("notification/1"),
-          ),
-        )
+        const forgottenRead = yield* sealedWorld(Effect.andThen(forgetTheCard, readStream("notification/1")))
         expect(forgottenRead[0]?.data).toEqual({
           notifyId: "n1",
           order: { orderNo: "1", cardNumber: forgotten, firstName: forgotten, amount: 5 },

@@ -29,4 +29,12 @@ describe("withDomainNames", () => {
     expect(() => Schema.decodeUnknownSync(Request)({ amount: 0, memo: "m" })).toThrow(/\["amount"\]/)
     expect(Schema.encodeSync(Request)({ amountFils: 5, memo: "m" })).toEqual({ amount: 5, memo: "m" })
   })
+
+  it("drops only keys a request may leave out: encoding could not give a required one back", () => {
+    const Wire = Schema.Struct({ amount: Schema.Number, memo: Schema.optionalKey(Schema.String) })
+    // @ts-expect-error amount is required: a decoded request without it would encode to an invalid one.
+    const dropsRequired = () => withDomainNames(Wire, {}, "amount")
+    expect(dropsRequired).not.toThrow()
+    expect(Schema.decodeUnknownSync(withDomainNames(Wire, {}, "memo"))({ amount: 1, memo: "x" })).toEqual({ amount: 1 })
+  })
 })

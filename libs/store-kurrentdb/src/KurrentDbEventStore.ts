@@ -21,6 +21,7 @@ import {
   followByReading,
   type GlobalPosition,
   logStart,
+  placeOnly,
   type RecordedEvent,
   StoreError,
   VersionConflict,
@@ -151,9 +152,11 @@ export const storeOn = (client: KurrentDBClient, namespace: Namespace, pollInter
    * One page of the log. Checkpoint events are dropped here, after the
    * server's system-event filter, so a page can come back short: reading
    * goes on until the page is full or the log ends, so that a page of
-   * nothing always means "caught up".
+   * nothing always means "caught up". The client parses every event it
+   * reads, so `wholeEventsOf` is applied after it: the events of the streams
+   * it refuses come as their places, as the port promises, but nothing is saved.
    */
-  const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
+  const readAll: EventStoreShape["readAll"] = ({ after, maxCount, wholeEventsOf }) =>
     Effect.tryPromise({
       try: async () => {
         const filter =
@@ -174,7 +177,10 @@ export const storeOn = (client: KurrentDBClient, namespace: Namespace, pollInter
             if (streamId === undefined || !isLogEvent(streamId, event.type)) continue
             const recorded = toRecordedEvent(event, streamId)
             if (Result.isFailure(recorded)) throw corrupt(recorded.failure)
-            if (page.length < maxCount) page.push(recorded.success)
+            if (page.length < maxCount)
+              page.push(
+                wholeEventsOf === undefined || wholeEventsOf(streamId) ? recorded.success : placeOnly(recorded.success),
+              )
           }
           if (batch.length < requested || cursor === cursorBefore) break
         }

@@ -6,7 +6,9 @@
  */
 import { randomUUID } from "node:crypto"
 import {
-  chainHashOf,
+  canonicalJson,
+  canonicalJsonOrNothing,
+  chainHashOfCanonical,
   checkAppendRequest,
   type EventMetadata,
   EventStore,
@@ -30,7 +32,7 @@ import { columnTypes } from "./columnTypes.ts"
 import { isStreamVersionTaken, storeErrorFrom } from "./errors.ts"
 import { appendBatchEventsMax } from "./globalPosition.ts"
 import { migrate, requireMigrated } from "./migrations.ts"
-import { metadataOf, toRecordedEvent, toSignedHead } from "./records.ts"
+import { metadataOf, toRecordedEvent, toRecordOrPlace, toSignedHead } from "./records.ts"
 import { type EventRow, type SignedHeadRow, type Statement, statementsFor } from "./statements.ts"
 import { postgresSubjectKeys } from "./subjectKeys.ts"
 import { defaultSchema, tablesIn } from "./tables.ts"
@@ -71,14 +73,16 @@ const idOf = (metadata: EventMetadata | undefined, key: keyof EventMetadata): st
 
 /**
  * Settles ids and turns an append's events into the columns that do not
- * depend on where the stream stands. Data is round-tripped through JSON so
- * that what the append answers (and hashes) is exactly what a later read
- * returns.
+ * depend on where the stream stands. Data is stored as its canonical JSON
+ * (keys sorted), which the json column keeps exactly as written (jsonb
+ * would not), so that the chain hash covers that very text; and it is
+ * parsed back, so that what the append answers is exactly what a later
+ * read returns.
  */
 const encodeEvents = (events: ReadonlyArray<NewEvent>) =>
   Effect.try({
     try: () => {
-      const dataJson = events.map((event) => JSON.stringify(event.data) ?? "null")
+      const dataJson = events.map((event) => canonicalJsonOrNothing(event.data) ?? "null")
       return {
         ids: events.map((event) => event.id ?? randomUUID()),
         dataJson,
@@ -96,7 +100,7 @@ type EncodedEvents = Effect.Success<ReturnType<typeof encodeEvents>>
 /**
  * The append's events chained after `head` (chain.ts): their records but
  * for the global position, which the insert gives, and the statement's
- * parallel arrays.
+ * parallel arrays. Each hash is over the canonical JSON the row stores.
  */
 const chainBatch = (
   events: ReadonlyArray<NewEvent>,
@@ -116,7 +120,11 @@ const chainBatch = (
       metadata: metadataOf(encoded.correlationIds[i]!, encoded.causationIds[i]!, recordedAt),
       streamVersion: head.version + i + 1,
     }
-    previous = chainHashOf(previous, fields)
+    previous = chainHashOfCanonical(previous, {
+      ...fields,
+      dataJson: encoded.dataJson[i]!,
+      metadataJson: canonicalJson(fields.metadata),
+    })
     return { ...fields, chainHash: previous }
   })
   const columns = [
@@ -290,11 +298,16 @@ export const makePostgresEventStore = (
         }
       })
 
-    const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
-      Effect.map(
-        query<EventRow>(`reading the log after ${after}`, statements.readAll, [after.toString(), maxCount]),
-        (rows) => rows.map(toRecordedEvent),
-      )
+    const readAll: EventStoreShape["readAll"] = ({ after, maxCount, wholeEventsOf }) =>
+      wholeEventsOf === undefined
+        ? Effect.map(
+            query<EventRow>(`reading the log after ${after}`, statements.readAll, [after.toString(), maxCount]),
+            (rows) => rows.map(toRecordedEvent),
+          )
+        : Effect.map(
+            query<EventRow>(`reading the log after ${after}`, statements.readAllDataText, [after.toString(), maxCount]),
+            (rows) => rows.map((row) => toRecordOrPlace(row, wholeEventsOf)),
+          )
 
     const store: PostgresEventStore = {
       subjectKeys: postgresSubjectKeys(pool, tables),

@@ -1,5 +1,5 @@
 /** Rows to the port's records, shared by the store and the migration that chains stored rows. */
-import type { RecordedEvent, SignedHead } from "@mizan/eventsourcing"
+import { placeOnly, type RecordedEvent, type SignedHead } from "@mizan/eventsourcing"
 import type { EventRow, SignedHeadRow } from "./statements.ts"
 
 /**
@@ -30,6 +30,16 @@ export const toRecordedEvent = (row: EventRow): RecordedEvent => {
   const { chainHash: _unchained, ...unchained } = record
   return unchained
 }
+
+/**
+ * The record of a row read with its data as text (`statements.readAllDataText`):
+ * whole, its data parsed, for a stream `wholeEventsOf` accepts; its place
+ * alone, nothing parsed, for any other.
+ */
+export const toRecordOrPlace = (row: EventRow, wholeEventsOf: (streamId: string) => boolean): RecordedEvent =>
+  wholeEventsOf(row.stream_id)
+    ? toRecordedEvent({ ...row, data: JSON.parse(row.data as string) })
+    : placeOnly(toRecordedEvent(row))
 
 export const toSignedHead = (row: SignedHeadRow): SignedHead => ({
   count: Number(row.count),

@@ -137,6 +137,17 @@ export const statementsFor = (t: Tables) => {
        WHERE global_position > $1::bigint AND global_position < ${visibleBelowSql}
        ORDER BY global_position LIMIT $2::integer`,
     ),
+    /**
+     * readAll with the data as its JSON text (`::text` of a json column is
+     * the text as written), parsed only for the streams a read's
+     * `wholeEventsOf` accepts (records.ts).
+     */
+    readAllDataText: named(
+      "read-all-data-text",
+      `SELECT ${eventColumns.replace(" data,", " data::text AS data,")} FROM ${t.events}
+       WHERE global_position > $1::bigint AND global_position < ${visibleBelowSql}
+       ORDER BY global_position LIMIT $2::integer`,
+    ),
     readCheckpoint: named("read-checkpoint", `SELECT global_position FROM ${t.checkpoints} WHERE name = $1`),
     storeCheckpoint: named(
       "store-checkpoint",

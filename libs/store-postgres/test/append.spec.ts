@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
-import { logStart } from "@mizan/eventsourcing"
+import { canonicalJson, chainGenesis, chainHashOf, logStart } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import pg from "pg"
 import { appendBatchEventsMax, makePostgresEventStore } from "../src/index.ts"
@@ -25,9 +25,10 @@ describe("postgres appends", () => {
       }),
   )
 
-  it.effect("stores event data exactly as JSON gives it back, JSON null included", () =>
+  it.effect("stores event data as its canonical JSON text, kept exactly (json, not jsonb), JSON null included", () =>
     Effect.gen(function* () {
-      const store = yield* openStore(freshSchema())
+      const schema = freshSchema()
+      const store = yield* openStore(schema)
       const data = { b: 1, a: [null, "\u0000 and \u2028", { z: 1.5e-7 }], dropped: undefined }
       const { records } = yield* store.append(
         "s",
@@ -39,10 +40,18 @@ describe("postgres appends", () => {
       )
       const read = yield* store.readStream("s")
       expect(read).toEqual(records)
-      expect(Object.keys(read[0]!.data as object)).toEqual(["b", "a"])
+      // The text the chain hash covers, keys sorted, byte for byte: the hash need not encode the data again.
+      const client = yield* rawClient
+      const rows = yield* sql<{ data: string }>(
+        client,
+        `SELECT data::text AS data FROM "${schema}".events ORDER BY global_position`,
+      )
+      expect(rows.map((row) => row.data)).toEqual([canonicalJson(data), "null"])
+      expect(Object.keys(read[0]!.data as object)).toEqual(["a", "b"])
       expect(read[0]!.data).toEqual(JSON.parse(JSON.stringify(data)))
       expect(read[1]!.data).toBeNull()
       expect(read[0]!.schemaVersion).toBe(3)
+      expect(read[0]!.chainHash).toBe(chainHashOf(chainGenesis, read[0]!))
     }),
   )
 

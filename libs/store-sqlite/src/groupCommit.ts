@@ -30,7 +30,7 @@ import {
 } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import type { Durability, WrittenPositions } from "./durability.ts"
-import { chainedOfEncoded, type EncodedEvent } from "./rows.ts"
+import { type Chaining, chainedOfEncoded, type EncodedEvent } from "./rows.ts"
 import { breaksUniqueConstraint, storeErrorFrom } from "./sqliteErrors.ts"
 import { makeStreamVersions, type StreamHead } from "./streamVersions.ts"
 
@@ -97,6 +97,8 @@ export interface GroupCommitOptions {
   readonly durability: Durability
   /** Called after every batch is acknowledged (wakes the followers). */
   readonly onAcknowledged: () => void
+  /** How each event's chain hash is computed (rows.ts: `chained`, but in the sealing benchmark). */
+  readonly chaining: Chaining
 }
 
 interface WrittenBatch {
@@ -131,7 +133,14 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
     let lastPosition = 0
     for (const [i, event] of append.events.entries()) {
       const streamVersion = head.version + i + 1
-      const { fields, chainHash } = chainedOfEncoded(event, append.streamId, streamVersion, append.recordedAt, previous)
+      const { fields, chainHash } = chainedOfEncoded(
+        event,
+        append.streamId,
+        streamVersion,
+        append.recordedAt,
+        previous,
+        options.chaining.hash,
+      )
       const { lastInsertRowid } = statements.insert.run(
         event.id,
         append.streamId,

@@ -1,9 +1,52 @@
 /**
  * Events to rows and back. Data and metadata are stored as JSON text, the
- * form the port promises (`data` is plain JSON, events.ts).
+ * form the port promises (`data` is plain JSON, events.ts): canonical JSON
+ * (keys sorted), which SQLite keeps exactly as written, so that the chain
+ * hash is computed over the very text the append encodes to store, not
+ * over a second encoding of the data.
  */
 import { randomUUIDv7 } from "node:crypto"
-import { chainHashOf, type EventMetadata, type NewEvent, type RecordedEvent, StoreError } from "@mizan/eventsourcing"
+import {
+  type ChainedFields,
+  canonicalJson,
+  canonicalJsonOrNothing,
+  chainHashOfCanonical,
+  type EventMetadata,
+  type NewEvent,
+  type RecordedEvent,
+  StoreError,
+} from "@mizan/eventsourcing"
+
+/**
+ * How the writer encodes an event's data and metadata to store them, and
+ * chains it: `chained`, always, in the product. The seam exists for one
+ * reader, the sealing benchmark (tools/bench/src/sealing.ts), which
+ * measures what the tamper-evident chain costs an append against the same
+ * store without it; it reaches `openSqliteEventStore` (store.ts) by the
+ * source file, and the package index exports neither that nor this, so no
+ * option turns tamper evidence off.
+ */
+export interface Chaining {
+  /** The JSON text an event's data (and metadata) is stored as; undefined for a value with none. */
+  readonly encode: (value: unknown) => string | undefined
+  /** The chain hash of an event after `previous`, given its data as `encode` wrote it. */
+  readonly hash: (previous: string, event: ChainedFields, dataJson: string) => string
+}
+
+/** Canonical JSON stored, and hashed as it is stored (`chainHashOfCanonical`: the bytes `chainHashOf` hashes). */
+export const chained: Chaining = {
+  encode: canonicalJsonOrNothing,
+  hash: (previous, event, dataJson) =>
+    chainHashOfCanonical(previous, {
+      id: event.id,
+      streamId: event.streamId,
+      streamVersion: event.streamVersion,
+      type: event.type,
+      schemaVersion: event.schemaVersion,
+      dataJson,
+      metadataJson: canonicalJson(event.metadata),
+    }),
+}
 
 /** An event encoded for its row, before the writer gives it a stream version and a position. */
 export interface EncodedEvent {
@@ -55,10 +98,10 @@ export const readsBackEqual = (value: unknown): boolean => {
   }
 }
 
-const encodeEvent = (event: NewEvent): EncodedEvent => {
-  const dataJson: string | undefined = JSON.stringify(event.data)
+const encodeEvent = (event: NewEvent, encode: Chaining["encode"]): EncodedEvent => {
+  const dataJson = encode(event.data)
   if (dataJson === undefined) throw new TypeError("its data has no JSON form")
-  const metadataJson = event.metadata === undefined ? "{}" : JSON.stringify(event.metadata)
+  const metadataJson = event.metadata === undefined ? "{}" : (encode(event.metadata) ?? "{}")
   return {
     // Time-ordered ids land at the end of the unique index on event_id instead of on a random page of it,
     // so a group commit rewrites a few index pages instead of one page per event.
@@ -73,11 +116,14 @@ const encodeEvent = (event: NewEvent): EncodedEvent => {
 }
 
 /** Encodes an append's events, or says which one has no JSON form (naming its type, never its data). */
-export const encodeEvents = (events: ReadonlyArray<NewEvent>): ReadonlyArray<EncodedEvent> | StoreError => {
+export const encodeEvents = (
+  events: ReadonlyArray<NewEvent>,
+  encode: Chaining["encode"],
+): ReadonlyArray<EncodedEvent> | StoreError => {
   const encoded: Array<EncodedEvent> = []
   for (const [i, event] of events.entries()) {
     try {
-      encoded.push(encodeEvent(event))
+      encoded.push(encodeEvent(event, encode))
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error)
       return new StoreError({
@@ -93,10 +139,11 @@ const metadataOf = (metadataJson: string | null, recordedAt: number): RecordedEv
   metadataJson === null ? { recordedAt } : { ...(JSON.parse(metadataJson) as EventMetadata), recordedAt }
 
 /**
- * The chained fields of an event the writer is about to insert, and its
- * chain hash: computed from the data as a later read returns it (the
- * caller's own value when it reads back equal, else the stored text parsed
- * back), so that the hash covers exactly what a read gives.
+ * The chained fields of an event the writer is about to insert, as a later
+ * read returns them (the caller's own data when it reads back equal, else
+ * the stored text parsed back), and its chain hash: over the stored text
+ * itself, whose canonical JSON it is (canonicalJson.ts), so that the hash
+ * covers exactly what a read gives.
  */
 export const chainedOfEncoded = (
   event: EncodedEvent,
@@ -104,6 +151,7 @@ export const chainedOfEncoded = (
   streamVersion: number,
   recordedAt: number,
   previousChainHash: string,
+  hash: Chaining["hash"],
 ) => {
   const fields = {
     id: event.id,
@@ -117,7 +165,7 @@ export const chainedOfEncoded = (
         : { ...event.metadataAsRead, recordedAt },
     streamVersion,
   }
-  return { fields, chainHash: chainHashOf(previousChainHash, fields) }
+  return { fields, chainHash: hash(previousChainHash, fields, event.dataJson) }
 }
 
 /** The columns every read selects, in this order (statements return arrays, the cheapest row shape). */
@@ -149,3 +197,25 @@ export const recordOfRow = (row: EventRow): RecordedEvent => ({
   globalPosition: BigInt(row[0]),
   chainHash: row[9],
 })
+
+/** The place of a stored row alone, its JSON not parsed: what a read gives of a stream its `wholeEventsOf` refuses. */
+export const placeOfRow = (row: EventRow): RecordedEvent => ({
+  id: row[1],
+  streamId: row[2],
+  type: row[4],
+  schemaVersion: row[5],
+  data: undefined,
+  metadata: { recordedAt: row[8] },
+  streamVersion: row[3],
+  globalPosition: BigInt(row[0]),
+  chainHash: row[9],
+})
+
+/** The records of rows: whole for the streams `wholeEventsOf` accepts (every stream without it), places for the others. */
+export const recordsOfRows = (
+  rows: ReadonlyArray<EventRow>,
+  wholeEventsOf: ((streamId: string) => boolean) | undefined,
+): Array<RecordedEvent> =>
+  wholeEventsOf === undefined
+    ? rows.map(recordOfRow)
+    : rows.map((row) => (wholeEventsOf(row[2]) ? recordOfRow(row) : placeOfRow(row)))

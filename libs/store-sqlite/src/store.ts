@@ -22,7 +22,7 @@ import { openDatabase, type Synchronous } from "./connection.ts"
 import { makeDurability } from "./durability.ts"
 import { type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
 import { type LogSync, threadPoolLogSync, walPathOf } from "./logSync.ts"
-import { type EventRow, encodeEvents, eventColumns, recordOfRow } from "./rows.ts"
+import { type Chaining, chained, type EventRow, encodeEvents, eventColumns, recordsOfRows } from "./rows.ts"
 import { storeErrorFrom } from "./sqliteErrors.ts"
 import { sqliteSubjectKeys } from "./subjectKeys.ts"
 
@@ -160,12 +160,15 @@ export const makeSqliteEventStore = (
 
 /**
  * `makeSqliteEventStore` with the syncs of the log made by `logSyncOf`: the
- * tests hold them back to show what waits for them.
+ * tests hold them back to show what waits for them. Not exported by the
+ * package: `chaining` other than `chained` is for the sealing benchmark
+ * alone, which measures the chain's cost (rows.ts).
  */
 export const openSqliteEventStore = (
   path: string,
   options: SqliteStoreOptions,
   logSyncOf: (walPath: string) => LogSync,
+  chaining: Chaining = chained,
 ): Effect.Effect<SqliteEventStore, StoreError, Scope.Scope> => {
   const settings = { ...sqliteStoreDefaults, ...options }
   const open = (): OpenedStore => {
@@ -173,7 +176,7 @@ export const openSqliteEventStore = (
     let logSync: LogSync | undefined
     try {
       logSync = logSyncOf(walPathOf(path))
-      return storeOnDatabase(db, path, settings, logSync)
+      return storeOnDatabase(db, path, settings, logSync, chaining)
     } catch (error) {
       logSync?.close()
       db.close()
@@ -203,6 +206,7 @@ const storeOnDatabase = (
   path: string,
   settings: Required<SqliteStoreOptions>,
   logSync: LogSync,
+  chaining: Chaining,
 ): OpenedStore => {
   const queries = prepareQueries(db)
   const durability = makeDurability(settings.synchronous, logSync, path, queries.lastPosition)
@@ -213,6 +217,7 @@ const storeOnDatabase = (
     path,
     durability,
     onAcknowledged: () => signal.notify(),
+    chaining,
   })
 
   /** Runs a read or a small write; a JSON text that no longer parses is a damaged file. */
@@ -231,19 +236,27 @@ const storeOnDatabase = (
    * waits for a sync of the log that covers it, at every level
    * (durability.ts: another process may have committed them unsynced).
    */
-  const durableRecords = (doing: string, read: () => ReadonlyArray<EventRow>) =>
+  const durableRecords = (
+    doing: string,
+    read: () => ReadonlyArray<EventRow>,
+    wholeEventsOf?: (streamId: string) => boolean,
+  ) =>
     Effect.flatMap(
       attempt(doing, () => read()),
       (rows) => {
-        const records = attempt(doing, () => rows.map(recordOfRow))
+        const records = attempt(doing, () => recordsOfRows(rows, wholeEventsOf))
         const last = rows.at(-1)
         return last === undefined ? records : Effect.andThen(durability.durableThrough(last[0]), records)
       },
     )
 
-  const readAll: EventStoreShape["readAll"] = ({ after, maxCount }) =>
+  const readAll: EventStoreShape["readAll"] = ({ after, maxCount, wholeEventsOf }) =>
     isCount(maxCount)
-      ? durableRecords("reading the log", () => queries.readAll(after, Math.min(maxCount, readPageMaxEvents)))
+      ? durableRecords(
+          "reading the log",
+          () => queries.readAll(after, Math.min(maxCount, readPageMaxEvents)),
+          wholeEventsOf,
+        )
       : invalidRequest(`a page holds at least one event, not ${maxCount}`)
 
   /**
@@ -262,7 +275,7 @@ const storeOnDatabase = (
           resume(storeClosed(path))
           return
         }
-        const encoded = encodeEvents(events)
+        const encoded = encodeEvents(events, chaining.encode)
         if (encoded instanceof StoreError) {
           resume(Effect.fail(encoded))
           return

@@ -168,6 +168,27 @@ describe("requests the store cannot carry out", () => {
       }),
     ))
 
+  it("reads an event whose JSON no longer parses as its place when its stream is not read whole: it parses nothing else", () =>
+    run((path) =>
+      Effect.gen(function* () {
+        yield* writtenStore(path)
+        const raw = new DatabaseSync(path)
+        raw.exec("UPDATE events SET data = '{\"n\": ', metadata = '{' WHERE global_position = 2")
+        raw.close()
+        const store = yield* makeSqliteEventStore(path)
+        const places = yield* store.readAll({ after: logStart, maxCount: 10, wholeEventsOf: (id) => id !== "s" })
+        expect(places.map((e) => [e.streamVersion, e.data, e.metadata])).toEqual([
+          [1, undefined, { recordedAt: places[0]!.metadata.recordedAt }],
+          [2, undefined, { recordedAt: places[0]!.metadata.recordedAt }],
+          [3, undefined, { recordedAt: places[0]!.metadata.recordedAt }],
+        ])
+        const whole = yield* Effect.flip(
+          store.readAll({ after: logStart, maxCount: 10, wholeEventsOf: (id) => id === "s" }),
+        )
+        expect(whole).toMatchObject({ _tag: "StoreError", reason: "Corrupt" })
+      }),
+    ))
+
   it("refuses data with no JSON form, and a page of no events, with InvalidRequest", () =>
     run((path) =>
       Effect.gen(function* () {

@@ -8,7 +8,7 @@ import { makeDurability } from "../src/durability.ts"
 import { type AppendOutcome, makeGroupCommitWriter } from "../src/groupCommit.ts"
 import { makeSqliteEventStore, type SqliteEventStore } from "../src/index.ts"
 import { threadPoolLogSync, walPathOf } from "../src/logSync.ts"
-import { type EncodedEvent, encodeEvents } from "../src/rows.ts"
+import { chained, type EncodedEvent, encodeEvents } from "../src/rows.ts"
 import { openFreshStore, tempDatabasePath } from "./support/stores.ts"
 
 const event = (n: number, id?: string): NewEvent => ({
@@ -219,6 +219,7 @@ describe("the group-commit writer", () => {
             // "normal" acknowledges at commit, so each flush settles its batch before it returns.
             durability: makeDurability("normal", logSync, path, () => 0),
             onAcknowledged: () => {},
+            chaining: chained,
           })
           const model = makeMemoryEventStore()
           let n = 0
@@ -230,7 +231,7 @@ describe("the group-commit writer", () => {
               writer.submit({
                 streamId: `s-${stream}`,
                 expected,
-                events: encodeEvents(events) as ReadonlyArray<EncodedEvent>,
+                events: encodeEvents(events, chained.encode) as ReadonlyArray<EncodedEvent>,
                 recordedAt: 0,
                 settle: (outcome) => outcomes.push(outcome),
                 cancelled: false,

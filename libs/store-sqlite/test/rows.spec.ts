@@ -1,9 +1,11 @@
 /**
- * The writer hashes an event's data as a read gives it back without parsing
- * the text it just wrote, when the caller's own value reads back equal
- * (`readsBackEqual`); otherwise it parses. Either way the chain hash it
- * stores is the one `verify` recomputes from the record a read returns.
+ * The writer stores an event's data as canonical JSON and hashes that very
+ * text; it answers the caller's own value as the record's data when it
+ * reads back equal (`readsBackEqual`), and parses the text otherwise.
+ * Either way the chain hash it stores is the one `verify` recomputes from
+ * the record a read returns.
  */
+import { DatabaseSync } from "node:sqlite"
 import { test } from "@fast-check/vitest"
 import { canonicalJson, chainGenesis, chainHashOf, type NewEvent } from "@mizan/eventsourcing"
 import { Effect, type Scope } from "effect"
@@ -13,8 +15,8 @@ import type { SqliteEventStore } from "../src/index.ts"
 import { readsBackEqual } from "../src/rows.ts"
 import { openFreshStore } from "./support/stores.ts"
 
-const run = <A>(body: (store: SqliteEventStore) => Effect.Effect<A, unknown, Scope.Scope>) =>
-  Effect.runPromise(Effect.scoped(Effect.flatMap(openFreshStore(), ({ store }) => body(store))))
+const run = <A>(body: (store: SqliteEventStore, path: string) => Effect.Effect<A, unknown, Scope.Scope>) =>
+  Effect.runPromise(Effect.scoped(Effect.flatMap(openFreshStore(), ({ store, path }) => body(store, path))))
 
 /** Values of every kind JavaScript has: dates, boxed values, maps, sparse arrays, -0, NaN, undefined members. */
 const anything = fc.anything({
@@ -82,6 +84,44 @@ describe("the chain hash of data that reads back changed", () => {
         expect(read!.data).toEqual({ at: "1970-01-01T00:00:00.000Z", zero: 0, list: [1, null], boxed: "b" })
         expect(read!.chainHash).toBe(chainHashOf(chainGenesis, read!))
         expect(appended.records[0]!.chainHash).toBe(read!.chainHash)
+      }),
+    ))
+})
+
+describe("the stored JSON", () => {
+  test.prop([fc.jsonValue()], { numRuns: 50 })(
+    "is the data's canonical JSON, keys sorted, and the chain hash covers it as a read gives it",
+    (data) =>
+      run((store, path) =>
+        Effect.gen(function* () {
+          yield* store.append(
+            "canonical",
+            [{ type: "Any", schemaVersion: 1, data, metadata: { causationId: "c" } }],
+            "any",
+          )
+          const [read] = yield* store.readStream("canonical")
+          const raw = new DatabaseSync(path, { readOnly: true })
+          const row = raw.prepare("SELECT data, metadata FROM events").get() as { data: string; metadata: string }
+          raw.close()
+          expect(row.data).toBe(canonicalJson(data))
+          expect(row.metadata).toBe('{"causationId":"c"}')
+          expect(read!.chainHash).toBe(chainHashOf(chainGenesis, read!))
+        }),
+      ),
+  )
+
+  it("orders the keys of objects written in any order, integer-like keys among them", () =>
+    run((store, path) =>
+      Effect.gen(function* () {
+        yield* store.append(
+          "ordered",
+          [{ type: "T", schemaVersion: 1, data: { b: 1, "10": 2, a: { z: 0, "2": 1 } } }],
+          "no_stream",
+        )
+        const raw = new DatabaseSync(path, { readOnly: true })
+        const row = raw.prepare("SELECT data FROM events").get() as { data: string }
+        raw.close()
+        expect(row.data).toBe('{"10":2,"a":{"2":1,"z":0},"b":1}')
       }),
     ))
 })

@@ -9,7 +9,11 @@
  *   Durability);
  * - `postgres://...` or `postgresql://...`, optionally `?schema=NAME`
  *   (default "mizan");
- * - `kurrentdb://...` (or `esdb://`, `kurrent://`, with `+discover`).
+ * - `kurrentdb://...` (or `esdb://`, `kurrent://`, with `+discover`),
+ *   with `keyTable=sqlite:PATH` or `keyTable=postgres://...` among its
+ *   query parameters: KurrentDB holds events only, so the data keys of
+ *   sealed personal data are kept in that SQLite file or PostgreSQL
+ *   database instead (README.md, KurrentDB).
  */
 import { existsSync, statSync } from "node:fs"
 import { resolve } from "node:path"
@@ -28,20 +32,60 @@ import {
 import { layerKurrentDb } from "@mizan/store-kurrentdb"
 import { layerPostgres, layerPostgresExclusiveWork } from "@mizan/store-postgres"
 import { layerSqlite, layerSqliteExclusiveWork, type Synchronous, synchronousLevels } from "@mizan/store-sqlite"
-import { Effect, Layer, Result } from "effect"
+import { Context, Effect, Layer, Result } from "effect"
 
 export type StoreSetting =
   | { readonly _tag: "Sqlite"; readonly path: string; readonly synchronous?: Synchronous }
   | { readonly _tag: "Postgres"; readonly url: string; readonly schema?: string }
-  | { readonly _tag: "KurrentDb"; readonly connectionString: string }
+  | {
+      readonly _tag: "KurrentDb"
+      /** The connection string as the KurrentDB client reads it: without `keyTable`. */
+      readonly connectionString: string
+      /** Where the data keys of sealed personal data are kept; none: nothing personal can be appended. */
+      readonly keyTable?: KeyTableSetting
+    }
 
-/** A setting with any password hidden, for messages and logs. */
-export const maskSetting = (setting: string): string => setting.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@")
+/** A store that can hold the data keys of another's events. */
+export type KeyTableSetting = Extract<StoreSetting, { readonly _tag: "Sqlite" | "Postgres" }>
 
-export const describeStore = (store: StoreSetting): string =>
-  store._tag === "Sqlite"
-    ? `sqlite:${store.path}`
-    : maskSetting(store._tag === "Postgres" ? store.url : store.connectionString)
+/** A setting with any password hidden (a KurrentDB setting's key table's too), for messages and logs. */
+export const maskSetting = (setting: string): string => setting.replace(/\/\/([^:@/]*):[^@/]*@/g, "//$1:***@")
+
+export const describeStore = (store: StoreSetting): string => {
+  switch (store._tag) {
+    case "Sqlite":
+      return `sqlite:${store.path}`
+    case "Postgres":
+      return maskSetting(store.url)
+    case "KurrentDb":
+      return (
+        maskSetting(store.connectionString) +
+        (store.keyTable === undefined ? "" : ` (keys in ${describeStore(store.keyTable)})`)
+      )
+  }
+}
+
+/**
+ * A KurrentDB setting read: its `keyTable` parameter taken out of the
+ * connection string (the client would refuse it) and read as a setting of
+ * its own, which must name SQLite or PostgreSQL.
+ */
+const parseKurrentDbSetting = (setting: string, baseDir: string): Result.Result<StoreSetting, string> => {
+  const queryAt = setting.indexOf("?")
+  if (queryAt < 0) return Result.succeed({ _tag: "KurrentDb", connectionString: setting })
+  const parameters = new URLSearchParams(setting.slice(queryAt + 1))
+  const keyTable = parameters.get("keyTable")
+  if (keyTable === null) return Result.succeed({ _tag: "KurrentDb", connectionString: setting })
+  parameters.delete("keyTable")
+  const rest = parameters.toString()
+  const connectionString = setting.slice(0, queryAt) + (rest === "" ? "" : `?${rest}`)
+  const parsed = keyTable === "" ? Result.fail("it is empty") : parseStoreSetting(keyTable, baseDir)
+  if (Result.isFailure(parsed) || parsed.success._tag === "KurrentDb")
+    return Result.fail(
+      `keyTable=${maskSetting(keyTable)} names no key table: it must be sqlite:PATH or postgres://... (${Result.isFailure(parsed) ? parsed.failure : "KurrentDB holds events only"})`,
+    )
+  return Result.succeed({ _tag: "KurrentDb", connectionString, keyTable: parsed.success })
+}
 
 /** Reads a setting, or says in a sentence why it names no store. */
 export const parseStoreSetting = (setting: string, baseDir: string): Result.Result<StoreSetting, string> => {
@@ -69,8 +113,7 @@ export const parseStoreSetting = (setting: string, baseDir: string): Result.Resu
     url.searchParams.delete("schema")
     return Result.succeed({ _tag: "Postgres", url: url.toString(), ...(schema === undefined ? {} : { schema }) })
   }
-  if (/^(kurrentdb|esdb|kurrent)(\+discover)?:\/\//.test(setting))
-    return Result.succeed({ _tag: "KurrentDb", connectionString: setting })
+  if (/^(kurrentdb|esdb|kurrent)(\+discover)?:\/\//.test(setting)) return parseKurrentDbSetting(setting, baseDir)
   return Result.fail(`store setting "${maskSetting(setting)}" is not sqlite:PATH, postgres://... or kurrentdb://...`)
 }
 
@@ -100,10 +143,10 @@ const sqlitePathRefusal = (path: string, options: OpenOptions): StoreError | und
 }
 
 /**
- * KurrentDB holds events only: this adapter has no table beside them for
- * the data keys of sealed personal data. Its key table reads as empty (an
- * export has no key to carry) and refuses every write, saying why: sealing
- * needs SQLite or PostgreSQL (README.md, libs/store-kurrentdb/README.md).
+ * KurrentDB holds events only. A KurrentDB setting that names no
+ * `keyTable` has no table for the data keys of sealed personal data: it
+ * reads as empty (an export has no key to carry) and refuses every write,
+ * saying which setting gives it one.
  */
 const noKeyTable = (store: string) =>
   Layer.succeed(SubjectKeys, {
@@ -119,7 +162,7 @@ const noKeyTable = (store: string) =>
 const keyTableMissing = (store: string) =>
   new StoreError({
     reason: "Unavailable",
-    detail: `${store} keeps no key table, which sealed personal data needs: use SQLite or PostgreSQL`,
+    detail: `${store} keeps no key table, which sealed personal data needs: add keyTable=sqlite:PATH or keyTable=postgres://... to the store setting`,
   })
 
 /** The store a parsed setting names, with its key table (SubjectKeys). */
@@ -139,9 +182,26 @@ export const layerStoreOf = (
         ...(options.mustExist === true ? { mustExist: true } : {}),
       })
     case "KurrentDb":
-      return Layer.merge(layerKurrentDb(store.connectionString), noKeyTable("KurrentDB"))
+      return Layer.merge(
+        layerKurrentDb(store.connectionString),
+        store.keyTable === undefined ? noKeyTable("KurrentDB") : layerKeyTableOf(store.keyTable, options),
+      )
   }
 }
+
+/**
+ * The key table of a SQLite file or a PostgreSQL database, alone: the
+ * store's own tables are made there too, and stay empty, so that the same
+ * migrations serve both uses.
+ */
+export const layerKeyTableOf = (
+  keyTable: KeyTableSetting,
+  options: OpenOptions = {},
+): Layer.Layer<SubjectKeys, StoreError> =>
+  Layer.effect(
+    SubjectKeys,
+    Effect.map(Layer.build(layerStoreOf(keyTable, options)), (services) => Context.get(services, SubjectKeys)),
+  )
 
 /** The store a setting names; a setting that names none fails the layer with a StoreError saying why. */
 export const layerStore = (

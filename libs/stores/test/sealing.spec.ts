@@ -6,9 +6,11 @@ import { it } from "@effect/vitest"
 import {
   EventStore,
   keyRingOfMasterKeys,
+  layerMemory,
   makeMemorySubjectKeys,
   newDataKey,
   newMasterKey,
+  Sealing,
   type SealingPlan,
   StoreError,
   SubjectKeys,
@@ -18,6 +20,7 @@ import { Effect, Fiber, Layer } from "effect"
 import { describe, expect } from "vitest"
 import {
   layerKeyFile,
+  layerKeyTableOf,
   layerSealed,
   layerStore,
   readMasterKeyFile,
@@ -58,6 +61,37 @@ const pay = (n: number) =>
       "no_stream",
     ),
   )
+
+describe("a key table beside a store that holds events only (KurrentDB's keyTable)", () => {
+  it.effect("keeps the data keys in its own file, and forgets there", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir("mizan-key-table-")
+      const keyTable = { _tag: "Sqlite", path: join(dir, "keys.db") } as const
+      const eventsOnly = Layer.merge(layerMemory, layerKeyTableOf(keyTable))
+      const keyFile = layerKeyFile(join(dir, "master-keys.json"), {
+        createWhenMissing: true,
+        settingName: "masterKeyFile",
+      })
+      const outcome = yield* Effect.gen(function* () {
+        yield* pay(1)
+        return yield* (yield* Sealing).forget("card", digestOf(1), "dpo")
+      }).pipe(Effect.provide(layerSealed(eventsOnly, keyFile, plan)))
+      expect(outcome.keysDestroyed).toBe(1)
+      // Opened again, alone: the key table kept the card's key, destroyed, and the secret of the keyed ids.
+      const kept = yield* Effect.flatMap(SubjectKeys, (keys) => keys.allKeys("", 10)).pipe(
+        Effect.provide(layerKeyTableOf(keyTable, { mustExist: true })),
+      )
+      expect(
+        kept
+          .map((key) => ({ subject: key.subjectId.split(":")[0], wrapped: key.wrappedKey !== undefined }))
+          .sort((a, b) => String(a.subject).localeCompare(String(b.subject))),
+      ).toEqual([
+        { subject: "$equality", wrapped: true },
+        { subject: "card", wrapped: false },
+      ])
+    }),
+  )
+})
 
 describe("the master key file", () => {
   it.effect("is made in sandbox mode, mode 0600, with one 32-byte key", () =>

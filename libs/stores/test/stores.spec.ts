@@ -32,6 +32,36 @@ describe("one setting names the store", () => {
     )
   })
 
+  it("takes a KurrentDB setting's keyTable out of its connection string, as a SQLite or PostgreSQL setting", () => {
+    expect(parseStoreSetting("kurrentdb://node:2113?tls=false&keyTable=sqlite:keys.db", "/srv/mizan")).toEqual(
+      Result.succeed({
+        _tag: "KurrentDb",
+        connectionString: "kurrentdb://node:2113?tls=false",
+        keyTable: { _tag: "Sqlite", path: "/srv/mizan/keys.db" },
+      }),
+    )
+    expect(parseStoreSetting("esdb://node:2113?keyTable=postgres://u:p@db/mizan", "/")).toEqual(
+      Result.succeed({
+        _tag: "KurrentDb",
+        connectionString: "esdb://node:2113",
+        keyTable: { _tag: "Postgres", url: "postgres://u:p@db/mizan" },
+      }),
+    )
+    expect(parseStoreSetting("kurrentdb://node:2113?keyTable=kurrentdb://other:2113", "/")).toEqual(
+      Result.fail(
+        "keyTable=kurrentdb://other:2113 names no key table: it must be sqlite:PATH or postgres://... (KurrentDB holds events only)",
+      ),
+    )
+    expect(parseStoreSetting("kurrentdb://node:2113?keyTable=sqlit:keys.db", "/")).toEqual(
+      Result.fail(
+        'keyTable=sqlit:keys.db names no key table: it must be sqlite:PATH or postgres://... (store setting "sqlit:keys.db" is not sqlite:PATH, postgres://... or kurrentdb://...)',
+      ),
+    )
+    expect(parseStoreSetting("kurrentdb://node:2113?keyTable=", "/")).toEqual(
+      Result.fail("keyTable= names no key table: it must be sqlite:PATH or postgres://... (it is empty)"),
+    )
+  })
+
   it("never echoes a password", () => {
     expect(maskSetting("postgres://admin:s3cret@db/mizan")).toBe("postgres://admin:***@db/mizan")
     const refused = parseStoreSetting("mysql://admin:s3cret@db/mizan", "/")
@@ -39,6 +69,15 @@ describe("one setting names the store", () => {
       'store setting "mysql://admin:***@db/mizan" is not sqlite:PATH, postgres://... or kurrentdb://...',
     )
     expect(describeStore({ _tag: "Postgres", url: "postgres://a:b@h/d" })).toBe("postgres://a:***@h/d")
+    expect(
+      describeStore({
+        _tag: "KurrentDb",
+        connectionString: "kurrentdb://admin:changeit@node:2113",
+        keyTable: { _tag: "Postgres", url: "postgres://a:b@h/d" },
+      }),
+    ).toBe("kurrentdb://admin:***@node:2113 (keys in postgres://a:***@h/d)")
+    const refusedKeyTable = parseStoreSetting("kurrentdb://node:2113?keyTable=mysql://a:b@h/d", "/")
+    expect(Result.isFailure(refusedKeyTable) && refusedKeyTable.failure).not.toContain(":b@")
   })
 
   const open = (setting: string, baseDir: string, options?: OpenOptions) =>

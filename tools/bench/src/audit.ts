@@ -26,9 +26,16 @@
 import "effect/schema/SchemaJITCompiler/enable"
 import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { type FoldedStates, isClean, type ReplayReport, replayInWorkers, replayLog } from "@mizan/audit"
+import {
+  type FoldedStates,
+  isClean,
+  type ReplayReport,
+  replayInWorkers,
+  replayLog,
+  type WorkerTiming,
+} from "@mizan/audit"
 import { EventStore, type EventStoreShape } from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
@@ -41,6 +48,7 @@ import {
   formatTable,
   goalsMet,
   measureTogether,
+  median,
   type RunCounts,
   type Workload,
 } from "./harness.ts"
@@ -86,11 +94,22 @@ const ensureHistory = async (): Promise<string> => {
   return summary
 }
 
+/** CPU time of this thread, ms. */
+const threadCpuMs = () => {
+  const used = process.threadCpuUsage()
+  return (used.user + used.system) / 1_000
+}
+
+/** The raw read's CPU time of each run, ms: what the workers' CPU is set beside. */
+const rawReadCpuMs: Array<number> = []
+
 const rawRead = (store: EventStoreShape): Workload => ({
   name: `raw read: readAll in pages of ${pageSizeEvents}, nothing decoded`,
   operationsPerRun: eventsInHistory,
   run: async () => {
+    const cpuBefore = threadCpuMs()
     const read = await countAllInPages(store, pageSizeEvents)
+    rawReadCpuMs.push(threadCpuMs() - cpuBefore)
     if (read < eventsInHistory) throw new Error(`read ${read} events, expected ${eventsInHistory} at least`)
   },
 })
@@ -122,16 +141,50 @@ const replayInThread = (store: EventStoreShape, folding: Folding): Workload => (
     ),
 })
 
+/** Each parallel run: its time, and where each worker's time went until it had read the log. */
+const workerRuns: Array<{ readonly wallMs: number; readonly timings: ReadonlyArray<WorkerTiming> }> = []
+
 const replayOnWorkers: Workload = {
   name: `audit replay, ${workers} worker threads (streams split by hash)`,
   operationsPerRun: eventsInHistory,
-  run: () =>
-    Effect.runPromise(
-      Effect.map(
-        replayInWorkers({ store: { _tag: "Sqlite", path: historyPath }, workers, pageSizeEvents }),
-        expectClean,
-      ),
-    ),
+  run: async () => {
+    const startedMs = performance.now()
+    let timings: ReadonlyArray<WorkerTiming> = []
+    const report = await Effect.runPromise(
+      replayInWorkers({
+        store: { _tag: "Sqlite", path: historyPath },
+        workers,
+        pageSizeEvents,
+        onWorkersRead: (read) => {
+          timings = read
+        },
+      }),
+    )
+    workerRuns.push({ wallMs: performance.now() - startedMs, timings })
+    expectClean(report)
+  },
+}
+
+/**
+ * Where the parallel replay's time went, run by run (the warm-up first), and
+ * its CPU beside the raw read's: the busiest worker's CPU time is its time on
+ * a core of its own, whatever else the machine runs.
+ */
+const workerBreakdown = (): Array<string> => {
+  const s = (ms: number) => `${(ms / 1_000).toFixed(2)} s`
+  const lines = workerRuns.map(({ wallMs, timings }, run) => {
+    const workersText = timings.map(
+      (t, i) => `worker ${i + 1}: start-up ${s(t.startMs)}, read and fold ${s(t.readMs)}, CPU ${s(t.cpuMs)}`,
+    )
+    const lastRead = Math.max(...timings.map((t) => t.startMs + t.readMs))
+    return `  run ${run}: ${s(wallMs)}; ${workersText.join("; ")}; after the last had read (exchange, merge, end): ${s(wallMs - lastRead)}`
+  })
+  const busiestCpuMs = median(workerRuns.map(({ timings }) => Math.max(...timings.map((t) => t.cpuMs))))
+  const rawCpuMs = median(rawReadCpuMs)
+  lines.push(
+    `  CPU per event: raw read ${((rawCpuMs * 1_000) / eventsInHistory).toFixed(2)} µs, the busiest worker ${((busiestCpuMs * 1_000) / eventsInHistory).toFixed(2)} µs (medians): ${(rawCpuMs / busiestCpuMs).toFixed(2)} of the raw rate with a free core per worker`,
+  )
+  return lines
 }
 
 const mib = (bytes: number) => Math.round(bytes / 2 ** 20)
@@ -206,7 +259,11 @@ const peakRssOfCli = (extraArguments: ReadonlyArray<string>) =>
   })
 
 const startedMs = performance.now()
-console.log(`Audit replay benchmark on ${describeMachine()}\n`)
+const loadAverage = () =>
+  loadavg()
+    .map((load) => load.toFixed(1))
+    .join(", ")
+console.log(`Audit replay benchmark on ${describeMachine()}; load average ${loadAverage()}\n`)
 const summary = await ensureHistory()
 const { comparisons, memory } = await Effect.runPromise(
   Effect.scoped(
@@ -252,6 +309,8 @@ const { comparisons, memory } = await Effect.runPromise(
 )
 console.log(`history: ${summary}\n`)
 console.log(formatTable(comparisons))
+console.log(`\n${workers} workers, run by run (the first the warm-up):`)
+for (const line of workerBreakdown()) console.log(line)
 console.log("\nheap held by a replay at a cut of the log (its states referenced), in MiB and bytes per stream:")
 for (const at of memory.growth) console.log(`  compact states, ended streams retired, ${JSON.stringify(at)}`)
 console.log(`  compact states, every stream kept open,  ${JSON.stringify(memory.keeping)}`)
@@ -268,6 +327,6 @@ console.log(
   `peak resident memory of mizan-audit replay over the whole history, a process of its own: ${memory.peakRssMiB.oneCore} MiB; with --workers ${workers}: ${memory.peakRssMiB.workers} MiB`,
 )
 console.log(
-  `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up run, the workloads' runs alternating.`,
+  `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s, load average at the end ${loadAverage()}; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up run, the workloads' runs alternating.`,
 )
 console.log(goalsMet(comparisons) ? "Every goal met." : "Goal MISSED: see apps/audit/README.md, Performance.")

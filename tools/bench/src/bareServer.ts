@@ -12,21 +12,30 @@
  * 3. decides on a unique index: the order is new when its row goes in,
  *    a repeat when the merchant order number is already there;
  * 4. commits durably with group commit: the requests that arrived while the
- *    last commit ran are written in one `BEGIN IMMEDIATE ... COMMIT` on
- *    a write-ahead log at `synchronous=FULL` (the gateway store's default),
- *    and none is answered before its commit returned;
+ *    last commit ran are written in one `BEGIN IMMEDIATE ... COMMIT` on a
+ *    write-ahead log, and none is answered before its commit is durable.
+ *    `BARE_SYNCHRONOUS` says how, as the gateway's store does
+ *    (libs/store-sqlite/README.md, Durability):
+ *    - `full-offloaded` (the default, the store's default and the ceiling
+ *      the gateway is measured against): commit at NORMAL, then
+ *      `fdatasync` of the log in libuv's thread pool before answering; the
+ *      next batch commits while the sync runs, and one sync answers every
+ *      batch committed before it started;
+ *    - `full`: commit at FULL, SQLite syncing the log on the event loop;
  * 5. signs the answer in libuv's thread pool (`crypto.sign` with a
  *    callback, as the gateway does) and sends it with the `sign` header.
  *
  * No validation of fields beyond that, no events, no framework: the gap
  * between this and the gateway is what the gateway's own layers cost.
  *
- * Environment: `PORT`, `BARE_DB` (the SQLite file), `BARE_SERVICE_KEY` (a
- * PKCS#8 PEM file) and `BARE_MERCHANT_KEY` (the merchant's public key PEM).
+ * Environment: `PORT`, `BARE_DB` (the SQLite file), `BARE_SYNCHRONOUS`
+ * (above), `BARE_SERVICE_KEY` (a PKCS#8 PEM file) and `BARE_MERCHANT_KEY`
+ * (the merchant's public key PEM).
  */
 import { createPrivateKey, createPublicKey, randomBytes, sign, verify } from "node:crypto"
-import { readFileSync } from "node:fs"
+import { closeSync, fdatasync, fsyncSync, openSync, readFileSync } from "node:fs"
 import { createServer, type ServerResponse } from "node:http"
+import { dirname } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 
 const required = (name: string): string => {
@@ -38,9 +47,16 @@ const required = (name: string): string => {
 const servicePrivateKey = createPrivateKey(readFileSync(required("BARE_SERVICE_KEY"), "utf8"))
 const merchantPublicKey = createPublicKey(readFileSync(required("BARE_MERCHANT_KEY"), "utf8"))
 
-const db = new DatabaseSync(required("BARE_DB"))
+const synchronousLevels = ["full-offloaded", "full"] as const
+const synchronous = process.env.BARE_SYNCHRONOUS ?? "full-offloaded"
+if (!(synchronousLevels as ReadonlyArray<string>).includes(synchronous))
+  throw new Error(`bareServer: BARE_SYNCHRONOUS must be one of ${synchronousLevels.join(", ")}, not ${synchronous}`)
+const offloaded = synchronous === "full-offloaded"
+
+const databasePath = required("BARE_DB")
+const db = new DatabaseSync(databasePath)
 db.exec("PRAGMA journal_mode = WAL")
-db.exec("PRAGMA synchronous = FULL")
+db.exec(`PRAGMA synchronous = ${offloaded ? "NORMAL" : "FULL"}`)
 db.exec(`CREATE TABLE IF NOT EXISTS orders (
   position INTEGER PRIMARY KEY,
   merchant_order_no TEXT NOT NULL UNIQUE,
@@ -81,10 +97,66 @@ const head = (code: string, msg: string) => ({
   traceCode: randomBytes(8).toString("hex"),
 })
 
+/**
+ * Calls `done` once every commit made before the call is on disk: at once
+ * at FULL, whose `COMMIT` synced the log. At `full-offloaded` one
+ * `fdatasync` of the log runs at a time, in the thread pool; who asks while
+ * it runs waits for the next, which starts when it ends (the running one
+ * may have started before their commit). A failed sync ends the process:
+ * nothing since the last good one can be called durable.
+ */
+const afterNextSync = (() => {
+  if (!offloaded) return (done: () => void) => done()
+  // SQLite created the log at the first read above; it keeps the file (truncating it in place) while this connection is open.
+  const log = openSync(`${databasePath}-wal`, "r")
+  // As SQLite does at the first sync of a log it created: until the folder is synced, a power loss may forget the file.
+  const folder = openSync(dirname(databasePath), "r")
+  fsyncSync(folder)
+  closeSync(folder)
+  let waiting: Array<() => void> = []
+  let syncing = false
+  const start = () => {
+    const waiters = waiting
+    waiting = []
+    syncing = true
+    fdatasync(log, (error) => {
+      if (error !== null) throw error
+      for (const done of waiters) done()
+      syncing = false
+      if (waiting.length > 0) start()
+    })
+  }
+  return (done: () => void) => {
+    waiting.push(done)
+    if (!syncing) start()
+  }
+})()
+
+const answerCreated = (pending: Pending, orderNo: string) => {
+  const biz = pending.request
+  answer(pending.response, {
+    head: head("0", "SUCCESS"),
+    body: {
+      acquireOrder: {
+        orderNo,
+        merchantOrderNo: pending.merchantOrderNo,
+        subject: biz.subject,
+        totalAmount: biz.totalAmount,
+        paySceneCode: biz.paySceneCode,
+        notifyUrl: biz.notifyUrl,
+        status: "CREATED",
+        requestTime: Date.now(),
+        expiredTime: Date.now() + 3_600_000,
+      },
+      interactionParams: { tokenUrl: `http://127.0.0.1/pay/${randomBytes(32).toString("base64url")}` },
+    },
+  })
+}
+
 let queue: Array<Pending> = []
 let flushScheduled = false
 
-/** One transaction for every request queued since the last: one sync of the log acknowledges them all. */
+/** One transaction for every request queued since the last: one sync of the log (the first to start after the commit, when offloaded) acknowledges them all. */
 const flush = () => {
   flushScheduled = false
   const batch = queue
@@ -99,26 +171,10 @@ const flush = () => {
     )
   }
   commit.run()
-  for (const [i, pending] of batch.entries()) {
-    const biz = pending.request
-    answer(pending.response, {
-      head: head("0", "SUCCESS"),
-      body: {
-        acquireOrder: {
-          orderNo: orderNos[i],
-          merchantOrderNo: pending.merchantOrderNo,
-          subject: biz.subject,
-          totalAmount: biz.totalAmount,
-          paySceneCode: biz.paySceneCode,
-          notifyUrl: biz.notifyUrl,
-          status: "CREATED",
-          requestTime: Date.now(),
-          expiredTime: Date.now() + 3_600_000,
-        },
-        interactionParams: { tokenUrl: `http://127.0.0.1/pay/${randomBytes(32).toString("base64url")}` },
-      },
-    })
+  const answerBatch = () => {
+    for (const [i, pending] of batch.entries()) answerCreated(pending, orderNos[i]!)
   }
+  afterNextSync(answerBatch)
 }
 
 const take = (response: ServerResponse, raw: Buffer, signature: string | undefined) => {

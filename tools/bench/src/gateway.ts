@@ -8,8 +8,12 @@
  *   flight.
  * - the bare server (`src/bareServer.ts`): `node:http` that verifies the
  *   request's signature, decides on a unique index, commits durably with
- *   group commit in node:sqlite at FULL and signs in the thread pool: the
- *   work no design can skip, with nothing else.
+ *   group commit in node:sqlite and signs in the thread pool: the work no
+ *   design can skip, with nothing else. The ceiling commits as the
+ *   gateway's store does by default (`full-offloaded`: NORMAL, then
+ *   `fdatasync` of the log in the thread pool before answering, the same
+ *   durability as FULL); a second bare server commits at FULL, syncing on
+ *   its event loop, for what that costs.
  *
  * Both servers run as child processes (the gateway as `npm start` does, on
  * the embedded SQLite store at its default durability, the notifier and the
@@ -20,6 +24,8 @@
  *
  * `BENCH_REQUESTS` (default 4,000 a run), `BENCH_IN_FLIGHT` (default
  * `32,128`), `BENCH_SQLITE_SYNCHRONOUS=normal` (the gateway's store),
+ * `BENCH_BARE_SYNCHRONOUS` (the bare servers, default
+ * `full-offloaded,full`: the first named is the ceiling),
  * `BENCH_PROFILE=DIR` (the gateway's CPU profile), `BENCH_GATEWAY_ONLY=1`
  * (no bare server: for a profile of the gateway alone) and
  * `BENCH_UV_THREADPOOL_SIZE` (the thread pool of this gateway and the bare
@@ -35,6 +41,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { generateKeyPair, type PublicKey, parsePublicKey, sign, verify } from "@mizan/protocol"
 import {
+  type BareSynchronous,
   createsFor,
   type ServerProcess,
   type SignedRequest,
@@ -47,6 +54,7 @@ import {
   comparisonOf,
   describeMachine,
   formatTable,
+  latenciesOf,
   type Measurement,
   measureTogether,
   median,
@@ -67,8 +75,14 @@ const threadPoolEnv: Record<string, string> = threadPool === undefined ? {} : { 
 const synchronous = process.env.BENCH_SQLITE_SYNCHRONOUS
 const servers: Array<ServerProcess> = []
 
-const latencyPercentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+const bareLevelsKnown: ReadonlyArray<BareSynchronous> = ["full-offloaded", "full"]
+/** The bare servers to run, the first the gateway's ceiling. */
+const bareLevels = (process.env.BENCH_BARE_SYNCHRONOUS ?? bareLevelsKnown.join(",")).split(",").map((level) => {
+  const known = bareLevelsKnown.find((k) => k === level)
+  if (known === undefined)
+    throw new Error(`BENCH_BARE_SYNCHRONOUS names ${bareLevelsKnown.join(" and ")}, comma-separated, not "${level}"`)
+  return known
+})
 
 /** The `sign` header of an answer, whatever the case of its name (autocannon hands the names as sent). */
 const signHeaderOf = (headers: Record<string, unknown> | undefined): string =>
@@ -109,7 +123,6 @@ const loadOn = (label: string, server: ServerProcess, publicKey: PublicKey, inFl
   const latenciesMs: Array<number> = []
   const cpuUsPerRequest: LoadWorkload["cpuUsPerRequest"] = []
   const pid = server.child.pid ?? 0
-  let runs = 0
   let answered = 0
   return {
     name: `${label}: signed create orders, ${inFlight} in flight`,
@@ -118,9 +131,7 @@ const loadOn = (label: string, server: ServerProcess, publicKey: PublicKey, inFl
     latenciesMs,
     cpuUsPerRequest,
     setup: () => createsFor(requestsPerRun, inFlight),
-    run: async (requests) => {
-      // measureTogether runs each workload once a round: this workload's first runs are the warm-up.
-      const measured = ++runs > counts.warmupRuns
+    run: async (requests, { measured }) => {
       const cpuBefore = cpuNsOf(pid)
       await sendCreates({
         baseUrl: server.baseUrl,
@@ -183,14 +194,16 @@ try {
           return inFlightCounts.map((n) => loadOn("gateway before", before, gatewayKeyIn(beforeDir), n))
         })
   const bareKeys = generateKeyPair()
-  const bareLoads =
-    process.env.BENCH_GATEWAY_ONLY === "1"
-      ? []
-      : await startBareServerProcess(dataDir, bareKeys.privateKeyPem, threadPoolEnv).then((bare) => {
-          servers.push(bare)
-          return inFlightCounts.map((n) => loadOn("bare server", bare, bareKeys.publicKey, n))
-        })
-  const workloads = [...gatewayLoads, ...beforeLoads, ...bareLoads, bareSigning] as ReadonlyArray<Workload<unknown>>
+  /** Each bare server's loads, one per count in flight; the first server's are the ceiling. */
+  const bareLoadsByLevel: Array<ReadonlyArray<LoadWorkload>> = []
+  for (const level of process.env.BENCH_GATEWAY_ONLY === "1" ? [] : bareLevels) {
+    const bare = await startBareServerProcess(dataDir, bareKeys.privateKeyPem, level, threadPoolEnv)
+    servers.push(bare)
+    bareLoadsByLevel.push(inFlightCounts.map((n) => loadOn(`bare server (${level})`, bare, bareKeys.publicKey, n)))
+  }
+  const [ceilingLoads = [], secondBareLoads = []] = bareLoadsByLevel
+  const allBareLoads = bareLoadsByLevel.flat()
+  const workloads = [...gatewayLoads, ...beforeLoads, ...allBareLoads, bareSigning] as ReadonlyArray<Workload<unknown>>
   const measurements = await measureTogether(workloads, counts)
   const measurementOf = (workload: unknown): Measurement | undefined =>
     measurements[workloads.indexOf(workload as Workload)]
@@ -198,30 +211,32 @@ try {
   const comparisons: Array<Comparison> = []
   for (const [i, load] of gatewayLoads.entries()) {
     comparisons.push(comparisonOf(measurementOf(load), signing, "requests", goalRatio))
-    const bare = bareLoads[i]
+    const bare = ceilingLoads[i]
     if (bare !== undefined) comparisons.push(comparisonOf(measurementOf(load), measurementOf(bare), "requests"))
     const before = beforeLoads[i]
     if (before !== undefined) comparisons.push(comparisonOf(measurementOf(load), measurementOf(before), "requests"))
   }
-  for (const bare of bareLoads) comparisons.push(comparisonOf(measurementOf(bare), signing, "requests"))
+  for (const bare of allBareLoads) comparisons.push(comparisonOf(measurementOf(bare), signing, "requests"))
+  for (const [i, bare] of ceilingLoads.entries()) {
+    const other = secondBareLoads[i]
+    if (other !== undefined) comparisons.push(comparisonOf(measurementOf(bare), measurementOf(other), "requests"))
+  }
   console.log(formatTable(comparisons))
   console.log(`\nlatency over the measured runs (${counts.measuredRuns} of ${requestsPerRun} requests each):`)
-  for (const load of [...gatewayLoads, ...beforeLoads, ...bareLoads]) {
-    const sorted = [...load.latenciesMs].sort((a, b) => a - b)
+  for (const load of [...gatewayLoads, ...beforeLoads, ...allBareLoads]) {
+    const { p50, p99, max } = latenciesOf(load.latenciesMs)
     const goal =
       load.inFlight === p99GoalInFlight && gatewayLoads.includes(load)
-        ? ` (goal <= ${p99GoalMs} ms: ${latencyPercentile(sorted, 99) <= p99GoalMs ? "met" : "MISSED"})`
+        ? ` (goal <= ${p99GoalMs} ms: ${p99 <= p99GoalMs ? "met" : "MISSED"})`
         : ""
-    console.log(
-      `- ${load.name}: median ${median(sorted).toFixed(1)} ms, p99 ${latencyPercentile(sorted, 99).toFixed(1)} ms${goal}, max ${latencyPercentile(sorted, 100).toFixed(1)} ms`,
-    )
+    console.log(`- ${load.name}: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms${goal}, max ${max.toFixed(1)} ms`)
   }
   console.log("\nthe server's CPU per request, medians of the measured runs (event loop / all threads):")
   const cpuOf = (load: LoadWorkload) => ({
     mainUs: median(load.cpuUsPerRequest.map((c) => c.mainUs)),
     allUs: median(load.cpuUsPerRequest.map((c) => c.allUs)),
   })
-  for (const load of [...gatewayLoads, ...beforeLoads, ...bareLoads]) {
+  for (const load of [...gatewayLoads, ...beforeLoads, ...allBareLoads]) {
     const { mainUs, allUs } = cpuOf(load)
     console.log(`- ${load.name}: ${mainUs.toFixed(0)} µs / ${allUs.toFixed(0)} µs`)
   }

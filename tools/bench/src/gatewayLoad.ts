@@ -34,9 +34,6 @@ export interface ServerProcess {
   readonly stop: () => Promise<void>
 }
 
-/** The gateway as `npm start` runs it. */
-export type GatewayProcess = ServerProcess
-
 /** Runs `script` with this process's Node on a free port (`PORT`); resolves once `GET /health` answers. */
 const startServerProcess = async (
   name: string,
@@ -85,26 +82,30 @@ export interface GatewayProcessOptions {
   readonly checkout?: string
 }
 
-/** Starts `apps/gateway/src/main.ts` with one merchant, BENCH, that no rate limit slows; resolves once it answers. */
-export const startGatewayProcess = (options: GatewayProcessOptions): Promise<GatewayProcess> => {
+/**
+ * A sandbox gateway's configuration (as its JSON file holds it) on `store`,
+ * with one merchant, BENCH, that no rate limit slows; the gateways of every
+ * benchmark, in child processes and in this one (`sealingGateway.ts`).
+ */
+export const benchGatewayConfig = (store: string, roles?: ReadonlyArray<string>) => ({
+  mode: "sandbox",
+  store,
+  ...(roles === undefined ? {} : { roles }),
+  logging: { level: "warn" },
+  merchants: [
+    {
+      partnerId: "BENCH",
+      publicKeyPem: benchMerchant.publicKeyPem,
+      grants: ["*"],
+      rateLimit: { requestsPerSecond: 1_000_000, burstRequests: 1_000_000 },
+    },
+  ],
+})
+
+/** Starts `apps/gateway/src/main.ts` on `benchGatewayConfig`; resolves once it answers. */
+export const startGatewayProcess = (options: GatewayProcessOptions): Promise<ServerProcess> => {
   const configPath = join(options.dataDir, `${options.name}.json`)
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      mode: "sandbox",
-      store: options.store,
-      ...(options.roles === undefined ? {} : { roles: options.roles }),
-      logging: { level: "warn" },
-      merchants: [
-        {
-          partnerId: "BENCH",
-          publicKeyPem: benchMerchant.publicKeyPem,
-          grants: ["*"],
-          rateLimit: { requestsPerSecond: 1_000_000, burstRequests: 1_000_000 },
-        },
-      ],
-    }),
-  )
+  writeFileSync(configPath, JSON.stringify(benchGatewayConfig(options.store, options.roles)))
   const root = options.checkout ?? join(import.meta.dirname, "..", "..", "..")
   const main = join(root, "apps", "gateway", "src", "main.ts")
   return startServerProcess(options.name, main, {
@@ -113,25 +114,30 @@ export const startGatewayProcess = (options: GatewayProcessOptions): Promise<Gat
   })
 }
 
+/** How the bare server makes a commit durable (bareServer.ts): the gateway store's default, or FULL on the event loop. */
+export type BareSynchronous = "full-offloaded" | "full"
+
 /**
  * Starts `src/bareServer.ts` (the ceiling beside the gateway: verify, decide
- * on a unique index, group commit at FULL, sign in the thread pool) on a
- * fresh SQLite file in `dataDir`, signing with `servicePrivateKeyPem` and
- * taking BENCH's requests.
+ * on a unique index, group commit made durable as `synchronous` says, sign
+ * in the thread pool) on a fresh SQLite file in `dataDir`, signing with
+ * `servicePrivateKeyPem` and taking BENCH's requests.
  */
 export const startBareServerProcess = (
   dataDir: string,
   servicePrivateKeyPem: string,
+  synchronous: BareSynchronous,
   env: Readonly<Record<string, string>> = {},
 ): Promise<ServerProcess> => {
   const serviceKeyFile = join(dataDir, "bare-service-private.pem")
   const merchantKeyFile = join(dataDir, "bare-merchant-public.pem")
   writeFileSync(serviceKeyFile, servicePrivateKeyPem, { mode: 0o600 })
   writeFileSync(merchantKeyFile, benchMerchant.publicKeyPem)
-  return startServerProcess("the bare server", join(import.meta.dirname, "bareServer.ts"), {
+  return startServerProcess(`the bare server (${synchronous})`, join(import.meta.dirname, "bareServer.ts"), {
     env: {
       ...env,
-      BARE_DB: join(dataDir, "bare.db"),
+      BARE_DB: join(dataDir, `bare-${synchronous}.db`),
+      BARE_SYNCHRONOUS: synchronous,
       BARE_SERVICE_KEY: serviceKeyFile,
       BARE_MERCHANT_KEY: merchantKeyFile,
     },
@@ -144,17 +150,26 @@ export interface SignedRequest {
 }
 
 let serial = 0
-/** `count` create-order requests with merchant order numbers never used before, signed by BENCH. */
-export const signedCreates = (count: number): Array<SignedRequest> =>
+/**
+ * `count` create-order requests with merchant order numbers never used
+ * before, signed by BENCH; `moreOf(n)` adds fields to the `n`th order's
+ * content (a payer, say).
+ */
+export const signedCreates = (
+  count: number,
+  moreOf: (n: number) => Readonly<Record<string, unknown>> = () => ({}),
+): Array<SignedRequest> =>
   Array.from({ length: count }, () => {
+    const n = ++serial
     const body = JSON.stringify({
       requestTime: Date.now(),
       bizContent: {
-        merchantOrderNo: `bench-${process.pid}-${++serial}`,
+        merchantOrderNo: `bench-${process.pid}-${n}`,
         subject: "Bench order",
         totalAmount: { amount: 10.5, currency: "AED" },
         paySceneCode: "PAYPAGE",
         notifyUrl: "https://merchant.example/notify",
+        ...moreOf(n),
       },
     })
     return { body, sign: sign(body, benchMerchant.privateKey) }

@@ -16,8 +16,12 @@ export interface Workload<Context = undefined> {
   readonly operationsPerRun: number
   /** Prepares one run; not timed. */
   setup?(): Context | Promise<Context>
-  /** The timed part. */
-  run(context: Context): unknown
+  /**
+   * The timed part. `round` says whether this run's rate counts: a workload
+   * that records more than its rate (latencies, stalls) keeps only what the
+   * measured runs saw, so that no warm-up run's samples reach a percentile.
+   */
+  run(context: Context, round: Round): unknown
   /** Cleans up after one run; not timed. */
   teardown?(context: Context): unknown
 }
@@ -27,6 +31,12 @@ export interface RunCounts {
   readonly warmupRuns: number
   /** Runs whose median is reported. */
   readonly measuredRuns: number
+}
+
+/** What a run is told about itself. */
+export interface Round {
+  /** False for the warm-up runs, whose rate (and whatever else they record) is thrown away. */
+  readonly measured: boolean
 }
 
 export const runCountsDefault: RunCounts = { warmupRuns: 2, measuredRuns: 5 }
@@ -45,6 +55,22 @@ export const median = (values: ReadonlyArray<number>): number => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
+/** The nearest-rank `p`th percentile (p in 0..100; 100 is the largest) of values sorted ascending, NaN when there are none. */
+const nearestRank = (sorted: ReadonlyArray<number>, p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
+
+/** What the benchmarks report of a set of latencies (nearest-rank percentiles), in the values' unit. */
+export interface Latencies {
+  readonly p50: number
+  readonly p99: number
+  readonly max: number
+}
+
+export const latenciesOf = (values: ReadonlyArray<number>): Latencies => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return { p50: nearestRank(sorted, 50), p99: nearestRank(sorted, 99), max: nearestRank(sorted, 100) }
+}
+
 /**
  * A full garbage collection, now. `--expose-gc` set at run time takes effect
  * in a new context, which is where `gc` is fetched from.
@@ -59,11 +85,11 @@ export const collectGarbage: () => void = (() => {
  * The garbage the previous run left (a replay's states, say) is collected
  * first, untimed, so that no run pays for another's.
  */
-const timeOneRun = async <Context>(workload: Workload<Context>): Promise<number> => {
+const timeOneRun = async <Context>(workload: Workload<Context>, round: Round): Promise<number> => {
   const context = (await workload.setup?.()) as Context
   collectGarbage()
   const startedMs = performance.now()
-  await workload.run(context)
+  await workload.run(context, round)
   const elapsedMs = performance.now() - startedMs
   await workload.teardown?.(context)
   return workload.operationsPerRun / (elapsedMs / 1_000)
@@ -76,9 +102,10 @@ export const measureTogether = async (
 ): Promise<Array<Measurement>> => {
   const rates: Array<Array<number>> = workloads.map(() => [])
   for (let round = 0; round < counts.warmupRuns + counts.measuredRuns; round++) {
+    const measured = round >= counts.warmupRuns
     for (const [i, workload] of workloads.entries()) {
-      const rate = await timeOneRun(workload)
-      if (round >= counts.warmupRuns) rates[i]!.push(rate)
+      const rate = await timeOneRun(workload, { measured })
+      if (measured) rates[i]!.push(rate)
     }
   }
   return workloads.map((workload, i) => ({
@@ -116,12 +143,7 @@ export const compare = async <A, B>(
   options: { readonly unit: string; readonly goalRatio?: number; readonly counts?: RunCounts },
 ): Promise<Comparison> => {
   const [measured, base] = await measureTogether([workload, baseline], options.counts)
-  return {
-    measured: measured!,
-    baseline: base!,
-    unit: options.unit,
-    ...(options.goalRatio === undefined ? {} : { goalRatio: options.goalRatio }),
-  }
+  return comparisonOf(measured, base, options.unit, options.goalRatio)
 }
 
 const formatRate = (operationsPerSecond: number): string => Math.round(operationsPerSecond).toLocaleString("en-US")

@@ -11,8 +11,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startEmbeddedPostgres } from "@mizan/store-postgres/testing"
-import { type CreateLoad, createsFor, type GatewayProcess, sendCreates, startGatewayProcess } from "./gatewayLoad.ts"
+import { durableServerSettings, startEmbeddedPostgres } from "@mizan/store-postgres/testing"
+import { type CreateLoad, createsFor, type ServerProcess, sendCreates, startGatewayProcess } from "./gatewayLoad.ts"
 import { compare, describeMachine, formatTable, type RunCounts, type Workload } from "./harness.ts"
 
 const requestsPerRun = 2_000
@@ -22,7 +22,7 @@ const counts: RunCounts = { warmupRuns: 1, measuredRuns: 3 }
 const dataDir = mkdtempSync(join(tmpdir(), "mizan-bench-scale-out-"))
 
 /** A run's requests, signed before the clock starts: one share per gateway. */
-const splitLoad = (gateways: ReadonlyArray<GatewayProcess>) =>
+const splitLoad = (gateways: ReadonlyArray<ServerProcess>) =>
   gateways.map((gateway) => {
     const connections = connectionsTotal / gateways.length
     const amount = requestsPerRun / gateways.length
@@ -51,8 +51,9 @@ const cpuTicksOf = (...names: ReadonlyArray<string>): number => {
   return ticks
 }
 
-const server = await startEmbeddedPostgres()
-const gateways: Array<GatewayProcess> = []
+// Durable commits, as production runs: the gateways' appends wait for their log's flush.
+const server = await startEmbeddedPostgres({ settings: durableServerSettings })
+const gateways: Array<ServerProcess> = []
 try {
   const store = await server.createDatabase("scale_out")
   const roles = ["api", "expiry"]

@@ -17,13 +17,12 @@ import { layerInstrumentedEventStore } from "@mizan/eventsourcing"
 import { type GatewayOptions, layerGatewayServices, layerGatewayServicesOver } from "@mizan/gateway/app"
 import { decodeConfig } from "@mizan/gateway/config"
 import { gatewayRoutes } from "@mizan/gateway/routes"
-import { generateKeyPair, sign } from "@mizan/protocol"
 import { layerSqlite } from "@mizan/store-sqlite"
 import { Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
+import { benchGatewayConfig, type SignedRequest, signedCreates } from "./gatewayLoad.ts"
 import type { Workload } from "./harness.ts"
 
-const merchant = generateKeyPair()
 const storeFile = "gateway.db"
 
 export interface InProcessGateway {
@@ -35,19 +34,7 @@ export interface InProcessGateway {
 /** A sandbox gateway with one merchant, BENCH, that no rate limit slows, on a new SQLite file: sealed, or plain. */
 export const startInProcessGateway = (sealed: boolean): InProcessGateway => {
   const dir = mkdtempSync(join(tmpdir(), "mizan-bench-sealing-gateway-"))
-  const config = decodeConfig({
-    mode: "sandbox",
-    store: `sqlite:${storeFile}`,
-    logging: { level: "warn" },
-    merchants: [
-      {
-        partnerId: "BENCH",
-        publicKeyPem: merchant.publicKeyPem,
-        grants: ["*"],
-        rateLimit: { requestsPerSecond: 1_000_000, burstRequests: 1_000_000 },
-      },
-    ],
-  })
+  const config = decodeConfig(benchGatewayConfig(`sqlite:${storeFile}`))
   const options: GatewayOptions = { config, baseDir: dir }
   const routes = gatewayRoutes(config.mode).pipe(Layer.provide(HttpServer.layerServices))
   const app = sealed
@@ -73,11 +60,6 @@ export const startInProcessGateway = (sealed: boolean): InProcessGateway => {
   }
 }
 
-interface SignedCreate {
-  readonly body: string
-  readonly sign: string
-}
-
 /**
  * Who the creates name as their payer, which decides what sealing does:
  * - `none`: no personal field: the sealer walks `OrderCreated`'s plan and
@@ -101,31 +83,12 @@ const sceneParamsOf = (payer: CreatesPayer, n: number) => {
   }
 }
 
-let serial = 0
-/** Create orders never sent before, naming `payer`, signed before the clock starts. */
-const signedCreates = (count: number, payer: CreatesPayer): ReadonlyArray<SignedCreate> =>
-  Array.from({ length: count }, () => {
-    serial++
-    const body = JSON.stringify({
-      requestTime: Date.now(),
-      bizContent: {
-        merchantOrderNo: `sealing-${process.pid}-${serial}`,
-        subject: "Bench order",
-        totalAmount: { amount: 10.5, currency: "AED" },
-        paySceneCode: "PAYPAGE",
-        ...sceneParamsOf(payer, serial),
-        notifyUrl: "https://merchant.example/notify",
-      },
-    })
-    return { body, sign: sign(body, merchant.privateKey) }
-  })
-
 /** Sends `creates` to `gateway`, `inFlight` at a time; fails on any answer whose head is not "0". */
-const sendAll = async (gateway: InProcessGateway, creates: ReadonlyArray<SignedCreate>, inFlight: number) => {
+const sendAll = async (gateway: InProcessGateway, creates: ReadonlyArray<SignedRequest>, inFlight: number) => {
   let next = 0
   const sender = async () => {
     while (next < creates.length) {
-      const create = creates[next++] as SignedCreate
+      const create = creates[next++] as SignedRequest
       const response = await gateway.handle(
         new Request("http://127.0.0.1/sgs/api/acquire2/placeOrder", {
           method: "POST",
@@ -152,9 +115,9 @@ export const gatewayCreates = (
   payer: CreatesPayer,
   createsPerRun: number,
   inFlight: number,
-): Workload<ReadonlyArray<SignedCreate>> => ({
+): Workload<ReadonlyArray<SignedRequest>> => ({
   name: `${gateway.sealed ? "sealed" : "plain"}: gateway creates in process, ${payerWords[payer]}, ${inFlight} in flight`,
   operationsPerRun: createsPerRun,
-  setup: () => signedCreates(createsPerRun, payer),
+  setup: () => signedCreates(createsPerRun, (n) => sceneParamsOf(payer, n)),
   run: (creates) => sendAll(gateway, creates, inFlight),
 })

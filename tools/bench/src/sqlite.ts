@@ -5,8 +5,9 @@
  * ("full-offloaded": NORMAL commits, the log synced in the thread pool) at
  * least 85% of raw SQL committing the same rows 64 per transaction at FULL
  * (beside the store at "full", a minimal async group commit doing the
- * store's work by hand, each append's latency and the event loop's delay,
- * and the rate with 100k and 1M events already in the file); at NORMAL at
+ * store's work by hand, and the rate with 100k and 1M events already in
+ * the file; each append's latency and the event loop's delay come from
+ * instrumented runs of their own, which no ratio uses); at NORMAL at
  * least 50% of a raw single-transaction batch insert; read-all at least 70%
  * of a raw keyset-paged select.
  *
@@ -14,7 +15,9 @@
  * the raw side's file is created by the store (so it has the store's schema,
  * indexes and pragmas) and then written by hand-written SQL that does what
  * any program must do per row: give the event an id, encode its data as
- * JSON, insert it.
+ * JSON, insert it. Every side that has writers (the store at each level and
+ * file size, the minimal group commit) runs the same 64-writer workload,
+ * `concurrentAppends`, so that only what takes the appends differs.
  */
 
 import { randomUUIDv7 } from "node:crypto"
@@ -33,6 +36,8 @@ import {
   describeMachine,
   formatTable,
   goalsMet,
+  latenciesOf,
+  type Measurement,
   measureTogether,
   median,
   type RunCounts,
@@ -49,6 +54,8 @@ const streamsInLog = 1_000
 const pageSizeEvents = 1_000
 /** The disk of a shared virtual machine swings by 2x within seconds; medians of many alternating runs steady the ratios. */
 const counts: RunCounts = { warmupRuns: 2, measuredRuns: 9 }
+/** The instrumented runs give latencies only (tens of thousands of appends), not the ratios: fewer runs do. */
+const instrumentedCounts: RunCounts = { warmupRuns: 1, measuredRuns: 5 }
 
 const eventsOfStream = (count: number) => Array.from({ length: count }, (_, i) => paymentEvent(i))
 
@@ -151,7 +158,21 @@ const rawTransactionPerRow = (synchronous: RawSynchronous): Workload<OpenRaw> =>
   teardown: closeRaw,
 })
 
-/** What the 64 writers' runs saw besides their rate: each append's latency, and each run's longest event-loop stall. */
+// --- 64 concurrent writers --------------------------------------------------
+
+/** One append as a writer makes it: `event` to `streamId`, which holds `version` events; fails unless it is taken. */
+type AppendOne = (streamId: string, version: number, event: NewEvent) => Effect.Effect<unknown, unknown>
+
+/** What takes the 64 writers' appends: the store (at a level, into a file), or the minimal group commit by hand. */
+interface Appender<Context> {
+  readonly name: string
+  /** Prepares one run (a file, a connection); not timed. */
+  readonly open: () => Promise<Context>
+  readonly appendOf: (context: Context) => AppendOne
+  readonly close: (context: Context) => unknown
+}
+
+/** What instrumented runs saw besides their rate, over the measured runs: each append's latency, each run's longest event-loop stall. */
 interface UnderLoad {
   readonly appendLatenciesMs: Array<number>
   readonly longestStallsMs: Array<number>
@@ -183,39 +204,77 @@ const watchEventLoop = () => {
   }
 }
 
-const concurrentAppends = (synchronous: Synchronous, seen: UnderLoad = underLoad()): Workload<OpenStore> => ({
-  name: `store (${synchronous}): ${writersConcurrent} concurrent writers, appends of 1 event`,
-  operationsPerRun: eventsConcurrent,
-  setup: () => openStore(synchronous),
-  run: async ({ store }) => {
-    const loop = watchEventLoop()
-    const latencies: Array<number> = []
-    await Effect.runPromise(
-      Effect.forEach(
-        Array.from({ length: writersConcurrent }, (_, w) => w),
-        // Each writer appends to its own stream at the exact version, as the command handler does.
-        (w) =>
-          Effect.forEach(eventsOfStream(appendsPerWriter), (event, i) =>
-            Effect.suspend(() => {
-              const startedMs = performance.now()
-              return Effect.tap(store.append(`writer-${w}`, [event], expectedAfter(i)), () =>
-                Effect.sync(() => latencies.push(performance.now() - startedMs)),
-              )
-            }),
-          ),
-        { concurrency: "unbounded", discard: true },
-      ),
-    )
-    seen.longestStallsMs.push(loop.stop())
-    seen.appendLatenciesMs.push(...latencies)
-  },
-  teardown: closeStore,
+/** `append`, each call's time from call to acknowledgement added to `latenciesMs`. */
+const timed =
+  (append: AppendOne, latenciesMs: Array<number>): AppendOne =>
+  (streamId, version, event) =>
+    Effect.suspend(() => {
+      const startedMs = performance.now()
+      return Effect.tap(append(streamId, version, event), () =>
+        Effect.sync(() => latenciesMs.push(performance.now() - startedMs)),
+      )
+    })
+
+const writers = Array.from({ length: writersConcurrent }, (_, w) => w)
+
+/**
+ * 64 writers, each appending `appendsPerWriter` events one at a time to a
+ * stream of its own at the exact version (as the command handler does),
+ * through `appender`: the one workload of every side of the 64-writer lines,
+ * so that their ratios compare like with like. Given `seen`, it also times
+ * each append and watches the event loop: instrumented runs, for the
+ * latency table only, since the timing slows the side that carries it.
+ */
+const concurrentAppends = <Context>(appender: Appender<Context>, seen?: UnderLoad): Workload<Context> => {
+  let runs = 0
+  return {
+    name: `${appender.name}: ${writersConcurrent} concurrent writers, appends of 1 event${seen === undefined ? "" : ", instrumented"}`,
+    operationsPerRun: eventsConcurrent,
+    setup: appender.open,
+    run: async (context, { measured }) => {
+      // Streams no earlier run wrote: runs into a file that is kept (`storeInto`) find it holding theirs.
+      const run = ++runs
+      const latenciesMs: Array<number> = []
+      const append = seen === undefined ? appender.appendOf(context) : timed(appender.appendOf(context), latenciesMs)
+      const loop = seen === undefined ? undefined : watchEventLoop()
+      const events = eventsOfStream(appendsPerWriter)
+      await Effect.runPromise(
+        Effect.forEach(
+          writers,
+          (w) => Effect.forEach(events, (event, i) => append(`writer-${w}/${run}`, i, event), { discard: true }),
+          { concurrency: "unbounded", discard: true },
+        ),
+      )
+      const longestStallMs = loop?.stop()
+      if (longestStallMs === undefined || seen === undefined || !measured) return
+      seen.appendLatenciesMs.push(...latenciesMs)
+      seen.longestStallsMs.push(longestStallMs)
+    },
+    teardown: appender.close,
+  }
+}
+
+const appendToStore =
+  ({ store }: OpenStore): AppendOne =>
+  (streamId, version, event) =>
+    store.append(streamId, [event], expectedAfter(version))
+
+/** The store at `synchronous` on a fresh file each run. */
+const storeAt = (synchronous: Synchronous): Appender<OpenStore> => ({
+  name: `store (${synchronous})`,
+  open: () => openStore(synchronous),
+  appendOf: appendToStore,
+  close: closeStore,
 })
 
-const percentileOf = (values: ReadonlyArray<number>, p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
-}
+/** The store at its default on `file`, which holds `events` events already; each run's appends stay for the next. */
+const storeInto = (file: TempFile, events: number): Appender<OpenStore> => ({
+  name: `store (full-offloaded), ${events.toLocaleString("en-US")} events in the file`,
+  open: () => openStore("full-offloaded", file),
+  appendOf: appendToStore,
+  // The file is removed after the last run.
+  close: ({ scope }) => Effect.runPromise(Scope.close(scope, Exit.void)),
+})
 
 /** Raw inserts of the concurrent workload's rows, in the order group commit writes them, `rowsPerTransaction` at a time. */
 const rawInTransactionsOf = (
@@ -241,24 +300,28 @@ const rawInTransactionsOf = (
 const rawSingleTransaction = (synchronous: RawSynchronous) =>
   rawInTransactionsOf(synchronous, eventsConcurrent, "every row in one transaction")
 
+interface GroupCommitByHand {
+  readonly raw: OpenRaw
+  readonly append: AppendOne
+}
+
 /**
  * The least machinery an asynchronous group commit needs, by hand: the 64
  * writers' appends queue up, one `setImmediate` later the queue is written
  * in one transaction (each append checked against its stream's version, its
  * event given an id, encoded and chained to the stream's previous hash, as
- * the store must), and every writer hears its promise resolve after COMMIT.
+ * the store must), and every writer's append completes after COMMIT.
  * What the store's append path could reach with nothing of its own.
  */
-const minimalGroupCommit = (synchronous: RawSynchronous): Workload<OpenRaw> => ({
-  name: `raw (${synchronous}): minimal async group commit, ${writersConcurrent} writers, chain hash computed`,
-  operationsPerRun: eventsConcurrent,
-  setup: () => openRaw(synchronous),
-  run: async (raw) => {
+const minimalGroupCommit = (synchronous: RawSynchronous): Appender<GroupCommitByHand> => ({
+  name: `raw (${synchronous}): minimal async group commit, chain hash computed`,
+  open: async () => {
+    const raw = await openRaw(synchronous)
     interface Queued {
       readonly streamId: string
       readonly expected: number
       readonly event: NewEvent
-      readonly done: (ok: boolean) => void
+      readonly done: (taken: boolean) => void
     }
     const insert = raw.db.prepare(
       "INSERT INTO events (event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at, chain_hash) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)",
@@ -299,20 +362,21 @@ const minimalGroupCommit = (synchronous: RawSynchronous): Workload<OpenRaw> => (
       raw.db.exec("COMMIT")
       for (const [i, queued] of batch.entries()) queued.done(outcomes[i]!)
     }
-    const append = (streamId: string, expected: number, event: NewEvent) =>
-      new Promise<boolean>((done) => {
+    const append: AppendOne = (streamId, expected, event) =>
+      Effect.callback<void, Error>((resume) => {
         if (queue.length === 0) setImmediate(flush)
-        queue.push({ streamId, expected, event, done })
+        queue.push({
+          streamId,
+          expected,
+          event,
+          done: (taken) =>
+            resume(taken ? Effect.void : Effect.fail(new Error(`a version conflict on ${streamId} in the benchmark`))),
+        })
       })
-    const events = eventsOfStream(appendsPerWriter)
-    await Promise.all(
-      Array.from({ length: writersConcurrent }, async (_, w) => {
-        for (const [i, event] of events.entries())
-          if (!(await append(`writer-${w}`, i, event))) throw new Error("a version conflict in the benchmark")
-      }),
-    )
+    return { raw, append }
   },
-  teardown: closeRaw,
+  appendOf: ({ append }) => append,
+  close: ({ raw }) => closeRaw(raw),
 })
 
 /** Files already holding this many events, for the append rate as the log grows. */
@@ -328,31 +392,6 @@ const prefilledFile = async (events: number): Promise<TempFile> => {
   }
   raw.db.close()
   return raw
-}
-
-/** The 64 writers' appends into a file that holds `events` events already (each run adds its rows to the same file). */
-const concurrentAppendsInto = (file: TempFile, events: number): Workload<OpenStore> => {
-  let run = 0
-  return {
-    name: `store (full-offloaded): ${writersConcurrent} concurrent writers, ${events.toLocaleString("en-US")} events in the file`,
-    operationsPerRun: eventsConcurrent,
-    setup: () => openStore("full-offloaded", file),
-    run: ({ store }) => {
-      run++
-      return Effect.runPromise(
-        Effect.forEach(
-          Array.from({ length: writersConcurrent }, (_, w) => w),
-          (w) =>
-            Effect.forEach(eventsOfStream(appendsPerWriter), (event, i) =>
-              store.append(`run-${run}-writer-${w}`, [event], expectedAfter(i)),
-            ),
-          { concurrency: "unbounded", discard: true },
-        ),
-      )
-    },
-    // The file stays for the next run; it is removed after the last.
-    teardown: ({ scope }) => Effect.runPromise(Scope.close(scope, Exit.void)),
-  }
 }
 
 // --- read-all --------------------------------------------------------------
@@ -410,63 +449,77 @@ const rawKeysetSelect = (db: DatabaseSync, rows: RawRows): Workload => ({
 const startedMs = performance.now()
 console.log(`SQLite event store benchmark on ${describeMachine()}\n`)
 const appendUnit = { unit: "events", counts }
+const raw64 = (synchronous: RawSynchronous) =>
+  rawInTransactionsOf(synchronous, writersConcurrent, `${writersConcurrent} rows per transaction (the ceiling)`)
 /**
  * The 64 writers at the default ("full-offloaded") and at FULL beside the
- * ceilings issue 19 names, their runs alternating in one group; each
- * append's latency and the event loop's delay collected over the measured
- * runs (the warm-up runs' samples are dropped below).
+ * ceilings issue 19 names, their runs alternating in one group. None of
+ * them is instrumented: the latencies come from runs of their own, below.
  */
-const offloadedSeen = underLoad()
-const fullSeen = underLoad()
-const [storeOffloaded, storeFull, raw64, minimal, rawOne] = await measureTogether(
+const [storeOffloaded, storeFull, rawFull64, minimal, rawOne] = await measureTogether(
   [
-    concurrentAppends("full-offloaded", offloadedSeen),
-    concurrentAppends("full", fullSeen),
-    rawInTransactionsOf("full", writersConcurrent, `${writersConcurrent} rows per transaction (the ceiling)`),
-    minimalGroupCommit("full"),
+    concurrentAppends(storeAt("full-offloaded")),
+    concurrentAppends(storeAt("full")),
+    raw64("full"),
+    concurrentAppends(minimalGroupCommit("full")),
     rawSingleTransaction("full"),
   ],
   counts,
 )
-const against = (measured: typeof storeFull, baseline: typeof storeFull, goalRatio?: number): Comparison =>
+const against = (measured: Measurement | undefined, baseline: Measurement | undefined, goalRatio?: number) =>
   comparisonOf(measured, baseline, "events", goalRatio)
 const comparisons: Array<Comparison> = [
   await compare(sequentialAppends("full-offloaded"), rawTransactionPerRow("full"), appendUnit),
   await compare(sequentialAppends("full"), rawTransactionPerRow("full"), appendUnit),
-  against(storeOffloaded, raw64, 0.85),
-  against(storeFull, raw64),
+  against(storeOffloaded, rawFull64, 0.85),
+  against(storeFull, rawFull64),
   against(storeOffloaded, storeFull),
   against(storeOffloaded, minimal),
-  against(minimal, raw64),
-  against(raw64, rawOne),
-  await compare(concurrentAppends("normal"), rawSingleTransaction("normal"), { ...appendUnit, goalRatio: 0.5 }),
-  await compare(
-    rawInTransactionsOf("normal", writersConcurrent, `${writersConcurrent} rows per transaction (the ceiling)`),
-    rawSingleTransaction("normal"),
-    appendUnit,
-  ),
+  against(minimal, rawFull64),
+  against(rawFull64, rawOne),
+  await compare(concurrentAppends(storeAt("normal")), rawSingleTransaction("normal"), {
+    ...appendUnit,
+    goalRatio: 0.5,
+  }),
+  await compare(raw64("normal"), rawSingleTransaction("normal"), appendUnit),
 ]
 
-/** Latencies of the measured runs only: the warm-up runs came first, `warmupRuns` runs of `eventsConcurrent` appends. */
-const latencyLine = (name: string, seen: UnderLoad) => {
-  const measured = seen.appendLatenciesMs.slice(counts.warmupRuns * eventsConcurrent)
-  const stalls = seen.longestStallsMs.slice(counts.warmupRuns)
-  const ms = (value: number) => value.toFixed(1)
-  return `| ${name} | ${ms(percentileOf(measured, 50))} | ${ms(percentileOf(measured, 99))} | ${ms(percentileOf(measured, 100))} | ${ms(median(stalls))} | ${ms(Math.max(...stalls))} |`
+/**
+ * Each append's latency and the event loop's longest stall: the same
+ * workloads, instrumented, in runs of their own; and the store at its
+ * default uninstrumented beside them, for what the instrumentation costs.
+ */
+const instrumentedRuns = <Context>(appender: Appender<Context>) => {
+  const seen = underLoad()
+  return { name: appender.name, seen, workload: concurrentAppends(appender, seen) }
 }
+const instrumented = [
+  instrumentedRuns(storeAt("full-offloaded")),
+  instrumentedRuns(storeAt("full")),
+  instrumentedRuns(minimalGroupCommit("full")),
+]
+const [offloadedInstrumented, , , offloadedPlain] = await measureTogether(
+  [...instrumented.map(({ workload }) => workload), concurrentAppends(storeAt("full-offloaded"))],
+  instrumentedCounts,
+)
+comparisons.push(against(offloadedInstrumented, offloadedPlain))
+const ms = (value: number) => value.toFixed(1)
 const latencyTable = [
   `| ${writersConcurrent} writers, appends of 1 event | append p50 ms | append p99 ms | append max ms | longest event-loop stall, median run ms | worst run ms |`,
   "| --- | --- | --- | --- | --- | --- |",
-  latencyLine("store (full-offloaded)", offloadedSeen),
-  latencyLine("store (full)", fullSeen),
+  ...instrumented.map(({ name, seen }) => {
+    const { p50, p99, max } = latenciesOf(seen.appendLatenciesMs)
+    const stalls = seen.longestStallsMs
+    return `| ${name} | ${ms(p50)} | ${ms(p99)} | ${ms(max)} | ${ms(median(stalls))} | ${ms(Math.max(...stalls))} |`
+  }),
 ].join("\n")
 
 // The append rate as the file grows: an empty file, and files of 100k and 1M events, their runs alternating.
 const prefilled = await Promise.all(eventsAlreadyInFile.map(prefilledFile))
 const [empty, ...grown] = await measureTogether(
   [
-    concurrentAppends("full-offloaded"),
-    ...prefilled.map((file, i) => concurrentAppendsInto(file, eventsAlreadyInFile[i]!)),
+    concurrentAppends(storeAt("full-offloaded")),
+    ...prefilled.map((file, i) => concurrentAppends(storeInto(file, eventsAlreadyInFile[i]!))),
   ],
   counts,
 )

@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { createsFor, type GatewayProcess, type SignedRequest, sendCreates, startGatewayProcess } from "./gatewayLoad.ts"
+import { createsFor, type ServerProcess, type SignedRequest, sendCreates, startGatewayProcess } from "./gatewayLoad.ts"
 import { compare, describeMachine, formatTable, type RunCounts, type Workload } from "./harness.ts"
 
 const requestsPerRun = 2_000
@@ -39,7 +39,7 @@ await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
 const address = collector.address()
 const collectorUrl = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`
 
-const gateways: Array<GatewayProcess> = []
+const gateways: Array<ServerProcess> = []
 try {
   const exporting = await startGatewayProcess({
     name: "exporting",
@@ -58,7 +58,7 @@ try {
   gateways.push(exporting)
   const plain = await startGatewayProcess({ name: "plain", dataDir, store: "sqlite:plain.db?synchronous=normal" })
   gateways.push(plain)
-  const load = (gateway: GatewayProcess): Workload<ReadonlyArray<SignedRequest>> => ({
+  const load = (gateway: ServerProcess): Workload<ReadonlyArray<SignedRequest>> => ({
     name:
       gateway === exporting
         ? `gateway: signed creates, traces (${sampleRatio * 100}% sampled) and metrics exported over OTLP`

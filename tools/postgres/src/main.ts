@@ -66,7 +66,17 @@ const server = new EmbeddedPostgres({
   persistent: true,
   createPostgresUser: isRoot,
   initdbFlags: ["--encoding=UTF8"],
-  postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", `unix_socket_directories=${dataDirectory}`],
+  postgresFlags: [
+    "-c",
+    "listen_addresses=127.0.0.1",
+    "-c",
+    `unix_socket_directories=${dataDirectory}`,
+    // Durable commits, named (PostgreSQL's defaults): an append is acknowledged once its log is on disk.
+    "-c",
+    "fsync=on",
+    "-c",
+    "synchronous_commit=on",
+  ],
   onLog: (message) => {
     lastServerLine = String(message).trim()
   },

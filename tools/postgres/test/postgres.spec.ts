@@ -56,7 +56,7 @@ const query = async (url: string, text: string) => {
 }
 
 describe("npm run postgres", () => {
-  it("starts a server whose mizan database keeps its data between runs, and stops cleanly on Ctrl-C", {
+  it("starts a durable server whose mizan database keeps its data between runs, and stops cleanly on Ctrl-C", {
     timeout: 120_000,
   }, async () => {
     const port = await freePort()
@@ -68,6 +68,16 @@ describe("npm run postgres", () => {
     const second = await start(port)
     try {
       expect(await query(second.url, "SELECT n FROM kept")).toEqual([{ n: 42 }])
+      // Durable commits, set by name at the start rather than left to whatever configuration the server reads.
+      expect(
+        await query(
+          second.url,
+          "SELECT name, setting, source FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit') ORDER BY name",
+        ),
+      ).toEqual([
+        { name: "fsync", setting: "on", source: "command line" },
+        { name: "synchronous_commit", setting: "on", source: "command line" },
+      ])
     } finally {
       expect(await interrupt(second.child)).toBe(0)
     }

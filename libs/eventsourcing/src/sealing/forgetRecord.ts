@@ -19,6 +19,13 @@ export const SubjectForgotten = Schema.TaggedStruct("SubjectForgotten", {
   /** ms since the epoch. */
   at: Schema.Number,
   keysDestroyed: Schema.Int,
+  /**
+   * The data key destroyed (a key id is no personal data: every sealed
+   * value names its own). Lets a forget cut off between its record and the
+   * key's destruction finish without a second record. Absent in records
+   * written before it was kept.
+   */
+  keyId: Schema.optional(Schema.String),
 })
 export type SubjectForgotten = typeof SubjectForgotten.Type
 

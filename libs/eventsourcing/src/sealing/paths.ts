@@ -76,6 +76,17 @@ export const itemStepsOf = (data: Record<string, unknown>, steps: Steps): Readon
   return list.flatMap((_item, index) => itemStepsOf(data, [...steps.slice(0, depth - 1), index, ...steps.slice(depth)]))
 }
 
+/**
+ * A copy of `object` without the members `left`: built member by member,
+ * never by `delete`, which turns an object into a slow dictionary that
+ * every later step (encoding, the chain's canonical JSON) walks slowly.
+ */
+export const copyWithout = (object: Record<string, unknown>, left: ReadonlySet<string>): Record<string, unknown> => {
+  const copy: Record<string, unknown> = {}
+  for (const key in object) if (Object.hasOwn(object, key) && !left.has(key)) copy[key] = object[key]
+  return copy
+}
+
 const copyAt = (value: unknown, step: Step, rest: Steps, set: unknown): unknown => {
   if (typeof step === "number") {
     if (!Array.isArray(value)) return value
@@ -84,11 +95,9 @@ const copyAt = (value: unknown, step: Step, rest: Steps, set: unknown): unknown 
     return copy
   }
   const object = isObject(value) ? value : {}
+  if (rest.length === 0 && set === undefined) return copyWithout(object, new Set([step]))
   const copy = { ...object }
-  if (rest.length === 0) {
-    if (set === undefined) delete copy[step]
-    else copy[step] = set
-  } else copy[step] = withValueAt(copy[step], rest, set)
+  copy[step] = rest.length === 0 ? set : withValueAt(copy[step], rest, set)
   return copy
 }
 

@@ -6,7 +6,7 @@
  * the chain whole.
  */
 import { isSha256Hex } from "@mizan/kernel"
-import { Clock, Context, Effect, Layer, Stream } from "effect"
+import { Clock, Context, Effect, Layer, Result, Stream } from "effect"
 import { EventStore, type EventStoreShape } from "../EventStore.ts"
 import { type RecordedEvent, StoreError } from "../events.ts"
 import { unkeyedDigestHex } from "./cipher.ts"
@@ -53,9 +53,21 @@ const opened = (sealer: Sealer, record: RecordedEvent, streamId: string) =>
     data === record.data && streamId === record.streamId ? record : { ...record, streamId, data },
   )
 
-/** Each record opened; a page that is not empty stays so in its type (a follower's page). */
-const openedPage = <Page extends ReadonlyArray<RecordedEvent>>(sealer: Sealer, records: Page) =>
-  Effect.forEach(records, (record: RecordedEvent) => opened(sealer, record, record.streamId))
+/**
+ * Each record opened, but those of the streams `wholeEventsOf` refuses: they
+ * come as their place alone, with no data to open. A page that is not empty
+ * stays so in its type (a follower's page).
+ */
+const openedPage = <Page extends ReadonlyArray<RecordedEvent>>(
+  sealer: Sealer,
+  records: Page,
+  wholeEventsOf?: (streamId: string) => boolean,
+) =>
+  Effect.forEach(records, (record: RecordedEvent) =>
+    wholeEventsOf === undefined || wholeEventsOf(record.streamId)
+      ? opened(sealer, record, record.streamId)
+      : Effect.succeed(record),
+  )
 
 /** `store` with sealing: what a caller appends and reads is clear; what the adapter holds is sealed. */
 export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventStoreShape => ({
@@ -83,7 +95,8 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
     Effect.flatMap(store.readStream(sealer.storedStreamId(streamId), options), (records) =>
       Effect.forEach(records, (record) => opened(sealer, record, streamId)),
     ),
-  readAll: (options) => Effect.flatMap(store.readAll(options), (records) => openedPage(sealer, records)),
+  readAll: (options) =>
+    Effect.flatMap(store.readAll(options), (records) => openedPage(sealer, records, options.wholeEventsOf)),
   // A page at a time: one effect per page a follower is woken for, not one per event.
   follow: (after, options) => Stream.mapArrayEffect(store.follow(after, options), (page) => openedPage(sealer, page)),
 })
@@ -96,16 +109,25 @@ const refusedForget = (kind: string, by: string): StoreError | undefined => {
   return undefined
 }
 
+/** Whether the last forget recorded of `subjectId` names `keyId`: a forget cut off before the key went. */
+const forgetRecordedOf = (store: EventStoreShape, subjectId: string, keyId: string) =>
+  Effect.map(store.readStream(forgottenSubjectStream(subjectId)), (records) => {
+    const last = records.at(-1)
+    if (last === undefined) return false
+    const decoded = forgottenSubjectCodec.decode(last)
+    return Result.isSuccess(decoded) && decoded.success.keyId === keyId
+  })
+
 /** Destroys the live key of `subjectId`, recording who asked first; a subject with none is left as it is. */
 const forgetSubject =
   (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer) =>
   (subjectId: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
-    const record = (at: number) =>
+    const record = (keyId: string, at: number) =>
       store
         .append(
           forgottenSubjectStream(subjectId),
-          // A subject has at most one live key (the key table's unique index).
-          [forgottenSubjectCodec.encode({ _tag: "SubjectForgotten", subjectId, by, at, keysDestroyed: 1 })],
+          // A subject has at most one live key (the key table's unique index): this one.
+          [forgottenSubjectCodec.encode({ _tag: "SubjectForgotten", subjectId, by, at, keysDestroyed: 1, keyId })],
           "any",
         )
         .pipe(
@@ -114,13 +136,17 @@ const forgetSubject =
             Effect.fail(new StoreError({ reason: "Unavailable", detail: conflict.message })),
           ),
         )
+    const recordOnce = (keyId: string) =>
+      Effect.flatMap(forgetRecordedOf(store, subjectId, keyId), (recorded) =>
+        recorded ? Effect.void : Effect.flatMap(Clock.currentTimeMillis, (at) => record(keyId, at)),
+      )
     return Effect.flatMap(keys.liveKeyOf(subjectId), (live) =>
       live === undefined
         ? Effect.succeed({ subjectId, keysDestroyed: 0 })
         : // Recorded before the key goes: a forget cut off between the two leaves its record and a live key, and
-          // running it again finishes it. The other way round could destroy a key with no record of who asked.
-          Clock.currentTimeMillis.pipe(
-            Effect.flatMap(record),
+          // running it again finishes it without a second record. The other way round could destroy a key with no
+          // record of who asked.
+          recordOnce(live.keyId).pipe(
             Effect.andThen(sealer.forget(subjectId, by)),
             Effect.map((keysDestroyed) => ({ subjectId, keysDestroyed })),
           ),

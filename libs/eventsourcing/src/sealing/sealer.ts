@@ -22,6 +22,7 @@ import {
 } from "./cipher.ts"
 import { KeyRing, type KeyRingError, type KeyRingShape } from "./KeyRing.ts"
 import {
+  copyWithout,
   isObject,
   itemStepsOf,
   listDepthOf,
@@ -354,28 +355,34 @@ export const makeSealer = (
       return subjectIdOf(subject.kind, subject.identifiedInClear ? unkeyedDigestHex(value) : value)
     }
 
-    const sealSubject = (
+    /** `body` as an effect: a StoreError it throws is the effect's failure. */
+    const attempt = <A>(body: () => A): Effect.Effect<A, StoreError> => {
+      try {
+        return Effect.succeed(body())
+      } catch (error) {
+        if (error instanceof StoreError) return Effect.fail(error)
+        throw error
+      }
+    }
+
+    /** The entry of one subject's fields, sealed under its live key; throws when the key row holds no key. */
+    const sealSubjectWith = (
+      key: CachedKey,
       storedStreamId: string,
       data: Record<string, unknown>,
       subjectId: string,
       fields: ReadonlyArray<Steps>,
-    ): Effect.Effect<SealedEntry, StoreError> =>
-      Effect.flatMap(liveKey(subjectId), (key) => {
-        if (key.key === undefined)
-          return Effect.fail(new StoreError({ reason: "Corrupt", detail: `live key ${key.keyId} has no key` }))
-        const names = fields.map(pathOf)
-        const clear: Record<string, unknown> = {}
-        fields.forEach((field, i) => {
-          clear[names[i] as string] = valueAt(data, field)
-        })
-        const entry = { subject: subjectId, key: key.keyId, fields: names }
-        const box = sealBytes(
-          key.key,
-          Buffer.from(JSON.stringify(clear), "utf8"),
-          associatedData(storedStreamId, entry),
-        )
-        return Effect.succeed({ ...entry, box })
+    ): SealedEntry => {
+      if (key.key === undefined) throw new StoreError({ reason: "Corrupt", detail: `live key ${key.keyId} has no key` })
+      const names = fields.map(pathOf)
+      const clear: Record<string, unknown> = {}
+      fields.forEach((field, i) => {
+        clear[names[i] as string] = valueAt(data, field)
       })
+      const entry = { subject: subjectId, key: key.keyId, fields: names }
+      const box = sealBytes(key.key, Buffer.from(JSON.stringify(clear), "utf8"), associatedData(storedStreamId, entry))
+      return { ...entry, box }
+    }
 
     /**
      * The fields to seal, by subject id: a subject identified inside a
@@ -402,18 +409,27 @@ export const makeSealer = (
       if (subjects === undefined || !isObject(data)) return Effect.succeed(data)
       const planned = fieldsBySubject(storedStreamId, data, subjects)
       if (planned.length === 0) return Effect.succeed(data)
-      return Effect.map(
-        Effect.forEach(planned, ({ subjectId, fields }) => sealSubject(storedStreamId, data, subjectId, fields)),
-        (entries) => {
-          // A fresh copy: top-level fields go from it directly, nested ones through copies of their objects and lists.
-          let kept: Record<string, unknown> = { ...data }
-          for (const { fields } of planned)
-            for (const field of fields)
-              if (field.length > 1) kept = withValueAt(kept, field, undefined) as Record<string, unknown>
-              else delete kept[field[0] as string]
+      const sealedWith = (keys: ReadonlyArray<CachedKey>) =>
+        attempt(() => {
+          const entries = planned.map(({ subjectId, fields }, i) =>
+            sealSubjectWith(keys[i] as CachedKey, storedStreamId, data, subjectId, fields),
+          )
+          // Top-level fields are left out of one fresh copy; nested ones go through copies of their objects and lists.
+          const sealedFields = planned.flatMap(({ fields }) => fields)
+          const topLevel = new Set(sealedFields.flatMap((field) => (field.length === 1 ? [field[0] as string] : [])))
+          let kept = copyWithout(data, topLevel)
+          for (const field of sealedFields)
+            if (field.length > 1) kept = withValueAt(kept, field, undefined) as Record<string, unknown>
           kept[sealedField] = entries
           return kept
-        },
+        })
+      // Most appends find every live key cached: sealed then and there, with no effect per subject.
+      const now = clock.currentTimeMillisUnsafe()
+      const cached = planned.map(({ subjectId }) => cache.liveOf(subjectId, now))
+      if (cached.every((key) => key !== undefined)) return sealedWith(cached as ReadonlyArray<CachedKey>)
+      return Effect.flatMap(
+        Effect.forEach(planned, ({ subjectId }) => liveKey(subjectId)),
+        sealedWith,
       )
     }
 
@@ -470,15 +486,6 @@ export const makeSealer = (
           else clear[path] = value
         }
       return clear
-    }
-
-    const attempt = <A>(body: () => A): Effect.Effect<A, StoreError> => {
-      try {
-        return Effect.succeed(body())
-      } catch (error) {
-        if (error instanceof StoreError) return Effect.fail(error)
-        throw error
-      }
     }
 
     const open: Sealer["open"] = (storedStreamId, eventId, data) => {

@@ -264,6 +264,43 @@ export const eventStoreContract = (
       ),
     )
 
+    it(
+      "reads whole only the events of the streams a read's wholeEventsOf accepts, every other one as its place, in log order",
+      { timeout },
+      () =>
+        run(({ store }) =>
+          Effect.gen(function* () {
+            yield* store.append("kept-1", [event("Created", 1, { metadata: { correlationId: "c-1" } })], "no_stream")
+            yield* store.append("passed", batch(3), "no_stream")
+            yield* store.append("kept-2", batch(2), "no_stream")
+            yield* store.append("passed", [event("Closed", 9, { metadata: { causationId: "k-9" } })], 3)
+            yield* store.append("kept-1", batch(1), 1)
+            const whole = yield* readWholeLog(store, 1_000)
+            const kept = (streamId: string) => streamId.startsWith("kept-")
+            // Pages of 2, so that a page's end falls on both kinds of event.
+            const read = yield* readWholeLog(store, 2, kept)
+            expect(read.map((e) => [e.id, e.streamId, e.streamVersion, e.globalPosition])).toEqual(
+              whole.map((e) => [e.id, e.streamId, e.streamVersion, e.globalPosition]),
+            )
+            for (const [i, record] of read.entries()) {
+              const { data, metadata, ...place } = whole[i]!
+              if (kept(record.streamId)) expect(record).toEqual(whole[i])
+              else {
+                expect(record.data).toBeUndefined()
+                expect(record.metadata).toStrictEqual({ recordedAt: metadata.recordedAt })
+                expect(record).toMatchObject(place)
+              }
+            }
+            expect(read.filter((e) => !kept(e.streamId)).map((e) => e.type)).toEqual([
+              "Happened",
+              "Happened",
+              "Happened",
+              "Closed",
+            ])
+          }),
+        ),
+    )
+
     it("keeps named checkpoints, starting at the start of the log", { timeout }, () =>
       run(({ store }) =>
         Effect.gen(function* () {

@@ -180,12 +180,15 @@ export const sensitiveField = (clearMaxChars: number, accepts: "encrypted" | "en
   return { clearMaxChars, digestAccepted, schema }
 }
 
+/** The keys of `T` that may be absent: the only ones a decoded request may drop, since encoding cannot give them back. */
+type OptionalKeyOf<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? K : never }[keyof T]
+
 /**
  * A request decoded as the domain names it: the wire struct decodes first,
  * every check on the keys the client sent, then the keys are renamed
  * (`amount` → `amountFils`) and the ones the domain does not keep, once
  * checked, are dropped. Encoding renames them back; a dropped key stays
- * absent, so drop only optional ones. This is not
+ * absent, so only optional ones can be dropped (the type says so). This is not
  * `Schema.encodeKeys`, which renames before the fields' own checks run, so
  * that a check on the decoded value (an amount above zero) would name the
  * domain's key in head.msg instead of the field the client sent.
@@ -193,7 +196,7 @@ export const sensitiveField = (clearMaxChars: number, accepts: "encrypted" | "en
 export const withDomainNames = <
   Fields extends Schema.Struct.Fields,
   const Renames extends { readonly [K in keyof Fields]?: string },
-  const Dropped extends ReadonlyArray<keyof Fields>,
+  const Dropped extends ReadonlyArray<OptionalKeyOf<Schema.Struct<Fields>["Type"]> & keyof Fields>,
 >(
   wire: Schema.Struct<Fields>,
   renames: Renames,
