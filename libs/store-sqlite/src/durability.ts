@@ -132,8 +132,9 @@ export const makeDurability = (
         return
       }
       acknowledge(undefined)
-      // SQLite synced the log inside COMMIT, and with it every commit written to the log before this one.
+      // "full": SQLite synced the log inside COMMIT, and with it every commit written to the log before this one.
       if (synchronous === "full") durablePosition = Math.max(durablePosition, last)
+      // "normal": the store's own, readable at once unless another process's commit lies below it.
       else if (first === readablePosition() + 1) ownPosition = last
     },
     durableThrough: (position) =>
