@@ -18,6 +18,9 @@ import { storeErrorFrom } from "./sqliteErrors.ts"
  *   same durability.
  * - "normal": the log is written at every commit but synced only at
  *   checkpoints; a commit survives a process kill, not a power loss.
+ * The level decides when this store's own appends are acknowledged; at
+ * every level, reads hand out another process's commits only once a sync of
+ * the log put them on disk (durability.ts).
  */
 export type Synchronous = "full-offloaded" | "full" | "normal"
 

@@ -29,7 +29,7 @@ import {
   versionMatches,
 } from "@mizan/eventsourcing"
 import { Effect } from "effect"
-import type { Durability } from "./durability.ts"
+import type { Durability, WrittenPositions } from "./durability.ts"
 import { type Chaining, chainedOfEncoded, type EncodedEvent } from "./rows.ts"
 import { breaksUniqueConstraint, storeErrorFrom } from "./sqliteErrors.ts"
 import { makeStreamVersions, type StreamHead } from "./streamVersions.ts"
@@ -108,8 +108,8 @@ interface WrittenBatch {
   readonly heads: ReadonlyMap<string, StreamHead>
   /** How many of its appends were written. */
   readonly written: number
-  /** The global position of its last event written (0 when it wrote none). */
-  readonly lastPosition: number
+  /** The global positions of its first and last events written (0 when it wrote none). */
+  readonly positions: WrittenPositions
 }
 
 export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOptions): GroupCommitWriter => {
@@ -187,7 +187,8 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
     // Heads as this transaction leaves them, so that appends to one stream in one batch see (and chain to) each other.
     const heads = new Map<string, StreamHead>()
     let written = 0
-    let lastPosition = 0
+    let first = 0
+    let last = 0
     for (const append of batch) {
       const head = heads.get(append.streamId) ?? streamVersions.committedHead(append.streamId)
       if (!versionMatches(append.expected, head.version)) {
@@ -207,7 +208,9 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
         heads.set(append.streamId, { version: result.streamVersion, chainHash })
         outcomes.push(Effect.succeed(result))
         written++
-        lastPosition = appendLastPosition
+        // The rowids of one append are consecutive: this connection holds the write lock.
+        if (first === 0) first = appendLastPosition - append.events.length + 1
+        last = appendLastPosition
       } catch (error) {
         // A full disk or an I/O error can end the whole transaction; then nothing of the batch stands.
         if (!db.isTransaction) throw error
@@ -218,7 +221,7 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
         outcomes.push(Effect.fail(insertFailure(error, append)))
       }
     }
-    return { outcomes, heads, written, lastPosition }
+    return { outcomes, heads, written, positions: { first, last } }
   }
 
   /** Runs one transaction over `batch`, then settles every append in it once the transaction is durable. */
@@ -245,7 +248,7 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
     transactions++
     appends += result.written
     largestBatchAppends = Math.max(largestBatchAppends, batch.length)
-    options.durability.afterCommit(result.lastPosition, (failure) => {
+    options.durability.afterCommit(result.positions, (failure) => {
       const failed = failure === undefined ? undefined : Effect.fail(failure)
       for (const [i, append] of batch.entries()) append.settle(failed ?? result.outcomes[i]!)
       options.onAcknowledged()

@@ -19,7 +19,7 @@ import {
 } from "@mizan/eventsourcing"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { openDatabase, type Synchronous } from "./connection.ts"
-import { type Durability, durableAfterLogSync, durableAtCommit } from "./durability.ts"
+import { makeDurability } from "./durability.ts"
 import { type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
 import { type LogSync, threadPoolLogSync, walPathOf } from "./logSync.ts"
 import { type Chaining, chained, type EventRow, encodeEvents, eventColumns, recordsOfRows } from "./rows.ts"
@@ -28,8 +28,9 @@ import { sqliteSubjectKeys } from "./subjectKeys.ts"
 
 export interface SqliteStoreOptions {
   /**
-   * "full-offloaded" (the default) and "full" survive a power loss too, the first syncing the log in the
-   * thread pool; "normal" only a process kill (README.md, Durability).
+   * What an acknowledged append survives: under "full-offloaded" (the default) and "full" a power loss too,
+   * the first syncing the log in the thread pool; under "normal" only a process kill. At every level reads
+   * hand out another process's commits only once on disk (README.md, Durability).
    */
   readonly synchronous?: Synchronous
   /** How long a write waits for another process's write lock before failing with Locked. The wait blocks the event loop. */
@@ -69,6 +70,8 @@ interface Queries {
   readonly storeSignedHead: (head: SignedHead) => void
   readonly readSignedHeads: (afterCount: number, maxCount: number) => ReadonlyArray<SignedHead>
   readonly readLastSignedHead: () => SignedHead | undefined
+  /** The position of the last event in the file (0 when it holds none). */
+  readonly lastPosition: () => number
 }
 
 const signedHeadColumns = "count, last_event_id, digest, signed_at, signature, position"
@@ -114,7 +117,17 @@ const prepareQueries = (db: DatabaseSync): Queries => {
   const readLastSignedHead = db.prepare(`SELECT ${signedHeadColumns} FROM signed_heads ORDER BY count DESC LIMIT 1`)
   readSignedHeads.setReturnArrays(true)
   readLastSignedHead.setReturnArrays(true)
+  const lastPosition = db.prepare("SELECT coalesce(max(global_position), 0) FROM events")
+  lastPosition.setReturnArrays(true)
   return {
+    lastPosition: () => {
+      try {
+        return (lastPosition.get() as unknown as readonly [number])[0]
+      } catch {
+        // Only widens a sync's reach (durability.ts): without it, the sync still covers the rows just read.
+        return 0
+      }
+    },
     storeSignedHead: (head) =>
       void storeSignedHead.run(head.count, head.lastEventId, head.digest, head.signedAt, head.signature, head.position),
     readSignedHeads: (afterCount, maxCount) =>
@@ -146,10 +159,10 @@ export const makeSqliteEventStore = (
 ): Effect.Effect<SqliteEventStore, StoreError, Scope.Scope> => openSqliteEventStore(path, options, threadPoolLogSync)
 
 /**
- * `makeSqliteEventStore` with the syncs of the log ("full-offloaded") made
- * by `logSyncOf`: the tests hold them back to show what waits for them.
- * Not exported by the package: `chaining` other than `chained` is for the
- * sealing benchmark alone, which measures the chain's cost (rows.ts).
+ * `makeSqliteEventStore` with the syncs of the log made by `logSyncOf`: the
+ * tests hold them back to show what waits for them. Not exported by the
+ * package: `chaining` other than `chained` is for the sealing benchmark
+ * alone, which measures the chain's cost (rows.ts).
  */
 export const openSqliteEventStore = (
   path: string,
@@ -160,12 +173,12 @@ export const openSqliteEventStore = (
   const settings = { ...sqliteStoreDefaults, ...options }
   const open = (): OpenedStore => {
     const db = openDatabase(path, settings)
-    let durability = durableAtCommit
+    let logSync: LogSync | undefined
     try {
-      if (settings.synchronous === "full-offloaded") durability = durableAfterLogSync(logSyncOf(walPathOf(path)), path)
-      return storeOnDatabase(db, path, settings, durability, chaining)
+      logSync = logSyncOf(walPathOf(path))
+      return storeOnDatabase(db, path, settings, logSync, chaining)
     } catch (error) {
-      durability.close()
+      logSync?.close()
       db.close()
       throw error
     }
@@ -192,9 +205,11 @@ const storeOnDatabase = (
   db: DatabaseSync,
   path: string,
   settings: Required<SqliteStoreOptions>,
-  durability: Durability,
+  logSync: LogSync,
   chaining: Chaining,
 ): OpenedStore => {
+  const queries = prepareQueries(db)
+  const durability = makeDurability(settings.synchronous, logSync, path, queries.lastPosition)
   const signal = new AppendSignal()
   const writer = makeGroupCommitWriter(db, {
     appendBatchMaxEvents: settings.appendBatchMaxEvents,
@@ -204,7 +219,6 @@ const storeOnDatabase = (
     onAcknowledged: () => signal.notify(),
     chaining,
   })
-  const queries = prepareQueries(db)
 
   /** Runs a read or a small write; a JSON text that no longer parses is a damaged file. */
   const attempt = <A>(doing: string, body: () => A): Effect.Effect<A, StoreError> =>
@@ -218,8 +232,9 @@ const storeOnDatabase = (
 
   /**
    * Rows as records, handed out once they are durable: a read that reaches
-   * past the last durable position waits for the log's next sync (under
-   * "full-offloaded"; otherwise they are durable once committed).
+   * past the position the store knows durable (or its own under "normal")
+   * waits for a sync of the log that covers it, at every level
+   * (durability.ts: another process may have committed them unsynced).
    */
   const durableRecords = (
     doing: string,

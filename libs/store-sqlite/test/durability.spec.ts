@@ -1,13 +1,16 @@
-import { spawn } from "node:child_process"
 import { createInterface } from "node:readline"
-import type { RecordedEvent } from "@mizan/eventsourcing"
+import { it as effectIt } from "@effect/vitest"
+import { logStart, type RecordedEvent } from "@mizan/eventsourcing"
 import { readWholeLog } from "@mizan/eventsourcing/testing"
-import { Effect } from "effect"
+import { Effect, Stream } from "effect"
 import { describe, expect, it } from "vitest"
-import { makeSqliteEventStore, type Synchronous } from "../src/index.ts"
-import { tempDatabasePath } from "./support/stores.ts"
+import { makeSqliteEventStore, type Synchronous, synchronousLevels } from "../src/index.ts"
+import { openSqliteEventStore } from "../src/store.ts"
+import { scopedScript, spawnScript } from "./support/children.ts"
+import { gatedLogSyncs, tempDatabasePath } from "./support/stores.ts"
 
-const appender = new URL("./support/killableAppender.ts", import.meta.url).pathname
+const appender = new URL("./support/killableAppender.ts", import.meta.url)
+const heldSyncAppender = new URL("./support/heldSyncAppender.ts", import.meta.url)
 /**
  * The kill comes at a random moment this long after the child's first
  * acknowledgement: by then it has batches committing, syncing and being
@@ -38,8 +41,7 @@ const parseAcknowledgement = (line: string): Acknowledged => {
 /** Runs the appender on `path`, SIGKILLs it `killAfterMs` after its first acknowledgement, answers what it acknowledged. */
 const appendUntilKilled = (path: string, synchronous: Synchronous, killAfterMs: number): Promise<Array<Acknowledged>> =>
   new Promise((resolve, reject) => {
-    // process.execPath is the Node 24 running vitest, which runs the .ts child directly.
-    const child = spawn(process.execPath, [appender, path, synchronous], { stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawnScript(appender, [path, synchronous])
     const acknowledged: Array<Acknowledged> = []
     let stderr = ""
     // A child that never gets going must not outlive the test.
@@ -114,3 +116,44 @@ const killAndCheck = (synchronous: Synchronous) =>
       }
     }),
   )
+
+/**
+ * Several processes may share one file at different levels (the notifier
+ * and the gateway do). The other process here commits under
+ * "full-offloaded" and never gets to sync (its syncs are held back for as
+ * long as it lives), so its events are in the log and on no disk; this
+ * process's own syncs are held back too, behind the gate. Whatever this
+ * reader's level, its follower must hand the events out only once a sync
+ * of its own has put them on disk.
+ */
+describe("events another process committed and has not synced", () => {
+  const eventsAppended = 3
+
+  effectIt.live.each(synchronousLevels)(
+    "reach a follower only after a sync of the log by the follower's store (follower at %s)",
+    (synchronous) =>
+      Effect.gen(function* () {
+        const path = yield* tempDatabasePath
+        const syncs = gatedLogSyncs()
+        const gate = syncs.hold()
+        const store = yield* openSqliteEventStore(path, { synchronous, followPollIntervalMs: 10 }, syncs.logSyncOf)
+        const seen: Array<string> = []
+        yield* Effect.forkChild(
+          Stream.runForEach(store.follow(logStart), (e) =>
+            Effect.sync(() => seen.push(`${e.streamId} ${e.streamVersion}`)),
+          ),
+        )
+        const writer = yield* scopedScript(heldSyncAppender, [path, String(eventsAppended)])
+        yield* writer.printed("committed")
+        // Real time: the follower polls the file on a Node timer for what the child, a process of its own, committed.
+        const handedOut = Effect.as(Effect.repeat(Effect.sleep(5), { until: () => seen.length > 0 }), "handed them out")
+        const first = yield* Effect.raceFirst(Effect.as(gate.waiting, "asked for a sync"), handedOut)
+        expect(first).toBe("asked for a sync")
+        expect(seen).toEqual([])
+        yield* gate.release
+        yield* Effect.repeat(Effect.sleep(5), { until: () => seen.length === eventsAppended })
+        expect(seen).toEqual(["elsewhere 1", "elsewhere 2", "elsewhere 3"])
+      }),
+    20_000,
+  )
+})

@@ -212,7 +212,8 @@ describe("requests the store cannot carry out", () => {
 describe("a sync of the log that fails (synchronous full-offloaded)", () => {
   /** Syncs that fail as a disk's `fdatasync` does on an I/O error. */
   const failingSyncs = (): LogSync => ({
-    afterNextSync: (done) => done(new Error("EIO: i/o error, fdatasync")),
+    startedSyncs: () => 0,
+    afterSync: (_sync, done) => done(new Error("EIO: i/o error, fdatasync")),
     close: () => {},
   })
 
@@ -237,7 +238,8 @@ describe("a sync of the log that fails once (synchronous full-offloaded)", () =>
   const failingOnce = (): LogSync => {
     let syncs = 0
     return {
-      afterNextSync: (done) => done(++syncs === 1 ? new Error("EIO: i/o error, fdatasync") : undefined),
+      startedSyncs: () => syncs,
+      afterSync: (_sync, done) => done(++syncs === 1 ? new Error("EIO: i/o error, fdatasync") : undefined),
       close: () => {},
     }
   }

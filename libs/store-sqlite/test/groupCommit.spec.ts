@@ -4,9 +4,10 @@ import { Effect, Exit, Fiber, Scope, Stream } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { openDatabase } from "../src/connection.ts"
-import { durableAtCommit } from "../src/durability.ts"
+import { makeDurability } from "../src/durability.ts"
 import { type AppendOutcome, makeGroupCommitWriter } from "../src/groupCommit.ts"
 import { makeSqliteEventStore, type SqliteEventStore } from "../src/index.ts"
+import { threadPoolLogSync, walPathOf } from "../src/logSync.ts"
 import { chained, type EncodedEvent, encodeEvents } from "../src/rows.ts"
 import { openFreshStore, tempDatabasePath } from "./support/stores.ts"
 
@@ -204,12 +205,19 @@ describe("the group-commit writer", () => {
         Effect.gen(function* () {
           const path = yield* tempDatabasePath
           const db = openDatabase(path, { synchronous: "normal", busyTimeoutMs: 100 })
-          yield* Effect.addFinalizer(() => Effect.sync(() => db.close()))
+          const logSync = threadPoolLogSync(walPathOf(path))
+          yield* Effect.addFinalizer(() =>
+            Effect.sync(() => {
+              logSync.close()
+              db.close()
+            }),
+          )
           const writer = makeGroupCommitWriter(db, {
             appendBatchMaxEvents: 1_000,
             streamVersionCacheMaxStreams: 2,
             path,
-            durability: durableAtCommit,
+            // "normal" acknowledges at commit, so each flush settles its batch before it returns.
+            durability: makeDurability("normal", logSync, path, () => 0),
             onAcknowledged: () => {},
             chaining: chained,
           })

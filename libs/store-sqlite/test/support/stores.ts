@@ -1,11 +1,11 @@
 /** Shared by the store's tests: a fresh database file per test, removed with the test's scope. */
-import { mkdtempSync, rmSync } from "node:fs"
+import { fdatasync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { DurabilityGate } from "@mizan/eventsourcing/testing"
 import { Effect, Exit, Scope } from "effect"
 import type { SqliteEventStore, SqliteStoreOptions } from "../../src/index.ts"
-import { type LogSync, threadPoolLogSync } from "../../src/logSync.ts"
+import { type Datasync, type LogSync, threadPoolLogSync } from "../../src/logSync.ts"
 import { openSqliteEventStore } from "../../src/store.ts"
 
 /** A path for a database file in a new temporary folder; the folder goes when the scope closes. */
@@ -42,9 +42,10 @@ export const gatedLogSyncs = () => {
   const logSyncOf = (walPath: string): LogSync => {
     const inner = threadPoolLogSync(walPath)
     return {
-      afterNextSync: (done) => {
-        if (held === undefined) return inner.afterNextSync(done)
-        held.push(() => inner.afterNextSync(done))
+      startedSyncs: inner.startedSyncs,
+      afterSync: (sync, done) => {
+        if (held === undefined) return inner.afterSync(sync, done)
+        held.push(() => inner.afterSync(sync, done))
         someoneWaits()
       },
       close: () => {
@@ -56,6 +57,37 @@ export const gatedLogSyncs = () => {
     }
   }
   return { hold, logSyncOf }
+}
+
+/**
+ * Node's `fdatasync` with its first `heldCount` calls held while they run:
+ * each starts only when `releaseNext` lets it (in call order); later calls
+ * go straight through. Shows which sync a waiter is answered by.
+ */
+export const heldDatasyncs = (heldCount: number) => {
+  let calls = 0
+  const held: Array<() => void> = []
+  const callWaiters: Array<() => void> = []
+  const datasync: Datasync = (fd, done) => {
+    calls++
+    for (const wake of callWaiters.splice(0)) wake()
+    if (calls > heldCount) return fdatasync(fd, done)
+    held.push(() => fdatasync(fd, done))
+  }
+  const started = (count: number): Effect.Effect<void> =>
+    Effect.callback((resume) => {
+      const check = () => (calls >= count ? resume(Effect.void) : callWaiters.push(check))
+      check()
+    })
+  return {
+    datasync,
+    /** How many syncs have started (held or not). */
+    calls: () => calls,
+    /** Completes once `count` syncs have started. */
+    started,
+    /** Lets the oldest held sync run. */
+    releaseNext: Effect.sync(() => held.shift()?.()),
+  }
 }
 
 export interface FreshStore {
