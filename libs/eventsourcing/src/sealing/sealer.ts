@@ -235,26 +235,34 @@ export const makeSealer = (
             keyRingFailure(`unwrapping data key ${row.keyId}`),
           )
 
-    /** The subject's live key row: the stored one, or a new random key added to the table. */
-    const liveKeyRow = (subjectId: string, now: number) =>
-      Effect.flatMap(subjectKeys.liveKeyOf(subjectId), (row) =>
-        row !== undefined
-          ? Effect.succeed(row)
-          : Effect.flatMap(
-              Effect.mapError(keyRing.wrap(newDataKey()), keyRingFailure("wrapping a new data key")),
-              ({ wrapped, masterKeyId }) =>
-                subjectKeys.addKey({
-                  keyId: randomUUID(),
-                  subjectId,
-                  wrappedKey: wrapped,
-                  masterKeyId,
-                  createdAt: now,
-                }),
+    /**
+     * The subject's live key row: the stored one, or a new random key added
+     * to the table, with its bytes (`madeHere`) when the table kept this
+     * one and not another writer's, so that it needs no unwrapping.
+     */
+    const liveKeyRow = (
+      subjectId: string,
+      now: number,
+    ): Effect.Effect<{ readonly row: SubjectKey; readonly madeHere?: Buffer }, StoreError> =>
+      Effect.flatMap(subjectKeys.liveKeyOf(subjectId), (stored) => {
+        if (stored !== undefined) return Effect.succeed({ row: stored })
+        const dataKey = newDataKey()
+        const keyId = randomUUID()
+        return Effect.flatMap(
+          Effect.mapError(keyRing.wrap(dataKey), keyRingFailure("wrapping a new data key")),
+          ({ wrapped, masterKeyId }) =>
+            Effect.map(
+              subjectKeys.addKey({ keyId, subjectId, wrappedKey: wrapped, masterKeyId, createdAt: now }),
+              (row) => (row.keyId === keyId ? { row, madeHere: dataKey } : { row }),
             ),
-      )
+        )
+      })
 
-    const equalityRow = yield* liveKeyRow(equalitySubjectId, yield* Clock.currentTimeMillis)
-    const equalityBytes = yield* unwrap(equalityRow)
+    /** A live key's bytes: as made here, or unwrapped from its row. */
+    const bytesOf = (live: { readonly row: SubjectKey; readonly madeHere?: Buffer }) =>
+      live.madeHere === undefined ? unwrap(live.row) : Effect.succeed(live.madeHere)
+
+    const equalityBytes = yield* bytesOf(yield* liveKeyRow(equalitySubjectId, yield* Clock.currentTimeMillis))
     if (equalityBytes === undefined)
       return yield* new StoreError({ reason: "Corrupt", detail: "the key table's secret for keyed ids is destroyed" })
     const equalitySecret = cipherKeyOf(equalityBytes)
@@ -284,12 +292,12 @@ export const makeSealer = (
         const now = clock.currentTimeMillisUnsafe()
         const cached = cache.liveOf(subjectId, now)
         if (cached !== undefined) return Effect.succeed(cached)
-        return Effect.flatMap(liveKeyRow(subjectId, now), (row) =>
-          Effect.map(unwrap(row), (key) => {
+        return Effect.flatMap(liveKeyRow(subjectId, now), (live) =>
+          Effect.map(bytesOf(live), (key) => {
             const entry = {
               key: key === undefined ? undefined : cipherKeyOf(key),
               subjectId,
-              keyId: row.keyId,
+              keyId: live.row.keyId,
               expiresAt: now + settings.keyCacheMs,
             }
             cache.keep(entry, true)
