@@ -123,11 +123,24 @@ const literalCopyOf = (sorted: ReadonlyArray<string>) =>
     `return (record) => ({ ${sorted.map((key) => `${JSON.stringify(key)}: copyMember(record[${JSON.stringify(key)}])`).join(", ")} })`,
   )(sortedCopy) as (record: Record<string, unknown>) => Record<string, unknown>
 
-/** A copy made member by member: for a key order past the bound, whose copy is not worth generating. */
+/**
+ * A copy made member by member: for a key order past the bound, whose copy
+ * is not worth generating, and in a process that may not generate code
+ * (node --disallow-code-generation-from-strings).
+ */
 const memberwiseCopyOf = (sorted: ReadonlyArray<string>) => (record: Record<string, unknown>) => {
   const copy: Record<string, unknown> = {}
   for (const key of sorted) copy[key] = sortedCopy(record[key])
   return copy
+}
+
+const fastestCopyOf = (sorted: ReadonlyArray<string>) => {
+  try {
+    return literalCopyOf(sorted)
+  } catch (error) {
+    if (error instanceof EvalError) return memberwiseCopyOf(sorted)
+    throw error
+  }
 }
 
 const keyOrderOf = (keys: ReadonlyArray<string>): KeyOrder => {
@@ -137,7 +150,7 @@ const keyOrderOf = (keys: ReadonlyArray<string>): KeyOrder => {
   const sorted = [...keys].sort()
   const orderable = !sorted.some((key) => unorderableKey.test(key))
   if (keyOrdersHeld >= keyOrdersMax) return { keys, copy: orderable ? memberwiseCopyOf(sorted) : undefined }
-  const order: KeyOrder = { keys, copy: orderable ? literalCopyOf(sorted) : undefined }
+  const order: KeyOrder = { keys, copy: orderable ? fastestCopyOf(sorted) : undefined }
   keyOrdersHeld++
   if (known === undefined) keyOrders.set(first, [order])
   else known.push(order)

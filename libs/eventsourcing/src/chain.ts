@@ -72,7 +72,8 @@ const sha256After = (previous: Sha256Hex, text: string): Sha256Hex =>
 export const chainHashOfCanonical = (previous: Sha256Hex, event: CanonicalChainedFields): Sha256Hex =>
   sha256After(
     previous,
-    `{${event.dataJson === undefined ? "" : `"data":${event.dataJson},`}"id":${canonicalJson(event.id)},${event.metadataJson === undefined ? "" : `"metadata":${event.metadataJson},`}"schemaVersion":${canonicalJson(event.schemaVersion)},"streamId":${canonicalJson(event.streamId)},"streamVersion":${canonicalJson(event.streamVersion)},"type":${canonicalJson(event.type)}}`,
+    // The strings and numbers as JSON.stringify writes them, which is their canonical JSON.
+    `{${event.dataJson === undefined ? "" : `"data":${event.dataJson},`}"id":${JSON.stringify(event.id)},${event.metadataJson === undefined ? "" : `"metadata":${event.metadataJson},`}"schemaVersion":${JSON.stringify(event.schemaVersion)},"streamId":${JSON.stringify(event.streamId)},"streamVersion":${JSON.stringify(event.streamVersion)},"type":${JSON.stringify(event.type)}}`,
   )
 
 /**

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -148,6 +149,18 @@ describe("canonical JSON's fast path", () => {
       ])
       expect(canonicalJson(value)).toBe(canonicalJsonByHand(value))
     }
+  })
+
+  it("writes the same bytes in a process that may not generate code, copying member by member there", () => {
+    const value = { b: 1, a: { d: [1, { z: 1, y: 2 }], c: "é" }, _tag: "T" }
+    const script = `import { canonicalJson } from ${JSON.stringify(new URL("../src/canonicalJson.ts", import.meta.url).href)}
+      process.stdout.write(canonicalJson(${JSON.stringify(value)}))`
+    const written = execFileSync(
+      process.execPath,
+      ["--disallow-code-generation-from-strings", "--input-type=module", "--eval", script],
+      { encoding: "utf8" },
+    )
+    expect(written).toBe(canonicalJsonByHand(value))
   })
 
   it("refuses what has no JSON form, naming its type", () => {

@@ -55,6 +55,23 @@ describe("postgres appends", () => {
     }),
   )
 
+  it.effect(
+    "verifies a row written before, its data in the caller's key order: the hash is over the data read back",
+    () =>
+      Effect.gen(function* () {
+        const schema = freshSchema()
+        const store = yield* openStore(schema)
+        const data = { b: 1, a: { z: 0, y: [true, "é"] } }
+        yield* store.append("before", [{ type: "T", schemaVersion: 1, data }], "no_stream")
+        // What the store wrote before it kept canonical JSON: JSON.stringify's text, keys as the caller gave them.
+        const client = yield* rawClient
+        yield* sql(client, `UPDATE "${schema}".events SET data = $1::json`, [JSON.stringify(data)])
+        const [read] = yield* store.readStream("before")
+        expect(Object.keys(read!.data as object)).toEqual(["b", "a"])
+        expect(read!.chainHash).toBe(chainHashOf(chainGenesis, read!))
+      }),
+  )
+
   it.effect("reads the same rows whatever another library set as pg's process-wide type parsers", () =>
     Effect.gen(function* () {
       // What Emmett's dumbo does when it loads; pg's own parsers are back once the test's scope closes.

@@ -110,6 +110,21 @@ describe("the stored JSON", () => {
       ),
   )
 
+  it("verifies a row written before, its data in the caller's key order: the hash is over the data read back", () =>
+    run((store, path) =>
+      Effect.gen(function* () {
+        const data = { b: 1, a: { z: 0, y: [true, "é"] } }
+        yield* store.append("before", [{ type: "T", schemaVersion: 1, data }], "no_stream")
+        // What the store wrote before it kept canonical JSON: JSON.stringify's text, keys as the caller gave them.
+        const raw = new DatabaseSync(path)
+        raw.prepare("UPDATE events SET data = ?").run(JSON.stringify(data))
+        raw.close()
+        const [read] = yield* store.readStream("before")
+        expect(Object.keys(read!.data as object)).toEqual(["b", "a"])
+        expect(read!.chainHash).toBe(chainHashOf(chainGenesis, read!))
+      }),
+    ))
+
   it("orders the keys of objects written in any order, integer-like keys among them", () =>
     run((store, path) =>
       Effect.gen(function* () {
