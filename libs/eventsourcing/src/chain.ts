@@ -85,14 +85,21 @@ export const chainHashOfCanonical = (previous: Sha256Hex, event: CanonicalChaine
  * audit's verifier all compute it here.
  */
 export const chainHashOf = (previous: Sha256Hex, event: ChainedFields): Sha256Hex =>
+  // Named as a member of the record, as a toJSON would be told (JSON.stringify's key argument).
+  chainHashOfStored(previous, event, canonicalJsonOrNothing(event.data, "data"))
+
+/**
+ * `chainHashOf` of an event whose data a store keeps as its canonical JSON,
+ * `dataJson`: what the SQL stores hash, without writing the data again.
+ */
+export const chainHashOfStored = (previous: Sha256Hex, event: ChainedFields, dataJson: string | undefined): Sha256Hex =>
   chainHashOfCanonical(previous, {
     id: event.id,
     streamId: event.streamId,
     streamVersion: event.streamVersion,
     type: event.type,
     schemaVersion: event.schemaVersion,
-    // Named as members of the record, as a toJSON would be told (JSON.stringify's key argument).
-    dataJson: canonicalJsonOrNothing(event.data, "data"),
+    dataJson,
     metadataJson: canonicalJsonOrNothing(event.metadata, "metadata"),
   })
 

@@ -6,9 +6,8 @@
  */
 import { randomUUID } from "node:crypto"
 import {
-  canonicalJson,
   canonicalJsonOrNothing,
-  chainHashOfCanonical,
+  chainHashOfStored,
   checkAppendRequest,
   type EventMetadata,
   EventStore,
@@ -120,11 +119,7 @@ const chainBatch = (
       metadata: metadataOf(encoded.correlationIds[i]!, encoded.causationIds[i]!, recordedAt),
       streamVersion: head.version + i + 1,
     }
-    previous = chainHashOfCanonical(previous, {
-      ...fields,
-      dataJson: encoded.dataJson[i]!,
-      metadataJson: canonicalJson(fields.metadata),
-    })
+    previous = chainHashOfStored(previous, fields, encoded.dataJson[i])
     return { ...fields, chainHash: previous }
   })
   const columns = [

@@ -8,9 +8,8 @@
 import { randomUUIDv7 } from "node:crypto"
 import {
   type ChainedFields,
-  canonicalJson,
   canonicalJsonOrNothing,
-  chainHashOfCanonical,
+  chainHashOfStored,
   type EventMetadata,
   type NewEvent,
   type RecordedEvent,
@@ -33,20 +32,8 @@ export interface Chaining {
   readonly hash: (previous: string, event: ChainedFields, dataJson: string) => string
 }
 
-/** Canonical JSON stored, and hashed as it is stored (`chainHashOfCanonical`: the bytes `chainHashOf` hashes). */
-export const chained: Chaining = {
-  encode: canonicalJsonOrNothing,
-  hash: (previous, event, dataJson) =>
-    chainHashOfCanonical(previous, {
-      id: event.id,
-      streamId: event.streamId,
-      streamVersion: event.streamVersion,
-      type: event.type,
-      schemaVersion: event.schemaVersion,
-      dataJson,
-      metadataJson: canonicalJson(event.metadata),
-    }),
-}
+/** Canonical JSON stored, and hashed as it is stored (`chainHashOfStored`: the bytes `chainHashOf` hashes). */
+export const chained: Chaining = { encode: canonicalJsonOrNothing, hash: chainHashOfStored }
 
 /** An event encoded for its row, before the writer gives it a stream version and a position. */
 export interface EncodedEvent {
