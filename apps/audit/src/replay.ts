@@ -23,6 +23,7 @@ import { EventStore, type GlobalPosition, logStart, type RecordedEvent, type Sto
 import { Effect, Result } from "effect"
 import type { AuditFold, FoldedStates } from "./auditFold.ts"
 import {
+  askingKinds,
   type CrossStreamFinding,
   crossStreamFindings,
   type FactsOf,
@@ -361,16 +362,23 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     due = tracked
   }
 
-  /** Every stream held, open or retired, as the rules that span streams read it (they order what they find). */
+  /**
+   * The streams held, open or retired, whose rules span streams (`askingKinds`),
+   * as those rules read them (they order what they find). The others, most of
+   * the streams, are passed over before an object is made of them.
+   */
   const subjects = function* () {
-    for (const tracked of streams.open())
+    for (const tracked of streams.open()) {
+      if (tracked.aggregate === undefined || !askingKinds.has(tracked.aggregate.kind)) continue
       yield {
         ...placeOf(tracked),
-        kind: tracked.aggregate?.kind,
+        kind: tracked.aggregate.kind,
         state: tracked.state,
         firstRead: tracked.firstRead,
       }
+    }
     for (const index of retired.indexes()) {
+      if (!askingKinds.has(retired.aggregateOf(index)!.kind)) continue
       const stream = retired.fieldsOf(index)
       yield {
         streamId: stream.streamId,
