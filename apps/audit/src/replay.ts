@@ -110,6 +110,12 @@ export interface Partition {
   readonly count: number
 }
 
+/** Whether the replayer of `partition` folds a stream: every stream without one. */
+const holderOf =
+  (partition: Partition | undefined) =>
+  (streamId: string): boolean =>
+    partition === undefined || workerOfStream(streamId, partition.count) === partition.index
+
 export interface ReplayerOptions {
   readonly registry?: ReadonlyArray<AuditedAggregate>
   readonly findingsListedMax?: number
@@ -177,9 +183,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     ]),
   )
   const partition = options.partition
-  /** Whether this replayer folds the stream: every stream, or those of its partition. */
-  const holds = (streamId: string): boolean =>
-    partition === undefined || workerOfStream(streamId, partition.count) === partition.index
+  const holds = holderOf(partition)
   const retiring = options.states === "compact" && options.retire !== false
   const retired = new RetiredStreams()
   const streams = new StreamTable<TrackedStream>((index) => retired.idOf(index))
@@ -509,12 +513,8 @@ export const replayLog = (options: ReplayLogOptions = {}): Effect.Effect<Replaye
     const replayer = makeReplayer(options)
     const cut = options.cut ?? everything
     const maxCount = options.pageSizeEvents ?? replayPageSizeEventsDefault
-    const partition = options.partition
     // A worker decodes its own streams' events only; the others' places still end appends and count as read.
-    const wholeEventsOf =
-      partition === undefined
-        ? undefined
-        : (streamId: string) => workerOfStream(streamId, partition.count) === partition.index
+    const wholeEventsOf = options.partition === undefined ? undefined : holderOf(options.partition)
     let after = logStart
     let read = 0
     while (true) {
