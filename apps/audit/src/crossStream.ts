@@ -43,6 +43,13 @@ export interface CrossStreamFinding {
   readonly finding: BrokenInvariant
 }
 
+/**
+ * The kinds of stream whose rules span streams (the asking side): an
+ * order-number index and a refund order. The replay hands these alone to
+ * `wantedStreams` and `crossStreamFindings`, which find nothing in any other.
+ */
+export const askingKinds: ReadonlySet<string> = new Set(["orderIndex", "refund"])
+
 /** The stream an order-number index names, when it is issued. */
 const namedByIndex = (subject: CrossStreamSubject): string | undefined => {
   if (subject.kind !== "orderIndex") return undefined

@@ -23,6 +23,7 @@ import { EventStore, type GlobalPosition, logStart, type RecordedEvent, type Sto
 import { Effect, Result } from "effect"
 import type { AuditFold, FoldedStates } from "./auditFold.ts"
 import {
+  askingKinds,
   type CrossStreamFinding,
   crossStreamFindings,
   type FactsOf,
@@ -109,6 +110,12 @@ export interface Partition {
   readonly count: number
 }
 
+/** Whether the replayer of `partition` folds a stream: every stream without one. */
+const holderOf =
+  (partition: Partition | undefined) =>
+  (streamId: string): boolean =>
+    partition === undefined || workerOfStream(streamId, partition.count) === partition.index
+
 export interface ReplayerOptions {
   readonly registry?: ReadonlyArray<AuditedAggregate>
   readonly findingsListedMax?: number
@@ -176,9 +183,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     ]),
   )
   const partition = options.partition
-  /** Whether this replayer folds the stream: every stream, or those of its partition. */
-  const holds = (streamId: string): boolean =>
-    partition === undefined || workerOfStream(streamId, partition.count) === partition.index
+  const holds = holderOf(partition)
   const retiring = options.states === "compact" && options.retire !== false
   const retired = new RetiredStreams()
   const streams = new StreamTable<TrackedStream>((index) => retired.idOf(index))
@@ -361,16 +366,23 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     due = tracked
   }
 
-  /** Every stream held, open or retired, as the rules that span streams read it (they order what they find). */
+  /**
+   * The streams held, open or retired, whose rules span streams (`askingKinds`),
+   * as those rules read them (they order what they find). The others, most of
+   * the streams, are passed over before an object is made of them.
+   */
   const subjects = function* () {
-    for (const tracked of streams.open())
+    for (const tracked of streams.open()) {
+      if (tracked.aggregate === undefined || !askingKinds.has(tracked.aggregate.kind)) continue
       yield {
         ...placeOf(tracked),
-        kind: tracked.aggregate?.kind,
+        kind: tracked.aggregate.kind,
         state: tracked.state,
         firstRead: tracked.firstRead,
       }
+    }
     for (const index of retired.indexes()) {
+      if (!askingKinds.has(retired.aggregateOf(index)!.kind)) continue
       const stream = retired.fieldsOf(index)
       yield {
         streamId: stream.streamId,
@@ -501,12 +513,8 @@ export const replayLog = (options: ReplayLogOptions = {}): Effect.Effect<Replaye
     const replayer = makeReplayer(options)
     const cut = options.cut ?? everything
     const maxCount = options.pageSizeEvents ?? replayPageSizeEventsDefault
-    const partition = options.partition
     // A worker decodes its own streams' events only; the others' places still end appends and count as read.
-    const wholeEventsOf =
-      partition === undefined
-        ? undefined
-        : (streamId: string) => workerOfStream(streamId, partition.count) === partition.index
+    const wholeEventsOf = options.partition === undefined ? undefined : holderOf(options.partition)
     let after = logStart
     let read = 0
     while (true) {

@@ -9,7 +9,7 @@ export interface WorkerTiming {
   readonly startMs: number
   /** Reading the log and folding its streams. */
   readonly readMs: number
-  /** The CPU time the thread used in all, start-up included: what it costs with a core of its own. */
+  /** The CPU time the thread used until it had read the log, start-up included (the exchange after it not). */
   readonly cpuMs: number
 }
 

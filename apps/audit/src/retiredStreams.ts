@@ -68,6 +68,11 @@ export class RetiredStreams {
     return this.#ids[index]!
   }
 
+  /** The aggregate of the retired stream at `index`, without making its fields into an object. */
+  aggregateOf(index: number): AuditedAggregate | undefined {
+    return this.#aggregates[index]
+  }
+
   /** The retired stream at `index` (one not revived). */
   fieldsOf(index: number): RetiredFields {
     return {

@@ -16,6 +16,9 @@
  *   `mizan-audit replay` does, retiring the streams that end), the same
  *   without retirement (before it), into the domain's states (as before issue
  *   19, for the record), and on two worker threads (`replay --workers 2`).
+ * After the table, each parallel run: every worker's start-up, read and CPU
+ * time, and the busiest worker's CPU beside the raw read's (what two
+ * workers give with a core each, on a machine busy with other work).
  * Then, untimed, the memory: the heap a compact replay holds at a quarter, a
  * half and all of the log, with the streams open and retired there (how it
  * grows with each), the same without retirement and the domain's at all of
@@ -182,7 +185,7 @@ const workerBreakdown = (): Array<string> => {
   const busiestCpuMs = median(workerRuns.map(({ timings }) => Math.max(...timings.map((t) => t.cpuMs))))
   const rawCpuMs = median(rawReadCpuMs)
   lines.push(
-    `  CPU per event: raw read ${((rawCpuMs * 1_000) / eventsInHistory).toFixed(2)} µs, the busiest worker ${((busiestCpuMs * 1_000) / eventsInHistory).toFixed(2)} µs (medians): ${(rawCpuMs / busiestCpuMs).toFixed(2)} of the raw rate with a free core per worker`,
+    `  CPU per event: raw read ${((rawCpuMs * 1_000) / eventsInHistory).toFixed(2)} µs, the busiest worker ${((busiestCpuMs * 1_000) / eventsInHistory).toFixed(2)} µs (medians): ${(rawCpuMs / busiestCpuMs).toFixed(2)} of the raw rate with a free core per worker, until the workers have read (the exchange after it not counted)`,
   )
   return lines
 }
