@@ -543,6 +543,12 @@ comparisons.push(
     unit: "events",
     counts,
   }),
+  // Issue 19's goal: readAll keeps within 5% of that ceiling, in the same run.
+  await compare(storeReadAll(reader), rawKeysetSelect(rawReader, "arrays, data parsed"), {
+    unit: "events",
+    counts,
+    goalRatio: 0.95,
+  }),
 )
 rawReader.close()
 await closeStore(reader)
