@@ -122,8 +122,13 @@ export const encodeEvents = (
   return encoded
 }
 
-const metadataOf = (metadataJson: string | null, recordedAt: number): RecordedEvent["metadata"] =>
-  metadataJson === null ? { recordedAt } : { ...(JSON.parse(metadataJson) as EventMetadata), recordedAt }
+const metadataOf = (metadataJson: string | null, recordedAt: number): RecordedEvent["metadata"] => {
+  if (metadataJson === null) return { recordedAt }
+  // The parsed object is this read's own: the recorded time goes into it, not into a copy of it.
+  const metadata = JSON.parse(metadataJson) as EventMetadata & { recordedAt: number }
+  metadata.recordedAt = recordedAt
+  return metadata
+}
 
 /**
  * The chained fields of an event the writer is about to insert, as a later
