@@ -468,6 +468,7 @@ describe("sealed personal data on real processes", () => {
     await forgetTheCardHolder(run)
     await forgetThePayer(run)
     await forgetThePayingMember(run)
+    await forgetTheDirectOrdersPayer(run)
   })
 })
 
