@@ -109,8 +109,8 @@ export const layerKeyFileOf = (masterKeyFile: string): Layer.Layer<KeyRing, Audi
  * The store with its sealed fields opened (docs/architecture.md#sealed-personal-data):
  * what replay, show and at read, as the domain sees it, with a forgotten
  * subject's fields as `[forgotten]`. A store that never sealed anything (its
- * key table holds no secret for keyed ids, or it keeps no key table, as
- * KurrentDB) reads as it is, and needs no master key file.
+ * key table holds no secret for keyed ids, or it has none, as a KurrentDB
+ * store without `keyTable=`) reads as it is, and needs no master key file.
  */
 export const layerOpenedStore = (
   store: StoreSetting,
@@ -121,7 +121,8 @@ export const layerOpenedStore = (
     Effect.gen(function* () {
       const raw = yield* Layer.build(layerStore(store, options))
       const keys = Context.get(raw, SubjectKeys)
-      const sealedBefore = store._tag !== "KurrentDb" && (yield* keys.liveKeyOf(equalitySubjectId)) !== undefined
+      // A KurrentDB store without a keyTable has a key table that holds nothing (libs/stores): it reads as never sealed.
+      const sealedBefore = (yield* keys.liveKeyOf(equalitySubjectId)) !== undefined
       if (!sealedBefore) return Context.make(EventStore, Context.get(raw, EventStore))
       const keyRing = yield* Layer.build(keyFileOf(masterKeyFile))
       const sealer = yield* makeSealerOn(mizanSealingPlan, keys, Context.get(keyRing, KeyRing))
