@@ -14,6 +14,7 @@ import { rotateMasterKey } from "@mizan/stores"
 import { Effect, Exit, Layer } from "effect"
 import { exportLog } from "./exportLog.ts"
 import { formatCount } from "./format.ts"
+import { importSealNeedsKeys } from "./importCheck.ts"
 import { importDefaults, importLog } from "./importLog.ts"
 import { replayInWorkers } from "./parallelReplay.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
@@ -367,9 +368,10 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
       const inFlight =
         given === undefined ? undefined : wholeNumber("in-flight", given, importDefaults.appendsInFlightMax)
       if (inFlight instanceof AuditError) return inFlight
-      return argument === undefined
-        ? new AuditError({ detail: "import needs the FILE to import" })
-        : asStored(importCommand(io, store, argument, inFlight, parsed.values.seal), false)
+      if (argument === undefined) return new AuditError({ detail: "import needs the FILE to import" })
+      // Refused before the store is opened, which would create it: a refused import leaves no empty store behind.
+      if (parsed.values.seal && !existsSync(masterKeyFile)) return importSealNeedsKeys()
+      return asStored(importCommand(io, store, argument, inFlight, parsed.values.seal), false)
     }
     case "verify": {
       const key = readServicePublicKey(io, parsed.values["service-public-key"])

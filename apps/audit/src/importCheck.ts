@@ -53,6 +53,13 @@ const headProblem = (head: ExportedHead, events: number, lastEventId: string | u
   return undefined
 }
 
+/** Why `import --seal` cannot run: it would store the file in clear. */
+export const importSealNeedsKeys = () =>
+  new AuditError({
+    detail:
+      "import --seal needs the target store's key table and the master key file (--master-key-file or MIZAN_MASTER_KEY_FILE)",
+  })
+
 /** The first pass: every check, nothing written. Answers the event count, each stream's first version, and whether it holds heads. */
 export const checkFile = Effect.fn("Audit.checkFile")(function* (
   path: string,
@@ -68,10 +75,7 @@ export const checkFile = Effect.fn("Audit.checkFile")(function* (
   const targetKeys = yield* Effect.serviceOption(SubjectKeys)
   // Checked before anything is written: without a key table and a master key, --seal would store the file in clear.
   if (seal && (Option.isNone(targetKeys) || Option.isNone(yield* Effect.serviceOption(KeyRing))))
-    return yield* new AuditError({
-      detail:
-        "import --seal needs the target store's key table and the master key file (--master-key-file or MIZAN_MASTER_KEY_FILE)",
-    })
+    return yield* importSealNeedsKeys()
   // The file's key table, to open its sealed events with, without writing anything yet.
   const fileKeys = makeMemorySubjectKeys()
   let keys = 0
