@@ -287,22 +287,25 @@ export const makeSealer = (
       return `${category}/${keyedPartPrefix}${keyedDigest(equalitySecret, `stream ${category}`, rest)}`
     }
 
+    /** A key row and its bytes (undefined: forgotten), kept in the cache until `keyCacheMs` from `now`; `live` as its subject's live key too. */
+    const cacheKeyRow = (row: SubjectKey, bytes: Uint8Array | undefined, now: number, live: boolean): CachedKey => {
+      const entry = {
+        key: bytes === undefined ? undefined : cipherKeyOf(bytes),
+        subjectId: row.subjectId,
+        keyId: row.keyId,
+        expiresAt: now + settings.keyCacheMs,
+      }
+      cache.keep(entry, live)
+      return entry
+    }
+
     const liveKey = (subjectId: string): Effect.Effect<CachedKey, StoreError> =>
       Effect.suspend(() => {
         const now = clock.currentTimeMillisUnsafe()
         const cached = cache.liveOf(subjectId, now)
         if (cached !== undefined) return Effect.succeed(cached)
         return Effect.flatMap(liveKeyRow(subjectId, now), (live) =>
-          Effect.map(bytesOf(live), (key) => {
-            const entry = {
-              key: key === undefined ? undefined : cipherKeyOf(key),
-              subjectId,
-              keyId: live.row.keyId,
-              expiresAt: now + settings.keyCacheMs,
-            }
-            cache.keep(entry, true)
-            return entry
-          }),
+          Effect.map(bytesOf(live), (bytes) => cacheKeyRow(live.row, bytes, now, true)),
         )
       })
 
@@ -319,16 +322,7 @@ export const makeSealer = (
                   detail: `event ${eventId} is sealed under data key ${keyId}, which the key table does not hold`,
                 }),
               )
-            : Effect.map(unwrap(row), (key) => {
-                const entry = {
-                  key: key === undefined ? undefined : cipherKeyOf(key),
-                  subjectId: row.subjectId,
-                  keyId,
-                  expiresAt: now + settings.keyCacheMs,
-                }
-                cache.keep(entry, false)
-                return entry
-              }),
+            : Effect.map(unwrap(row), (bytes) => cacheKeyRow(row, bytes, now, false)),
         )
       })
 
