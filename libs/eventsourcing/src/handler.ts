@@ -109,18 +109,25 @@ const appendDecided = <Command, Event, State, Error>(
 }
 
 /**
+ * A command handler: runs `command` on the stream `streamId` of `aggregate`
+ * and answers what it decided and the state after it. The two below give the
+ * same answer; they differ only in whether they read the stream first.
+ */
+export type CommandHandler = <Command, Event, State, Error>(
+  aggregate: Aggregate<Command, Event, State, Error>,
+  streamId: string,
+  command: Command,
+  metadata?: EventMetadata,
+) => Effect.Effect<Handled<Event, State>, Error | StoreError | VersionConflict, EventStore>
+
+/**
  * The command handler: read the stream, fold, decide, append with the
  * expected version. Commands on one stream take turns within this process
  * (`CommandLocks`); when another process appended first, decide again on
  * the new state, at most `versionConflictRetriesMax` times. A command that decides
  * nothing (a repeat) appends nothing and answers the current state.
  */
-export const handleCommand = <Command, Event, State, Error>(
-  aggregate: Aggregate<Command, Event, State, Error>,
-  streamId: string,
-  command: Command,
-  metadata?: EventMetadata,
-): Effect.Effect<Handled<Event, State>, Error | StoreError | VersionConflict, EventStore> =>
+export const handleCommand: CommandHandler = (aggregate, streamId, command, metadata) =>
   Effect.gen(function* () {
     const store = yield* EventStore
     const locks = yield* CommandLocks
@@ -149,19 +156,14 @@ export const handleCommand = <Command, Event, State, Error>(
  * `handleCommand`, read, decide and append, so the answer is the same either
  * way: the guess only decides whether the read happens.
  */
-export const handleCommandOnNewStream = <Command, Event, State, Error>(
-  aggregate: Aggregate<Command, Event, State, Error>,
-  streamId: string,
-  command: Command,
-  metadata?: EventMetadata,
-): Effect.Effect<Handled<Event, State>, Error | StoreError | VersionConflict, EventStore> =>
+export const handleCommandOnNewStream: CommandHandler = (aggregate, streamId, command, metadata) =>
   Effect.gen(function* () {
     const decided = aggregate.decide(command, aggregate.initialState)
     if (Result.isFailure(decided) || decided.success.length === 0)
       return yield* handleCommand(aggregate, streamId, command, metadata)
     const store = yield* EventStore
     const locks = yield* CommandLocks
-    const empty: Loaded<State> = { state: aggregate.initialState, streamVersion: 0 }
+    const empty = { state: aggregate.initialState, streamVersion: 0 }
     return yield* locks
       .withLock(streamId, appendDecided(store, aggregate, streamId, empty, decided.success, metadata))
       .pipe(Effect.catchTag("VersionConflict", () => handleCommand(aggregate, streamId, command, metadata)))
