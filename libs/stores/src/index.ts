@@ -73,11 +73,14 @@ export const describeStore = (store: StoreSetting): string => {
 const parseKurrentDbSetting = (setting: string, baseDir: string): Result.Result<StoreSetting, string> => {
   const queryAt = setting.indexOf("?")
   if (queryAt < 0) return Result.succeed({ _tag: "KurrentDb", connectionString: setting })
-  const parameters = new URLSearchParams(setting.slice(queryAt + 1))
-  const keyTable = parameters.get("keyTable")
+  const keyTable = new URLSearchParams(setting.slice(queryAt + 1)).get("keyTable")
   if (keyTable === null) return Result.succeed({ _tag: "KurrentDb", connectionString: setting })
-  parameters.delete("keyTable")
-  const rest = parameters.toString()
+  // The other parameters are kept as written: written back by URLSearchParams, their escapes could change.
+  const rest = setting
+    .slice(queryAt + 1)
+    .split("&")
+    .filter((parameter) => parameter.split("=")[0] !== "keyTable")
+    .join("&")
   const connectionString = setting.slice(0, queryAt) + (rest === "" ? "" : `?${rest}`)
   const parsed = keyTable === "" ? Result.fail("it is empty") : parseStoreSetting(keyTable, baseDir)
   if (Result.isFailure(parsed) || parsed.success._tag === "KurrentDb")

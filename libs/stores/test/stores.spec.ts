@@ -47,6 +47,15 @@ describe("one setting names the store", () => {
         keyTable: { _tag: "Postgres", url: "postgres://u:p@db/mizan" },
       }),
     )
+    expect(
+      parseStoreSetting("kurrentdb://node:2113?tlsCAFile=/etc/kurrent%20ca.pem&keyTable=sqlite:/k.db&tls=true", "/"),
+    ).toEqual(
+      Result.succeed({
+        _tag: "KurrentDb",
+        connectionString: "kurrentdb://node:2113?tlsCAFile=/etc/kurrent%20ca.pem&tls=true",
+        keyTable: { _tag: "Sqlite", path: "/k.db" },
+      }),
+    )
     expect(parseStoreSetting("kurrentdb://node:2113?keyTable=kurrentdb://other:2113", "/")).toEqual(
       Result.fail(
         "keyTable=kurrentdb://other:2113 names no key table: it must be sqlite:PATH or postgres://... (KurrentDB holds events only)",
