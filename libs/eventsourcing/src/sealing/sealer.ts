@@ -140,13 +140,26 @@ class KeyCache {
 }
 
 const associatedData = (storedStreamId: string, entry: Omit<SealedEntry, "box">) =>
-  [storedStreamId, entry.subject, entry.key, entry.fields.join(",")].join("\u0000")
+  `${storedStreamId}\u0000${entry.subject}\u0000${entry.key}\u0000${entry.fields.join(",")}`
+
+/** One subject's fields an event holds, to seal: their paths, their names as stored, their values. */
+interface PlannedFields {
+  readonly fields: Array<Steps>
+  readonly names: Array<string>
+  readonly values: Array<unknown>
+}
+
+interface PlannedSubject extends PlannedFields {
+  readonly subjectId: string
+}
 
 /** A plan's subject with its paths read into steps once, when the sealer is made. */
 interface CompiledSubject {
   readonly kind: string
   readonly identifiedBy: Steps
   readonly fields: ReadonlyArray<Steps>
+  /** The fields' paths as a stored entry names them, when none is in a list's items (`undefined` otherwise). */
+  readonly names: ReadonlyArray<string> | undefined
   readonly onlyWhenIdentified: boolean
   readonly identifiedInClear: boolean
   readonly otherwiseStreamAt: Steps | undefined
@@ -170,10 +183,12 @@ const compileSubject = (type: string, subject: SealedSubject): CompiledSubject =
         `sealing plan of ${type}: ${pathOf(outside)} is not in the items of ${pathOf(list)}, where the subject ${subject.kind} is identified`,
       )
   }
+  const listFree = depth === undefined && fields.every((field) => listDepthOf(field) === undefined)
   return {
     kind: subject.kind,
     identifiedBy,
     fields,
+    names: listFree ? fields.map(pathOf) : undefined,
     onlyWhenIdentified: subject.onlyWhenIdentified === true,
     identifiedInClear: subject.identifiedInClear === true,
     otherwiseStreamAt: subject.otherwiseStreamAt === undefined ? undefined : stepsOf(subject.otherwiseStreamAt),
@@ -267,14 +282,20 @@ export const makeSealer = (
       return yield* new StoreError({ reason: "Corrupt", detail: "the key table's secret for keyed ids is destroyed" })
     const equalitySecret = cipherKeyOf(equalityBytes)
 
-    // A keyed id costs an HMAC; the same card or member comes back often, so its id is remembered.
-    const subjectIds = new Map<string, string>()
+    // A keyed id costs an HMAC; the same card or member comes back often, so its id is remembered, by kind and
+    // then by value (no key string put together per lookup: the plan names a handful of kinds).
+    const subjectIds = new Map<string, Map<string, string>>()
     const subjectIdOf = (kind: string, value: string) => {
-      const remembered = subjectIds.get(`${kind}:${value}`)
+      let ofKind = subjectIds.get(kind)
+      if (ofKind === undefined) {
+        ofKind = new Map()
+        subjectIds.set(kind, ofKind)
+      }
+      const remembered = ofKind.get(value)
       if (remembered !== undefined) return remembered
       const id = `${kind}:${keyedDigest(equalitySecret, kind, value)}`
-      if (subjectIds.size >= settings.keyCacheMaxKeys) subjectIds.delete(subjectIds.keys().next().value as string)
-      subjectIds.set(`${kind}:${value}`, id)
+      if (ofKind.size >= settings.keyCacheMaxKeys) ofKind.delete(ofKind.keys().next().value as string)
+      ofKind.set(value, id)
       return id
     }
 
@@ -326,15 +347,23 @@ export const makeSealer = (
         )
       })
 
-    /** The subject's fields present in `data` that hold a value (a `[forgotten]` field has nothing left to seal). */
-    const fieldsToSeal = (data: Record<string, unknown>, subject: CompiledSubject): ReadonlyArray<Steps> => {
-      if (subject.onlyWhenIdentified && valueAt(data, subject.identifiedBy) === undefined) return []
-      return subject.fields
-        .flatMap((field) => itemStepsOf(data, field))
-        .filter((field) => {
-          const value = valueAt(data, field)
-          return value !== undefined && value !== forgotten
-        })
+    /**
+     * The subject's fields present in `data` that hold a value (a
+     * `[forgotten]` field has nothing left to seal) into `into`: their
+     * paths, names and values, each read once.
+     */
+    const fieldsToSeal = (data: Record<string, unknown>, subject: CompiledSubject, into: PlannedFields): void => {
+      if (subject.onlyWhenIdentified && valueAt(data, subject.identifiedBy) === undefined) return
+      const keep = (field: Steps, name: string) => {
+        const value = valueAt(data, field)
+        if (value === undefined || value === forgotten) return
+        into.fields.push(field)
+        into.names.push(name)
+        into.values.push(value)
+      }
+      const names = subject.names
+      if (names !== undefined) for (const [i, field] of subject.fields.entries()) keep(field, names[i] as string)
+      else for (const field of subject.fields) for (const item of itemStepsOf(data, field)) keep(item, pathOf(item))
     }
 
     const streamSubjectIdOf = (kind: string, storedStreamId: string) => subjectIdOf(kind, `stream ${storedStreamId}`)
@@ -368,20 +397,12 @@ export const makeSealer = (
     }
 
     /** The entry of one subject's fields, sealed under its live key; throws when the key row holds no key. */
-    const sealSubjectWith = (
-      key: CachedKey,
-      storedStreamId: string,
-      data: Record<string, unknown>,
-      subjectId: string,
-      fields: ReadonlyArray<Steps>,
-    ): SealedEntry => {
+    const sealSubjectWith = (key: CachedKey, storedStreamId: string, planned: PlannedSubject): SealedEntry => {
       if (key.key === undefined) throw new StoreError({ reason: "Corrupt", detail: `live key ${key.keyId} has no key` })
-      const names = fields.map(pathOf)
+      const { names, values } = planned
       const clear: Record<string, unknown> = {}
-      fields.forEach((field, i) => {
-        clear[names[i] as string] = valueAt(data, field)
-      })
-      const entry = { subject: subjectId, key: key.keyId, fields: names }
+      for (let i = 0; i < names.length; i++) clear[names[i] as string] = values[i]
+      const entry = { subject: planned.subjectId, key: key.keyId, fields: names }
       const box = sealBytes(key.key, Buffer.from(JSON.stringify(clear), "utf8"), associatedData(storedStreamId, entry))
       return { ...entry, box }
     }
@@ -395,15 +416,23 @@ export const makeSealer = (
       storedStreamId: string,
       data: Record<string, unknown>,
       subjects: ReadonlyArray<CompiledSubject>,
-    ) => {
-      const bySubject = new Map<string, Array<Steps>>()
-      for (const subject of subjects.flatMap((s) => subjectsIn(data, s))) {
-        const fields = fieldsToSeal(data, subject)
-        if (fields.length === 0) continue
-        const subjectId = subjectIn(storedStreamId, data, subject)
-        bySubject.set(subjectId, [...(bySubject.get(subjectId) ?? []), ...fields])
-      }
-      return [...bySubject].map(([subjectId, fields]) => ({ subjectId, fields }))
+    ): ReadonlyArray<PlannedSubject> => {
+      const planned: Array<PlannedSubject> = []
+      for (const each of subjects)
+        for (const subject of subjectsIn(data, each)) {
+          const fields: PlannedFields = { fields: [], names: [], values: [] }
+          fieldsToSeal(data, subject, fields)
+          if (fields.fields.length === 0) continue
+          const subjectId = subjectIn(storedStreamId, data, subject)
+          const same = planned.find((other) => other.subjectId === subjectId)
+          if (same === undefined) planned.push({ subjectId, ...fields })
+          else {
+            same.fields.push(...fields.fields)
+            same.names.push(...fields.names)
+            same.values.push(...fields.values)
+          }
+        }
+      return planned
     }
 
     const sealClear = (storedStreamId: string, type: string, data: unknown): Effect.Effect<unknown, StoreError> => {
@@ -413,15 +442,16 @@ export const makeSealer = (
       if (planned.length === 0) return Effect.succeed(data)
       const sealedWith = (keys: ReadonlyArray<CachedKey>) =>
         attempt(() => {
-          const entries = planned.map(({ subjectId, fields }, i) =>
-            sealSubjectWith(keys[i] as CachedKey, storedStreamId, data, subjectId, fields),
-          )
+          const entries = planned.map((subject, i) => sealSubjectWith(keys[i] as CachedKey, storedStreamId, subject))
           // Top-level fields are left out of one fresh copy; nested ones go through copies of their objects and lists.
-          const sealedFields = planned.flatMap(({ fields }) => fields)
-          const topLevel = new Set(sealedFields.flatMap((field) => (field.length === 1 ? [field[0] as string] : [])))
+          const topLevel = new Set<string>()
+          const nested: Array<Steps> = []
+          for (const { fields } of planned)
+            for (const field of fields)
+              if (field.length === 1) topLevel.add(field[0] as string)
+              else nested.push(field)
           let kept = copyWithout(data, topLevel)
-          for (const field of sealedFields)
-            if (field.length > 1) kept = withValueAt(kept, field, undefined) as Record<string, unknown>
+          for (const field of nested) kept = withValueAt(kept, field, undefined) as Record<string, unknown>
           kept[sealedField] = entries
           return kept
         })
