@@ -6,9 +6,9 @@
  * the chain whole.
  */
 import { isSha256Hex } from "@mizan/kernel"
-import { Clock, Context, Effect, Layer, Result, Stream } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Result, Stream } from "effect"
 import { EventStore, type EventStoreShape } from "../EventStore.ts"
-import { type RecordedEvent, StoreError } from "../events.ts"
+import { type NewEvent, type RecordedEvent, StoreError } from "../events.ts"
 import { unkeyedDigestHex } from "./cipher.ts"
 import { forgottenSubjectCodec, forgottenSubjectStream } from "./forgetRecord.ts"
 import type { KeyRing } from "./KeyRing.ts"
@@ -77,18 +77,20 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
     // An append with nothing personal in its events or its stream id goes through as it is, with no copies.
     if (stored === streamId && !events.some((event) => sealer.seals(event.type)))
       return store.append(streamId, events, expected)
+    const appendSealed = (sealed: ReadonlyArray<NewEvent>) =>
+      Effect.map(store.append(stored, sealed, expected), (result) => ({
+        ...result,
+        // The caller gets back what it appended, in clear, under the id it used.
+        records: result.records.map((record, i) => ({ ...record, streamId, data: events[i]?.data })),
+      }))
+    const withData = (event: NewEvent, data: unknown): NewEvent => (data === event.data ? event : { ...event, data })
+    const sealing = events.map((event) => sealer.seal(stored, event.type, event.data))
+    // Most appends find their keys cached and are sealed at once (an Exit is an Effect already run): no effect per event.
+    if (sealing.every((each) => Exit.isExit(each) && Exit.isSuccess(each)))
+      return appendSealed(events.map((event, i) => withData(event, (sealing[i] as Exit.Success<unknown>).value)))
     return Effect.flatMap(
-      Effect.forEach(events, (event) =>
-        Effect.map(sealer.seal(stored, event.type, event.data), (data) =>
-          data === event.data ? event : { ...event, data },
-        ),
-      ),
-      (sealed) =>
-        Effect.map(store.append(stored, sealed, expected), (result) => ({
-          ...result,
-          // The caller gets back what it appended, in clear, under the id it used.
-          records: result.records.map((record, i) => ({ ...record, streamId, data: events[i]?.data })),
-        })),
+      Effect.forEach(events, (event, i) => Effect.map(sealing[i]!, (data) => withData(event, data))),
+      appendSealed,
     )
   },
   readStream: (streamId, options) =>
