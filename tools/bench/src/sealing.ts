@@ -27,14 +27,13 @@
  * the plain store with one AES-256-GCM box an event and nothing else
  * (sealing's floor on this thread), and the plain store storing events
  * sealed before the run (the larger rows' own cost), each with its CPU
- * per event and the garbage collector's pauses.
+ * per event.
  */
 
 import { createHash } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PerformanceObserver } from "node:perf_hooks"
 import {
   cipherKeyOf,
   type EventStoreShape,
@@ -296,47 +295,24 @@ const sealedFormAppends = (): Workload<Open & { readonly sealed: ReadonlyArray<R
   teardown: (opened) => close(opened),
 })
 
-/** The main thread's garbage collection pauses, as the runtime reports them (after the fact, so kept by their start): ms. */
-const gcPauses: Array<{ readonly start: number; readonly duration: number }> = []
-const gcObserver = new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) gcPauses.push({ start: entry.startTime, duration: entry.duration })
-})
-gcObserver.observe({ entryTypes: ["gc"] })
-
 /**
  * `workload`, noting the process's CPU time per operation of each run
  * (every thread: the event loop, and the pool's syncs, which wait more than
  * they work). Beside a rate that a loaded machine moves by a third from
- * run to run, the CPU an event costs holds steadier. And the part of it the
- * garbage collector took on the main thread, in pauses.
+ * run to run, the CPU an event costs holds steadier.
  */
 const withCpuPerOperation = <Context>(workload: Workload<Context>) => {
   const microseconds: Array<number> = []
-  const runsMs: Array<{ readonly from: number; readonly to: number }> = []
   const measured: Workload<Context> = {
     ...workload,
     run: async (context, round) => {
       const before = process.cpuUsage()
-      const from = performance.now()
       await workload.run(context, round)
       const used = process.cpuUsage(before)
-      if (round.measured) {
-        microseconds.push((used.user + used.system) / workload.operationsPerRun)
-        runsMs.push({ from, to: performance.now() })
-      }
+      if (round.measured) microseconds.push((used.user + used.system) / workload.operationsPerRun)
     },
   }
-  /**
-   * Per operation, the collector's pauses that started in the measured runs, over all of them: a mean, not a
-   * median, since most runs see no pause and a few a long one.
-   */
-  const gcMicroseconds = () => {
-    const pausedMs = gcPauses
-      .filter((pause) => runsMs.some(({ from, to }) => pause.start >= from && pause.start < to))
-      .reduce((sum, pause) => sum + pause.duration, 0)
-    return (pausedMs * 1_000) / (runsMs.length * workload.operationsPerRun)
-  }
-  return { workload: measured, medianMicroseconds: () => median(microseconds), gcMicroseconds }
+  return { workload: measured, medianMicroseconds: () => median(microseconds) }
 }
 
 /** A log of `eventsInLog` card transfers over 1,000 cards, written once, then read whole by each run. */
@@ -419,10 +395,8 @@ try {
 
 console.log(formatTable(comparisons))
 const [sealedCpu, floorCpu, formCpu, plainCpu] = writersLines.map((line) => line.medianMicroseconds())
-const [sealedGc, floorGc, formGc, plainGc] = writersLines.map((line) => line.gcMicroseconds().toFixed(1))
 console.log(
-  `\n64 writers, one card each, CPU per event (the process, medians): sealed ${sealedCpu!.toFixed(1)} µs, plain ${plainCpu!.toFixed(1)} µs (ratio ${(plainCpu! / sealedCpu!).toFixed(2)}); plain + one box ${floorCpu!.toFixed(1)} µs (${(plainCpu! / floorCpu!).toFixed(2)}); plain storing sealed rows ${formCpu!.toFixed(1)} µs (${(plainCpu! / formCpu!).toFixed(2)}).` +
-    ` The collector's pauses on the main thread, per event over all runs: ${sealedGc}, ${plainGc}, ${floorGc} and ${formGc} µs.`,
+  `\n64 writers, one card each, CPU per event (the process, medians): sealed ${sealedCpu!.toFixed(1)} µs, plain ${plainCpu!.toFixed(1)} µs (ratio ${(plainCpu! / sealedCpu!).toFixed(2)}); plain + one box ${floorCpu!.toFixed(1)} µs (${(plainCpu! / floorCpu!).toFixed(2)}); plain storing sealed rows ${formCpu!.toFixed(1)} µs (${(plainCpu! / formCpu!).toFixed(2)}).`,
 )
 const [chainedCpu, unchainedCpu] = [chainedWriters, unchainedWriters].map((side) => side.medianMicroseconds())
 console.log(
@@ -431,5 +405,4 @@ console.log(
 console.log(
   `\n${((performance.now() - startedMs) / 1_000).toFixed(1)} s; medians of ${counts.measuredRuns} runs after ${counts.warmupRuns} warm-up runs (the 64 writers' one-card and chain lines: ${chainConcurrentCounts.measuredRuns} after ${chainConcurrentCounts.warmupRuns}), the two sides' runs alternating.`,
 )
-gcObserver.disconnect()
 console.log(goalsMet(comparisons) ? "Every goal met." : "Some goals MISSED: see tools/bench/README.md for why.")
