@@ -154,6 +154,29 @@ describe("the sealed store", () => {
       }),
   )
 
+  it.effect("seals an append when it runs, not when it is built: run twice, it stores two boxes that both open", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      const read = yield* sealedOn(
+        world,
+        Effect.gen(function* () {
+          const store = yield* EventStore
+          // The card's key made and cached first, so that the append below is sealed at once, on the fast path.
+          yield* store.append("order/0", [cardPaid("0")], "any")
+          const twice = store.append("order/1", [cardPaid("1")], "any")
+          yield* twice
+          yield* twice
+          return yield* store.readStream("order/1")
+        }),
+      )
+      expect(read.map((record) => record.data)).toEqual([cardPaid("1").data, cardPaid("1").data])
+      const boxes = (yield* world.raw.readStream("order/1")).map(
+        (record) => (record.data as { $sealed: Array<{ box: string }> }).$sealed[0]?.box,
+      )
+      expect(new Set(boxes).size).toBe(2)
+    }),
+  )
+
   it.effect("refuses to open an altered sealed value, naming the event", () =>
     Effect.gen(function* () {
       const world = yield* worldWithCardPaid

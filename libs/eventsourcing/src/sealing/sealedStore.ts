@@ -84,14 +84,19 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
         records: result.records.map((record, i) => ({ ...record, streamId, data: events[i]?.data })),
       }))
     const withData = (event: NewEvent, data: unknown): NewEvent => (data === event.data ? event : { ...event, data })
-    const sealing = events.map((event) => sealer.seal(stored, event.type, event.data))
-    // Most appends find their keys cached and are sealed at once (an Exit is an Effect already run): no effect per event.
-    if (sealing.every((each) => Exit.isExit(each) && Exit.isSuccess(each)))
-      return appendSealed(events.map((event, i) => withData(event, (sealing[i] as Exit.Success<unknown>).value)))
-    return Effect.flatMap(
-      Effect.forEach(events, (event, i) => Effect.map(sealing[i]!, (data) => withData(event, data))),
-      appendSealed,
-    )
+    // Sealed when the append runs, not when it is built: a run again (a retry) seals afresh, with new nonces and the
+    // key cache as it is then.
+    return Effect.suspend(() => {
+      const sealing = events.map((event) => sealer.seal(stored, event.type, event.data))
+      // Most appends find their keys cached and are sealed at once (an Exit is an Effect already run): no effect per
+      // event.
+      if (sealing.every((each) => Exit.isExit(each) && Exit.isSuccess(each)))
+        return appendSealed(events.map((event, i) => withData(event, (sealing[i] as Exit.Success<unknown>).value)))
+      return Effect.flatMap(
+        Effect.forEach(events, (event, i) => Effect.map(sealing[i]!, (data) => withData(event, data))),
+        appendSealed,
+      )
+    })
   },
   readStream: (streamId, options) =>
     Effect.flatMap(store.readStream(sealer.storedStreamId(streamId), options), (records) =>
