@@ -33,6 +33,26 @@ export const apiRequestDuration = Metric.histogram("mizan_api_request_duration_s
   boundaries: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
 })
 
+/**
+ * Each series (a metric with its attributes) made once and kept: made anew
+ * per request, Effect keys it anew on every update. Operations and codes
+ * are a closed set, so the table stays small.
+ */
+const seriesBy = <M>(make: (operation: string, code: string) => M) => {
+  const made = new Map<string, M>()
+  return (operation: string, code = ""): M => {
+    const key = `${operation} ${code}`
+    let series = made.get(key)
+    if (series === undefined) {
+      series = make(operation, code)
+      made.set(key, series)
+    }
+    return series
+  }
+}
+const requestsOf = seriesBy((operation, code) => Metric.withAttributes(apiRequests, { operation, code }))
+const durationsOf = seriesBy((operation) => Metric.withAttributes(apiRequestDuration, { operation }))
+
 /** A header's value fit for a log line: a Partner-Id, or nothing when it cannot be one. */
 export const claimedPartnerId = (header: string | undefined): string | undefined => {
   const partnerId = header?.trim()
@@ -55,8 +75,8 @@ export const recordAccess = (record: AccessRecord) => {
           durationMs: Math.round(record.durationMs * 100) / 100,
         }),
       ),
-      Metric.update(Metric.withAttributes(apiRequests, { operation, code: record.code ?? "none" }), 1),
-      Metric.update(Metric.withAttributes(apiRequestDuration, { operation }), record.durationMs / 1000),
+      Metric.update(requestsOf(operation, record.code ?? "none"), 1),
+      Metric.update(durationsOf(operation), record.durationMs / 1000),
     ],
     { discard: true },
   )

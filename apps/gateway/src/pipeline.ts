@@ -215,7 +215,14 @@ const checkRequestTime = (requestTime: Timestamp, nowMs: number, windowMs: numbe
   return Effect.void
 }
 
-const authenticate = Effect.fn("Gateway.authenticate")(function* (request: ApiRequest) {
+/**
+ * Untraced, as are `dispatch` and the handlers' own steps: a request's trace
+ * is `Gateway.request`, its handler, its flows, commands and store
+ * operations (apps/gateway/README.md, Traces). A span costs the event loop
+ * about 3.5 µs (a captured stack trace is half of it) whether or not a
+ * collector is named (tools/bench/README.md, Gateway).
+ */
+const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
   const gateway = yield* Gateway
   const partnerId = readHeader(request.headers, headerNames.partnerId)?.trim()
   if (partnerId === undefined || partnerId === "")
@@ -235,7 +242,7 @@ const authenticate = Effect.fn("Gateway.authenticate")(function* (request: ApiRe
   return merchant
 })
 
-const dispatch = Effect.fn("Gateway.dispatch")(function* <R>(
+const dispatch = Effect.fnUntraced(function* <R>(
   path: string,
   row: ApiOperation<R>,
   request: ApiRequest,

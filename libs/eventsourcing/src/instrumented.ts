@@ -5,8 +5,9 @@
  * share of version conflicts (processes racing for the same streams) shows
  * on a dashboard before it shows as latency. Wraps any adapter.
  */
-import { Effect, Layer, Metric } from "effect"
+import { Cause, type Context, Effect, Exit, Layer, Metric, Option } from "effect"
 import { EventStore, type EventStoreShape } from "./EventStore.ts"
+import type { StoreError, VersionConflict } from "./events.ts"
 
 /** Appends, by outcome: `appended`, `version_conflict` or `error`. */
 export const storeAppends = Metric.counter("mizan_store_appends_total", {
@@ -20,16 +21,36 @@ export const storeEventsAppended = Metric.counter("mizan_store_events_appended_t
   incremental: true,
 })
 
-const countAppend = (outcome: "appended" | "version_conflict" | "error") =>
-  Metric.update(Metric.withAttributes(storeAppends, { outcome }), 1)
+/** The appends counter of each outcome, made once rather than on every append. */
+const appendsBy = {
+  appended: Metric.withAttributes(storeAppends, { outcome: "appended" }),
+  version_conflict: Metric.withAttributes(storeAppends, { outcome: "version_conflict" }),
+  error: Metric.withAttributes(storeAppends, { outcome: "error" }),
+} as const
+
+/**
+ * Counts an append by what it came to, in one step once it ended: the
+ * store's own errors and version conflicts by their outcome, an interrupted
+ * append or a defect not at all.
+ */
+const countAppend = (exit: Exit.Exit<unknown, VersionConflict | StoreError>, events: number) =>
+  Effect.contextWith((context: Context.Context<never>) => {
+    if (Exit.isSuccess(exit)) {
+      appendsBy.appended.updateUnsafe(1, context)
+      storeEventsAppended.updateUnsafe(events, context)
+      return Effect.void
+    }
+    const failure = Cause.findErrorOption(exit.cause)
+    if (Option.isSome(failure))
+      appendsBy[failure.value._tag === "VersionConflict" ? "version_conflict" : "error"].updateUnsafe(1, context)
+    return Effect.void
+  })
 
 /** `store`, with a span per operation and the append metrics. */
 export const instrumentedEventStore = (store: EventStoreShape): EventStoreShape => ({
   append: (streamId, events, expected) =>
     store.append(streamId, events, expected).pipe(
-      Effect.tap(() => Effect.andThen(countAppend("appended"), Metric.update(storeEventsAppended, events.length))),
-      Effect.tapErrorTag("VersionConflict", () => countAppend("version_conflict")),
-      Effect.tapErrorTag("StoreError", () => countAppend("error")),
+      Effect.onExit((exit) => countAppend(exit, events.length)),
       Effect.withSpan("EventStore.append", { attributes: { streamId, events: events.length } }),
     ),
   readStream: (streamId, options) =>

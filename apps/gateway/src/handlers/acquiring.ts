@@ -69,7 +69,7 @@ const withSharingMids = (list: ReadonlyArray<SharingItem>) =>
  * the identities digested with the service's key, each sharing item's member
  * looked up, and expiredTime moved to the merchant's clock.
  */
-const orderRequestOf = Effect.fn("Gateway.orderRequestOf")(function* (call: Call, request: CreateOrderRequest) {
+const orderRequestOf = Effect.fnUntraced(function* (call: Call, request: CreateOrderRequest) {
   const { expiredTime, paySceneParams, sharingParamList, ...named } = request
   const eid =
     paySceneParams?.eid === undefined

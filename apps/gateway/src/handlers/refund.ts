@@ -15,9 +15,7 @@ import type { Handlers } from "../pipeline.ts"
 import { digestSharingList } from "../sensitive.ts"
 import type { HandlerServices } from "./services.ts"
 
-const refundRequestOf = Effect.fn("Gateway.refundRequestOf")(function* (
-  request: DecodedRequestOf<"/acquire2/refund/placeOrder">,
-) {
+const refundRequestOf = Effect.fnUntraced(function* (request: DecodedRequestOf<"/acquire2/refund/placeOrder">) {
   // The origin names the order refunded, which the handler finds; the rest is the refund's own request.
   const { originMerchantOrderNo: _m, originOrderNo: _o, sharingParamList, ...named } = request
   return withoutUndefined({

@@ -22,7 +22,11 @@ const refundStatusChanges = new Set(["RefundSettled", "RefundSucceeded", "Refund
 const acquireOrderWire = operations["/acquire2/getOrder"].response
 const refundOrderWire = operations["/acquire2/refund/getOrder"].response
 
-export const describeAcquiringEvent = Effect.fn("OrderViews.describeAcquiringEvent")(function* (event: RecordedEvent) {
+/**
+ * Untraced: the notifier describes every event of the log, and a span each
+ * would be a trace of its own per event, whether it announces anything or not.
+ */
+export const describeAcquiringEvent = Effect.fnUntraced(function* (event: RecordedEvent) {
   if (event.streamId.startsWith("acquiring-") && acquiringStatusChanges.has(event.type)) {
     const order = yield* stateAt(AcquiringOrder.aggregate, event.streamId, event.streamVersion)
     if (!AcquiringOrder.isOrder(order) || order.request.notifyUrl === undefined) return Option.none<Announcement>()
