@@ -46,6 +46,7 @@ export {
   type ReplayLogOptions,
   type ReplayReport,
   replayLog,
+  replayPageSizeEventsDefault,
   type TrackedStream,
   type TrackedStreams,
   timeRule,

@@ -84,7 +84,9 @@ interface AuditedSpec<Event, State, Compact> {
   readonly compact?: (domain: AuditFold<Event, State>) => AuditFold<Event, Compact>
 }
 
-const noMoney = (): MoneyFigures => ({})
+/** The money of an aggregate that moves none: one object for every state, not a new one per stream counted. */
+const none: MoneyFigures = Object.freeze({})
+const noMoney = (): MoneyFigures => none
 
 /** What a state that keeps every rule answers: one shared list, not a new one per append. */
 const noneBroken: ReadonlyArray<BrokenRule> = Object.freeze([])
@@ -291,4 +293,8 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
 export const aggregateOf = (
   streamId: string,
   entries: ReadonlyArray<AuditedAggregate> = registry,
-): AuditedAggregate | undefined => entries.find((entry) => entry.owns(streamId))
+): AuditedAggregate | undefined => {
+  // A loop, not `find`: the replay asks once per stream, half a million times on a million events.
+  for (const entry of entries) if (entry.owns(streamId)) return entry
+  return undefined
+}

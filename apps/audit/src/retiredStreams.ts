@@ -45,8 +45,8 @@ export class RetiredStreams {
     return this.#live
   }
 
-  /** Retires a stream: its index, which the stream table keeps in its place. */
-  add(stream: RetiredFields): number {
+  /** Retires a stream of `aggregate`: its index, which the stream table keeps in its place. */
+  add(stream: Omit<RetiredFields, "aggregate">, aggregate: AuditedAggregate): number {
     const index = this.#ids.length
     if (index === this.#positions.length) {
       const grown = new BigUint64Array(this.#positions.length * 2)
@@ -54,7 +54,7 @@ export class RetiredStreams {
       this.#positions = grown
     }
     this.#ids.push(stream.streamId)
-    this.#aggregates.push(stream.aggregate)
+    this.#aggregates.push(aggregate)
     this.#states.push(stream.state)
     this.#versions.push(stream.version)
     this.#positions[index] = stream.lastPosition
