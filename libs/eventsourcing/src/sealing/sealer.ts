@@ -153,6 +153,19 @@ interface PlannedSubject extends PlannedFields {
   readonly subjectId: string
 }
 
+/** `make` of a key, made once and then remembered; past `max` keys the oldest is dropped. */
+const remembering = (max: number, make: (key: string) => string) => {
+  const made = new Map<string, string>()
+  return (key: string): string => {
+    const known = made.get(key)
+    if (known !== undefined) return known
+    const value = make(key)
+    if (made.size >= max) made.delete(made.keys().next().value as string)
+    made.set(key, value)
+    return value
+  }
+}
+
 /** A plan's subject with its paths read into steps once, when the sealer is made. */
 interface CompiledSubject {
   readonly kind: string
@@ -282,30 +295,31 @@ export const makeSealer = (
       return yield* new StoreError({ reason: "Corrupt", detail: "the key table's secret for keyed ids is destroyed" })
     const equalitySecret = cipherKeyOf(equalityBytes)
 
-    // A keyed id costs an HMAC; the same card or member comes back often, so its id is remembered, by kind and
-    // then by value (no key string put together per lookup: the plan names a handful of kinds).
-    const subjectIds = new Map<string, Map<string, string>>()
+    // A keyed id costs an HMAC; the same card, member or member's stream comes back often, so its id is remembered:
+    // a subject's by kind, then by value (no key string put together per lookup: the plan names a handful of kinds).
+    const subjectIdsByKind = new Map<string, (value: string) => string>()
     const subjectIdOf = (kind: string, value: string) => {
-      let ofKind = subjectIds.get(kind)
+      let ofKind = subjectIdsByKind.get(kind)
       if (ofKind === undefined) {
-        ofKind = new Map()
-        subjectIds.set(kind, ofKind)
+        ofKind = remembering(settings.keyCacheMaxKeys, (each) => `${kind}:${keyedDigest(equalitySecret, kind, each)}`)
+        subjectIdsByKind.set(kind, ofKind)
       }
-      const remembered = ofKind.get(value)
-      if (remembered !== undefined) return remembered
-      const id = `${kind}:${keyedDigest(equalitySecret, kind, value)}`
-      if (ofKind.size >= settings.keyCacheMaxKeys) ofKind.delete(ofKind.keys().next().value as string)
-      ofKind.set(value, id)
-      return id
+      return ofKind(value)
     }
+
+    /** `category/keyed:HMAC` of a stream id of a sealed category whose personal part is in clear. */
+    const keyedStreamIdOf = remembering(settings.keyCacheMaxKeys, (streamId) => {
+      const slash = streamId.indexOf("/")
+      const category = streamId.slice(0, slash)
+      return `${category}/${keyedPartPrefix}${keyedDigest(equalitySecret, `stream ${category}`, streamId.slice(slash + 1))}`
+    })
 
     const storedStreamIdOf = (streamId: string) => {
       const slash = streamId.indexOf("/")
       if (slash < 0) return streamId
-      const category = streamId.slice(0, slash)
-      const rest = streamId.slice(slash + 1)
-      if (!sealedCategories.has(category) || rest.startsWith(keyedPartPrefix)) return streamId
-      return `${category}/${keyedPartPrefix}${keyedDigest(equalitySecret, `stream ${category}`, rest)}`
+      if (!sealedCategories.has(streamId.slice(0, slash)) || streamId.startsWith(keyedPartPrefix, slash + 1))
+        return streamId
+      return keyedStreamIdOf(streamId)
     }
 
     /** A key row and its bytes (undefined: forgotten), kept in the cache until `keyCacheMs` from `now`; `live` as its subject's live key too. */
