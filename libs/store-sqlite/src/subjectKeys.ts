@@ -50,6 +50,8 @@ export const sqliteSubjectKeys = (
   }
   const liveOf = statement(`SELECT ${columns} FROM subject_keys WHERE subject_id = ? AND wrapped_key IS NOT NULL`)
   const byId = statement(`SELECT ${columns} FROM subject_keys WHERE key_id = ?`)
+  // Any number of ids as one JSON array: one statement, prepared once, whatever a page names.
+  const byIds = statement(`SELECT ${columns} FROM subject_keys WHERE key_id IN (SELECT value FROM json_each(?))`)
   const insert = db.prepare(`INSERT INTO subject_keys (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
   const forget = db.prepare(
     "UPDATE subject_keys SET wrapped_key = NULL, forgotten_at = ?, forgotten_by = ? WHERE subject_id = ? AND wrapped_key IS NOT NULL",
@@ -69,6 +71,12 @@ export const sqliteSubjectKeys = (
   return {
     liveKeyOf: (subjectId) => attempt("reading a subject's key", () => one(liveOf.get(subjectId))),
     keyById: (keyId) => attempt(`reading data key ${keyId}`, () => one(byId.get(keyId))),
+    keysById: (keyIds) =>
+      keyIds.length === 0
+        ? Effect.succeed([])
+        : attempt(`reading ${keyIds.length} data keys`, () =>
+            (byIds.all(JSON.stringify(keyIds)) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),
+          ),
     addKey: (key) =>
       attempt("adding a data key", () => {
         insert.run(

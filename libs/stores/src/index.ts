@@ -155,6 +155,7 @@ const noKeyTable = (store: string) =>
   Layer.succeed(SubjectKeys, {
     liveKeyOf: () => Effect.succeed(undefined),
     keyById: () => Effect.fail(keyTableMissing(store)),
+    keysById: () => Effect.fail(keyTableMissing(store)),
     addKey: () => Effect.fail(keyTableMissing(store)),
     forget: () => Effect.fail(keyTableMissing(store)),
     allKeys: () => Effect.succeed([]),

@@ -85,6 +85,14 @@ export interface Sealer {
   readonly seal: (storedStreamId: string, type: string, data: unknown) => Effect.Effect<unknown, StoreError>
   /** The data with its fields back, or `[forgotten]` in the fields of a forgotten subject. */
   readonly open: (storedStreamId: string, eventId: string, data: unknown) => Effect.Effect<unknown, StoreError>
+  /**
+   * Loads into the cache, in one lookup of the key table, every data key
+   * that these stored events' data name and the cache does not hold: what
+   * a read does before it opens a page, so that the page's events open with
+   * no lookup each. A key the table does not hold is left for `open` to
+   * report, naming its event.
+   */
+  readonly loadKeysOf: (stored: ReadonlyArray<unknown>) => Effect.Effect<void, StoreError>
   /** Destroys the subject's data keys (see SubjectKeys.forget) and drops them from this process's cache. */
   readonly forget: (subjectId: string, by: string) => Effect.Effect<number, StoreError>
 }
@@ -558,6 +566,24 @@ export const makeSealer = (
       )
     }
 
+    const loadKeysOf: Sealer["loadKeysOf"] = (stored) =>
+      Effect.suspend(() => {
+        const now = clock.currentTimeMillisUnsafe()
+        const missing = new Set<string>()
+        for (const data of stored) {
+          const entries = isObject(data) ? data[sealedField] : undefined
+          if (!Array.isArray(entries)) continue
+          for (const entry of entries as ReadonlyArray<SealedEntry>)
+            if (typeof entry?.key === "string" && cache.byKey(entry.key, now) === undefined) missing.add(entry.key)
+        }
+        if (missing.size === 0) return Effect.void
+        return Effect.flatMap(subjectKeys.keysById([...missing]), (rows) =>
+          Effect.forEach(rows, (row) => Effect.map(unwrap(row), (bytes) => cacheKeyRow(row, bytes, now, false)), {
+            discard: true,
+          }),
+        )
+      })
+
     const forget: Sealer["forget"] = (subjectId, by) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tap(subjectKeys.forget(subjectId, now, by), () => Effect.sync(() => cache.drop(subjectId))),
@@ -571,6 +597,7 @@ export const makeSealer = (
       seals,
       seal,
       open,
+      loadKeysOf,
       forget,
     }
   })
