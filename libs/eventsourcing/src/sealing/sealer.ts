@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto"
 import { forgotten } from "@mizan/kernel"
 import { Clock, Effect } from "effect"
 import { StoreError } from "../events.ts"
+import { setBounded } from "./boundedMap.ts"
 import {
   type CipherKey,
   cipherKeyOf,
@@ -129,16 +130,8 @@ class KeyCache {
   }
 
   keep(entry: CachedKey, live: boolean): void {
-    if (this.byKeyId.size >= this.maxKeys) {
-      const oldest = this.byKeyId.keys().next().value
-      if (oldest !== undefined) this.byKeyId.delete(oldest)
-    }
-    if (this.liveBySubject.size >= this.maxKeys) {
-      const oldest = this.liveBySubject.keys().next().value
-      if (oldest !== undefined) this.liveBySubject.delete(oldest)
-    }
-    this.byKeyId.set(entry.keyId, entry)
-    if (live) this.liveBySubject.set(entry.subjectId, entry)
+    setBounded(this.byKeyId, entry.keyId, entry, this.maxKeys)
+    if (live) setBounded(this.liveBySubject, entry.subjectId, entry, this.maxKeys)
   }
 
   drop(subjectId: string): void {
@@ -161,15 +154,14 @@ interface PlannedSubject extends PlannedFields {
   readonly subjectId: string
 }
 
-/** `make` of a key, made once and then remembered; past `max` keys the oldest is dropped. */
-const remembering = (max: number, make: (key: string) => string) => {
-  const made = new Map<string, string>()
-  return (key: string): string => {
+/** `make` of a key, made once and then remembered; past `max` keys the oldest go (setBounded). */
+const remembering = <V>(max: number, make: (key: string) => V) => {
+  const made = new Map<string, V>()
+  return (key: string): V => {
     const known = made.get(key)
     if (known !== undefined) return known
     const value = make(key)
-    if (made.size >= max) made.delete(made.keys().next().value as string)
-    made.set(key, value)
+    setBounded(made, key, value, max)
     return value
   }
 }
@@ -519,15 +511,7 @@ export const makeSealer = (
     }
 
     // A stored entry names its fields by their concrete paths: each read into steps once, then remembered.
-    const storedPaths = new Map<string, Steps>()
-    const stepsOfStored = (path: string): Steps => {
-      const remembered = storedPaths.get(path)
-      if (remembered !== undefined) return remembered
-      const steps = stepsOf(path)
-      if (storedPaths.size >= storedPathsMax) storedPaths.delete(storedPaths.keys().next().value as string)
-      storedPaths.set(path, steps)
-      return steps
-    }
+    const stepsOfStored = remembering(storedPathsMax, stepsOf)
 
     const merged = (data: Record<string, unknown>, opened: ReadonlyArray<Record<string, unknown>>) => {
       const { [sealedField]: _sealed, ...rest } = data
