@@ -4,12 +4,16 @@
  * so they never land inside a group-commit transaction. A forget and a
  * re-wrap are answered once durable (`afterWrite`, durability.ts): a
  * forgotten key must not come back, and a re-wrapped one must not be left
- * wrapped only by a master key about to be retired. A new key is answered
- * at once: nothing relies on it but the sealed events appended after it,
- * and their acknowledgement waits for a sync of the log that covers the
- * key's earlier commit too; a key lost with unacknowledged events seals
- * nothing anyone was told is stored. (Waiting there would also let appends
- * that need no new key overtake one that does.)
+ * wrapped only by a master key about to be retired. A new key, when the
+ * events are in the same file, is answered at once: nothing relies on it
+ * but the sealed events appended after it, and their acknowledgement waits
+ * for a sync of the same log that covers the key's earlier commit too; a
+ * key lost with unacknowledged events seals nothing anyone was told is
+ * stored. (Waiting there would also let appends that need no new key
+ * overtake one that does.) When the file holds the keys alone
+ * (`keyTableOnly`: the events are in KurrentDB), no append here syncs
+ * anything, so a new key is answered once durable too: an acknowledged
+ * event must never name a key a power loss can take back.
  */
 import type { DatabaseSync } from "node:sqlite"
 import type { StoreError, SubjectKey, SubjectKeysShape } from "@mizan/eventsourcing"
@@ -42,6 +46,7 @@ export const sqliteSubjectKeys = (
   db: DatabaseSync,
   path: string,
   afterWrite: Effect.Effect<void, StoreError>,
+  keyTableOnly: boolean,
 ): SubjectKeysShape => {
   const statement = (sql: string) => {
     const prepared = db.prepare(sql)
@@ -78,7 +83,7 @@ export const sqliteSubjectKeys = (
             (byIds.all(JSON.stringify(keyIds)) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),
           ),
     addKey: (key) =>
-      attempt("adding a data key", () => {
+      (keyTableOnly ? durably : attempt)("adding a data key", () => {
         insert.run(
           key.keyId,
           key.subjectId,
