@@ -3,7 +3,9 @@
  * log cost (issue 15; goal: under 10% on appends), in one run, the two
  * sides' runs alternating. Sealing: the same SQLite store, file for file,
  * with and without the sealed store above it, in sequential appends, 64
- * concurrent writers and readAll of a log written each way; and the
+ * concurrent writers and readAll of a log written each way (and of a log
+ * with a card each event, through a sealer made afresh each run so that no
+ * key is cached, as in the audit's replay of a sealed store); and the
  * gateway's create order in this process over a sealed and a plain store
  * (sealingGateway.ts). Chaining: the plain SQLite store (chained, as the
  * product always is) against the same store without its chain, in
