@@ -231,7 +231,10 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     const status = fold.status(state)
     // By aggregate, then status: a key string made per retired stream was most of what retiring allocated.
     let byStatus = retiredCounts.get(aggregate)
-    if (byStatus === undefined) retiredCounts.set(aggregate, (byStatus = new Map()))
+    if (byStatus === undefined) {
+      byStatus = new Map()
+      retiredCounts.set(aggregate, byStatus)
+    }
     const count = byStatus.get(status)
     if (count === undefined) byStatus.set(status, { kind: aggregate.kind, status, streams: sign })
     else count.streams += sign
