@@ -104,6 +104,13 @@ export const findingsListedMaxDefault = 1_000
  */
 export const replayPageSizeEventsDefault = 500
 
+/**
+ * Events per `readAll` page of `verify` and `export`, which keep nothing
+ * per stream between pages: the replay's reason for small pages is its
+ * folding, and on PostgreSQL each page is a round trip.
+ */
+export const logPageSizeEventsDefault = 5_000
+
 export const evolveRule = "the aggregate's evolve accepts every recorded event"
 
 /**
