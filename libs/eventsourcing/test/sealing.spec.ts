@@ -451,6 +451,65 @@ describe("the sealed store", () => {
     }),
   )
 
+  it.effect("loads the keys a page names and has not cached in one lookup, and none again while they are cached", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      yield* sealedOn(
+        world,
+        Effect.forEach(["1", "2", "3"], (n) =>
+          append(`order/${n}`, {
+            ...cardPaid(n),
+            data: { ...cardPaid(n).data, cardNumber: createHash("sha256").update(`card ${n}`).digest("hex") },
+          }),
+        ),
+      )
+      const lookups: Array<ReadonlyArray<string>> = []
+      const counted: World = {
+        ...world,
+        keys: {
+          ...world.keys,
+          keyById: (keyId) =>
+            Effect.andThen(
+              Effect.sync(() => lookups.push([keyId])),
+              world.keys.keyById(keyId),
+            ),
+          keysById: (keyIds) =>
+            Effect.andThen(
+              Effect.sync(() => lookups.push(keyIds)),
+              world.keys.keysById(keyIds),
+            ),
+        },
+      }
+      const readAll = Effect.flatMap(EventStore, (store) => store.readAll({ after: logStart, maxCount: 10 }))
+      const [first, second] = yield* sealedOn(counted, Effect.all([readAll, readAll]))
+      expect(first.map((record) => record.data)).toEqual(
+        ["1", "2", "3"].map((n) => expect.objectContaining({ orderNo: n, cardLast4: "1111", holderName: "Amal" })),
+      )
+      expect(second).toEqual(first)
+      const keyIds = (yield* rawLog(world)).map(
+        (record) => (record.data as { $sealed: Array<{ key: string }> }).$sealed[0]?.key,
+      )
+      expect(new Set(keyIds).size).toBe(3)
+      expect(lookups.map((ids) => new Set(ids))).toEqual([new Set(keyIds)])
+    }),
+  )
+
+  it.effect(
+    "refuses to open an event sealed under a key the key table does not hold, naming the event and the key",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* worldWithCardPaid
+        const [record] = yield* rawLog(world)
+        const data = structuredClone(record?.data) as { $sealed: Array<{ key: string }> }
+        data.$sealed[0]!.key = "a-key-no-one-made"
+        yield* world.raw.append("order/9", [{ type: "CardPaid", schemaVersion: 1, data }], "any")
+        const moved = (yield* rawLog(world)).at(-1) as RecordedEvent
+        const message = yield* failureMessageOf(sealedOn(world, readStream("order/9")))
+        expect(message).toContain(moved.id)
+        expect(message).toContain("a-key-no-one-made")
+      }),
+  )
+
   it.effect("cannot open a store's keys under another key file", () =>
     Effect.gen(function* () {
       const world = yield* worldWithCardPaid

@@ -51,9 +51,19 @@ export const postgresSubjectKeys = (pool: pg.Pool, tables: Tables): SubjectKeysS
       ]),
       (result) => (result.rows[0] === undefined ? undefined : keyOfRow(result.rows[0])),
     )
+  const byIds = (keyIds: ReadonlyArray<string>) =>
+    keyIds.length === 0
+      ? Effect.succeed([])
+      : Effect.map(
+          rows(`reading ${keyIds.length} data keys`, `SELECT ${columns} FROM ${t} WHERE key_id = ANY($1::text[])`, [
+            keyIds,
+          ]),
+          (result) => result.rows.map(keyOfRow),
+        )
   return {
     liveKeyOf: liveOf,
     keyById: byId,
+    keysById: byIds,
     addKey: (key) =>
       Effect.flatMap(
         rows(

@@ -41,6 +41,12 @@ export interface SqliteStoreOptions {
   readonly appendBatchMaxEvents?: number
   /** How many streams' versions the writer remembers between transactions (src/streamVersions.ts). */
   readonly streamVersionCacheMaxStreams?: number
+  /**
+   * The file is the key table of events stored elsewhere (a KurrentDB store's `keyTable=sqlite:PATH`): a new
+   * data key is then answered only once durable, as no append to this file will carry it to disk
+   * (subjectKeys.ts).
+   */
+  readonly keyTableOnly?: boolean
 }
 
 export const sqliteStoreDefaults = {
@@ -49,6 +55,7 @@ export const sqliteStoreDefaults = {
   followPollIntervalMs: 500,
   appendBatchMaxEvents: 4_096,
   streamVersionCacheMaxStreams: 10_000,
+  keyTableOnly: false,
 } as const satisfies Required<SqliteStoreOptions>
 
 /** One page of `readAll` holds at most this many events, whatever the caller asks: a page is built in memory. */
@@ -324,7 +331,7 @@ const storeOnDatabase = (
         : invalidRequest(`a page holds at least one head, not ${maxCount}`),
     readLastSignedHead: attempt("reading the last signed head", queries.readLastSignedHead),
     stats: writer.stats,
-    subjectKeys: sqliteSubjectKeys(db, path, durability.afterWrite),
+    subjectKeys: sqliteSubjectKeys(db, path, durability.afterWrite, settings.keyTableOnly),
   }
   return {
     store,

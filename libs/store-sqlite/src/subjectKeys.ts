@@ -4,12 +4,16 @@
  * so they never land inside a group-commit transaction. A forget and a
  * re-wrap are answered once durable (`afterWrite`, durability.ts): a
  * forgotten key must not come back, and a re-wrapped one must not be left
- * wrapped only by a master key about to be retired. A new key is answered
- * at once: nothing relies on it but the sealed events appended after it,
- * and their acknowledgement waits for a sync of the log that covers the
- * key's earlier commit too; a key lost with unacknowledged events seals
- * nothing anyone was told is stored. (Waiting there would also let appends
- * that need no new key overtake one that does.)
+ * wrapped only by a master key about to be retired. A new key, when the
+ * events are in the same file, is answered at once: nothing relies on it
+ * but the sealed events appended after it, and their acknowledgement waits
+ * for a sync of the same log that covers the key's earlier commit too; a
+ * key lost with unacknowledged events seals nothing anyone was told is
+ * stored. (Waiting there would also let appends that need no new key
+ * overtake one that does.) When the file holds the keys alone
+ * (`keyTableOnly`: the events are in KurrentDB), no append here syncs
+ * anything, so a new key is answered once durable too: an acknowledged
+ * event must never name a key a power loss can take back.
  */
 import type { DatabaseSync } from "node:sqlite"
 import type { StoreError, SubjectKey, SubjectKeysShape } from "@mizan/eventsourcing"
@@ -42,6 +46,7 @@ export const sqliteSubjectKeys = (
   db: DatabaseSync,
   path: string,
   afterWrite: Effect.Effect<void, StoreError>,
+  keyTableOnly: boolean,
 ): SubjectKeysShape => {
   const statement = (sql: string) => {
     const prepared = db.prepare(sql)
@@ -50,6 +55,8 @@ export const sqliteSubjectKeys = (
   }
   const liveOf = statement(`SELECT ${columns} FROM subject_keys WHERE subject_id = ? AND wrapped_key IS NOT NULL`)
   const byId = statement(`SELECT ${columns} FROM subject_keys WHERE key_id = ?`)
+  // Any number of ids as one JSON array: one statement, prepared once, whatever a page names.
+  const byIds = statement(`SELECT ${columns} FROM subject_keys WHERE key_id IN (SELECT value FROM json_each(?))`)
   const insert = db.prepare(`INSERT INTO subject_keys (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
   const forget = db.prepare(
     "UPDATE subject_keys SET wrapped_key = NULL, forgotten_at = ?, forgotten_by = ? WHERE subject_id = ? AND wrapped_key IS NOT NULL",
@@ -69,8 +76,14 @@ export const sqliteSubjectKeys = (
   return {
     liveKeyOf: (subjectId) => attempt("reading a subject's key", () => one(liveOf.get(subjectId))),
     keyById: (keyId) => attempt(`reading data key ${keyId}`, () => one(byId.get(keyId))),
+    keysById: (keyIds) =>
+      keyIds.length === 0
+        ? Effect.succeed([])
+        : attempt(`reading ${keyIds.length} data keys`, () =>
+            (byIds.all(JSON.stringify(keyIds)) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),
+          ),
     addKey: (key) =>
-      attempt("adding a data key", () => {
+      (keyTableOnly ? durably : attempt)("adding a data key", () => {
         insert.run(
           key.keyId,
           key.subjectId,

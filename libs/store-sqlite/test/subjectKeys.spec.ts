@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from "node:fs"
+import { it as effectIt } from "@effect/vitest"
 import { subjectKeysContract } from "@mizan/eventsourcing/testing"
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
 import { describe, expect, it } from "vitest"
-import { openFreshStore } from "./support/stores.ts"
+import { openSqliteEventStore } from "../src/store.ts"
+import { gatedLogSyncs, openFreshStore, tempDatabasePath } from "./support/stores.ts"
 
 subjectKeysContract(
   "sqlite",
@@ -33,4 +35,38 @@ describe("the SQLite key table", () => {
     expect(files.before).toBe(true)
     for (const bytes of files.bytes) expect(bytes.includes(wrappedKey)).toBe(false)
   })
+
+  const newKey = { keyId: "k1", subjectId: "card:a", wrappedKey: "d3JhcHBlZA==", masterKeyId: "mk-1", createdAt: 1 }
+
+  /** The key table of a new file whose log syncs are held back, with `addKey(newKey)` running meanwhile. */
+  const addingWhileSyncsHeld = (keyTableOnly: boolean) =>
+    Effect.gen(function* () {
+      const syncs = gatedLogSyncs()
+      const store = yield* openSqliteEventStore(yield* tempDatabasePath, { keyTableOnly }, syncs.logSyncOf)
+      const gate = syncs.hold()
+      const adding = yield* Effect.forkChild(store.subjectKeys.addKey(newKey))
+      return { gate, adding }
+    })
+
+  effectIt.live("answers a new key at once when the events are in the same file: their append's sync carries it", () =>
+    Effect.gen(function* () {
+      const { gate, adding } = yield* addingWhileSyncsHeld(false)
+      const first = yield* Effect.raceFirst(
+        Effect.as(Fiber.join(adding), "answered"),
+        Effect.as(gate.waiting, "asked for a sync"),
+      )
+      expect(first).toBe("answered")
+    }),
+  )
+
+  effectIt.live("answers a new key only once durable when the file holds the keys alone (KurrentDB's keyTable)", () =>
+    Effect.gen(function* () {
+      const { gate, adding } = yield* addingWhileSyncsHeld(true)
+      yield* gate.waiting
+      yield* Effect.sleep(20)
+      expect(adding.pollUnsafe()).toBeUndefined()
+      yield* gate.release
+      expect(yield* Fiber.join(adding)).toEqual(newKey)
+    }),
+  )
 })

@@ -155,6 +155,7 @@ const noKeyTable = (store: string) =>
   Layer.succeed(SubjectKeys, {
     liveKeyOf: () => Effect.succeed(undefined),
     keyById: () => Effect.fail(keyTableMissing(store)),
+    keysById: () => Effect.fail(keyTableMissing(store)),
     addKey: () => Effect.fail(keyTableMissing(store)),
     forget: () => Effect.fail(keyTableMissing(store)),
     allKeys: () => Effect.succeed([]),
@@ -174,11 +175,8 @@ export const layerStoreOf = (
   options: OpenOptions = {},
 ): Layer.Layer<EventStore | SubjectKeys, StoreError> => {
   switch (store._tag) {
-    case "Sqlite": {
-      const refusal = sqlitePathRefusal(store.path, options)
-      if (refusal !== undefined) return Layer.effectContext(Effect.fail(refusal))
-      return layerSqlite(store.path, store.synchronous === undefined ? {} : { synchronous: store.synchronous })
-    }
+    case "Sqlite":
+      return layerSqliteOf(store, options, false)
     case "Postgres":
       return layerPostgres(store.url, {
         ...(store.schema === undefined ? {} : { schema: store.schema }),
@@ -192,10 +190,26 @@ export const layerStoreOf = (
   }
 }
 
+/** The SQLite store of `store`; `keyTableOnly` when the file holds the data keys of events kept elsewhere. */
+const layerSqliteOf = (
+  store: Extract<StoreSetting, { readonly _tag: "Sqlite" }>,
+  options: OpenOptions,
+  keyTableOnly: boolean,
+): Layer.Layer<EventStore | SubjectKeys, StoreError> => {
+  const refusal = sqlitePathRefusal(store.path, options)
+  if (refusal !== undefined) return Layer.effectContext(Effect.fail(refusal))
+  return layerSqlite(store.path, {
+    ...(store.synchronous === undefined ? {} : { synchronous: store.synchronous }),
+    ...(keyTableOnly ? { keyTableOnly } : {}),
+  })
+}
+
 /**
  * The key table of a SQLite file or a PostgreSQL database, alone: the
  * store's own tables are made there too, and stay empty, so that the same
- * migrations serve both uses.
+ * migrations serve both uses. A SQLite file then syncs each new data key
+ * before answering it (`keyTableOnly`): no append to that file carries it to
+ * disk before the events that name it are acknowledged elsewhere.
  */
 export const layerKeyTableOf = (
   keyTable: KeyTableSetting,
@@ -203,7 +217,12 @@ export const layerKeyTableOf = (
 ): Layer.Layer<SubjectKeys, StoreError> =>
   Layer.effect(
     SubjectKeys,
-    Effect.map(Layer.build(layerStoreOf(keyTable, options)), (services) => Context.get(services, SubjectKeys)),
+    Effect.map(
+      Layer.build(
+        keyTable._tag === "Sqlite" ? layerSqliteOf(keyTable, options, true) : layerStoreOf(keyTable, options),
+      ),
+      (services) => Context.get(services, SubjectKeys),
+    ),
   )
 
 /** The store a setting names; a setting that names none fails the layer with a StoreError saying why. */

@@ -43,6 +43,7 @@ import {
   newDataKey,
   newMasterKey,
   type Sealer,
+  type SubjectKeysShape,
   sealBytes,
   sealedEventStore,
 } from "@mizan/eventsourcing"
@@ -121,6 +122,8 @@ interface Open {
   readonly sealer?: Sealer
   /** The SQLite store itself, under the sealed store on the sealed side. */
   readonly bare: EventStoreShape
+  /** The SQLite store's key table: where a sealer made afresh (keys not cached) finds the data keys. */
+  readonly keys?: SubjectKeysShape
 }
 
 /**
@@ -148,7 +151,7 @@ const open = async (side: Side): Promise<Open> => {
         const sqlite = yield* makeSqliteEventStore(path)
         if (side === "plain") return { store: sqlite as EventStoreShape, bare: sqlite }
         const sealer = yield* makeSealerOn(mizanSealingPlan, sqlite.subjectKeys, keyRing)
-        return { store: sealedEventStore(sqlite, sealer), sealer, bare: sqlite }
+        return { store: sealedEventStore(sqlite, sealer), sealer, bare: sqlite, keys: sqlite.subjectKeys }
       }),
     ),
   )
@@ -322,7 +325,22 @@ const readAll = (log: Open, side: Side): Workload => ({
   run: () => readAllInPages(log.store, pageSizeEvents, eventsInLog),
 })
 
-const writtenLog = async (side: Side): Promise<Open> => {
+/**
+ * readAll of a log whose every event has a card (a data key) of its own,
+ * through a sealer made afresh each run: no key cached, as when the audit
+ * replays a sealed store, so every page loads and unwraps the keys it names.
+ */
+const readAllColdKeys = (log: Open): Workload => ({
+  name: `sealed: readAll in pages of ${pageSizeEvents}, a card each event, no key cached`,
+  operationsPerRun: eventsInLog,
+  run: async () => {
+    const sealer = await Effect.runPromise(makeSealerOn(mizanSealingPlan, log.keys!, keyRing))
+    await readAllInPages(sealedEventStore(log.bare, sealer), pageSizeEvents, eventsInLog)
+  },
+})
+
+/** A log of `eventsInLog` card transfers written through `side`'s store: 1,000 cards, or one each event. */
+const writtenLog = async (side: Side, cardEachEvent = false): Promise<Open> => {
   const opened = await open(side)
   await Effect.runPromise(
     Effect.forEach(
@@ -330,7 +348,10 @@ const writtenLog = async (side: Side): Promise<Open> => {
       (batch) =>
         opened.store.append(
           `bankCardTransfer/M1/log-${batch}`,
-          Array.from({ length: 100 }, (_, i) => cardTransferPlaced(batch * 100 + i, (batch * 100 + i) % 1_000)),
+          Array.from({ length: 100 }, (_, i) => {
+            const n = batch * 100 + i
+            return cardTransferPlaced(n, cardEachEvent ? n : n % 1_000)
+          }),
           "no_stream",
         ),
       { concurrency: 16, discard: true },
@@ -374,6 +395,9 @@ comparisons.push(
 const sealedLog = await writtenLog("sealed")
 const plainLog = await writtenLog("plain")
 comparisons.push(await compare(readAll(sealedLog, "sealed"), readAll(plainLog, "plain"), unit))
+const cardEachEventLog = await writtenLog("sealed", true)
+comparisons.push(await compare(readAllColdKeys(cardEachEventLog), readAll(plainLog, "plain"), unit))
+await close(cardEachEventLog)
 await close(sealedLog)
 await close(plainLog)
 

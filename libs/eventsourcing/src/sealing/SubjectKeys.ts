@@ -29,6 +29,12 @@ export class SubjectKeys extends Context.Service<
     readonly liveKeyOf: (subjectId: string) => Effect.Effect<SubjectKey | undefined, StoreError>
     readonly keyById: (keyId: string) => Effect.Effect<SubjectKey | undefined, StoreError>
     /**
+     * The keys of `keyIds` that the table holds, forgotten ones too, in one
+     * lookup and in no particular order; an id it does not hold is left out.
+     * What a read of a page of sealed events loads its keys with.
+     */
+    readonly keysById: (keyIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SubjectKey>, StoreError>
+    /**
      * Adds `key` unless its subject already has a live key, and answers the
      * subject's live key: `key`, or the one another writer added first. A
      * forgotten key (no `wrappedKey`, as an import brings it) is added as it

@@ -9,6 +9,7 @@ export const makeMemorySubjectKeys = (): SubjectKeysShape => {
   return {
     liveKeyOf: (subjectId) => Effect.sync(() => liveKeyOf(subjectId)),
     keyById: (keyId) => Effect.sync(() => keys.get(keyId)),
+    keysById: (keyIds) => Effect.sync(() => [...new Set(keyIds)].flatMap((keyId) => keys.get(keyId) ?? [])),
     addKey: (key) =>
       Effect.sync(() => {
         if (key.wrappedKey === undefined) {

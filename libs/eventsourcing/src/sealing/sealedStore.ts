@@ -55,19 +55,25 @@ const opened = (sealer: Sealer, record: RecordedEvent, streamId: string) =>
 
 /**
  * Each record opened, but those of the streams `wholeEventsOf` refuses: they
- * come as their place alone, with no data to open. A page that is not empty
- * stays so in its type (a follower's page).
+ * come as their place alone, with no data to open. The keys the page names
+ * and the sealer has not cached are loaded first, in one lookup (a replay
+ * of a store with a card per event would otherwise ask the key table once
+ * an event). A page that is not empty stays so in its type (a follower's page).
  */
 const openedPage = <Page extends ReadonlyArray<RecordedEvent>>(
   sealer: Sealer,
   records: Page,
   wholeEventsOf?: (streamId: string) => boolean,
-) =>
-  Effect.forEach(records, (record: RecordedEvent) =>
-    wholeEventsOf === undefined || wholeEventsOf(record.streamId)
-      ? opened(sealer, record, record.streamId)
-      : Effect.succeed(record),
+  streamId?: string,
+) => {
+  const toOpen = (record: RecordedEvent) => wholeEventsOf === undefined || wholeEventsOf(record.streamId)
+  return Effect.andThen(
+    sealer.loadKeysOf(records.flatMap((record) => (toOpen(record) ? [record.data] : []))),
+    Effect.forEach(records, (record: RecordedEvent) =>
+      toOpen(record) ? opened(sealer, record, streamId ?? record.streamId) : Effect.succeed(record),
+    ),
   )
+}
 
 const withData = (event: NewEvent, data: unknown): NewEvent => (data === event.data ? event : { ...event, data })
 
@@ -117,7 +123,7 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
   },
   readStream: (streamId, options) =>
     Effect.flatMap(store.readStream(sealer.storedStreamId(streamId), options), (records) =>
-      Effect.forEach(records, (record) => opened(sealer, record, streamId)),
+      openedPage(sealer, records, undefined, streamId),
     ),
   readAll: (options) =>
     Effect.flatMap(store.readAll(options), (records) => openedPage(sealer, records, options.wholeEventsOf)),

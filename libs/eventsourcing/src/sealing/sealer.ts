@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto"
 import { forgotten } from "@mizan/kernel"
 import { Clock, Effect } from "effect"
 import { StoreError } from "../events.ts"
+import { setBounded } from "./boundedMap.ts"
 import {
   type CipherKey,
   cipherKeyOf,
@@ -85,6 +86,14 @@ export interface Sealer {
   readonly seal: (storedStreamId: string, type: string, data: unknown) => Effect.Effect<unknown, StoreError>
   /** The data with its fields back, or `[forgotten]` in the fields of a forgotten subject. */
   readonly open: (storedStreamId: string, eventId: string, data: unknown) => Effect.Effect<unknown, StoreError>
+  /**
+   * Loads into the cache, in one lookup of the key table, every data key
+   * that these stored events' data name and the cache does not hold: what
+   * a read does before it opens a page, so that the page's events open with
+   * no lookup each. A key the table does not hold is left for `open` to
+   * report, naming its event.
+   */
+  readonly loadKeysOf: (stored: ReadonlyArray<unknown>) => Effect.Effect<void, StoreError>
   /** Destroys the subject's data keys (see SubjectKeys.forget) and drops them from this process's cache. */
   readonly forget: (subjectId: string, by: string) => Effect.Effect<number, StoreError>
 }
@@ -121,16 +130,8 @@ class KeyCache {
   }
 
   keep(entry: CachedKey, live: boolean): void {
-    if (this.byKeyId.size >= this.maxKeys) {
-      const oldest = this.byKeyId.keys().next().value
-      if (oldest !== undefined) this.byKeyId.delete(oldest)
-    }
-    if (this.liveBySubject.size >= this.maxKeys) {
-      const oldest = this.liveBySubject.keys().next().value
-      if (oldest !== undefined) this.liveBySubject.delete(oldest)
-    }
-    this.byKeyId.set(entry.keyId, entry)
-    if (live) this.liveBySubject.set(entry.subjectId, entry)
+    setBounded(this.byKeyId, entry.keyId, entry, this.maxKeys)
+    if (live) setBounded(this.liveBySubject, entry.subjectId, entry, this.maxKeys)
   }
 
   drop(subjectId: string): void {
@@ -153,15 +154,14 @@ interface PlannedSubject extends PlannedFields {
   readonly subjectId: string
 }
 
-/** `make` of a key, made once and then remembered; past `max` keys the oldest is dropped. */
-const remembering = (max: number, make: (key: string) => string) => {
-  const made = new Map<string, string>()
-  return (key: string): string => {
+/** `make` of a key, made once and then remembered; past `max` keys the oldest go (setBounded). */
+const remembering = <V>(max: number, make: (key: string) => V) => {
+  const made = new Map<string, V>()
+  return (key: string): V => {
     const known = made.get(key)
     if (known !== undefined) return known
     const value = make(key)
-    if (made.size >= max) made.delete(made.keys().next().value as string)
-    made.set(key, value)
+    setBounded(made, key, value, max)
     return value
   }
 }
@@ -511,15 +511,7 @@ export const makeSealer = (
     }
 
     // A stored entry names its fields by their concrete paths: each read into steps once, then remembered.
-    const storedPaths = new Map<string, Steps>()
-    const stepsOfStored = (path: string): Steps => {
-      const remembered = storedPaths.get(path)
-      if (remembered !== undefined) return remembered
-      const steps = stepsOf(path)
-      if (storedPaths.size >= storedPathsMax) storedPaths.delete(storedPaths.keys().next().value as string)
-      storedPaths.set(path, steps)
-      return steps
-    }
+    const stepsOfStored = remembering(storedPathsMax, stepsOf)
 
     const merged = (data: Record<string, unknown>, opened: ReadonlyArray<Record<string, unknown>>) => {
       const { [sealedField]: _sealed, ...rest } = data
@@ -558,6 +550,24 @@ export const makeSealer = (
       )
     }
 
+    const loadKeysOf: Sealer["loadKeysOf"] = (stored) =>
+      Effect.suspend(() => {
+        const now = clock.currentTimeMillisUnsafe()
+        const missing = new Set<string>()
+        for (const data of stored) {
+          const entries = isObject(data) ? data[sealedField] : undefined
+          if (!Array.isArray(entries)) continue
+          for (const entry of entries as ReadonlyArray<SealedEntry>)
+            if (typeof entry?.key === "string" && cache.byKey(entry.key, now) === undefined) missing.add(entry.key)
+        }
+        if (missing.size === 0) return Effect.void
+        return Effect.flatMap(subjectKeys.keysById([...missing]), (rows) =>
+          Effect.forEach(rows, (row) => Effect.map(unwrap(row), (bytes) => cacheKeyRow(row, bytes, now, false)), {
+            discard: true,
+          }),
+        )
+      })
+
     const forget: Sealer["forget"] = (subjectId, by) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         Effect.tap(subjectKeys.forget(subjectId, now, by), () => Effect.sync(() => cache.drop(subjectId))),
@@ -571,6 +581,7 @@ export const makeSealer = (
       seals,
       seal,
       open,
+      loadKeysOf,
       forget,
     }
   })

@@ -29,6 +29,32 @@ export const subjectKeysContract = (name: string, open: Effect.Effect<SubjectKey
       expect(byId).toEqual(key("k1", "card:a"))
     })
 
+    it("answers the keys of many ids in one lookup, forgotten ones too, leaving out ids it does not hold", async () => {
+      const [found, none] = await run((keys) =>
+        Effect.andThen(
+          Effect.all([
+            keys.addKey(key("k1", "card:a")),
+            keys.addKey(key("k2", "card:b")),
+            keys.addKey(key("k3", "card:c")),
+            keys.forget("card:b", 7, "dpo"),
+          ]),
+          () => Effect.all([keys.keysById(["k3", "missing", "k2", "k3"]), keys.keysById([])]),
+        ),
+      )
+      expect([...found].sort((a, b) => (a.keyId < b.keyId ? -1 : 1))).toEqual([
+        {
+          keyId: "k2",
+          subjectId: "card:b",
+          masterKeyId: "mk-1",
+          createdAt: 1_767_225_600_000,
+          forgottenAt: 7,
+          forgottenBy: "dpo",
+        },
+        key("k3", "card:c"),
+      ])
+      expect(none).toEqual([])
+    })
+
     it("keeps the first live key of a subject when a second writer adds another", async () => {
       const [first, second] = await run((keys) =>
         Effect.all([keys.addKey(key("k1", "card:a")), keys.addKey(key("k2", "card:a"))]),
