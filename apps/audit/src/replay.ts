@@ -28,6 +28,7 @@ import {
   crossStreamFindings,
   type FactsOf,
   factsOfState,
+  holdsForGood,
   inReportOrder,
   type StreamFacts,
   wantedStreams,
@@ -253,9 +254,12 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
   }
 
   /** Retires an open stream whose state is final: an append left it so, and no rule of it is broken. */
+  /** Whether this replayer holds a stream already. */
+  const heldHere = (streamId: string): boolean => holds(streamId) && streams.get(streamId) !== undefined
+
   const retire = (tracked: TrackedStream, aggregate: AuditedAggregate, fold: AuditFold) => {
     countRetired(aggregate, fold, tracked.state, 1)
-    const index = retired.add(tracked, aggregate)
+    const index = retired.add(tracked, aggregate, holdsForGood(aggregate.kind, tracked.state, heldHere))
     streams.replace(tracked.streamId, hashOfStreamId(tracked.streamId), index)
   }
 
@@ -403,7 +407,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
       }
     }
     for (const index of retired.indexes()) {
-      if (!askingKinds.has(retired.aggregateOf(index)!.kind)) continue
+      if (!askingKinds.has(retired.aggregateOf(index)!.kind) || retired.crossStreamHolds(index)) continue
       const stream = retired.fieldsOf(index)
       yield {
         streamId: stream.streamId,
