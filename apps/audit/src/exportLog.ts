@@ -11,7 +11,7 @@
 import { EventStore, logStart, type StoreError, SubjectKeys } from "@mizan/eventsourcing"
 import { Effect, Option } from "effect"
 import { endLine, exportLine, headLine, keyLine } from "./ndjson.ts"
-import { replayPageSizeEventsDefault } from "./replay.ts"
+import { logPageSizeEventsDefault } from "./replay.ts"
 import type { AuditError } from "./stores.ts"
 import type { WriteChunk } from "./writeChunk.ts"
 
@@ -47,7 +47,7 @@ export const exportLog = (
 ): Effect.Effect<number, StoreError | AuditError, EventStore> =>
   Effect.gen(function* () {
     const store = yield* EventStore
-    const maxCount = options.pageSizeEvents ?? replayPageSizeEventsDefault
+    const maxCount = options.pageSizeEvents ?? logPageSizeEventsDefault
     yield* exportKeys(write)
     let heads = yield* store.readSignedHeads({ afterCount: 0, maxCount: headsPageSize })
     let headIndex = 0

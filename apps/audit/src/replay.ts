@@ -28,6 +28,7 @@ import {
   crossStreamFindings,
   type FactsOf,
   factsOfState,
+  holdsForGood,
   inReportOrder,
   type StreamFacts,
   wantedStreams,
@@ -103,6 +104,13 @@ export const findingsListedMaxDefault = 1_000
  * is as fast with either (README.md, Performance).
  */
 export const replayPageSizeEventsDefault = 500
+
+/**
+ * Events per `readAll` page of `verify` and `export`, which keep nothing
+ * per stream between pages: the replay's reason for small pages is its
+ * folding, and on PostgreSQL each page is a round trip.
+ */
+export const logPageSizeEventsDefault = 5_000
 
 export const evolveRule = "the aggregate's evolve accepts every recorded event"
 
@@ -231,7 +239,10 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     const status = fold.status(state)
     // By aggregate, then status: a key string made per retired stream was most of what retiring allocated.
     let byStatus = retiredCounts.get(aggregate)
-    if (byStatus === undefined) retiredCounts.set(aggregate, (byStatus = new Map()))
+    if (byStatus === undefined) {
+      byStatus = new Map()
+      retiredCounts.set(aggregate, byStatus)
+    }
     const count = byStatus.get(status)
     if (count === undefined) byStatus.set(status, { kind: aggregate.kind, status, streams: sign })
     else count.streams += sign
@@ -243,9 +254,12 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
   }
 
   /** Retires an open stream whose state is final: an append left it so, and no rule of it is broken. */
+  /** Whether this replayer holds a stream already. */
+  const heldHere = (streamId: string): boolean => holds(streamId) && streams.get(streamId) !== undefined
+
   const retire = (tracked: TrackedStream, aggregate: AuditedAggregate, fold: AuditFold) => {
     countRetired(aggregate, fold, tracked.state, 1)
-    const index = retired.add(tracked, aggregate)
+    const index = retired.add(tracked, aggregate, holdsForGood(aggregate.kind, tracked.state, heldHere))
     streams.replace(tracked.streamId, hashOfStreamId(tracked.streamId), index)
   }
 
@@ -393,7 +407,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
       }
     }
     for (const index of retired.indexes()) {
-      if (!askingKinds.has(retired.aggregateOf(index)!.kind)) continue
+      if (!askingKinds.has(retired.aggregateOf(index)!.kind) || retired.crossStreamHolds(index)) continue
       const stream = retired.fieldsOf(index)
       yield {
         streamId: stream.streamId,

@@ -36,6 +36,8 @@ export class RetiredStreams {
   readonly #versions: Array<number> = []
   /** Positions are 64-bit (KurrentDB's are offsets in its log); a bigint array element would be an object each. */
   #positions = new BigUint64Array(1024)
+  /** 1 where the stream's rules that span streams hold for good (crossStream.ts, `holdsForGood`): not asked again. */
+  #crossStreamHeld = new Uint8Array(1024)
   readonly #recordedAt: Array<number> = []
   readonly #firstRead: Array<number> = []
   #live = 0
@@ -46,13 +48,17 @@ export class RetiredStreams {
   }
 
   /** Retires a stream of `aggregate`: its index, which the stream table keeps in its place. */
-  add(stream: Omit<RetiredFields, "aggregate">, aggregate: AuditedAggregate): number {
+  add(stream: Omit<RetiredFields, "aggregate">, aggregate: AuditedAggregate, crossStreamHeld = false): number {
     const index = this.#ids.length
     if (index === this.#positions.length) {
       const grown = new BigUint64Array(this.#positions.length * 2)
       grown.set(this.#positions)
       this.#positions = grown
+      const held = new Uint8Array(grown.length)
+      held.set(this.#crossStreamHeld)
+      this.#crossStreamHeld = held
     }
+    this.#crossStreamHeld[index] = crossStreamHeld ? 1 : 0
     this.#ids.push(stream.streamId)
     this.#aggregates.push(aggregate)
     this.#states.push(stream.state)
@@ -71,6 +77,11 @@ export class RetiredStreams {
   /** The aggregate of the retired stream at `index`, without making its fields into an object. */
   aggregateOf(index: number): AuditedAggregate | undefined {
     return this.#aggregates[index]
+  }
+
+  /** Whether the rules that span streams hold for good for the retired stream at `index` (it was retired so). */
+  crossStreamHolds(index: number): boolean {
+    return this.#crossStreamHeld[index] === 1
   }
 
   /** The retired stream at `index` (one not revived). */

@@ -25,7 +25,7 @@ import {
 } from "@mizan/eventsourcing"
 import { type PublicKey, verify } from "@mizan/protocol"
 import { Effect } from "effect"
-import { replayPageSizeEventsDefault } from "./replay.ts"
+import { logPageSizeEventsDefault } from "./replay.ts"
 
 /** An event whose chain does not hold: named by stream, version and global position. */
 export interface EventFinding {
@@ -109,7 +109,7 @@ const headProblem = (
 export const verifyLog = (options: VerifyOptions): Effect.Effect<VerifyReport, StoreError, EventStore> =>
   Effect.gen(function* () {
     const store = yield* EventStore
-    const pageSize = options.pageSizeEvents ?? replayPageSizeEventsDefault
+    const pageSize = options.pageSizeEvents ?? logPageSizeEventsDefault
     const streams = new Map<string, StreamHead>()
     const findings: Array<VerifyFinding> = []
     let findingsNotListed = 0

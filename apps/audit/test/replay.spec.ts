@@ -287,6 +287,32 @@ describe("a damaged history", () => {
       ])
     }),
   )
+
+  it.live(
+    "checks an index retired before the stream it names is written, in a compact replay, against the whole log",
+    () =>
+      Effect.gen(function* () {
+        const store = yield* copyOf(generated.store)
+        const issued = (orderNo: string, streamId: string) => ({
+          type: "OrderNumberIssued",
+          schemaVersion: 1,
+          data: { orderNo, kind: "acquiring", streamId },
+        })
+        const before = orderIndexStreamId("M0001", "20260101000000199999999998")
+        const nowhere = orderIndexStreamId("M0001", "20260101000000199999999999")
+        yield* appendRaw(store, before, [issued("20260101000000199999999998", "acquiring-5-M0001-LATER")])
+        yield* appendRaw(store, nowhere, [issued("20260101000000199999999999", "acquiring-5-M0001-NOWHERE")])
+        yield* appendRaw(store, "acquiring-5-M0001-LATER", [{ type: "Happened", schemaVersion: 1, data: {} }])
+        const replayer = yield* Effect.provideService(replayLog({ states: "compact" }), EventStore, store)
+        expect(replayer.streams.isRetired(before)).toBe(true)
+        expect(
+          replayer
+            .report()
+            .brokenInvariants.listed.filter((finding) => finding.kind === "orderIndex")
+            .map((finding) => finding.streamId),
+        ).toEqual([nowhere])
+      }),
+  )
 })
 
 /** A recorded event; `recordedAt` tells appends apart (every store records an append's events at one time). */

@@ -6,7 +6,7 @@
  * who called what and what came of it, nothing of what was sent.
  */
 import { partnerIdMaxChars } from "@mizan/protocol"
-import { Effect, Metric } from "effect"
+import { type Context, Effect, Metric } from "effect"
 
 export interface AccessRecord {
   readonly method: string
@@ -34,18 +34,23 @@ export const apiRequestDuration = Metric.histogram("mizan_api_request_duration_s
 })
 
 /**
- * Each series (a metric with its attributes) made once and kept: made anew
- * per request, Effect keys it anew on every update. Operations and codes
- * are a closed set, so the table stays small.
+ * Each series (a metric with its attributes) made once and kept, by
+ * operation and then code (no key string put together per request): made
+ * anew per request, Effect keys it anew on every update. Operations and
+ * codes are a closed set, so the table stays small.
  */
 const seriesBy = <M>(make: (operation: string, code: string) => M) => {
-  const made = new Map<string, M>()
+  const made = new Map<string, Map<string, M>>()
   return (operation: string, code = ""): M => {
-    const key = `${operation} ${code}`
-    let series = made.get(key)
+    let ofOperation = made.get(operation)
+    if (ofOperation === undefined) {
+      ofOperation = new Map()
+      made.set(operation, ofOperation)
+    }
+    let series = ofOperation.get(code)
     if (series === undefined) {
       series = make(operation, code)
-      made.set(key, series)
+      ofOperation.set(code, series)
     }
     return series
   }
@@ -60,24 +65,24 @@ export const claimedPartnerId = (header: string | undefined): string | undefined
   return /^[\x21-\x7e]+$/.test(partnerId) ? partnerId : undefined
 }
 
-/** Writes the access-log line and counts the request. */
+/** Writes the access-log line and counts the request (both metrics in one step). */
 export const recordAccess = (record: AccessRecord) => {
   const operation = record.operation ?? "unknown"
-  return Effect.all(
-    [
-      Effect.logInfo(`${record.method} ${record.path}`).pipe(
-        Effect.annotateLogs({
-          traceCode: record.traceCode,
-          partnerId: record.partnerId,
-          path: record.path,
-          code: record.code,
-          status: record.status,
-          durationMs: Math.round(record.durationMs * 100) / 100,
-        }),
-      ),
-      Metric.update(requestsOf(operation, record.code ?? "none"), 1),
-      Metric.update(durationsOf(operation), record.durationMs / 1000),
-    ],
-    { discard: true },
+  return Effect.andThen(
+    Effect.logInfo(`${record.method} ${record.path}`).pipe(
+      Effect.annotateLogs({
+        traceCode: record.traceCode,
+        partnerId: record.partnerId,
+        path: record.path,
+        code: record.code,
+        status: record.status,
+        durationMs: Math.round(record.durationMs * 100) / 100,
+      }),
+    ),
+    Effect.contextWith((context: Context.Context<never>) => {
+      requestsOf(operation, record.code ?? "none").updateUnsafe(1, context)
+      durationsOf(operation).updateUnsafe(record.durationMs / 1000, context)
+      return Effect.void
+    }),
   )
 }

@@ -1,7 +1,7 @@
 import { test } from "@fast-check/vitest"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { setBounded } from "../src/sealing/boundedMap.ts"
+import { setBounded } from "../src/boundedMap.ts"
 
 describe("a bounded map", () => {
   it("past its bound forgets the oldest eighth of it at once, never the entry just set", () => {

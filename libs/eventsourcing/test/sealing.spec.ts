@@ -13,6 +13,7 @@ import {
   logStart,
   makeMemoryEventStore,
   makeMemorySubjectKeys,
+  makeSealerOn,
   mergeSealingPlans,
   newMasterKey,
   type RecordedEvent,
@@ -174,6 +175,47 @@ describe("the sealed store", () => {
         (record) => (record.data as { $sealed: Array<{ box: string }> }).$sealed[0]?.box,
       )
       expect(new Set(boxes).size).toBe(2)
+    }),
+  )
+
+  it.effect(
+    "answers a seal with its key cached as a finished Exit, which the sealed store takes without running it",
+    () =>
+      Effect.gen(function* () {
+        const world = newWorld()
+        const sealer = yield* makeSealerOn(plan, world.keys, world.keyRing)
+        const first = sealer.seal("order/1", "CardPaid", cardPaid("1").data)
+        expect(Exit.isExit(first)).toBe(false)
+        yield* first
+        const cached = sealer.seal("order/2", "CardPaid", cardPaid("2").data)
+        expect(Exit.isExit(cached) && Exit.isSuccess(cached)).toBe(true)
+      }),
+  )
+
+  it.effect("seals an append built before a forget under a new key when it runs after it, and it reads back", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      const keyIdsOf = (streamId: string) =>
+        Effect.map(world.raw.readStream(streamId), (records) =>
+          records.map((record) => (record.data as { $sealed: Array<{ key: string }> }).$sealed[0]?.key),
+        )
+      const read = yield* sealedOn(
+        world,
+        Effect.gen(function* () {
+          const store = yield* EventStore
+          // The card's key cached, so that the append below would be sealed at once if it were sealed when built.
+          yield* store.append("order/0", [cardPaid("0")], "any")
+          const built = store.append("order/1", [cardPaid("1")], "any")
+          yield* forgetTheCard
+          yield* built
+          return yield* store.readStream("order/1")
+        }),
+      )
+      expect(read[0]?.data).toEqual(cardPaid("1").data)
+      const [forgottenKey] = yield* keyIdsOf("order/0")
+      const [newKey] = yield* keyIdsOf("order/1")
+      expect(newKey).toBeDefined()
+      expect(newKey).not.toBe(forgottenKey)
     }),
   )
 

@@ -75,6 +75,26 @@ const openedPage = <Page extends ReadonlyArray<RecordedEvent>>(
   )
 }
 
+const withData = (event: NewEvent, data: unknown): NewEvent => (data === event.data ? event : { ...event, data })
+
+/**
+ * The events sealed, when every seal has finished already: with its keys
+ * cached the sealer answers an Exit (an Effect already run), taken as it is,
+ * with no effect per event. `undefined` when one seal still has work to do.
+ */
+const sealedAtOnce = (
+  events: ReadonlyArray<NewEvent>,
+  sealing: ReadonlyArray<Effect.Effect<unknown, StoreError>>,
+): ReadonlyArray<NewEvent> | undefined => {
+  const sealed: Array<NewEvent> = []
+  for (let i = 0; i < events.length; i++) {
+    const each = sealing[i]
+    if (!Exit.isExit(each) || !Exit.isSuccess(each)) return undefined
+    sealed.push(withData(events[i]!, each.value))
+  }
+  return sealed
+}
+
 /** `store` with sealing: what a caller appends and reads is clear; what the adapter holds is sealed. */
 export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventStoreShape => ({
   ...store,
@@ -89,15 +109,12 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
         // The caller gets back what it appended, in clear, under the id it used.
         records: result.records.map((record, i) => ({ ...record, streamId, data: events[i]?.data })),
       }))
-    const withData = (event: NewEvent, data: unknown): NewEvent => (data === event.data ? event : { ...event, data })
     // Sealed when the append runs, not when it is built: a run again (a retry) seals afresh, with new nonces and the
     // key cache as it is then.
     return Effect.suspend(() => {
       const sealing = events.map((event) => sealer.seal(stored, event.type, event.data))
-      // Most appends find their keys cached and are sealed at once (an Exit is an Effect already run): no effect per
-      // event.
-      if (sealing.every((each) => Exit.isExit(each) && Exit.isSuccess(each)))
-        return appendSealed(events.map((event, i) => withData(event, (sealing[i] as Exit.Success<unknown>).value)))
+      const sealed = sealedAtOnce(events, sealing)
+      if (sealed !== undefined) return appendSealed(sealed)
       return Effect.flatMap(
         Effect.forEach(events, (event, i) => Effect.map(sealing[i]!, (data) => withData(event, data))),
         appendSealed,

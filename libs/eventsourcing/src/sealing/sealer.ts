@@ -10,8 +10,8 @@
 import { randomUUID } from "node:crypto"
 import { forgotten } from "@mizan/kernel"
 import { Clock, Effect } from "effect"
+import { setBounded } from "../boundedMap.ts"
 import { StoreError } from "../events.ts"
-import { setBounded } from "./boundedMap.ts"
 import {
   type CipherKey,
   cipherKeyOf,
