@@ -108,6 +108,9 @@ const appendDecided = <Command, Event, State, Error>(
   )
 }
 
+/** The handlers' spans capture no stack trace: it would name this file's line, the same for every command. */
+const noStackTrace = { captureStackTrace: false } as const
+
 /**
  * A command handler: runs `command` on the stream `streamId` of `aggregate`
  * and answers what it decided and the state after it. The two below give the
@@ -144,7 +147,7 @@ export const handleCommand: CommandHandler = (aggregate, streamId, command, meta
         while: Predicate.isTagged("VersionConflict"),
       }),
     )
-  }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId } }))
+  }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId } }, noStackTrace))
 
 /**
  * `handleCommand` for a command that nearly always opens its stream, such as
@@ -169,4 +172,4 @@ export const handleCommandOnNewStream: CommandHandler = (aggregate, streamId, co
       .pipe(Effect.catchTag("VersionConflict", () => handleCommand(aggregate, streamId, command, metadata)))
     // One span name for both handlers, so a trace reads the same; the attribute tells them apart (a fallback
     // shows as handleCommand's span inside this one).
-  }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId, newStream: true } }))
+  }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId, newStream: true } }, noStackTrace))

@@ -46,35 +46,51 @@ const countAppend = (exit: Exit.Exit<unknown, VersionConflict | StoreError>, eve
     return Effect.void
   })
 
+/**
+ * The spans' trace options: no captured stack trace. A span made here would
+ * capture the line of this file that wraps the operation, the same for every
+ * call, at half a span's cost (about 1.7 µs on the gateway's event loop).
+ */
+const wrapperSpan = { captureStackTrace: false } as const
+
 /** `store`, with a span per operation and the append metrics. */
 export const instrumentedEventStore = (store: EventStoreShape): EventStoreShape => ({
   append: (streamId, events, expected) =>
     store.append(streamId, events, expected).pipe(
       Effect.onExit((exit) => countAppend(exit, events.length)),
-      Effect.withSpan("EventStore.append", { attributes: { streamId, events: events.length } }),
+      Effect.withSpan("EventStore.append", { attributes: { streamId, events: events.length } }, wrapperSpan),
     ),
   readStream: (streamId, options) =>
-    store.readStream(streamId, options).pipe(Effect.withSpan("EventStore.readStream", { attributes: { streamId } })),
+    store
+      .readStream(streamId, options)
+      .pipe(Effect.withSpan("EventStore.readStream", { attributes: { streamId } }, wrapperSpan)),
   readAll: (options) =>
-    store.readAll(options).pipe(
-      Effect.withSpan("EventStore.readAll", {
-        attributes: { after: String(options.after), maxCount: options.maxCount },
-      }),
-    ),
+    store
+      .readAll(options)
+      .pipe(
+        Effect.withSpan(
+          "EventStore.readAll",
+          { attributes: { after: String(options.after), maxCount: options.maxCount } },
+          wrapperSpan,
+        ),
+      ),
   // A follow lives as long as its reader: one span would cover hours, so it has none of its own.
   follow: (after, options) => store.follow(after, options),
   readCheckpoint: (name) =>
-    store.readCheckpoint(name).pipe(Effect.withSpan("EventStore.readCheckpoint", { attributes: { checkpoint: name } })),
+    store
+      .readCheckpoint(name)
+      .pipe(Effect.withSpan("EventStore.readCheckpoint", { attributes: { checkpoint: name } }, wrapperSpan)),
   storeCheckpoint: (name, position) =>
     store
       .storeCheckpoint(name, position)
-      .pipe(Effect.withSpan("EventStore.storeCheckpoint", { attributes: { checkpoint: name } })),
+      .pipe(Effect.withSpan("EventStore.storeCheckpoint", { attributes: { checkpoint: name } }, wrapperSpan)),
   storeSignedHead: (head) =>
     store
       .storeSignedHead(head)
-      .pipe(Effect.withSpan("EventStore.storeSignedHead", { attributes: { count: head.count } })),
-  readSignedHeads: (options) => store.readSignedHeads(options).pipe(Effect.withSpan("EventStore.readSignedHeads")),
-  readLastSignedHead: store.readLastSignedHead.pipe(Effect.withSpan("EventStore.readLastSignedHead")),
+      .pipe(Effect.withSpan("EventStore.storeSignedHead", { attributes: { count: head.count } }, wrapperSpan)),
+  readSignedHeads: (options) =>
+    store.readSignedHeads(options).pipe(Effect.withSpan("EventStore.readSignedHeads", {}, wrapperSpan)),
+  readLastSignedHead: store.readLastSignedHead.pipe(Effect.withSpan("EventStore.readLastSignedHead", {}, wrapperSpan)),
 })
 
 /** Wraps the store provided below it with `instrumentedEventStore`. */
