@@ -346,8 +346,10 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     }
     events++
     if (record.type === "NotificationAttempted") notificationAttempts++
-    firstPosition ??= record.globalPosition
-    lastPosition = record.globalPosition
+    // The least and the greatest position replayed: the same as the first and the last of a log read in order,
+    // and what a replay in parts merges to when a damaged log is not.
+    if (firstPosition === undefined || record.globalPosition < firstPosition) firstPosition = record.globalPosition
+    if (lastPosition === undefined || record.globalPosition > lastPosition) lastPosition = record.globalPosition
     if (record.streamVersion !== tracked.version + 1)
       versionGaps.add({
         streamId,

@@ -60,7 +60,9 @@ export interface ReplayReport {
    */
   readonly notificationAttempts: number
   readonly streams: number
+  /** The least position replayed (the first, in a log read in order). */
   readonly firstPosition: GlobalPosition | undefined
+  /** The greatest position replayed (the last, in a log read in order). */
   readonly lastPosition: GlobalPosition | undefined
   /** Streams per aggregate and status, in the registry's order; streams no aggregate owns count as "unknown". */
   readonly counts: ReadonlyArray<KindCount>

@@ -90,6 +90,29 @@ describe("retiring ended streams", () => {
     )
   })
 
+  it.effect(
+    "reports the least and greatest position replayed, whole or in parts, when a damaged log is out of order",
+    () =>
+      Effect.gen(function* () {
+        const log = yield* generatedLog(7, 200)
+        // The fourth event moved to the front, as a damaged log read from a file may hold it.
+        const outOfOrder = [log[3]!, ...log.slice(0, 3), ...log.slice(4)]
+        const parts = [0, 1].map((index) => makeReplayer({ states: "compact", partition: { index, count: 2 } }))
+        for (const record of outOfOrder) for (const part of parts) part.apply(record)
+        const whole = replayed(outOfOrder, false).report()
+        expect(whole.firstPosition).toBe(log[0]!.globalPosition)
+        expect(whole.lastPosition).toBe(log.at(-1)!.globalPosition)
+        const inParts = yield* Effect.promise(() =>
+          reportOfParts(
+            parts.map(localPart),
+            registry.map((entry) => entry.kind),
+            1_000,
+          ),
+        )
+        expect(inParts).toEqual(whole)
+      }),
+  )
+
   it.effect("retires every stream an append left ended, and no other", () =>
     Effect.gen(function* () {
       const log = yield* generatedLog(7, 2_000)
