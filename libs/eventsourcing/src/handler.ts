@@ -3,6 +3,7 @@ import type { EventCodec } from "./codec.ts"
 import type { Decider } from "./decider.ts"
 import { EventStore, type EventStoreShape } from "./EventStore.ts"
 import { type EventMetadata, type RecordedEvent, StoreError, type VersionConflict } from "./events.ts"
+import { wrapperSpan } from "./instrumented.ts"
 import { CommandLocks } from "./locks.ts"
 
 /** A decider with the codec that writes and reads its events. */
@@ -108,9 +109,6 @@ const appendDecided = <Command, Event, State, Error>(
   )
 }
 
-/** The handlers' spans capture no stack trace: it would name this file's line, the same for every command. */
-const noStackTrace = { captureStackTrace: false } as const
-
 /**
  * A command handler: runs `command` on the stream `streamId` of `aggregate`
  * and answers what it decided and the state after it. The two below give the
@@ -147,7 +145,7 @@ export const handleCommand: CommandHandler = (aggregate, streamId, command, meta
         while: Predicate.isTagged("VersionConflict"),
       }),
     )
-  }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId } }, noStackTrace))
+  }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId } }, wrapperSpan))
 
 /**
  * `handleCommand` for a command that nearly always opens its stream, such as
@@ -172,4 +170,4 @@ export const handleCommandOnNewStream: CommandHandler = (aggregate, streamId, co
       .pipe(Effect.catchTag("VersionConflict", () => handleCommand(aggregate, streamId, command, metadata)))
     // One span name for both handlers, so a trace reads the same; the attribute tells them apart (a fallback
     // shows as handleCommand's span inside this one).
-  }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId, newStream: true } }, noStackTrace))
+  }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId, newStream: true } }, wrapperSpan))

@@ -7,7 +7,12 @@ export * from "./exclusiveWork.ts"
 export * from "./follow.ts"
 export * from "./handler.ts"
 export * from "./headSigner.ts"
-export * from "./instrumented.ts"
+export {
+  instrumentedEventStore,
+  layerInstrumentedEventStore,
+  storeAppends,
+  storeEventsAppended,
+} from "./instrumented.ts"
 export * from "./locks.ts"
 export * from "./memory.ts"
 export * from "./sealing/index.ts"
