@@ -376,7 +376,7 @@ export const makeSealer = (
         into.values.push(value)
       }
       const names = subject.names
-      if (names !== undefined) for (const [i, field] of subject.fields.entries()) keep(field, names[i] as string)
+      if (names !== undefined) for (let i = 0; i < names.length; i++) keep(subject.fields[i]!, names[i]!)
       else for (const field of subject.fields) for (const item of itemStepsOf(data, field)) keep(item, pathOf(item))
     }
 
