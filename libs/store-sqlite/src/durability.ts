@@ -36,6 +36,12 @@ export interface Durability {
   readonly durableThrough: (position: number) => Effect.Effect<void, StoreError>
   /** Completes once every write committed before it is as durable as the level promises (a checkpoint, a signed head, a key). */
   readonly afterWrite: Effect.Effect<void, StoreError>
+  /**
+   * Completes once every write committed before it is on disk, whatever the
+   * level: what another store's acknowledgement relies on (a key table that
+   * holds the data keys of events kept elsewhere).
+   */
+  readonly onDisk: Effect.Effect<void, StoreError>
   /** Makes what is committed durable and answers everyone waiting. */
   readonly close: () => void
   /**
@@ -123,6 +129,8 @@ export const makeDurability = (
     Effect.callback<void, StoreError>((resume) =>
       logSync.afterSync(sync, (error) => resume(error === undefined ? Effect.void : Effect.fail(failureOf(error)))),
     )
+  /** After a sync of the log that starts after this is asked: it covers every commit before. */
+  const afterNextSync = Effect.suspend(() => afterSync(logSync.startedSyncs() + 1))
 
   return {
     afterCommit: ({ first, last }, acknowledge) => {
@@ -146,8 +154,9 @@ export const makeDurability = (
               pending.find((other) => other.position >= position) ?? cover(Math.max(position, lastPosition()))
             return afterSync(entry.sync)
           }),
-    afterWrite:
-      synchronous === "full-offloaded" ? Effect.suspend(() => afterSync(logSync.startedSyncs() + 1)) : Effect.void,
+    afterWrite: synchronous === "full-offloaded" ? afterNextSync : Effect.void,
+    // "full" synced the log inside COMMIT; "normal" did not, nor will any append that follows.
+    onDisk: synchronous === "full" ? Effect.void : afterNextSync,
     close: logSync.close,
     refusal: () => failed,
   }

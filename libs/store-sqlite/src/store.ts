@@ -43,7 +43,7 @@ export interface SqliteStoreOptions {
   readonly streamVersionCacheMaxStreams?: number
   /**
    * The file is the key table of events stored elsewhere (a KurrentDB store's `keyTable=sqlite:PATH`): a new
-   * data key is then answered only once durable, as no append to this file will carry it to disk
+   * data key is then answered only once on disk, at every level, as no append to this file will carry it there
    * (subjectKeys.ts).
    */
   readonly keyTableOnly?: boolean
@@ -331,7 +331,12 @@ const storeOnDatabase = (
         : invalidRequest(`a page holds at least one head, not ${maxCount}`),
     readLastSignedHead: attempt("reading the last signed head", queries.readLastSignedHead),
     stats: writer.stats,
-    subjectKeys: sqliteSubjectKeys(db, path, durability.afterWrite, settings.keyTableOnly),
+    subjectKeys: sqliteSubjectKeys(
+      db,
+      path,
+      durability.afterWrite,
+      settings.keyTableOnly ? durability.onDisk : Effect.void,
+    ),
   }
   return {
     store,

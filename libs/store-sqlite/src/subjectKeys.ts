@@ -12,8 +12,9 @@
  * stored. (Waiting there would also let appends that need no new key
  * overtake one that does.) When the file holds the keys alone
  * (`keyTableOnly`: the events are in KurrentDB), no append here syncs
- * anything, so a new key is answered once durable too: an acknowledged
- * event must never name a key a power loss can take back.
+ * anything, so a new key is answered once on disk, at every level
+ * (`Durability.onDisk`): an acknowledged event must never name a key a
+ * power loss can take back.
  */
 import type { DatabaseSync } from "node:sqlite"
 import type { StoreError, SubjectKey, SubjectKeysShape } from "@mizan/eventsourcing"
@@ -46,7 +47,8 @@ export const sqliteSubjectKeys = (
   db: DatabaseSync,
   path: string,
   afterWrite: Effect.Effect<void, StoreError>,
-  keyTableOnly: boolean,
+  /** What a new key waits for before it is answered: nothing, or `onDisk` when the file holds the keys alone. */
+  afterNewKey: Effect.Effect<void, StoreError>,
 ): SubjectKeysShape => {
   const statement = (sql: string) => {
     const prepared = db.prepare(sql)
@@ -83,18 +85,21 @@ export const sqliteSubjectKeys = (
             (byIds.all(JSON.stringify(keyIds)) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),
           ),
     addKey: (key) =>
-      (keyTableOnly ? durably : attempt)("adding a data key", () => {
-        insert.run(
-          key.keyId,
-          key.subjectId,
-          key.wrappedKey ?? null,
-          key.masterKeyId,
-          key.createdAt,
-          key.forgottenAt ?? null,
-          key.forgottenBy ?? null,
-        )
-        return one(key.wrappedKey === undefined ? byId.get(key.keyId) : liveOf.get(key.subjectId)) ?? key
-      }),
+      Effect.tap(
+        attempt("adding a data key", () => {
+          insert.run(
+            key.keyId,
+            key.subjectId,
+            key.wrappedKey ?? null,
+            key.masterKeyId,
+            key.createdAt,
+            key.forgottenAt ?? null,
+            key.forgottenBy ?? null,
+          )
+          return one(key.wrappedKey === undefined ? byId.get(key.keyId) : liveOf.get(key.subjectId)) ?? key
+        }),
+        () => afterNewKey,
+      ),
     forget: (subjectId, at, by) =>
       durably("forgetting a subject", () => {
         const destroyed = Number(forget.run(at, by, subjectId).changes)

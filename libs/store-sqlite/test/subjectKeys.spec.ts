@@ -39,10 +39,10 @@ describe("the SQLite key table", () => {
   const newKey = { keyId: "k1", subjectId: "card:a", wrappedKey: "d3JhcHBlZA==", masterKeyId: "mk-1", createdAt: 1 }
 
   /** The key table of a new file whose log syncs are held back, with `addKey(newKey)` running meanwhile. */
-  const addingWhileSyncsHeld = (keyTableOnly: boolean) =>
+  const addingWhileSyncsHeld = (keyTableOnly: boolean, synchronous: "normal" | "full-offloaded" = "full-offloaded") =>
     Effect.gen(function* () {
       const syncs = gatedLogSyncs()
-      const store = yield* openSqliteEventStore(yield* tempDatabasePath, { keyTableOnly }, syncs.logSyncOf)
+      const store = yield* openSqliteEventStore(yield* tempDatabasePath, { keyTableOnly, synchronous }, syncs.logSyncOf)
       const gate = syncs.hold()
       const adding = yield* Effect.forkChild(store.subjectKeys.addKey(newKey))
       return { gate, adding }
@@ -59,14 +59,16 @@ describe("the SQLite key table", () => {
     }),
   )
 
-  effectIt.live("answers a new key only once durable when the file holds the keys alone (KurrentDB's keyTable)", () =>
-    Effect.gen(function* () {
-      const { gate, adding } = yield* addingWhileSyncsHeld(true)
-      yield* gate.waiting
-      yield* Effect.sleep(20)
-      expect(adding.pollUnsafe()).toBeUndefined()
-      yield* gate.release
-      expect(yield* Fiber.join(adding)).toEqual(newKey)
-    }),
+  effectIt.live.each(["full-offloaded", "normal"] as const)(
+    "answers a new key only once on disk when the file holds the keys alone (KurrentDB's keyTable), at %s",
+    (synchronous) =>
+      Effect.gen(function* () {
+        const { gate, adding } = yield* addingWhileSyncsHeld(true, synchronous)
+        yield* gate.waiting
+        yield* Effect.sleep(20)
+        expect(adding.pollUnsafe()).toBeUndefined()
+        yield* gate.release
+        expect(yield* Fiber.join(adding)).toEqual(newKey)
+      }),
   )
 })
