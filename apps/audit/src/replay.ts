@@ -253,10 +253,16 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     }
   }
 
-  /** Retires an open stream whose state is final: an append left it so, and no rule of it is broken. */
-  /** Whether this replayer holds a stream already. */
-  const heldHere = (streamId: string): boolean => holds(streamId) && streams.get(streamId) !== undefined
+  /** Whether this replayer holds a stream already (the stream id hashed once, for the part and the table). */
+  const heldHere = (streamId: string): boolean => {
+    const hash = hashOfStreamId(streamId)
+    return (
+      (partition === undefined || workerOfHash(hash, partition.count) === partition.index) &&
+      streams.getHashed(streamId, hash) !== undefined
+    )
+  }
 
+  /** Retires an open stream whose state is final: an append left it so, and no rule of it is broken. */
   const retire = (tracked: TrackedStream, aggregate: AuditedAggregate, fold: AuditFold) => {
     countRetired(aggregate, fold, tracked.state, 1)
     const index = retired.add(tracked, aggregate, holdsForGood(aggregate.kind, tracked.state, heldHere))
