@@ -18,7 +18,14 @@ import { importSealNeedsKeys } from "./importCheck.ts"
 import { importDefaults, importLog } from "./importLog.ts"
 import { replayInWorkers } from "./parallelReplay.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
-import { type Cut, isClean, type ReplayReport, replayLog } from "./replay.ts"
+import {
+  type Cut,
+  isClean,
+  logPageSizeEventsDefault,
+  type ReplayReport,
+  replayLog,
+  replayPageSizeEventsDefault,
+} from "./replay.ts"
 import { reportJson, reportText } from "./report.ts"
 import {
   AuditError,
@@ -147,6 +154,14 @@ const ioWrite =
 const progressFor = (io: CliIo, label: string, store: StoreSetting, json: boolean): Progress =>
   !json && wantsProgress(io.stdout, io.env) ? makeProgress(io.stdout, label, eventCountOf(store)) : noProgress
 
+/**
+ * Events per page a replay reads: small from a file, where a page costs no
+ * round trip and a small one dies young (replayPageSizeEventsDefault), and
+ * the log's pages from a server, where each page is a round trip.
+ */
+export const replayPageSizeOf = (store: StoreSetting): number =>
+  store._tag === "Sqlite" ? replayPageSizeEventsDefault : logPageSizeEventsDefault
+
 /** The replay's report: folded here, or by `workers` threads when there are more than one (parallelReplay.ts). */
 const replayReport = (
   store: StoreSetting,
@@ -155,8 +170,10 @@ const replayReport = (
   onProgress: (eventsRead: number) => void,
 ): Effect.Effect<ReplayReport, AuditError | StoreError, EventStore> =>
   workers > 1
-    ? replayInWorkers({ store, workers, masterKeyFile, onProgress })
-    : Effect.map(replayLog({ states: "compact", onProgress }), (replayer) => replayer.report())
+    ? replayInWorkers({ store, workers, masterKeyFile, onProgress, pageSizeEvents: replayPageSizeOf(store) })
+    : Effect.map(replayLog({ states: "compact", onProgress, pageSizeEvents: replayPageSizeOf(store) }), (replayer) =>
+        replayer.report(),
+      )
 
 const replayCommand = (io: CliIo, store: StoreSetting, json: boolean, workers: number, masterKeyFile: string): Run =>
   Effect.gen(function* () {
@@ -186,9 +203,11 @@ const atCommand = (io: CliIo, store: StoreSetting, cut: Cut, streamId: string | 
       return timelineIsClean(timeline) ? exitCodes.ok : exitCodes.broken
     }
     const progress = progressFor(io, "at", store, json)
-    const replayer = yield* replayLog({ cut, onProgress: progress.update }).pipe(
-      Effect.ensuring(Effect.sync(progress.finish)),
-    )
+    const replayer = yield* replayLog({
+      cut,
+      onProgress: progress.update,
+      pageSizeEvents: replayPageSizeOf(store),
+    }).pipe(Effect.ensuring(Effect.sync(progress.finish)))
     yield* everyStreamAt(replayer, cut, json, ioWrite(io))
     return isClean(replayer.report()) ? exitCodes.ok : exitCodes.broken
   })

@@ -39,6 +39,7 @@ export {
   evolveRule,
   type Findings,
   isClean,
+  logPageSizeEventsDefault,
   makeReplayer,
   type Partition,
   type Replayer,

@@ -14,7 +14,8 @@ import { timestamp } from "@mizan/kernel"
 import { schemaVersionCurrent } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { exitCodes, parseTime } from "../src/index.ts"
+import { replayPageSizeOf } from "../src/cli.ts"
+import { exitCodes, logPageSizeEventsDefault, parseTime, replayPageSizeEventsDefault } from "../src/index.ts"
 import { cli } from "./support/cli.ts"
 import { tempFolder, withSqliteStore } from "./support/stores.ts"
 
@@ -54,6 +55,15 @@ beforeAll(async () => {
 afterAll(() => folder.cleanup())
 
 describe("replay", () => {
+  it("reads small pages from a file and the log's pages from a server, where each page is a round trip", () => {
+    expect(replayPageSizeOf({ _tag: "Sqlite", path: "audit.db" })).toBe(replayPageSizeEventsDefault)
+    expect(replayPageSizeOf({ _tag: "Postgres", url: "postgres://localhost/mizan" })).toBe(logPageSizeEventsDefault)
+    expect(replayPageSizeOf({ _tag: "KurrentDb", connectionString: "kurrentdb://localhost:2113" })).toBe(
+      logPageSizeEventsDefault,
+    )
+    expect(replayPageSizeEventsDefault).toBeLessThan(logPageSizeEventsDefault)
+  })
+
   it("answers 0 and a report that says all is well for a history with nothing broken", async () => {
     const run = await cli(["replay", "--store", sqlite(historyPath)])
     expect(run.code).toBe(exitCodes.ok)
