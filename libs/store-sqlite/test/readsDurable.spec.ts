@@ -37,9 +37,12 @@ describe("a store just opened", () => {
 })
 
 describe("a store's own appends", () => {
-  it.live('are acknowledged at their commit under "normal" and handed to its readers at once, as NORMAL promises', () =>
+  it.live.each([
+    ["normal", "acknowledged at their commit, as NORMAL promises"],
+    ["full", "SQLite synced the log inside their COMMIT"],
+  ] as const)('are handed to readers at once under "%s": %s', ([synchronous]) =>
     Effect.gen(function* () {
-      const { store, holdDurability } = yield* openFreshStore({ synchronous: "normal" })
+      const { store, holdDurability } = yield* openFreshStore({ synchronous })
       const gate = yield* holdDurability()
       yield* store.append("s", [happened(1)], "no_stream")
       const reading = yield* Effect.forkChild(store.readStream("s"))
@@ -66,16 +69,6 @@ describe("a store's own appends", () => {
         yield* gate.release
         expect((yield* Fiber.join(reading)).map((e) => e.streamId)).toEqual(["other", "s"])
       }),
-  )
-
-  it.live('are handed to readers at once under "full": SQLite synced the log inside their COMMIT', () =>
-    Effect.gen(function* () {
-      const { store, holdDurability } = yield* openFreshStore({ synchronous: "full" })
-      const gate = yield* holdDurability()
-      yield* store.append("s", [happened(1)], "no_stream")
-      const reading = yield* Effect.forkChild(store.readStream("s"))
-      expect(yield* firstOf(gate, reading)).toBe("handed them out")
-    }),
   )
 })
 
