@@ -1,9 +1,12 @@
 /**
  * Opening the store's file: one connection, write-ahead log, the chosen
- * synchronous level, and the schema brought up to date.
+ * synchronous level, and the schema brought up to date; and the syncs of
+ * its log beside it.
  */
 import { DatabaseSync } from "node:sqlite"
 import { StoreError } from "@mizan/eventsourcing"
+import { Effect, type Scope } from "effect"
+import { type LogSync, walPathOf } from "./logSync.ts"
 import { checkFileIsOurs, migrate } from "./schema.ts"
 import { storeErrorFrom } from "./sqliteErrors.ts"
 
@@ -82,4 +85,46 @@ export const openDatabase = (path: string, options: ConnectionOptions): Database
     db.close()
     throw storeErrorFrom(error, `opening the event store at ${path}`)
   }
+}
+
+/** What is built on an open file (an event store, a key table alone), and how to close it, the file last. */
+export interface OnFile<A> {
+  readonly opened: A
+  /** Finishes what the file still owes (the queued appends, their syncs), then closes it. */
+  readonly close: () => void
+}
+
+/**
+ * Opens the file at `path` and the syncs of its log (made by `logSyncOf`),
+ * and builds on them what `build` makes, closed with the scope; whatever
+ * fails half-way closes what was already open.
+ */
+export const openOnFile = <A>(
+  path: string,
+  options: ConnectionOptions,
+  logSyncOf: (walPath: string) => LogSync,
+  build: (db: DatabaseSync, logSync: LogSync) => OnFile<A>,
+): Effect.Effect<A, StoreError, Scope.Scope> => {
+  const open = (): OnFile<A> => {
+    const db = openDatabase(path, options)
+    let logSync: LogSync | undefined
+    try {
+      logSync = logSyncOf(walPathOf(path))
+      return build(db, logSync)
+    } catch (error) {
+      logSync?.close()
+      db.close()
+      throw error
+    }
+  }
+  return Effect.map(
+    Effect.acquireRelease(
+      Effect.try({
+        try: open,
+        catch: (error) => storeErrorFrom(error, `opening the event store at ${path}`),
+      }),
+      (onFile) => Effect.sync(onFile.close),
+    ),
+    (onFile) => onFile.opened,
+  )
 }

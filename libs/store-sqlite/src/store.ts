@@ -18,10 +18,10 @@ import {
   type VersionConflict,
 } from "@mizan/eventsourcing"
 import { Context, Effect, Layer, type Scope } from "effect"
-import { openDatabase, type Synchronous } from "./connection.ts"
+import { type OnFile, openOnFile, type Synchronous } from "./connection.ts"
 import { makeDurability } from "./durability.ts"
 import { type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
-import { type LogSync, threadPoolLogSync, walPathOf } from "./logSync.ts"
+import { type LogSync, threadPoolLogSync } from "./logSync.ts"
 import { type Chaining, chained, type EventRow, encodeEvents, eventColumns, recordsOfRows } from "./rows.ts"
 import { storeErrorFrom } from "./sqliteErrors.ts"
 import { sqliteSubjectKeys } from "./subjectKeys.ts"
@@ -41,12 +41,6 @@ export interface SqliteStoreOptions {
   readonly appendBatchMaxEvents?: number
   /** How many streams' versions the writer remembers between transactions (src/streamVersions.ts). */
   readonly streamVersionCacheMaxStreams?: number
-  /**
-   * The file is the key table of events stored elsewhere (a KurrentDB store's `keyTable=sqlite:PATH`): a new
-   * data key is then answered only once on disk, at every level, as no append to this file will carry it there
-   * (subjectKeys.ts).
-   */
-  readonly keyTableOnly?: boolean
 }
 
 export const sqliteStoreDefaults = {
@@ -55,7 +49,6 @@ export const sqliteStoreDefaults = {
   followPollIntervalMs: 500,
   appendBatchMaxEvents: 4_096,
   streamVersionCacheMaxStreams: 10_000,
-  keyTableOnly: false,
 } as const satisfies Required<SqliteStoreOptions>
 
 /** One page of `readAll` holds at most this many events, whatever the caller asks: a page is built in memory. */
@@ -178,34 +171,7 @@ export const openSqliteEventStore = (
   chaining: Chaining = chained,
 ): Effect.Effect<SqliteEventStore, StoreError, Scope.Scope> => {
   const settings = { ...sqliteStoreDefaults, ...options }
-  const open = (): OpenedStore => {
-    const db = openDatabase(path, settings)
-    let logSync: LogSync | undefined
-    try {
-      logSync = logSyncOf(walPathOf(path))
-      return storeOnDatabase(db, path, settings, logSync, chaining)
-    } catch (error) {
-      logSync?.close()
-      db.close()
-      throw error
-    }
-  }
-  return Effect.map(
-    Effect.acquireRelease(
-      Effect.try({
-        try: open,
-        catch: (error) => storeErrorFrom(error, `opening the event store at ${path}`),
-      }),
-      (opened) => Effect.sync(opened.close),
-    ),
-    (opened) => opened.store,
-  )
-}
-
-interface OpenedStore {
-  readonly store: SqliteEventStore
-  /** Commits the queued appends, makes them durable, then closes the file. */
-  readonly close: () => void
+  return openOnFile(path, settings, logSyncOf, (db, logSync) => storeOnDatabase(db, path, settings, logSync, chaining))
 }
 
 const storeOnDatabase = (
@@ -214,7 +180,7 @@ const storeOnDatabase = (
   settings: Required<SqliteStoreOptions>,
   logSync: LogSync,
   chaining: Chaining,
-): OpenedStore => {
+): OnFile<SqliteEventStore> => {
   const queries = prepareQueries(db)
   const durability = makeDurability(settings.synchronous, logSync, path, queries.lastPosition)
   const signal = new AppendSignal()
@@ -331,15 +297,11 @@ const storeOnDatabase = (
         : invalidRequest(`a page holds at least one head, not ${maxCount}`),
     readLastSignedHead: attempt("reading the last signed head", queries.readLastSignedHead),
     stats: writer.stats,
-    subjectKeys: sqliteSubjectKeys(
-      db,
-      path,
-      durability.afterWrite,
-      settings.keyTableOnly ? durability.onDisk : Effect.void,
-    ),
+    // A new key is answered at once: the append that names it is acknowledged after a sync that carries it (subjectKeys.ts).
+    subjectKeys: sqliteSubjectKeys(db, path, durability.afterWrite, Effect.void),
   }
   return {
-    store,
+    opened: store,
     close: () => {
       writer.flush()
       durability.close()

@@ -10,11 +10,10 @@
  * for a sync of the same log that covers the key's earlier commit too; a
  * key lost with unacknowledged events seals nothing anyone was told is
  * stored. (Waiting there would also let appends that need no new key
- * overtake one that does.) When the file holds the keys alone
- * (`keyTableOnly`: the events are in KurrentDB), no append here syncs
- * anything, so a new key is answered once on disk, at every level
- * (`Durability.onDisk`): an acknowledged event must never name a key a
- * power loss can take back.
+ * overtake one that does.) When the file holds the keys alone (keyTable.ts:
+ * the events are in KurrentDB), no append here syncs anything, so a new key
+ * is answered once on disk, at every level (`Durability.onDisk`): an
+ * acknowledged event must never name a key a power loss can take back.
  */
 import type { DatabaseSync } from "node:sqlite"
 import type { StoreError, SubjectKey, SubjectKeysShape } from "@mizan/eventsourcing"
@@ -47,7 +46,7 @@ export const sqliteSubjectKeys = (
   db: DatabaseSync,
   path: string,
   afterWrite: Effect.Effect<void, StoreError>,
-  /** What a new key waits for before it is answered: nothing, or `onDisk` when the file holds the keys alone. */
+  /** What a new key waits for before it is answered: nothing, or `onDisk` when the file holds the keys alone (keyTable.ts). */
   afterNewKey: Effect.Effect<void, StoreError>,
 ): SubjectKeysShape => {
   const statement = (sql: string) => {

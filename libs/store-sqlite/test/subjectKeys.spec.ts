@@ -1,14 +1,21 @@
 import { existsSync, readFileSync } from "node:fs"
 import { it as effectIt } from "@effect/vitest"
-import { subjectKeysContract } from "@mizan/eventsourcing/testing"
+import type { SubjectKeysShape } from "@mizan/eventsourcing"
+import { type DurabilityGate, subjectKeysContract } from "@mizan/eventsourcing/testing"
 import { Effect, Fiber } from "effect"
 import { describe, expect, it } from "vitest"
+import { openSqliteKeyTable } from "../src/keyTable.ts"
 import { openSqliteEventStore } from "../src/store.ts"
 import { gatedLogSyncs, openFreshStore, tempDatabasePath } from "./support/stores.ts"
 
 subjectKeysContract(
   "sqlite",
   Effect.map(openFreshStore(), ({ store }) => store.subjectKeys),
+)
+
+subjectKeysContract(
+  "sqlite, the key table alone",
+  Effect.flatMap(tempDatabasePath, (path) => openSqliteKeyTable(path)),
 )
 
 describe("the SQLite key table", () => {
@@ -38,34 +45,35 @@ describe("the SQLite key table", () => {
 
   const newKey = { keyId: "k1", subjectId: "card:a", wrappedKey: "d3JhcHBlZA==", masterKeyId: "mk-1", createdAt: 1 }
 
-  /** The key table of a new file whose log syncs are held back, with `addKey(newKey)` running meanwhile. */
-  const addingWhileSyncsHeld = (keyTableOnly: boolean, synchronous: "normal" | "full-offloaded" = "full-offloaded") =>
+  /** `addKey(newKey)` on `keys`, raced against its first request for a sync of the log, which `gate` holds back. */
+  const addingWhileSyncsHeld = (keys: SubjectKeysShape, gate: DurabilityGate) =>
     Effect.gen(function* () {
-      const syncs = gatedLogSyncs()
-      const store = yield* openSqliteEventStore(yield* tempDatabasePath, { keyTableOnly, synchronous }, syncs.logSyncOf)
-      const gate = syncs.hold()
-      const adding = yield* Effect.forkChild(store.subjectKeys.addKey(newKey))
-      return { gate, adding }
+      const adding = yield* Effect.forkChild(keys.addKey(newKey))
+      const first = yield* Effect.raceFirst(
+        Effect.as(Fiber.join(adding), "answered" as const),
+        Effect.as(gate.waiting, "asked for a sync" as const),
+      )
+      return { first, adding }
     })
 
   effectIt.live("answers a new key at once when the events are in the same file: their append's sync carries it", () =>
     Effect.gen(function* () {
-      const { gate, adding } = yield* addingWhileSyncsHeld(false)
-      const first = yield* Effect.raceFirst(
-        Effect.as(Fiber.join(adding), "answered"),
-        Effect.as(gate.waiting, "asked for a sync"),
-      )
+      const syncs = gatedLogSyncs()
+      const store = yield* openSqliteEventStore(yield* tempDatabasePath, {}, syncs.logSyncOf)
+      const { first } = yield* addingWhileSyncsHeld(store.subjectKeys, syncs.hold())
       expect(first).toBe("answered")
     }),
   )
 
   effectIt.live.each(["full-offloaded", "normal"] as const)(
-    "answers a new key only once on disk when the file holds the keys alone (KurrentDB's keyTable), at %s",
+    "answers a new key only once its sync is done when the file holds the keys alone (KurrentDB's keyTable), at %s",
     (synchronous) =>
       Effect.gen(function* () {
-        const { gate, adding } = yield* addingWhileSyncsHeld(true, synchronous)
-        yield* gate.waiting
-        yield* Effect.sleep(20)
+        const syncs = gatedLogSyncs()
+        const keys = yield* openSqliteKeyTable(yield* tempDatabasePath, { synchronous }, syncs.logSyncOf)
+        const gate = syncs.hold()
+        const { first, adding } = yield* addingWhileSyncsHeld(keys, gate)
+        expect(first).toBe("asked for a sync")
         expect(adding.pollUnsafe()).toBeUndefined()
         yield* gate.release
         expect(yield* Fiber.join(adding)).toEqual(newKey)

@@ -31,7 +31,13 @@ import {
 } from "@mizan/eventsourcing"
 import { layerKurrentDb } from "@mizan/store-kurrentdb"
 import { layerPostgres, layerPostgresExclusiveWork } from "@mizan/store-postgres"
-import { layerSqlite, layerSqliteExclusiveWork, type Synchronous, synchronousLevels } from "@mizan/store-sqlite"
+import {
+  layerSqlite,
+  layerSqliteExclusiveWork,
+  layerSqliteKeyTable,
+  type Synchronous,
+  synchronousLevels,
+} from "@mizan/store-sqlite"
 import { Context, Effect, Layer, Result } from "effect"
 
 export type StoreSetting =
@@ -176,7 +182,7 @@ export const layerStoreOf = (
 ): Layer.Layer<EventStore | SubjectKeys, StoreError> => {
   switch (store._tag) {
     case "Sqlite":
-      return layerSqliteOf(store, options, false)
+      return withSqlitePath(store, options, layerSqlite)
     case "Postgres":
       return layerPostgres(store.url, {
         ...(store.schema === undefined ? {} : { schema: store.schema }),
@@ -190,40 +196,36 @@ export const layerStoreOf = (
   }
 }
 
-/** The SQLite store of `store`; `keyTableOnly` when the file holds the data keys of events kept elsewhere. */
-const layerSqliteOf = (
+/** `layerOf` on the SQLite file of `store` at its level, or the layer's failure when the path cannot be opened as asked. */
+const withSqlitePath = <Services>(
   store: Extract<StoreSetting, { readonly _tag: "Sqlite" }>,
   options: OpenOptions,
-  keyTableOnly: boolean,
-): Layer.Layer<EventStore | SubjectKeys, StoreError> => {
+  layerOf: (path: string, options: { readonly synchronous?: Synchronous }) => Layer.Layer<Services, StoreError>,
+): Layer.Layer<Services, StoreError> => {
   const refusal = sqlitePathRefusal(store.path, options)
-  if (refusal !== undefined) return Layer.effectContext(Effect.fail(refusal))
-  return layerSqlite(store.path, {
-    ...(store.synchronous === undefined ? {} : { synchronous: store.synchronous }),
-    ...(keyTableOnly ? { keyTableOnly } : {}),
-  })
+  return refusal === undefined
+    ? layerOf(store.path, store.synchronous === undefined ? {} : { synchronous: store.synchronous })
+    : Layer.effectContext(Effect.fail(refusal))
 }
 
 /**
- * The key table of a SQLite file or a PostgreSQL database, alone: the
- * store's own tables are made there too, and stay empty, so that the same
- * migrations serve both uses. A SQLite file then syncs each new data key
- * before answering it (`keyTableOnly`): no append to that file carries it to
- * disk before the events that name it are acknowledged elsewhere.
+ * The key table of a SQLite file or a PostgreSQL database, alone, for a
+ * store that holds events only. A SQLite file syncs each new data key
+ * before answering it (`layerSqliteKeyTable`): no append to that file
+ * carries it to disk before the events that name it are acknowledged
+ * elsewhere. A PostgreSQL database is opened as a whole store, whose
+ * tables stay empty: its commits are durable as they are acknowledged.
  */
 export const layerKeyTableOf = (
   keyTable: KeyTableSetting,
   options: OpenOptions = {},
 ): Layer.Layer<SubjectKeys, StoreError> =>
-  Layer.effect(
-    SubjectKeys,
-    Effect.map(
-      Layer.build(
-        keyTable._tag === "Sqlite" ? layerSqliteOf(keyTable, options, true) : layerStoreOf(keyTable, options),
-      ),
-      (services) => Context.get(services, SubjectKeys),
-    ),
-  )
+  keyTable._tag === "Sqlite"
+    ? withSqlitePath(keyTable, options, layerSqliteKeyTable)
+    : Layer.effect(
+        SubjectKeys,
+        Effect.map(Layer.build(layerStoreOf(keyTable, options)), (services) => Context.get(services, SubjectKeys)),
+      )
 
 /** The store a setting names; a setting that names none fails the layer with a StoreError saying why. */
 export const layerStore = (
