@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { it } from "@effect/vitest"
+import { SubjectKeys } from "@mizan/eventsourcing"
+import type { DurabilityGate } from "@mizan/eventsourcing/testing"
+import { Context, Effect, Fiber, Layer, Result } from "effect"
+import { describe, expect, vi } from "vitest"
+import { layerKeyTableOf, parseStoreSetting } from "../src/index.ts"
+
+/**
+ * Node's `fdatasync`, which the SQLite store syncs its write-ahead log with,
+ * behind a gate: while `held` is set, each sync waits there, and on release
+ * goes on to the real one. The key table is seen from outside, as the
+ * gateway gets it, down to the disk.
+ */
+const datasyncs = vi.hoisted(() => ({
+  held: undefined as Array<() => void> | undefined,
+  asked: () => {},
+}))
+
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>()
+  const fdatasync = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+    if (datasyncs.held === undefined) return fs.fdatasync(fd, done)
+    datasyncs.held.push(() => fs.fdatasync(fd, done))
+    datasyncs.asked()
+  }
+  return { ...fs, fdatasync }
+})
+
+const holdSyncs = (): DurabilityGate => {
+  datasyncs.held = []
+  const waiting = new Promise<void>((resolve) => {
+    datasyncs.asked = resolve
+  })
+  return {
+    waiting: Effect.promise(() => waiting),
+    release: Effect.sync(() => {
+      const held = datasyncs.held ?? []
+      datasyncs.held = undefined
+      for (const sync of held) sync()
+    }),
+  }
+}
+
+const tempDir = Effect.acquireRelease(
+  Effect.sync(() => mkdtempSync(join(tmpdir(), "mizan-key-table-"))),
+  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true })),
+)
+
+const newKey = { keyId: "k1", subjectId: "card:a", wrappedKey: "d3JhcHBlZA==", masterKeyId: "mk-1", createdAt: 1 }
+
+describe("a KurrentDB setting's SQLite key table", () => {
+  // Under "normal" no sync is due for a store's own commits: only a key table alone asks for one there.
+  it.live.each(["keyTable=sqlite:keys.db", "keyTable=sqlite:keys.db?synchronous=normal"])(
+    "answers a new data key only once a sync of its file is done (%s): no append there will carry it to disk",
+    (keyTableParameter) =>
+      Effect.gen(function* () {
+        const setting = parseStoreSetting(`kurrentdb://node:2113?tls=false&${keyTableParameter}`, yield* tempDir)
+        const keyTable = Result.isSuccess(setting) && setting.success._tag === "KurrentDb" && setting.success.keyTable
+        if (!keyTable) return expect.fail(`${keyTableParameter} names no key table`)
+        const keys = Context.get(yield* Layer.build(layerKeyTableOf(keyTable)), SubjectKeys)
+        const gate = holdSyncs()
+        const adding = yield* Effect.forkChild(keys.addKey(newKey))
+        const first = yield* Effect.raceFirst(
+          Effect.as(Fiber.join(adding), "answered"),
+          Effect.as(gate.waiting, "asked for a sync"),
+        )
+        expect(first).toBe("asked for a sync")
+        expect(adding.pollUnsafe()).toBeUndefined()
+        yield* gate.release
+        expect(yield* Fiber.join(adding)).toEqual(newKey)
+      }),
+  )
+})
