@@ -34,7 +34,7 @@ import { migrate, requireMigrated } from "./migrations.ts"
 import { metadataOf, toRecordedEvent, toRecordOrPlace, toSignedHead } from "./records.ts"
 import { type EventRow, type SignedHeadRow, type Statement, statementsFor } from "./statements.ts"
 import { postgresSubjectKeys } from "./subjectKeys.ts"
-import { defaultSchema, tablesIn } from "./tables.ts"
+import { defaultSchema, type Tables, tablesIn } from "./tables.ts"
 import { Followers, NotificationChannel } from "./wakeups.ts"
 
 export interface PostgresStoreOptions {
@@ -56,7 +56,7 @@ export interface PostgresStoreOptions {
   readonly streamHeadCacheMaxStreams?: number
 }
 
-const defaults = {
+export const postgresStoreDefaults = {
   schema: defaultSchema,
   poolSizeConnections: 10,
   streamHeadCacheMaxStreams: 10_000,
@@ -147,20 +147,17 @@ interface VersionRow {
   readonly stream_version: number
 }
 
-/** The PostgreSQL store: the port, and the key table of sealed personal data in the same schema. */
-export interface PostgresEventStore extends EventStoreShape {
-  readonly subjectKeys: SubjectKeysShape
-}
-
-export const makePostgresEventStore = (
+/**
+ * The pool of `connectionString` and the store's tables in `settings.schema`,
+ * brought up to date (or, with `mustExist`, found so); the pool ends with the
+ * scope. What the store and its key table alone (keyTable.ts) both stand on.
+ */
+export const openTables = (
   connectionString: string,
-  options: PostgresStoreOptions = {},
-): Effect.Effect<PostgresEventStore, StoreError, Scope.Scope> =>
+  settings: Required<Pick<PostgresStoreOptions, "schema" | "poolSizeConnections" | "mustExist">>,
+): Effect.Effect<{ readonly pool: pg.Pool; readonly tables: Tables }, StoreError, Scope.Scope> =>
   Effect.gen(function* () {
-    const settings = { ...defaults, ...options }
     const tables = yield* tablesIn(settings.schema)
-    const statements = statementsFor(tables)
-
     const pool = yield* Effect.acquireRelease(
       Effect.sync(() => {
         const pool = new pg.Pool({
@@ -176,6 +173,22 @@ export const makePostgresEventStore = (
       (pool) => Effect.promise(() => pool.end()),
     )
     yield* settings.mustExist ? requireMigrated(pool, tables) : migrate(pool, tables)
+    return { pool, tables }
+  })
+
+/** The PostgreSQL store: the port, and the key table of sealed personal data in the same schema. */
+export interface PostgresEventStore extends EventStoreShape {
+  readonly subjectKeys: SubjectKeysShape
+}
+
+export const makePostgresEventStore = (
+  connectionString: string,
+  options: PostgresStoreOptions = {},
+): Effect.Effect<PostgresEventStore, StoreError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const settings = { ...postgresStoreDefaults, ...options }
+    const { pool, tables } = yield* openTables(connectionString, settings)
+    const statements = statementsFor(tables)
 
     const followers = new Followers()
     const notifications = yield* Effect.acquireRelease(

@@ -5,6 +5,7 @@ export {
   postgresExclusiveWork,
 } from "./exclusiveWork.ts"
 export { appendBatchEventsMax } from "./globalPosition.ts"
+export { layerPostgresKeyTable, makePostgresKeyTable, type PostgresKeyTableOptions } from "./keyTable.ts"
 export { type Migration, migrations, schemaVersion } from "./migrations.ts"
 export {
   appendChannel,

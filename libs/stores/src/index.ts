@@ -30,7 +30,7 @@ import {
   SubjectKeys,
 } from "@mizan/eventsourcing"
 import { layerKurrentDb } from "@mizan/store-kurrentdb"
-import { layerPostgres, layerPostgresExclusiveWork } from "@mizan/store-postgres"
+import { layerPostgres, layerPostgresExclusiveWork, layerPostgresKeyTable } from "@mizan/store-postgres"
 import {
   layerSqlite,
   layerSqliteExclusiveWork,
@@ -38,7 +38,7 @@ import {
   type Synchronous,
   synchronousLevels,
 } from "@mizan/store-sqlite"
-import { Context, Effect, Layer, Result } from "effect"
+import { Effect, Layer, Result } from "effect"
 
 export type StoreSetting =
   | { readonly _tag: "Sqlite"; readonly path: string; readonly synchronous?: Synchronous }
@@ -184,10 +184,7 @@ export const layerStoreOf = (
     case "Sqlite":
       return withSqlitePath(store, options, layerSqlite)
     case "Postgres":
-      return layerPostgres(store.url, {
-        ...(store.schema === undefined ? {} : { schema: store.schema }),
-        ...(options.mustExist === true ? { mustExist: true } : {}),
-      })
+      return layerPostgres(store.url, postgresOptionsOf(store, options))
     case "KurrentDb":
       return Layer.merge(
         layerKurrentDb(store.connectionString),
@@ -208,13 +205,18 @@ const withSqlitePath = <Services>(
     : Layer.effectContext(Effect.fail(refusal))
 }
 
+/** The schema and `mustExist` of a PostgreSQL setting, as its store and its key table alone are opened with. */
+const postgresOptionsOf = (store: Extract<StoreSetting, { readonly _tag: "Postgres" }>, options: OpenOptions) => ({
+  ...(store.schema === undefined ? {} : { schema: store.schema }),
+  ...(options.mustExist === true ? { mustExist: true } : {}),
+})
+
 /**
  * The key table of a SQLite file or a PostgreSQL database, alone, for a
  * store that holds events only. A SQLite file syncs each new data key
  * before answering it (`layerSqliteKeyTable`): no append to that file
  * carries it to disk before the events that name it are acknowledged
- * elsewhere. A PostgreSQL database is opened as a whole store, whose
- * tables stay empty: its commits are durable as they are acknowledged.
+ * elsewhere. PostgreSQL's commits are durable as they are acknowledged.
  */
 export const layerKeyTableOf = (
   keyTable: KeyTableSetting,
@@ -222,10 +224,7 @@ export const layerKeyTableOf = (
 ): Layer.Layer<SubjectKeys, StoreError> =>
   keyTable._tag === "Sqlite"
     ? withSqlitePath(keyTable, options, layerSqliteKeyTable)
-    : Layer.effect(
-        SubjectKeys,
-        Effect.map(Layer.build(layerStoreOf(keyTable, options)), (services) => Context.get(services, SubjectKeys)),
-      )
+    : layerPostgresKeyTable(keyTable.url, postgresOptionsOf(keyTable, options))
 
 /** The store a setting names; a setting that names none fails the layer with a StoreError saying why. */
 export const layerStore = (
