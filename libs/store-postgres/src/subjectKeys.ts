@@ -5,7 +5,7 @@
  * rows; copies in PostgreSQL's write-ahead log and in backups stay wrapped
  * by the master key until it is rotated with --retire (README.md).
  */
-import type { SubjectKey, SubjectKeysShape } from "@mizan/eventsourcing"
+import { columnsOfSubjectKey, type SubjectKey, type SubjectKeysShape, subjectKeyOfColumns } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import type pg from "pg"
 import { storeErrorFrom } from "./errors.ts"
@@ -21,17 +21,20 @@ interface KeyRow {
   readonly forgotten_by: string | null
 }
 
+/** In the order of `SubjectKeyColumns`, as an insert gives them. */
 const columns = "key_id, subject_id, wrapped_key, master_key_id, created_at_ms, forgotten_at_ms, forgotten_by"
 
-const keyOfRow = (row: KeyRow): SubjectKey => ({
-  keyId: row.key_id,
-  subjectId: row.subject_id,
-  ...(row.wrapped_key === null ? {} : { wrappedKey: row.wrapped_key }),
-  masterKeyId: row.master_key_id,
-  createdAt: Number(row.created_at_ms),
-  ...(row.forgotten_at_ms === null ? {} : { forgottenAt: Number(row.forgotten_at_ms) }),
-  ...(row.forgotten_by === null ? {} : { forgottenBy: row.forgotten_by }),
-})
+/** The row's milliseconds come as text (bigint), read back as numbers. */
+const keyOfRow = (row: KeyRow): SubjectKey =>
+  subjectKeyOfColumns([
+    row.key_id,
+    row.subject_id,
+    row.wrapped_key,
+    row.master_key_id,
+    Number(row.created_at_ms),
+    row.forgotten_at_ms === null ? null : Number(row.forgotten_at_ms),
+    row.forgotten_by,
+  ])
 
 export const postgresSubjectKeys = (pool: pg.Pool, tables: Tables): SubjectKeysShape => {
   const t = tables.subjectKeys
@@ -69,15 +72,7 @@ export const postgresSubjectKeys = (pool: pg.Pool, tables: Tables): SubjectKeysS
         rows(
           "adding a data key",
           `INSERT INTO ${t} (${columns}) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-          [
-            key.keyId,
-            key.subjectId,
-            key.wrappedKey ?? null,
-            key.masterKeyId,
-            key.createdAt,
-            key.forgottenAt ?? null,
-            key.forgottenBy ?? null,
-          ],
+          columnsOfSubjectKey(key),
         ),
         () =>
           Effect.map(key.wrappedKey === undefined ? byId(key.keyId) : liveOf(key.subjectId), (found) => found ?? key),

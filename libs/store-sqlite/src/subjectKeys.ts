@@ -16,31 +16,18 @@
  * acknowledged event must never name a key a power loss can take back.
  */
 import type { DatabaseSync } from "node:sqlite"
-import type { StoreError, SubjectKey, SubjectKeysShape } from "@mizan/eventsourcing"
+import {
+  columnsOfSubjectKey,
+  type StoreError,
+  type SubjectKeyColumns,
+  type SubjectKeysShape,
+  subjectKeyOfColumns,
+} from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import { storeErrorFrom } from "./sqliteErrors.ts"
 
+/** In the order of `SubjectKeyColumns`: a row read as an array is one. */
 const columns = "key_id, subject_id, wrapped_key, master_key_id, created_at, forgotten_at, forgotten_by"
-
-type KeyRow = readonly [
-  keyId: string,
-  subjectId: string,
-  wrappedKey: string | null,
-  masterKeyId: string,
-  createdAt: number,
-  forgottenAt: number | null,
-  forgottenBy: string | null,
-]
-
-const keyOfRow = (row: KeyRow): SubjectKey => ({
-  keyId: row[0],
-  subjectId: row[1],
-  ...(row[2] === null ? {} : { wrappedKey: row[2] }),
-  masterKeyId: row[3],
-  createdAt: row[4],
-  ...(row[5] === null ? {} : { forgottenAt: row[5] }),
-  ...(row[6] === null ? {} : { forgottenBy: row[6] }),
-})
 
 export const sqliteSubjectKeys = (
   db: DatabaseSync,
@@ -69,7 +56,7 @@ export const sqliteSubjectKeys = (
   const rewrap = db.prepare(
     "UPDATE subject_keys SET wrapped_key = ?, master_key_id = ? WHERE key_id = ? AND master_key_id = ? AND wrapped_key IS NOT NULL",
   )
-  const one = (row: unknown) => (row === undefined ? undefined : keyOfRow(row as KeyRow))
+  const one = (row: unknown) => (row === undefined ? undefined : subjectKeyOfColumns(row as SubjectKeyColumns))
   const attempt = <A>(doing: string, body: () => A) =>
     Effect.try({ try: body, catch: (error) => storeErrorFrom(error, `${doing} in ${path}`) })
   const durably = <A>(doing: string, body: () => A) => Effect.tap(attempt(doing, body), () => afterWrite)
@@ -81,20 +68,12 @@ export const sqliteSubjectKeys = (
       keyIds.length === 0
         ? Effect.succeed([])
         : attempt(`reading ${keyIds.length} data keys`, () =>
-            (byIds.all(JSON.stringify(keyIds)) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),
+            (byIds.all(JSON.stringify(keyIds)) as unknown as ReadonlyArray<SubjectKeyColumns>).map(subjectKeyOfColumns),
           ),
     addKey: (key) =>
       Effect.tap(
         attempt("adding a data key", () => {
-          insert.run(
-            key.keyId,
-            key.subjectId,
-            key.wrappedKey ?? null,
-            key.masterKeyId,
-            key.createdAt,
-            key.forgottenAt ?? null,
-            key.forgottenBy ?? null,
-          )
+          insert.run(...columnsOfSubjectKey(key))
           return one(key.wrappedKey === undefined ? byId.get(key.keyId) : liveOf.get(key.subjectId)) ?? key
         }),
         () => afterNewKey,
@@ -108,11 +87,11 @@ export const sqliteSubjectKeys = (
       }),
     allKeys: (afterKeyId, maxCount) =>
       attempt("reading the data keys", () =>
-        (all.all(afterKeyId, maxCount) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),
+        (all.all(afterKeyId, maxCount) as unknown as ReadonlyArray<SubjectKeyColumns>).map(subjectKeyOfColumns),
       ),
     liveKeys: (afterKeyId, maxCount) =>
       attempt("reading the live data keys", () =>
-        (live.all(afterKeyId, maxCount) as unknown as ReadonlyArray<KeyRow>).map(keyOfRow),
+        (live.all(afterKeyId, maxCount) as unknown as ReadonlyArray<SubjectKeyColumns>).map(subjectKeyOfColumns),
       ),
     rewrap: (keyId, fromMasterKeyId, wrappedKey, masterKeyId) =>
       durably(

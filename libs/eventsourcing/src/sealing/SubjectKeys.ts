@@ -22,6 +22,51 @@ export interface SubjectKey {
   readonly forgottenBy?: string
 }
 
+/**
+ * A key as a SQL key table keeps it, a column each, in the order the SQLite
+ * and PostgreSQL adapters name them: key id, subject id, wrapped key (null
+ * once forgotten), master key id, created at, forgotten at and by (null
+ * while live). One mapping both ways, so that no adapter drops a field the
+ * other keeps.
+ */
+export type SubjectKeyColumns = readonly [
+  keyId: string,
+  subjectId: string,
+  wrappedKey: string | null,
+  masterKeyId: string,
+  createdAt: number,
+  forgottenAt: number | null,
+  forgottenBy: string | null,
+]
+
+export const columnsOfSubjectKey = (key: SubjectKey): SubjectKeyColumns => [
+  key.keyId,
+  key.subjectId,
+  key.wrappedKey ?? null,
+  key.masterKeyId,
+  key.createdAt,
+  key.forgottenAt ?? null,
+  key.forgottenBy ?? null,
+]
+
+export const subjectKeyOfColumns = ([
+  keyId,
+  subjectId,
+  wrappedKey,
+  masterKeyId,
+  createdAt,
+  forgottenAt,
+  forgottenBy,
+]: SubjectKeyColumns): SubjectKey => ({
+  keyId,
+  subjectId,
+  ...(wrappedKey === null ? {} : { wrappedKey }),
+  masterKeyId,
+  createdAt,
+  ...(forgottenAt === null ? {} : { forgottenAt }),
+  ...(forgottenBy === null ? {} : { forgottenBy }),
+})
+
 export class SubjectKeys extends Context.Service<
   SubjectKeys,
   {
