@@ -14,6 +14,15 @@ const key = (keyId: string, subjectId: string, masterKeyId = "mk-1"): SubjectKey
   createdAt: 1_767_225_600_000,
 })
 
+/** Three subjects' keys, added out of id order, and the second subject (card:b, k2) forgotten at 7 by "dpo". */
+const threeKeysOneForgotten = (keys: SubjectKeysShape) =>
+  Effect.all([
+    keys.addKey(key("k3", "card:c")),
+    keys.addKey(key("k1", "card:a")),
+    keys.addKey(key("k2", "card:b")),
+    keys.forget("card:b", 7, "dpo"),
+  ])
+
 export const subjectKeysContract = (name: string, open: Effect.Effect<SubjectKeysShape, unknown, Scope.Scope>) => {
   const run = <A>(body: (keys: SubjectKeysShape) => Effect.Effect<A, unknown>) =>
     Effect.runPromise(Effect.scoped(Effect.flatMap(open, body)))
@@ -31,14 +40,8 @@ export const subjectKeysContract = (name: string, open: Effect.Effect<SubjectKey
 
     it("answers the keys of many ids in one lookup, forgotten ones too, leaving out ids it does not hold", async () => {
       const [found, none] = await run((keys) =>
-        Effect.andThen(
-          Effect.all([
-            keys.addKey(key("k1", "card:a")),
-            keys.addKey(key("k2", "card:b")),
-            keys.addKey(key("k3", "card:c")),
-            keys.forget("card:b", 7, "dpo"),
-          ]),
-          () => Effect.all([keys.keysById(["k3", "missing", "k2", "k3"]), keys.keysById([])]),
+        Effect.andThen(threeKeysOneForgotten(keys), () =>
+          Effect.all([keys.keysById(["k3", "missing", "k2", "k3"]), keys.keysById([])]),
         ),
       )
       expect([...found].sort((a, b) => (a.keyId < b.keyId ? -1 : 1))).toEqual([
@@ -127,21 +130,14 @@ export const subjectKeysContract = (name: string, open: Effect.Effect<SubjectKey
 
     it("pages the live keys by id and re-wraps only a key still under the master key named", async () => {
       const [page1, page2, moved, stale, row] = await run((keys) =>
-        Effect.andThen(
+        Effect.andThen(threeKeysOneForgotten(keys), () =>
           Effect.all([
-            keys.addKey(key("k3", "card:c")),
-            keys.addKey(key("k1", "card:a")),
-            keys.addKey(key("k2", "card:b")),
-            keys.forget("card:b", 1, "dpo"),
+            keys.liveKeys("", 1),
+            keys.liveKeys("k1", 10),
+            keys.rewrap("k1", "mk-1", "rewrapped", "mk-2"),
+            keys.rewrap("k3", "mk-0", "rewrapped", "mk-2"),
+            keys.keyById("k1"),
           ]),
-          () =>
-            Effect.all([
-              keys.liveKeys("", 1),
-              keys.liveKeys("k1", 10),
-              keys.rewrap("k1", "mk-1", "rewrapped", "mk-2"),
-              keys.rewrap("k3", "mk-0", "rewrapped", "mk-2"),
-              keys.keyById("k1"),
-            ]),
         ),
       )
       expect(page1.map((k) => k.keyId)).toEqual(["k1"])
