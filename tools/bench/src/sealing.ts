@@ -47,6 +47,7 @@ import {
   sealBytes,
   sealedEventStore,
 } from "@mizan/eventsourcing"
+import { sealedBoxAssociatedData } from "@mizan/eventsourcing/testing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { makeSqliteEventStore, sqliteStoreDefaults } from "@mizan/store-sqlite"
 import { Effect, type Scope } from "effect"
@@ -224,6 +225,29 @@ const cardFields = ["cardNumber", "cardLast4", "expiryYear", "expiryMonth", "fir
 const keyIdStandIn = "00000000-0000-7000-8000-000000000000"
 
 /**
+ * Writer `w`'s `i`th event and its stream, and what the floor lines box of
+ * it: its card fields' JSON, and the associated data the sealer binds such a
+ * box to (its own layout, the subject and key id of the same length as the
+ * sealer's). Made in the timed run, as the sealer makes them on each append.
+ */
+const floorBoxOf = (w: number, i: number) => {
+  const event = writerEvent(w, i, false)
+  const data = event.data as Record<string, unknown>
+  const stream = writerStream(w)
+  const clear = Object.fromEntries(cardFields.map((field) => [field, data[field]]))
+  return {
+    event,
+    stream,
+    clearBytes: Buffer.from(JSON.stringify(clear), "utf8"),
+    associated: sealedBoxAssociatedData(stream, {
+      subject: `card:${data.cardNumber}`,
+      key: keyIdStandIn,
+      fields: cardFields,
+    }),
+  }
+}
+
+/**
  * The floor of sealing on this thread: the plain store's 64 writers, each
  * append first sealing its event's card fields in one AES-256-GCM box under
  * a cached key object, as the sealer does (their JSON, associated data of
@@ -239,15 +263,8 @@ const cipherFloorAppends = (): Workload<Open> => {
     setup: () => open("plain"),
     run: ({ store }) =>
       writersAppending(appendsPerWriter, (w, i) => {
-        const event = writerEvent(w, i, false)
-        const data = event.data as Record<string, unknown>
-        const clear = Object.fromEntries(cardFields.map((field) => [field, data[field]]))
-        const stream = writerStream(w)
-        sealBytes(
-          key,
-          Buffer.from(JSON.stringify(clear), "utf8"),
-          [stream, `card:${data.cardNumber}`, keyIdStandIn, cardFields.join(",")].join("\u0000"),
-        )
+        const { event, stream, clearBytes, associated } = floorBoxOf(w, i)
+        sealBytes(key, clearBytes, associated)
         return store.append(stream, [event], i === 0 ? "no_stream" : i)
       }),
     teardown: (opened) => close(opened),
@@ -271,18 +288,14 @@ const webCryptoFloorAppends = (): Workload<Open & { readonly key: webcrypto.Cryp
   },
   run: ({ store, key }) =>
     writersAppending(appendsPerWriter, (w, i) => {
-      const event = writerEvent(w, i, false)
-      const data = event.data as Record<string, unknown>
-      const clear = Object.fromEntries(cardFields.map((field) => [field, data[field]]))
-      const stream = writerStream(w)
-      const associated = [stream, `card:${data.cardNumber}`, keyIdStandIn, cardFields.join(",")].join("\u0000")
+      const { event, stream, clearBytes, associated } = floorBoxOf(w, i)
       const iv = randomBytes(12)
       return Effect.flatMap(
         Effect.promise(() =>
           webcrypto.subtle.encrypt(
             { name: "AES-GCM", iv, additionalData: Buffer.from(associated, "utf8") },
             key,
-            Buffer.from(JSON.stringify(clear), "utf8"),
+            clearBytes,
           ),
         ),
         (sealed) => {
