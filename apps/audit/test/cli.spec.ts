@@ -7,16 +7,14 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { AcquiringOrder } from "@mizan/acquiring"
-import { EventStore } from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
-import { timestamp } from "@mizan/kernel"
 import { schemaVersionCurrent } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { replayPageSizeOf } from "../src/cli.ts"
 import { exitCodes, logPageSizeEventsDefault, parseTime, replayPageSizeEventsDefault } from "../src/index.ts"
 import { cli } from "./support/cli.ts"
+import { closeOrderTwice } from "./support/damage.ts"
 import { tempFolder, withSqliteStore } from "./support/stores.ts"
 
 const folder = tempFolder()
@@ -84,20 +82,7 @@ describe("replay", () => {
     const damaged = join(folder.dir, "damaged.db")
     await withSqliteStore(damaged, generateHistory({ seed: 17, events: 600 }))
     const { streamId } = streamWith(2)
-    const closed = AcquiringOrder.aggregate.codec.encode({
-      _tag: "OrderClosed",
-      failCode: "ORDER_CANCELLED",
-      failDes: "by hand",
-      closedAt: timestamp(1),
-    })
-    await withSqliteStore(
-      damaged,
-      Effect.gen(function* () {
-        const store = yield* EventStore
-        const version = (yield* store.readStream(streamId)).length
-        yield* store.append(streamId, [closed, closed], version)
-      }),
-    )
+    await withSqliteStore(damaged, closeOrderTwice(streamId))
     const run = await cli(["replay", "--store", sqlite(damaged)])
     expect(run.code).toBe(exitCodes.broken)
     expect(run.stdout).toContain(`${streamId} v`)

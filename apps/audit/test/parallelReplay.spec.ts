@@ -7,7 +7,6 @@
 import { EventEmitter } from "node:events"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { AcquiringOrder } from "@mizan/acquiring"
 import {
   EventStore,
   type EventStoreShape,
@@ -17,7 +16,6 @@ import {
   type RecordedEvent,
 } from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
-import { timestamp } from "@mizan/kernel"
 import { Effect, Exit } from "effect"
 import fc from "fast-check"
 import {
@@ -33,7 +31,7 @@ import { registry } from "../src/registry.ts"
 import type { ParentMessage } from "../src/replayWorkerProtocol.ts"
 import { failureMessage } from "../src/stores.ts"
 import { cli } from "./support/cli.ts"
-import { damage, damagedLog } from "./support/damage.ts"
+import { closeOrderTwice, damage, damagedLog } from "./support/damage.ts"
 import { generatedLog } from "./support/histories.ts"
 import { tempFolder, withSqliteStore } from "./support/stores.ts"
 
@@ -123,22 +121,13 @@ describe("replay --workers", () => {
 
   beforeAll(async () => {
     await withSqliteStore(damagedPath, generateHistory({ seed: 23, events: 800 }))
-    const closed = AcquiringOrder.aggregate.codec.encode({
-      _tag: "OrderClosed",
-      failCode: "ORDER_CANCELLED",
-      failDes: "by hand",
-      closedAt: timestamp(1),
-    })
     await withSqliteStore(
       damagedPath,
       Effect.gen(function* () {
         const store = yield* EventStore
         const log = yield* store.readAll({ after: logStart, maxCount: 1_000_000 })
         const acquiring = log.filter((r) => r.streamId.startsWith("acquiring-") && r.streamVersion === 2)
-        for (const record of acquiring.slice(0, 3)) {
-          const version = (yield* store.readStream(record.streamId)).length
-          yield* store.append(record.streamId, [closed, closed], version)
-        }
+        for (const record of acquiring.slice(0, 3)) yield* closeOrderTwice(record.streamId)
         const issued: OrderNumberIssued = {
           _tag: "OrderNumberIssued",
           orderNo: "NO-STREAM-1",

@@ -11,17 +11,14 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { ok, refused } from "./calls.ts"
 import { newNumber, type TestGateway } from "./harness.ts"
-import { suiteGateway } from "./suiteGateway.ts"
 import {
-  expectQueryAnswersOnlyOwnOrders,
-  expectSandboxReachesOnlyOwnOrders,
-  handMadeOrderNo,
-  sandboxOk,
-  sandboxRefused,
-  startProductionGateway,
-  storedText,
-  streamLength,
-} from "./transferSupport.ts"
+  describeOrderQuery,
+  describeProductionKeepsOrderCreated,
+  itReachesOnlyOwnOrders,
+  type PlacedOrderKind,
+} from "./placedOrderTests.ts"
+import { suiteGateway } from "./suiteGateway.ts"
+import { handMadeOrderNo, sandboxOk, sandboxRefused, storedText, streamLength } from "./transferSupport.ts"
 
 const gateway = suiteGateway()
 
@@ -56,6 +53,14 @@ const refusedPlace = (request: BankRequest, partnerId = "M1") =>
 
 const get = (merchantOrderNo: string, partnerId = "M1") =>
   ok(gateway.merchant(partnerId), "/transfer/getTransferToBankOrder", { merchantOrderNo })
+
+const bankOrders: PlacedOrderKind = {
+  numberPrefix: "b",
+  queryPath: "/transfer/getTransferToBankOrder",
+  streamId: BankTransfer.streamId,
+  place: async (merchantOrderNo, gw) => (await place({ merchantOrderNo }, "M1", gw)).transferToBankOrder,
+  get: async (merchantOrderNo) => (await get(merchantOrderNo)).transferToBankOrder,
+}
 
 describe("place bank transfer", () => {
   it("places a LOCAL AED transfer as CREATED, with the defaults applied and only digests of the beneficiary", async () => {
@@ -247,19 +252,7 @@ describe("place bank transfer", () => {
   })
 })
 
-describe("get bank transfer", () => {
-  it("answers the order as placed", async () => {
-    const no = newNumber("b")
-    const { transferToBankOrder } = await place({ merchantOrderNo: no })
-    expect((await get(no)).transferToBankOrder).toEqual(transferToBankOrder)
-  })
-
-  it("answers 62004 for a merchantOrderNo it never saw, and for another merchant's order", async () => {
-    const no = newNumber("b")
-    await place({ merchantOrderNo: no })
-    await expectQueryAnswersOnlyOwnOrders(gateway, "/transfer/getTransferToBankOrder", no)
-  })
-})
+describeOrderQuery("get bank transfer", gateway, bankOrders)
 
 describe("the sandbox's bank", () => {
   it("completes a transfer: SUCCESS with the bank's reference and arrival time", async () => {
@@ -309,17 +302,7 @@ describe("the sandbox's bank", () => {
     ).toMatchObject({ code: "62002" })
   })
 
-  it("cannot reach another merchant's transfer: 62004 by merchantOrderNo, 62035 by orderNo", async () => {
-    const no = newNumber("b")
-    const { transferToBankOrder } = await place({ merchantOrderNo: no })
-    await expectSandboxReachesOnlyOwnOrders(
-      gateway,
-      "completeBankTransfer",
-      { merchantOrderNo: no, orderNo: transferToBankOrder.orderNo },
-      { bankReference: "FT-3" },
-    )
-    expect((await get(no)).transferToBankOrder.status).toBe("CREATED")
-  })
+  itReachesOnlyOwnOrders(gateway, bankOrders, "completeBankTransfer", { bankReference: "FT-3" })
 
   it("refuses a request naming the order both ways, or neither, with 400", async () => {
     expect(
@@ -335,13 +318,4 @@ describe("the sandbox's bank", () => {
   })
 })
 
-describe("in production, where no bank is connected", () => {
-  const production = suiteGateway(startProductionGateway)
-
-  it("keeps the order CREATED and answers it", async () => {
-    const no = newNumber("b")
-    const { transferToBankOrder } = await place({ merchantOrderNo: no }, "M1", production)
-    expect(transferToBankOrder).toMatchObject({ merchantOrderNo: no, status: "CREATED" })
-    expect(await streamLength(production, BankTransfer.streamId("M1", no))).toBe(1)
-  })
-})
+describeProductionKeepsOrderCreated("in production, where no bank is connected", bankOrders)

@@ -11,17 +11,14 @@ import { sha256Hex } from "@mizan/protocol"
 import { describe, expect, it } from "vitest"
 import { ok, refused } from "./calls.ts"
 import { newNumber, startGateway, type TestGateway, testConfig, testMerchant } from "./harness.ts"
-import { suiteGateway } from "./suiteGateway.ts"
 import {
-  expectQueryAnswersOnlyOwnOrders,
-  expectSandboxReachesOnlyOwnOrders,
-  handMadeOrderNo,
-  sandboxOk,
-  sandboxRefused,
-  startProductionGateway,
-  storedText,
-  streamLength,
-} from "./transferSupport.ts"
+  describeOrderQuery,
+  describeProductionKeepsOrderCreated,
+  itReachesOnlyOwnOrders,
+  type PlacedOrderKind,
+} from "./placedOrderTests.ts"
+import { suiteGateway } from "./suiteGateway.ts"
+import { handMadeOrderNo, sandboxOk, sandboxRefused, storedText } from "./transferSupport.ts"
 
 const gateway = suiteGateway(() => {
   const base = testConfig()
@@ -75,6 +72,14 @@ const refusedPlace = (request: CardRequest, partnerId = "M1") =>
 
 const get = (merchantOrderNo: string, partnerId = "M1") =>
   ok(gateway.merchant(partnerId), "/transfer/getTransferToBankCard", { merchantOrderNo })
+
+const cardOrders: PlacedOrderKind = {
+  numberPrefix: "c",
+  queryPath: "/transfer/getTransferToBankCard",
+  streamId: BankCardTransfer.streamId,
+  place: async (merchantOrderNo, gw) => (await place({ merchantOrderNo }, "M1", gw)).transferToBankCard,
+  get: async (merchantOrderNo) => (await get(merchantOrderNo)).transferToBankCard,
+}
 
 /** A corporate holder: companyName instead of the personal names. */
 const corporate = (name: string) => ({
@@ -248,19 +253,7 @@ describe("bank card transfer", () => {
   })
 })
 
-describe("get bank card transfer", () => {
-  it("answers the order as placed", async () => {
-    const no = newNumber("c")
-    const { transferToBankCard } = await place({ merchantOrderNo: no })
-    expect((await get(no)).transferToBankCard).toEqual(transferToBankCard)
-  })
-
-  it("answers 62004 for a merchantOrderNo it never saw, and for another merchant's order", async () => {
-    const no = newNumber("c")
-    await place({ merchantOrderNo: no })
-    await expectQueryAnswersOnlyOwnOrders(gateway, "/transfer/getTransferToBankCard", no)
-  })
-})
+describeOrderQuery("get bank card transfer", gateway, cardOrders)
 
 describe("the sandbox's card bank", () => {
   type CardAnswer = { transferToBankCard: Record<string, unknown> }
@@ -315,25 +308,7 @@ describe("the sandbox's card bank", () => {
     ).toMatchObject({ code: "62028" })
   })
 
-  it("cannot reach another merchant's transfer: 62004 by merchantOrderNo, 62035 by orderNo", async () => {
-    const no = newNumber("c")
-    const { transferToBankCard } = await place({ merchantOrderNo: no })
-    await expectSandboxReachesOnlyOwnOrders(
-      gateway,
-      "completeBankCardTransfer",
-      { merchantOrderNo: no, orderNo: transferToBankCard.orderNo },
-      { bankReference: "X" },
-    )
-  })
+  itReachesOnlyOwnOrders(gateway, cardOrders, "completeBankCardTransfer", { bankReference: "X" })
 })
 
-describe("in production, where no card bank is connected", () => {
-  const production = suiteGateway(startProductionGateway)
-
-  it("keeps the order CREATED and answers it", async () => {
-    const no = newNumber("c")
-    const { transferToBankCard } = await place({ merchantOrderNo: no }, "M1", production)
-    expect(transferToBankCard).toMatchObject({ merchantOrderNo: no, status: "CREATED" })
-    expect(await streamLength(production, BankCardTransfer.streamId("M1", no))).toBe(1)
-  })
-})
+describeProductionKeepsOrderCreated("in production, where no card bank is connected", cardOrders)

@@ -54,86 +54,73 @@ describe("sharingInfoList: each sharing item with what it received", () => {
 describe("refundDetails: what the refund order records", () => {
   const paid = [createOrder({ sharingParamList: items }), payOrder()] as const
 
+  /** The merchant's refund REFUND-1 of AED 10.00 of the paid order, its sharing amounts given back too. */
+  const refundTen = (request: Parameters<typeof reserveRefund>[0] = {}) =>
+    orderAfter(...paid, reserveRefund({ amountFils: fils(1_000), refundSharingAmount: true, ...request }))
+
+  /** What every refund the merchant asks for records first: its cause and the numbers of both orders. */
+  const requestedRefund = {
+    cause: "REQUEST",
+    originMerchantOrderNo: "ORDER-1",
+    originOrderNo: "SVC-ORDER-1",
+    refundMerchantOrderNo: "REFUND-1",
+  }
+
+  /** A sharing item's line of the refund order: `amountFils` given back, with the member id where one matched. */
+  const refundedShare = (
+    sharingIdentitySeqId: number,
+    sharingMemo: string,
+    amountFils: number,
+    sharingMid?: string,
+  ) => ({
+    sharingIdentitySeqId,
+    sharingMemo,
+    sharingAmountFils: amountFils,
+    sharingSettledAmountFils: amountFils,
+    ...(sharingMid === undefined ? {} : { sharingMid }),
+  })
+
   it("names each listed member with its memo and amount, and the rest from the payee and the fee account", () => {
     // AED 10.00 back: member 1 gives 1.00; the 9.00 left comes from the payee (57.50 left) and the fee
     // account (2.50) in proportion: 8.625 and 0.375, the spare fils to the payee (the earlier account).
-    const order = orderAfter(
-      ...paid,
-      reserveRefund({
-        amountFils: fils(1_000),
-        refundSharingAmount: true,
-        reason: "damaged",
-        operatorName: "Sara",
-        sharingParamList: [{ ...sharingItem(1, 100), sharingMemo: "back" }],
-      }),
-    )
+    const order = refundTen({
+      reason: "damaged",
+      operatorName: "Sara",
+      sharingParamList: [{ ...sharingItem(1, 100), sharingMemo: "back" }],
+    })
     expect(refundDetails(order, onlyRefund(order))).toStrictEqual({
-      cause: "REQUEST",
-      originMerchantOrderNo: "ORDER-1",
-      originOrderNo: "SVC-ORDER-1",
-      refundMerchantOrderNo: "REFUND-1",
+      ...requestedRefund,
       amountFils: 1_000,
       payeeRefundFils: 863,
       feeRefundedFils: 37,
-      sharingInfoList: [
-        {
-          sharingIdentitySeqId: 1,
-          sharingMemo: "back",
-          sharingAmountFils: 100,
-          sharingSettledAmountFils: 100,
-          sharingMid: "MID-1",
-        },
-      ],
+      sharingInfoList: [refundedShare(1, "back", 100, "MID-1")],
       reason: "damaged",
       operatorName: "Sara",
     })
   })
 
   it("gives each listed member its own memo and amount", () => {
-    const order = orderAfter(
-      ...paid,
-      reserveRefund({
-        amountFils: fils(1_000),
-        refundSharingAmount: true,
-        sharingParamList: [
-          { ...sharingItem(2, 50), sharingMemo: "two" },
-          { ...sharingItem(1, 100), sharingMemo: "one" },
-        ],
-      }),
-    )
+    const order = refundTen({
+      sharingParamList: [
+        { ...sharingItem(2, 50), sharingMemo: "two" },
+        { ...sharingItem(1, 100), sharingMemo: "one" },
+      ],
+    })
     expect(refundDetails(order, onlyRefund(order)).sharingInfoList).toStrictEqual([
-      {
-        sharingIdentitySeqId: 1,
-        sharingMemo: "one",
-        sharingAmountFils: 100,
-        sharingSettledAmountFils: 100,
-        sharingMid: "MID-1",
-      },
-      { sharingIdentitySeqId: 2, sharingMemo: "two", sharingAmountFils: 50, sharingSettledAmountFils: 50 },
+      refundedShare(1, "one", 100, "MID-1"),
+      refundedShare(2, "two", 50),
     ])
   })
 
   it("names every account of a proportional refund with the order's memo, and the member id only where one matched", () => {
     // AED 10.00 from payee 57.50, item 1 30.00, item 2 10.00 and fee 2.50: 5.75, 3.00, 1.00, 0.25.
-    const order = orderAfter(...paid, reserveRefund({ amountFils: fils(1_000), refundSharingAmount: true }))
+    const order = refundTen()
     expect(refundDetails(order, onlyRefund(order))).toStrictEqual({
-      cause: "REQUEST",
-      originMerchantOrderNo: "ORDER-1",
-      originOrderNo: "SVC-ORDER-1",
-      refundMerchantOrderNo: "REFUND-1",
+      ...requestedRefund,
       amountFils: 1_000,
       payeeRefundFils: 575,
       feeRefundedFils: 25,
-      sharingInfoList: [
-        {
-          sharingIdentitySeqId: 1,
-          sharingMemo: "share 1",
-          sharingAmountFils: 300,
-          sharingSettledAmountFils: 300,
-          sharingMid: "MID-1",
-        },
-        { sharingIdentitySeqId: 2, sharingMemo: "share 2", sharingAmountFils: 100, sharingSettledAmountFils: 100 },
-      ],
+      sharingInfoList: [refundedShare(1, "share 1", 300, "MID-1"), refundedShare(2, "share 2", 100)],
     })
   })
 
@@ -150,14 +137,12 @@ describe("refundDetails: what the refund order records", () => {
   })
 
   it("names a member a damaged allocation invents with an empty memo and no member id", () => {
-    const order = orderAfter(...paid, reserveRefund({ amountFils: fils(1_000), refundSharingAmount: true }))
+    const order = refundTen()
     const refund = onlyRefund(order)
     const invented = {
       ...refund,
       allocation: { ...refund.allocation, sharing: [{ sharingIdentitySeqId: 9, amountFils: fils(5) }] },
     }
-    expect(refundDetails(order, invented).sharingInfoList).toStrictEqual([
-      { sharingIdentitySeqId: 9, sharingMemo: "", sharingAmountFils: 5, sharingSettledAmountFils: 5 },
-    ])
+    expect(refundDetails(order, invented).sharingInfoList).toStrictEqual([refundedShare(9, "", 5)])
   })
 })

@@ -44,6 +44,27 @@ const cardPaid = (orderNo: string) => ({
   data: { orderNo, amount: 100, cardNumber: panDigest, cardLast4: "1111", expiryYear: "2030", holderName: "Amal" },
 })
 
+/** cardPaid's data once the card is forgotten: each of the card's fields [forgotten], the others kept. */
+const forgottenCardPaid = (orderNo: string) => ({
+  ...cardPaid(orderNo).data,
+  cardNumber: forgotten,
+  cardLast4: forgotten,
+  expiryYear: forgotten,
+  holderName: forgotten,
+})
+
+/** One sealed box of a stored event: the subject and key it is sealed under, and the fields it holds. */
+interface SealedEntry {
+  readonly subject: string
+  key: string
+  box: string
+  fields: Array<string>
+}
+
+/** The sealed boxes of a stored event (none when nothing of it is sealed). */
+const sealedEntriesOf = (data: unknown): Array<SealedEntry> =>
+  (data as { $sealed?: Array<SealedEntry> } | undefined)?.$sealed ?? []
+
 interface World {
   readonly raw: EventStoreShape
   readonly keys: SubjectKeysShape
@@ -109,15 +130,18 @@ const forgetRecords = (world: World) =>
   Effect.map(rawLog(world), (log) => log.filter((record) => record.type === "SubjectForgotten"))
 
 /**
- * The card's forget cut off in `flaky` (failing with `detail` until
- * `recover`), then run again: the card still opens in between, and the
- * rerun destroys its key with one forget recorded.
+ * The card's forget cut off in the copy of `world` that `cutOff` makes
+ * (failing with `detail` while `down` answers true), then run again once it
+ * is back: the card still opens in between, and the rerun destroys its key
+ * with one forget recorded.
  */
-const forgetCutOffThenRerun = (world: World, flaky: World, detail: string, recover: () => void) =>
+const forgetCutOffThenRerun = (world: World, detail: string, cutOff: (down: () => boolean) => World) =>
   Effect.gen(function* () {
+    let down = true
+    const flaky = cutOff(() => down)
     expect(yield* sealedOn(flaky, Effect.flip(forgetTheCard))).toMatchObject({ _tag: "StoreError", detail })
     expect((yield* sealedOn(world, readStream("order/1")))[0]?.data).toEqual(cardPaid("1").data)
-    recover()
+    down = false
     expect((yield* sealedOn(flaky, forgetTheCard)).keysDestroyed).toBe(1)
     expect(yield* forgetRecords(world)).toHaveLength(1)
     expect((yield* sealedOn(world, readStream("order/1")))[0]?.data).toMatchObject({ cardLast4: forgotten })
@@ -125,6 +149,39 @@ const forgetCutOffThenRerun = (world: World, flaky: World, detail: string, recov
 
 /** A store or key table that cannot answer, saying why. */
 const unavailable = (detail: string) => Effect.fail(new StoreError({ reason: "Unavailable", detail }))
+
+/**
+ * `body` on the sealed store once the card's key is made and cached (order/0
+ * paid by the card), so that a card's append is sealed at once, on the fast path.
+ */
+const withTheCardKeyCached = <A, E, R>(body: (store: EventStoreShape) => Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    yield* store.append("order/0", [cardPaid("0")], "any")
+    return yield* body(store)
+  })
+
+/**
+ * The world's first stored event copied onto `streamId` behind the sealed
+ * store's back, its stored data changed by `alter` first (unchanged by
+ * default), and read there through the sealed store under `underPlan` (the
+ * card's by default): the copy's id and the message the read fails with.
+ */
+const readOfStoredCopy = (
+  world: World,
+  streamId: string,
+  alter: (data: { $sealed: Array<SealedEntry> }) => void = () => {},
+  underPlan = plan,
+) =>
+  Effect.gen(function* () {
+    const [record] = yield* rawLog(world)
+    const data = structuredClone(record?.data) as { $sealed: Array<SealedEntry> }
+    alter(data)
+    yield* world.raw.append(streamId, [{ type: record?.type ?? "", schemaVersion: 1, data }], "any")
+    const copy = (yield* rawLog(world)).at(-1) as RecordedEvent
+    const message = yield* failureMessageOf(sealedOn(world, readStream(streamId), { plan: underPlan }))
+    return { copyId: copy.id, message }
+  })
 
 describe("the sealed store", () => {
   it.effect(
@@ -146,12 +203,11 @@ describe("the sealed store", () => {
       Effect.gen(function* () {
         const world = yield* worldWithCardPaid
         const [record] = yield* rawLog(world)
-        const sealed =
-          (record?.data as { $sealed: ReadonlyArray<{ fields: ReadonlyArray<string> }> } | undefined)?.$sealed ?? []
+        const sealed = sealedEntriesOf(record?.data)
         expect(sealed).toHaveLength(1)
         expect(sealed[0]?.fields).toEqual(["cardNumber", "cardLast4", "expiryYear", "holderName"])
-        yield* world.raw.append("order/2", [{ type: "CardPaid", schemaVersion: 1, data: record?.data }], "any")
-        expect(yield* failureMessageOf(sealedOn(world, readStream("order/2")))).toMatch(/do not open/)
+        const moved = yield* readOfStoredCopy(world, "order/2")
+        expect(moved.message).toMatch(/do not open/)
       }),
   )
 
@@ -160,20 +216,17 @@ describe("the sealed store", () => {
       const world = newWorld()
       const read = yield* sealedOn(
         world,
-        Effect.gen(function* () {
-          const store = yield* EventStore
-          // The card's key made and cached first, so that the append below is sealed at once, on the fast path.
-          yield* store.append("order/0", [cardPaid("0")], "any")
-          const twice = store.append("order/1", [cardPaid("1")], "any")
-          yield* twice
-          yield* twice
-          return yield* store.readStream("order/1")
-        }),
+        withTheCardKeyCached((store) =>
+          Effect.gen(function* () {
+            const twice = store.append("order/1", [cardPaid("1")], "any")
+            yield* twice
+            yield* twice
+            return yield* store.readStream("order/1")
+          }),
+        ),
       )
       expect(read.map((record) => record.data)).toEqual([cardPaid("1").data, cardPaid("1").data])
-      const boxes = (yield* world.raw.readStream("order/1")).map(
-        (record) => (record.data as { $sealed: Array<{ box: string }> }).$sealed[0]?.box,
-      )
+      const boxes = (yield* world.raw.readStream("order/1")).map((record) => sealedEntriesOf(record.data)[0]?.box)
       expect(new Set(boxes).size).toBe(2)
     }),
   )
@@ -197,19 +250,19 @@ describe("the sealed store", () => {
       const world = newWorld()
       const keyIdsOf = (streamId: string) =>
         Effect.map(world.raw.readStream(streamId), (records) =>
-          records.map((record) => (record.data as { $sealed: Array<{ key: string }> }).$sealed[0]?.key),
+          records.map((record) => sealedEntriesOf(record.data)[0]?.key),
         )
       const read = yield* sealedOn(
         world,
-        Effect.gen(function* () {
-          const store = yield* EventStore
-          // The card's key cached, so that the append below would be sealed at once if it were sealed when built.
-          yield* store.append("order/0", [cardPaid("0")], "any")
-          const built = store.append("order/1", [cardPaid("1")], "any")
-          yield* forgetTheCard
-          yield* built
-          return yield* store.readStream("order/1")
-        }),
+        // The card's key cached, so that the append below would be sealed at once if it were sealed when built.
+        withTheCardKeyCached((store) =>
+          Effect.gen(function* () {
+            const built = store.append("order/1", [cardPaid("1")], "any")
+            yield* forgetTheCard
+            yield* built
+            return yield* store.readStream("order/1")
+          }),
+        ),
       )
       expect(read[0]?.data).toEqual(cardPaid("1").data)
       const [forgottenKey] = yield* keyIdsOf("order/0")
@@ -222,14 +275,12 @@ describe("the sealed store", () => {
   it.effect("refuses to open an altered sealed value, naming the event", () =>
     Effect.gen(function* () {
       const world = yield* worldWithCardPaid
-      const [record] = yield* rawLog(world)
-      const data = structuredClone(record?.data) as { $sealed: Array<{ box: string }> }
-      const box = Buffer.from(data.$sealed[0]!.box, "base64")
-      box[20] = (box[20] ?? 0) ^ 1
-      data.$sealed[0]!.box = box.toString("base64")
-      yield* world.raw.append("order/9", [{ type: "CardPaid", schemaVersion: 1, data }], "any")
-      const altered = (yield* rawLog(world)).at(-1) as RecordedEvent
-      expect(yield* failureMessageOf(sealedOn(world, readStream("order/9")))).toContain(altered.id)
+      const altered = yield* readOfStoredCopy(world, "order/9", (data) => {
+        const box = Buffer.from(data.$sealed[0]!.box, "base64")
+        box[20] = (box[20] ?? 0) ^ 1
+        data.$sealed[0]!.box = box.toString("base64")
+      })
+      expect(altered.message).toContain(altered.copyId)
     }),
   )
 
@@ -267,14 +318,7 @@ describe("the sealed store", () => {
         )
         expect(outcome.keysDestroyed).toBe(1)
         const [first, second] = yield* sealedOn(world, Effect.all([readStream("order/1"), readStream("order/2")]))
-        expect(first?.[0]?.data).toEqual({
-          orderNo: "1",
-          amount: 100,
-          cardNumber: forgotten,
-          cardLast4: forgotten,
-          expiryYear: forgotten,
-          holderName: forgotten,
-        })
+        expect(first?.[0]?.data).toEqual(forgottenCardPaid("1"))
         expect(second?.[0]?.data).toMatchObject({ cardNumber: "f".repeat(64), holderName: "Amal" })
         const log = yield* rawLog(world)
         const previous = new Map<string, string>()
@@ -347,14 +391,7 @@ describe("the sealed store", () => {
     () =>
       Effect.gen(function* () {
         const world = newWorld()
-        const data = {
-          orderNo: "1",
-          amount: 100,
-          cardNumber: forgotten,
-          cardLast4: forgotten,
-          expiryYear: forgotten,
-          holderName: forgotten,
-        }
+        const data = forgottenCardPaid("1")
         yield* sealedOn(world, append("order/1", { type: "CardPaid", schemaVersion: 1, data }))
         expect((yield* rawLog(world))[0]?.data).toEqual(data)
       }),
@@ -387,20 +424,16 @@ describe("the sealed store", () => {
     () =>
       Effect.gen(function* () {
         const world = yield* worldWithCardPaid
-        let diskFull = true
-        const flaky: World = {
+        yield* forgetCutOffThenRerun(world, "disk full", (diskFull) => ({
           ...world,
           raw: {
             ...world.raw,
             append: (streamId, events, expected) =>
-              diskFull && events[0]?.type === "SubjectForgotten"
+              diskFull() && events[0]?.type === "SubjectForgotten"
                 ? unavailable("disk full")
                 : world.raw.append(streamId, events, expected),
           },
-        }
-        yield* forgetCutOffThenRerun(world, flaky, "disk full", () => {
-          diskFull = false
-        })
+        }))
       }),
   )
 
@@ -409,18 +442,14 @@ describe("the sealed store", () => {
     () =>
       Effect.gen(function* () {
         const world = yield* worldWithCardPaid
-        let keyTableDown = true
-        const flaky: World = {
+        yield* forgetCutOffThenRerun(world, "key table down", (keyTableDown) => ({
           ...world,
           keys: {
             ...world.keys,
             forget: (subjectId, at, by) =>
-              keyTableDown ? unavailable("key table down") : world.keys.forget(subjectId, at, by),
+              keyTableDown() ? unavailable("key table down") : world.keys.forget(subjectId, at, by),
           },
-        }
-        yield* forgetCutOffThenRerun(world, flaky, "key table down", () => {
-          keyTableDown = false
-        })
+        }))
         // The card comes back, under a new key: forgetting it again is a new forget, recorded.
         yield* sealedOn(world, append("order/2", cardPaid("2")))
         expect((yield* sealedOn(world, forgetTheCard)).keysDestroyed).toBe(1)
@@ -486,9 +515,7 @@ describe("the sealed store", () => {
         ["1", "2", "3"].map((n) => expect.objectContaining({ orderNo: n, cardLast4: "1111", holderName: "Amal" })),
       )
       expect(second).toEqual(first)
-      const keyIds = (yield* rawLog(world)).map(
-        (record) => (record.data as { $sealed: Array<{ key: string }> }).$sealed[0]?.key,
-      )
+      const keyIds = (yield* rawLog(world)).map((record) => sealedEntriesOf(record.data)[0]?.key)
       expect(new Set(keyIds).size).toBe(3)
       expect(lookups.map((ids) => new Set(ids))).toEqual([new Set(keyIds)])
     }),
@@ -499,14 +526,11 @@ describe("the sealed store", () => {
     () =>
       Effect.gen(function* () {
         const world = yield* worldWithCardPaid
-        const [record] = yield* rawLog(world)
-        const data = structuredClone(record?.data) as { $sealed: Array<{ key: string }> }
-        data.$sealed[0]!.key = "a-key-no-one-made"
-        yield* world.raw.append("order/9", [{ type: "CardPaid", schemaVersion: 1, data }], "any")
-        const moved = (yield* rawLog(world)).at(-1) as RecordedEvent
-        const message = yield* failureMessageOf(sealedOn(world, readStream("order/9")))
-        expect(message).toContain(moved.id)
-        expect(message).toContain("a-key-no-one-made")
+        const moved = yield* readOfStoredCopy(world, "order/9", (data) => {
+          data.$sealed[0]!.key = "a-key-no-one-made"
+        })
+        expect(moved.message).toContain(moved.copyId)
+        expect(moved.message).toContain("a-key-no-one-made")
       }),
   )
 
@@ -577,11 +601,7 @@ describe("nested fields", () => {
         const [first, second] = yield* rawLog(world)
         expect(first?.data).toMatchObject({ notifyId: "n1", order: { orderNo: "1", amount: 5 } })
         expect(JSON.stringify(first?.data)).not.toContain(panDigest)
-        expect(
-          ((first?.data as { $sealed?: ReadonlyArray<{ subject: string }> } | undefined)?.$sealed ?? []).map(
-            (e) => e.subject.split(":")[0],
-          ),
-        ).toEqual(["card"])
+        expect(sealedEntriesOf(first?.data).map((e) => e.subject.split(":")[0])).toEqual(["card"])
         expect(second?.data).toEqual({ notifyId: "n1", order: { orderNo: "2", amount: 7 } })
         const forgottenRead = yield* sealedWorld(Effect.andThen(forgetTheCard, readStream("notification/1")))
         expect(forgottenRead[0]?.data).toEqual({
@@ -616,6 +636,8 @@ describe("fields of a list's items", () => {
   })
   const sealedWith = <A, E>(world: World, body: Effect.Effect<A, E, EventStore | Sealing>, forPlan = listPlan) =>
     sealedOn(world, body, { plan: forPlan })
+  /** Three items, the first and the third of the same member. */
+  const sharing = [item(phoneDigest, 1), item(otherDigest, 2), item(phoneDigest, 3)]
   type Stored = { $sealed: ReadonlyArray<{ subject: string; fields: ReadonlyArray<string> }>; request: unknown }
 
   it.effect(
@@ -623,7 +645,6 @@ describe("fields of a list's items", () => {
     () =>
       Effect.gen(function* () {
         const world = newWorld()
-        const sharing = [item(phoneDigest, 1), item(otherDigest, 2), item(phoneDigest, 3)]
         const read = yield* sealedWith(
           world,
           Effect.andThen(append("order/1", created(sharing)), readStream("order/1")),
@@ -662,7 +683,6 @@ describe("fields of a list's items", () => {
     () =>
       Effect.gen(function* () {
         const world = newWorld()
-        const sharing = [item(phoneDigest, 1), item(otherDigest, 2), item(phoneDigest, 3)]
         const read = yield* sealedWith(
           world,
           Effect.gen(function* () {
@@ -719,12 +739,16 @@ describe("fields of a list's items", () => {
     Effect.gen(function* () {
       const world = newWorld()
       yield* sealedWith(world, append("order/1", created([item(phoneDigest, 1), item(otherDigest, 2)])))
-      const [record] = yield* rawLog(world)
-      const data = structuredClone(record?.data) as { $sealed: Array<{ fields: Array<string> }> }
-      const second = data.$sealed[2]!
-      second.fields = second.fields.map((field) => field.replace("[1]", "[0]"))
-      yield* world.raw.append("order/1", [{ type: "OrderCreated", schemaVersion: 1, data }], "any")
-      expect(yield* failureMessageOf(sealedWith(world, readStream("order/1")))).toMatch(/do not open/)
+      const moved = yield* readOfStoredCopy(
+        world,
+        "order/1",
+        (data) => {
+          const second = data.$sealed[2]!
+          second.fields = second.fields.map((field) => field.replace("[1]", "[0]"))
+        },
+        listPlan,
+      )
+      expect(moved.message).toMatch(/do not open/)
     }),
   )
 
@@ -768,10 +792,7 @@ describe("subjects named in clear, or by no value at all", () => {
     streams: [],
   }
   const event = (type: string, data: Record<string, unknown>) => ({ type, schemaVersion: 1, data })
-  const subjectsOf = (record: RecordedEvent | undefined) =>
-    ((record?.data as { $sealed?: ReadonlyArray<{ subject: string }> } | undefined)?.$sealed ?? []).map(
-      (e) => e.subject,
-    )
+  const subjectsOf = (record: RecordedEvent | undefined) => sealedEntriesOf(record?.data).map((e) => e.subject)
   const onPayers = <A, E>(world: World, body: Effect.Effect<A, E, EventStore | Sealing>) =>
     sealedOn(world, body, { plan: payerPlan })
 

@@ -13,6 +13,14 @@ const open = openMemberAccount(now)
 const { _tag, now: _, ...member } = open
 const opened: MemberAccount.MemberAccountOpened = { _tag: "MemberAccountOpened", ...member, at: now }
 const credit = (reference: string, amount: number) => creditMemberAccount(now, reference, amount)
+/** Reference T1 booked: 1 fils on the opening balance. */
+const creditedT1: MemberAccount.MemberAccountCredited = {
+  _tag: "MemberAccountCredited",
+  reference: "T1",
+  amountFils: fils(1),
+  balanceAfterFils: fils(1_500_001),
+  at: now,
+}
 
 describe("the sandbox member account", () => {
   it("opens once; opening again with the same member changes nothing", () => {
@@ -35,35 +43,10 @@ describe("the sandbox member account", () => {
         expect(invariants(state)).toEqual([])
       }))
 
-  it("books a reference once", () =>
-    spec
-      .given([
-        opened,
-        {
-          _tag: "MemberAccountCredited",
-          reference: "T1",
-          amountFils: fils(1),
-          balanceAfterFils: fils(1_500_001),
-          at: now,
-        },
-      ])
-      .when(credit("T1", 1))
-      .thenNothing())
+  it("books a reference once", () => spec.given([opened, creditedT1]).when(credit("T1", 1)).thenNothing())
 
   it("refuses a reference booked with another amount", () =>
-    spec
-      .given([
-        opened,
-        {
-          _tag: "MemberAccountCredited",
-          reference: "T1",
-          amountFils: fils(1),
-          balanceAfterFils: fils(1_500_001),
-          at: now,
-        },
-      ])
-      .when(credit("T1", 2))
-      .thenRejects({ reason: "REFERENCE_REUSED" }))
+    spec.given([opened, creditedT1]).when(credit("T1", 2)).thenRejects({ reason: "REFERENCE_REUSED" }))
 
   it("refuses a credit beyond the balance limit", () =>
     spec.given([opened]).when(credit("T1", 500_001)).thenRejects({ reason: "BALANCE_LIMIT_EXCEEDED" }))

@@ -10,7 +10,15 @@ const available = readdirSync(import.meta.dirname)
   .filter(
     (f) =>
       f.endsWith(".ts") &&
-      !["run.ts", "harness.ts", "gatewayLoad.ts", "bareServer.ts", "readPages.ts", "sealingGateway.ts"].includes(f),
+      ![
+        "run.ts",
+        "harness.ts",
+        "gatewayLoad.ts",
+        "bareServer.ts",
+        "readPages.ts",
+        "sealingGateway.ts",
+        "storeSetUp.ts",
+      ].includes(f),
   )
   .map((f) => f.slice(0, -3))
 const usage = `usage: npm run bench -- NAME   (one of: ${available.join(", ")})`

@@ -34,9 +34,6 @@
  */
 
 import { createHash, randomBytes, webcrypto } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import {
   cipherKeyOf,
   type EventStoreShape,
@@ -50,9 +47,10 @@ import {
   sealBytes,
   sealedEventStore,
 } from "@mizan/eventsourcing"
+import { sealedBoxAssociatedData } from "@mizan/eventsourcing/testing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { makeSqliteEventStore, sqliteStoreDefaults } from "@mizan/store-sqlite"
-import { Effect, Exit, Scope } from "effect"
+import { Effect, type Scope } from "effect"
 // The store's internals, by their source files: the unchained side of the chaining lines (above) and nothing else.
 import { threadPoolLogSync } from "../../../libs/store-sqlite/src/logSync.ts"
 import type { Chaining } from "../../../libs/store-sqlite/src/rows.ts"
@@ -71,9 +69,17 @@ import {
 } from "./harness.ts"
 import { readAllInPages } from "./readPages.ts"
 import { gatewayCreates, startInProcessGateway } from "./sealingGateway.ts"
+import {
+  closeScope,
+  openScoped,
+  removeFile,
+  tempFile,
+  writers,
+  writersAppending,
+  writersConcurrent,
+} from "./storeSetUp.ts"
 
 const appendsSequential = 1_000
-const writersConcurrent = 64
 const appendsPerWriter = 50
 const eventsConcurrent = writersConcurrent * appendsPerWriter
 const eventsInLog = 20_000
@@ -141,29 +147,25 @@ const unchained: Chaining = { encode: (value) => JSON.stringify(value), hash: ()
 
 /** A new SQLite file with the store of `side` on it. */
 const open = async (side: Side): Promise<Open> => {
-  const dir = mkdtempSync(join(tmpdir(), "mizan-bench-sealing-"))
-  const path = join(dir, "events.db")
-  const scope = await Effect.runPromise(Scope.make())
-  const stores = await Effect.runPromise(
-    Scope.provide(scope)(
-      Effect.gen(function* () {
-        if (side === "unchained") {
-          const bare = (yield* openSqliteEventStore(path, {}, threadPoolLogSync, unchained)) as EventStoreShape
-          return { store: bare, bare }
-        }
-        const sqlite = yield* makeSqliteEventStore(path)
-        if (side === "plain") return { store: sqlite as EventStoreShape, bare: sqlite }
-        const sealer = yield* makeSealerOn(mizanSealingPlan, sqlite.subjectKeys, keyRing)
-        return { store: sealedEventStore(sqlite, sealer), sealer, bare: sqlite, keys: sqlite.subjectKeys }
-      }),
-    ),
+  const { dir, path } = tempFile("mizan-bench-sealing-")
+  const { scope, value: stores } = await openScoped(
+    Effect.gen(function* () {
+      if (side === "unchained") {
+        const bare = (yield* openSqliteEventStore(path, {}, threadPoolLogSync, unchained)) as EventStoreShape
+        return { store: bare, bare }
+      }
+      const sqlite = yield* makeSqliteEventStore(path)
+      if (side === "plain") return { store: sqlite as EventStoreShape, bare: sqlite }
+      const sealer = yield* makeSealerOn(mizanSealingPlan, sqlite.subjectKeys, keyRing)
+      return { store: sealedEventStore(sqlite, sealer), sealer, bare: sqlite, keys: sqlite.subjectKeys }
+    }),
   )
   return { dir, scope, ...stores }
 }
 
-const close = async (opened: Open, remove = true) => {
-  await Effect.runPromise(Scope.close(opened.scope, Exit.void))
-  if (remove) rmSync(opened.dir, { recursive: true, force: true })
+const close = async (opened: Open) => {
+  await closeScope(opened.scope)
+  removeFile(opened)
 }
 
 const sequentialAppends = (side: Side): Workload<Open> => ({
@@ -186,20 +188,6 @@ const writerStream = (w: number) => `bankCardTransfer/M1/w${w}`
 const writerEvent = (w: number, i: number, newCardEachAppend: boolean) =>
   cardTransferPlaced(w * appendsPerWriter + i, newCardEachAppend ? w * appendsPerWriter + i : w)
 
-/** 64 writers, each appending `appendsPerWriter` events one at a time to its own stream, all at once. */
-const writersAppending = (append: (w: number, i: number) => Effect.Effect<unknown, unknown>) =>
-  Effect.runPromise(
-    Effect.forEach(
-      Array.from({ length: writersConcurrent }, (_, w) => w),
-      (w) =>
-        Effect.forEach(
-          Array.from({ length: appendsPerWriter }, (_, i) => i),
-          (i) => append(w, i),
-        ),
-      { concurrency: "unbounded", discard: true },
-    ),
-  )
-
 /**
  * Each writer's card in the store's key table and the sealer's cache before
  * the run (not timed), so that a run of "one card each" measures a returning
@@ -210,7 +198,7 @@ const withWritersKeys = async (opened: Open): Promise<Open> => {
   if (opened.sealer !== undefined)
     await Effect.runPromise(
       Effect.forEach(
-        Array.from({ length: writersConcurrent }, (_, w) => w),
+        writers,
         (w) => opened.store.append(`bankCardTransfer/M1/keys-${w}`, [writerEvent(w, 0, false)], "no_stream"),
         { concurrency: "unbounded", discard: true },
       ),
@@ -224,7 +212,7 @@ const concurrentAppends = (side: Side, newCardEachAppend: boolean): Workload<Ope
   operationsPerRun: eventsConcurrent,
   setup: async () => (newCardEachAppend ? open(side) : withWritersKeys(await open(side))),
   run: ({ store }) =>
-    writersAppending((w, i) =>
+    writersAppending(appendsPerWriter, (w, i) =>
       store.append(writerStream(w), [writerEvent(w, i, newCardEachAppend)], i === 0 ? "no_stream" : i),
     ),
   teardown: (opened) => close(opened),
@@ -235,6 +223,29 @@ const cardFields = ["cardNumber", "cardLast4", "expiryYear", "expiryMonth", "fir
 
 /** A data key's id as long as the sealer's (a UUID), for the floor's associated data. */
 const keyIdStandIn = "00000000-0000-7000-8000-000000000000"
+
+/**
+ * Writer `w`'s `i`th event and its stream, and what the floor lines box of
+ * it: its card fields' JSON, and the associated data the sealer binds such a
+ * box to (its own layout, the subject and key id of the same length as the
+ * sealer's). Made in the timed run, as the sealer makes them on each append.
+ */
+const floorBoxOf = (w: number, i: number) => {
+  const event = writerEvent(w, i, false)
+  const data = event.data as Record<string, unknown>
+  const stream = writerStream(w)
+  const clear = Object.fromEntries(cardFields.map((field) => [field, data[field]]))
+  return {
+    event,
+    stream,
+    clearBytes: Buffer.from(JSON.stringify(clear), "utf8"),
+    associated: sealedBoxAssociatedData(stream, {
+      subject: `card:${data.cardNumber}`,
+      key: keyIdStandIn,
+      fields: cardFields,
+    }),
+  }
+}
 
 /**
  * The floor of sealing on this thread: the plain store's 64 writers, each
@@ -251,16 +262,9 @@ const cipherFloorAppends = (): Workload<Open> => {
     operationsPerRun: eventsConcurrent,
     setup: () => open("plain"),
     run: ({ store }) =>
-      writersAppending((w, i) => {
-        const event = writerEvent(w, i, false)
-        const data = event.data as Record<string, unknown>
-        const clear = Object.fromEntries(cardFields.map((field) => [field, data[field]]))
-        const stream = writerStream(w)
-        sealBytes(
-          key,
-          Buffer.from(JSON.stringify(clear), "utf8"),
-          [stream, `card:${data.cardNumber}`, keyIdStandIn, cardFields.join(",")].join("\u0000"),
-        )
+      writersAppending(appendsPerWriter, (w, i) => {
+        const { event, stream, clearBytes, associated } = floorBoxOf(w, i)
+        sealBytes(key, clearBytes, associated)
         return store.append(stream, [event], i === 0 ? "no_stream" : i)
       }),
     teardown: (opened) => close(opened),
@@ -283,19 +287,15 @@ const webCryptoFloorAppends = (): Workload<Open & { readonly key: webcrypto.Cryp
     return { ...(await open("plain")), key }
   },
   run: ({ store, key }) =>
-    writersAppending((w, i) => {
-      const event = writerEvent(w, i, false)
-      const data = event.data as Record<string, unknown>
-      const clear = Object.fromEntries(cardFields.map((field) => [field, data[field]]))
-      const stream = writerStream(w)
-      const associated = [stream, `card:${data.cardNumber}`, keyIdStandIn, cardFields.join(",")].join("\u0000")
+    writersAppending(appendsPerWriter, (w, i) => {
+      const { event, stream, clearBytes, associated } = floorBoxOf(w, i)
       const iv = randomBytes(12)
       return Effect.flatMap(
         Effect.promise(() =>
           webcrypto.subtle.encrypt(
             { name: "AES-GCM", iv, additionalData: Buffer.from(associated, "utf8") },
             key,
-            Buffer.from(JSON.stringify(clear), "utf8"),
+            clearBytes,
           ),
         ),
         (sealed) => {
@@ -321,24 +321,21 @@ const sealedFormAppends = (): Workload<Open & { readonly sealed: ReadonlyArray<R
     const opened = await open("sealed")
     const sealer = opened.sealer!
     const sealed = await Effect.runPromise(
-      Effect.forEach(
-        Array.from({ length: writersConcurrent }, (_, w) => w),
-        (w) =>
-          Effect.forEach(
-            Array.from({ length: appendsPerWriter }, (_, i) => writerEvent(w, i, false)),
-            (event) =>
-              Effect.map(
-                sealer.seal(writerStream(w), event.type, event.data),
-                (data): NewEvent => ({ ...event, data }),
-              ),
-          ),
+      Effect.forEach(writers, (w) =>
+        Effect.forEach(
+          Array.from({ length: appendsPerWriter }, (_, i) => writerEvent(w, i, false)),
+          (event) =>
+            Effect.map(sealer.seal(writerStream(w), event.type, event.data), (data): NewEvent => ({ ...event, data })),
+        ),
       ),
     )
     return { ...opened, sealed }
   },
   // The bare store under the sealed one: it stores what it is given.
   run: ({ bare, sealed }) =>
-    writersAppending((w, i) => bare.append(writerStream(w), [sealed[w]![i]!], i === 0 ? "no_stream" : i)),
+    writersAppending(appendsPerWriter, (w, i) =>
+      bare.append(writerStream(w), [sealed[w]![i]!], i === 0 ? "no_stream" : i),
+    ),
   teardown: (opened) => close(opened),
 })
 

@@ -3,9 +3,13 @@
  * two folds of the same history: an event dropped, repeated, moved, or one of
  * its numbers changed. A history the deciders wrote breaks no rule; a damaged
  * one breaks them all sooner or later (anomalies, sums that no longer add up,
- * a refund confirmed twice), which is what the folds must agree on.
+ * a refund confirmed twice), which is what the folds must agree on. And one
+ * damage written into a store by hand: an order closed twice.
  */
-import type { RecordedEvent } from "@mizan/eventsourcing"
+import { AcquiringOrder } from "@mizan/acquiring"
+import { EventStore, type RecordedEvent } from "@mizan/eventsourcing"
+import { timestamp } from "@mizan/kernel"
+import { Effect } from "effect"
 import fc from "fast-check"
 
 export interface Damage {
@@ -87,3 +91,23 @@ export const damagedLog = (log: ReadonlyArray<RecordedEvent>, damages: ReadonlyA
     (record) => record.data,
     (record, data) => ({ ...record, data: data as object }),
   )
+
+/** An acquiring order's OrderClosed, as the codec stores it. */
+const orderClosed = AcquiringOrder.aggregate.codec.encode({
+  _tag: "OrderClosed",
+  failCode: "ORDER_CANCELLED",
+  failDes: "by hand",
+  closedAt: timestamp(1),
+})
+
+/**
+ * Appends two OrderClosed at the end of the acquiring order `streamId` on
+ * the store the effect runs on: a status transition the spec forbids, which
+ * a replay reports as broken.
+ */
+export const closeOrderTwice = (streamId: string) =>
+  Effect.gen(function* () {
+    const store = yield* EventStore
+    const version = (yield* store.readStream(streamId)).length
+    yield* store.append(streamId, [orderClosed, orderClosed], version)
+  })

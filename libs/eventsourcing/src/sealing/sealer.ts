@@ -12,6 +12,7 @@ import { forgotten } from "@mizan/kernel"
 import { Clock, Effect } from "effect"
 import { setBounded } from "../boundedMap.ts"
 import { StoreError } from "../events.ts"
+import { sealedBoxAssociatedData } from "./associatedData.ts"
 import {
   type CipherKey,
   cipherKeyOf,
@@ -139,9 +140,6 @@ class KeyCache {
     for (const [keyId, entry] of this.byKeyId) if (entry.subjectId === subjectId) this.byKeyId.delete(keyId)
   }
 }
-
-const associatedData = (storedStreamId: string, entry: Omit<SealedEntry, "box">) =>
-  `${storedStreamId}\u0000${entry.subject}\u0000${entry.key}\u0000${entry.fields.join(",")}`
 
 /** One subject's fields an event holds, to seal: their paths, their names as stored, their values. */
 interface PlannedFields {
@@ -417,7 +415,11 @@ export const makeSealer = (
       const clear: Record<string, unknown> = {}
       for (let i = 0; i < names.length; i++) clear[names[i] as string] = values[i]
       const entry = { subject: planned.subjectId, key: key.keyId, fields: names }
-      const box = sealBytes(key.key, Buffer.from(JSON.stringify(clear), "utf8"), associatedData(storedStreamId, entry))
+      const box = sealBytes(
+        key.key,
+        Buffer.from(JSON.stringify(clear), "utf8"),
+        sealedBoxAssociatedData(storedStreamId, entry),
+      )
       return { ...entry, box }
     }
 
@@ -501,7 +503,7 @@ export const makeSealer = (
       entry: SealedEntry,
     ): Record<string, unknown> => {
       if (key === undefined) return Object.fromEntries(entry.fields.map((f) => [f, forgotten]))
-      const clear = openBytes(key, entry.box, associatedData(storedStreamId, entry))
+      const clear = openBytes(key, entry.box, sealedBoxAssociatedData(storedStreamId, entry))
       if (clear === undefined)
         throw new StoreError({
           reason: "Corrupt",

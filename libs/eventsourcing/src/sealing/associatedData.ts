@@ -1,0 +1,12 @@
+/**
+ * What a sealed box is bound to, as AES-GCM's associated data: the stream it
+ * is stored on (its id as stored), its subject, its data key's id and the
+ * fields it holds. A box copied to another stream, or given another subject,
+ * key or field list, does not open. Not in the package's index: the sealer's
+ * own layout, which the testing entry hands out only so that a benchmark of
+ * sealing's floor binds its boxes to the same bytes.
+ */
+export const sealedBoxAssociatedData = (
+  storedStreamId: string,
+  entry: { readonly subject: string; readonly key: string; readonly fields: ReadonlyArray<string> },
+) => `${storedStreamId}\u0000${entry.subject}\u0000${entry.key}\u0000${entry.fields.join(",")}`
