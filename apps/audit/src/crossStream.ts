@@ -13,6 +13,7 @@ import { AcquiringOrder } from "@mizan/acquiring"
 import type { RefundOrder } from "@mizan/refund"
 import { orderIndexRules } from "./orderIndex.ts"
 import { refundReservationProblem } from "./refundReservation.ts"
+import { acquiringKind, orderIndexKind, refundKind } from "./registry.ts"
 import type { BrokenInvariant, EventPlace } from "./replayReport.ts"
 
 /** What the cross-stream rules read of a stream: that the log holds it, and an acquiring order's refund reservations. */
@@ -48,11 +49,11 @@ export interface CrossStreamFinding {
  * order-number index and a refund order. The replay hands these alone to
  * `wantedStreams` and `crossStreamFindings`, which find nothing in any other.
  */
-export const askingKinds: ReadonlySet<string> = new Set(["orderIndex", "refund"])
+export const askingKinds: ReadonlySet<string> = new Set([orderIndexKind, refundKind])
 
 /** The stream an order-number index of this state names, when it is issued. */
 const streamNamedByIndex = (kind: string | undefined, state: unknown): string | undefined => {
-  if (kind !== "orderIndex") return undefined
+  if (kind !== orderIndexKind) return undefined
   const index = state as { status?: string; streamId?: string } | undefined
   return index?.status === "ISSUED" ? index.streamId : undefined
 }
@@ -76,7 +77,7 @@ export const holdsForGood = (kind: string, state: unknown, held: (streamId: stri
 }
 
 const refundOf = (subject: CrossStreamSubject): RefundOrder.Order | undefined => {
-  if (subject.kind !== "refund") return undefined
+  if (subject.kind !== refundKind) return undefined
   const state = subject.state as RefundOrder.State
   return state.status === "ABSENT" ? undefined : state
 }
@@ -99,7 +100,7 @@ export const wantedStreams = (subjects: Iterable<CrossStreamSubject>): Array<str
 
 /** What the rules read of one stream the replay holds. */
 export const factsOfState = (kind: string | undefined, state: unknown): StreamFacts => {
-  if (kind !== "acquiring") return {}
+  if (kind !== acquiringKind) return {}
   const order = state as {
     status: AcquiringOrder.State["status"]
     refunds?: ReadonlyArray<AcquiringOrder.RefundReservation>
@@ -128,7 +129,7 @@ export const crossStreamFindings = (
         group: 0,
         firstRead,
         finding: {
-          kind: "orderIndex",
+          kind: orderIndexKind,
           ...place,
           rule: orderIndexRules.namesExistingStream,
           detail: `names ${named}, which holds no event`,
@@ -137,7 +138,7 @@ export const crossStreamFindings = (
     const refund = refundOf(subject)
     if (refund === undefined) continue
     const problem = refundReservationProblem(refund, (streamId) => factsOf(streamId)?.order)
-    if (problem !== undefined) found.push({ group: 1, firstRead, finding: { kind: "refund", ...place, ...problem } })
+    if (problem !== undefined) found.push({ group: 1, firstRead, finding: { kind: refundKind, ...place, ...problem } })
   }
   return found
 }

@@ -33,6 +33,15 @@ export const moneyFigureNames = ["paid", "refunded", "settled", "paidOut", "fees
 export type MoneyFigureName = (typeof moneyFigureNames)[number]
 export type MoneyFigures = Partial<Readonly<Record<MoneyFigureName, number>>>
 
+/**
+ * The kinds the audit's code names beyond their registry entries: the rules
+ * that span streams ask of an order-number index and a refund order, and
+ * read an acquiring order (crossStream.ts).
+ */
+export const acquiringKind = "acquiring"
+export const refundKind = "refund"
+export const orderIndexKind = "orderIndex"
+
 /** What the audit needs of one aggregate. `Event` and `State` are erased in the registry (see `audited`). */
 export interface AuditedAggregate<Event = unknown, State = unknown> {
   /** The aggregate's name in reports. */
@@ -135,7 +144,7 @@ const transferEnded = (state: { readonly status: string }): boolean =>
 /** The aggregates the audit knows, in the order reports list them. */
 export const registry: ReadonlyArray<AuditedAggregate> = [
   audited({
-    kind: "acquiring",
+    kind: acquiringKind,
     owns: prefixed("acquiring-"),
     aggregate: AcquiringOrder.aggregate,
     invariants: AcquiringOrder.invariants,
@@ -162,7 +171,7 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
   }),
   // Refunded money is counted once, on the acquiring order that guards the refundable balance.
   audited({
-    kind: "refund",
+    kind: refundKind,
     owns: prefixed("refund-"),
     aggregate: RefundOrder.aggregate,
     invariants: RefundOrder.invariants,
@@ -267,7 +276,7 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
     status: (state) => state.status,
   }),
   audited({
-    kind: "orderIndex",
+    kind: orderIndexKind,
     owns: prefixed(orderIndexStreamPrefix),
     aggregate: orderIndex,
     invariants: orderIndexInvariants,

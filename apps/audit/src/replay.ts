@@ -415,7 +415,7 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
       }
     }
     for (const index of retired.indexes()) {
-      if (!askingKinds.has(retired.aggregateOf(index)!.kind) || retired.crossStreamHolds(index)) continue
+      if (!askingKinds.has(retired.kindOf(index)) || retired.crossStreamHolds(index)) continue
       const stream = retired.fieldsOf(index)
       yield {
         streamId: stream.streamId,

@@ -1,3 +1,4 @@
+import { setBounded } from "@mizan/eventsourcing"
 import type { Notification } from "@mizan/notification"
 /**
  * The notifications waiting for an attempt, in memory, and the rules for
@@ -17,7 +18,10 @@ export interface DeliveryLimits {
   readonly deliveriesInFlightPerEndpointMax: number
 }
 
-/** How many closed notifications are remembered, so that their own events read back from the log cost nothing. */
+/**
+ * How many closed notifications are remembered, so that their own events read back from the log cost nothing; past
+ * it the oldest eighth is forgotten at once (setBounded).
+ */
 export const closedRememberedMax = 10_000
 
 export interface Tracked {
@@ -316,12 +320,9 @@ export class PendingNotifications {
   }
 
   private rememberClosed(streamId: string, streamVersion: number): void {
+    // Deleted first so that a stream closed again counts as the newest, not where it was first remembered.
     this.closedVersions.delete(streamId)
-    this.closedVersions.set(streamId, streamVersion)
-    if (this.closedVersions.size > closedRememberedMax) {
-      const oldest = this.closedVersions.keys().next()
-      if (!oldest.done) this.closedVersions.delete(oldest.value)
-    }
+    setBounded(this.closedVersions, streamId, streamVersion, closedRememberedMax)
   }
 }
 

@@ -5,7 +5,7 @@ import { Notification, type NotificationDetails } from "@mizan/notification"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { PendingNotifications, type Tracked } from "../src/pending.ts"
+import { closedRememberedMax, PendingNotifications, type Tracked } from "../src/pending.ts"
 
 const t0 = 1_800_000_000_000
 
@@ -128,6 +128,26 @@ describe("pending notifications", () => {
     expect(pending.size).toBe(0)
     expect(pending.knownVersion("notification-a1")).toBe(2)
     expect(pending.update("notification-a1", pendingAt(details), 1, 5n)).toBe(false)
+  })
+
+  it("remembers at most closedRememberedMax closed notifications, forgetting the oldest eighth at once, never the latest", () => {
+    const pending = new PendingNotifications(limits)
+    const closed = delivered(pendingAt(notification("x", "order-X", 1n)))
+    const close = (i: number) => pending.update(`notification-c${i}`, closed, 2, 1n)
+    const remembered = (count: number) =>
+      Array.from({ length: count }, (_, i) => i).filter((i) => pending.knownVersion(`notification-c${i}`) === 2)
+    const eighth = Math.floor(closedRememberedMax / 8)
+    for (let i = 0; i <= closedRememberedMax; i++) close(i)
+    // One past the bound forgets the oldest eighth and one more, all at once.
+    expect(remembered(closedRememberedMax + 1)).toEqual(
+      Array.from({ length: closedRememberedMax - eighth }, (_, i) => i + eighth + 1),
+    )
+    const many = closedRememberedMax * 5
+    for (let i = closedRememberedMax + 1; i < many; i++) close(i)
+    const left = remembered(many)
+    expect(left.length).toBeLessThanOrEqual(closedRememberedMax)
+    expect(left.length).toBeGreaterThanOrEqual(closedRememberedMax - eighth)
+    expect(left.at(-1)).toBe(many - 1)
   })
 
   it("answers the lowest anchor of the pending notifications, for the restart checkpoint", () => {

@@ -1,7 +1,7 @@
 /**
  * A Map kept as a bounded cache: the stream heads an adapter remembers
  * (streamHeads.ts), the sealer's data keys, keyed ids and stored field
- * paths (sealing/sealer.ts).
+ * paths (sealing/sealer.ts); exported, the notifier's closed notifications.
  */
 
 /**

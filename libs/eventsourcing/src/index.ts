@@ -1,3 +1,4 @@
+export { setBounded } from "./boundedMap.ts"
 export * from "./chain.ts"
 export * from "./codec.ts"
 export * from "./decider.ts"

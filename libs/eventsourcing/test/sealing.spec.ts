@@ -521,6 +521,36 @@ describe("the sealed store", () => {
     }),
   )
 
+  it.effect("asks a read's wholeEventsOf once a record, and opens only the records of the streams it accepts", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      yield* sealedOn(
+        world,
+        Effect.forEach(["1", "2", "3"], (n) => append(`order/${n}`, cardPaid(n))),
+      )
+      // The store below answers every record whole, so every ask counted is the sealed store's own.
+      const everyRecordWhole: World = {
+        ...world,
+        raw: { ...world.raw, readAll: ({ after, maxCount }) => world.raw.readAll({ after, maxCount }) },
+      }
+      const asked: Array<string> = []
+      const wholeEventsOf = (streamId: string) => {
+        asked.push(streamId)
+        return streamId !== "order/2"
+      }
+      const page = yield* sealedOn(
+        everyRecordWhole,
+        Effect.flatMap(EventStore, (store) => store.readAll({ after: logStart, maxCount: 10, wholeEventsOf })),
+      )
+      expect(asked).toEqual(["order/1", "order/2", "order/3"])
+      expect(page.map((record) => record.data)).toEqual([
+        cardPaid("1").data,
+        expect.objectContaining({ $sealed: expect.any(Array) }),
+        cardPaid("3").data,
+      ])
+    }),
+  )
+
   it.effect(
     "refuses to open an event sealed under a key the key table does not hold, naming the event and the key",
     () =>

@@ -66,11 +66,14 @@ const openedPage = <Page extends ReadonlyArray<RecordedEvent>>(
   wholeEventsOf?: (streamId: string) => boolean,
   streamId?: string,
 ) => {
-  const toOpen = (record: RecordedEvent) => wholeEventsOf === undefined || wholeEventsOf(record.streamId)
+  // `wholeEventsOf` is the caller's and may cost (a hash of the stream id): asked once a record, its answers serve
+  // both the keys to load and the records to open.
+  const refused = wholeEventsOf === undefined ? undefined : records.map((record) => !wholeEventsOf(record.streamId))
+  const toOpen = (index: number) => refused?.[index] !== true
   return Effect.andThen(
-    sealer.loadKeysOf(records.flatMap((record) => (toOpen(record) ? [record.data] : []))),
-    Effect.forEach(records, (record: RecordedEvent) =>
-      toOpen(record) ? opened(sealer, record, streamId ?? record.streamId) : Effect.succeed(record),
+    sealer.loadKeysOf(records.flatMap((record, index) => (toOpen(index) ? [record.data] : []))),
+    Effect.forEach(records, (record: RecordedEvent, index) =>
+      toOpen(index) ? opened(sealer, record, streamId ?? record.streamId) : Effect.succeed(record),
     ),
   )
 }
