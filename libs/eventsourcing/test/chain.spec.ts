@@ -237,6 +237,12 @@ describe("the chain hash", () => {
     )
   })
 
+  it("digests the log as SHA-256 over the digest so far and the event's chain hash, 32 bytes each", () => {
+    const chainHash = chainHashOf(chainGenesis, record)
+    const expected = createHash("sha256").update(Buffer.alloc(32)).update(Buffer.from(chainHash, "hex")).digest("hex")
+    expect(logDigestAfter(chainGenesis, chainHash)).toBe(expected)
+  })
+
   it("signs a head's count, last event, digest and time, and never its position in one store", () => {
     const head = { count: 2, lastEventId: "e-2", digest: chainGenesis, signedAt: 5 }
     expect(signedHeadPayload(head)).toBe(
