@@ -12,9 +12,6 @@
  * does the notifier's work only; it answers SUCCESS at once.
  */
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import {
   EventStore,
   type EventStoreShape,
@@ -27,8 +24,9 @@ import { notificationBody, runNotifier } from "@mizan/notifier"
 import type { NotificationSource } from "@mizan/order-views"
 import { generateKeyPair, sign } from "@mizan/protocol"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
-import { Deferred, Effect, Exit, Fiber, Option, References, Scope, Stream } from "effect"
+import { Deferred, Effect, Fiber, Option, References, type Scope, Stream } from "effect"
 import { compare, describeMachine, formatTable, type RunCounts, type Workload } from "./harness.ts"
+import { closeScope, openScoped, removeFile, type TempFile, tempFile } from "./storeSetUp.ts"
 
 const notificationsPerRun = 2_000
 const counts: RunCounts = { warmupRuns: 1, measuredRuns: 5 }
@@ -128,8 +126,7 @@ const memoryDelivery: Workload<EventStoreShape> = {
   run: (store) => Effect.runPromise(deliverAll(store)),
 }
 
-interface SqliteRun {
-  readonly dir: string
+interface SqliteRun extends TempFile {
   readonly scope: Scope.Closeable
   readonly store: EventStoreShape
 }
@@ -138,19 +135,16 @@ const sqliteDelivery: Workload<SqliteRun> = {
   name: "notifier, SQLite store (synchronous full): notifications delivered",
   operationsPerRun: notificationsPerRun,
   setup: async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mizan-bench-notifier-"))
-    const scope = await Effect.runPromise(Scope.make())
+    const file = tempFile("mizan-bench-notifier-")
     // FULL, as the figures in tools/bench/README.md were measured (the store's default is now "full-offloaded").
-    const store = await Effect.runPromise(
-      Scope.provide(scope)(makeSqliteEventStore(join(dir, "mizan.db"), { synchronous: "full" })),
-    )
+    const { scope, value: store } = await openScoped(makeSqliteEventStore(file.path, { synchronous: "full" }))
     await Effect.runPromise(fillStore(store))
-    return { dir, scope, store }
+    return { ...file, scope, store }
   },
   run: ({ store }) => Effect.runPromise(deliverAll(store)),
-  teardown: async ({ dir, scope }) => {
-    await Effect.runPromise(Scope.close(scope, Exit.void))
-    rmSync(dir, { recursive: true, force: true })
+  teardown: async (opened) => {
+    await closeScope(opened.scope)
+    removeFile(opened)
   },
 }
 

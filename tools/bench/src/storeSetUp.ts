@@ -1,5 +1,5 @@
 /**
- * What the store benchmarks (sqlite.ts, sealing.ts) set up alike: a SQLite
+ * What the store benchmarks (sqlite.ts, sealing.ts, notifier.ts) set up alike: a SQLite
  * file in a temporary folder of its own, a store held open in a scope across
  * a workload's runs, and the 64 concurrent writers every writers' line runs.
  */
