@@ -5,7 +5,7 @@
  * (a bad argument, a missing or newer store, a damaged export file).
  */
 
-import { createWriteStream, existsSync, readFileSync } from "node:fs"
+import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs"
 import { resolve } from "node:path"
 import { type CommandLine, readCommandLine } from "@mizan/command-line"
 import { type EventStore, Sealing, type StoreError, SubjectKeys } from "@mizan/eventsourcing"
@@ -212,10 +212,26 @@ const atCommand = (io: CliIo, store: StoreSetting, cut: Cut, streamId: string | 
     return isClean(replayer.report()) ? exitCodes.ok : exitCodes.broken
   })
 
-/** A file to write, closed (and flushed) when the export is done or fails. */
+/**
+ * A file to write, closed (and flushed) when the export is done or fails.
+ * It is opened before anything is read, so that a path that cannot be
+ * written (a missing folder, no permission) is refused in one line, not
+ * thrown as an unhandled stream error. A later write error reaches the
+ * export through its write callback (writeChunk.ts), hence the quiet listener.
+ */
 const fileWriter = (path: string) =>
   Effect.acquireRelease(
-    Effect.sync(() => createWriteStream(path)),
+    Effect.callback<WriteStream, AuditError>((resume) => {
+      const out = createWriteStream(path)
+      const refuse = (error: Error) =>
+        resume(Effect.fail(new AuditError({ detail: `cannot write ${path}: ${error.message}` })))
+      out.once("error", refuse)
+      out.once("open", () => {
+        out.off("error", refuse)
+        out.on("error", () => {})
+        resume(Effect.succeed(out))
+      })
+    }),
     (out) => Effect.callback<void>((resume) => void out.end(() => resume(Effect.void))),
   )
 
