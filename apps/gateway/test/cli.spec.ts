@@ -203,6 +203,14 @@ describe("send, against a gateway on the configuration the tools wrote", () => {
     expect(answerOf(read).head.code).toBe("0")
   })
 
+  it("exits 2 in one line, naming the file, for a bizContent file that does not read", async () => {
+    const missing = await send("M100001", "/acquire2/getOrder", "@no-such-order.json")
+    expect([missing.code, missing.stderr.trim()]).toEqual([
+      2,
+      "send: cannot read the bizContent file no-such-order.json: no such file or directory",
+    ])
+  })
+
   it("exits 2 with what to do for a merchant that has no key pair", async () => {
     const unknown = await send("M999", "/acquire2/getOrder", '{"merchantOrderNo":"ORDER-1"}')
     expect(unknown.code).toBe(2)

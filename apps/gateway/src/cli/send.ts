@@ -39,11 +39,21 @@ const readKey = (path: string, missing: string): string => {
   return readFileSync(path, "utf8")
 }
 
+/** The text of `@file`, or a one-line refusal that names it ("no such file or directory", not Node's stack). */
+const readBizContentFile = (path: string): string => {
+  try {
+    return readFileSync(path, "utf8")
+  } catch (error) {
+    const reason = (error as Error).message.replace(/^[A-Z]+: /, "").replace(/, \w+ '.*'$/, "")
+    throw new CliError(`cannot read the bizContent file ${path}: ${reason}`)
+  }
+}
+
 /** bizContent from the command line: JSON text, or `@file` naming a JSON file. */
 const bizContentOf = (argument: string | undefined): unknown => {
   if (argument === undefined) return undefined
   const [source, text] = argument.startsWith("@")
-    ? [argument.slice(1), readFileSync(argument.slice(1), "utf8")]
+    ? [argument.slice(1), readBizContentFile(argument.slice(1))]
     : ["the bizContent argument", argument]
   try {
     return JSON.parse(text)
