@@ -9,6 +9,7 @@ import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { layerMemory } from "@mizan/eventsourcing"
+import { generateKeyPair } from "@mizan/protocol"
 import { Effect, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -248,6 +249,30 @@ describe("npm start", () => {
     const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: badConfig, PORT: "0" })
     expect(started.code).toBe(1)
     expect(started.stderr.trim()).toBe("mizan: merchant M1: the public key is not a readable PEM")
+  })
+
+  it("refuses a service key file that does not read, naming the file, in one line", async () => {
+    const badKeys = join(folder, "bad-service-keys.json")
+    writeFileSync(join(folder, "garbage.pem"), "not a key\n")
+    const keysIn = (privateKeyFile: string, publicKeyFile: string) =>
+      writeFileSync(
+        badKeys,
+        JSON.stringify({ mode: "sandbox", serviceKeys: { privateKeyFile, publicKeyFile }, merchants: [] }),
+      )
+    const start = () => runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: badKeys, PORT: "0" })
+    keysIn("garbage.pem", "garbage.pem")
+    const garbage = await start()
+    expect([garbage.code, garbage.stderr.trim()]).toEqual([
+      1,
+      `mizan: the service's private key ${join(folder, "garbage.pem")} (serviceKeys.privateKeyFile) does not read: the private key is not a readable PEM`,
+    ])
+    keysIn("garbage.pem", ".")
+    writeFileSync(join(folder, "garbage.pem"), generateKeyPair().privateKeyPem)
+    const folderAsKey = await start()
+    expect([folderAsKey.code, folderAsKey.stderr.trim()]).toEqual([
+      1,
+      `mizan: the service's public key ${folder} (serviceKeys.publicKeyFile) does not read: it is a folder, not a file`,
+    ])
   })
 
   it("says in one line that its store does not open", async () => {
