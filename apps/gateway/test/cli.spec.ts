@@ -212,6 +212,15 @@ describe("send, against a gateway on the configuration the tools wrote", () => {
     ])
   })
 
+  it("refuses a --base-url that is no http(s) URL in one line, rather than ask whether the gateway runs", async () => {
+    const args = ["M100001", "/acquire2/getOrder", "{}", "--config", configPath, "--base-url", "127.0.0.1:8080"]
+    const refused = await run("send", args, folder)
+    expect([refused.code, refused.stderr.split("\n")[0]]).toEqual([
+      2,
+      'send: --base-url must be an absolute http:// or https:// URL, such as http://127.0.0.1:8080, not "127.0.0.1:8080"',
+    ])
+  })
+
   it("exits 2 with what to do for a merchant that has no key pair", async () => {
     const unknown = await send("M999", "/acquire2/getOrder", '{"merchantOrderNo":"ORDER-1"}')
     expect(unknown.code).toBe(2)

@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync } from "node:fs"
 import { isOperationPath, operationPaths } from "@mizan/protocol"
+import { isHttpUrl } from "../config.ts"
 import { listenAddressOf } from "../listen.ts"
 import { CliError, parseArgs, runTool, UsageError } from "./args.ts"
 import { callMerchantApi, callSandbox, type Target } from "./exchange.ts"
@@ -85,8 +86,13 @@ const main = async () => {
   const config = readConfigIfPresent(configPath)
   const servicePublicKeyFile = servicePublicKeyFileOf(configPath, config)
   const listen = listenAddressOf(config)
+  const baseUrl = args.options["base-url"]
+  if (baseUrl !== undefined && !isHttpUrl(baseUrl))
+    throw new UsageError(
+      `--base-url must be an absolute http:// or https:// URL, such as http://127.0.0.1:8080, not "${baseUrl}"`,
+    )
   const target: Target = {
-    baseUrl: args.options["base-url"] ?? config?.publicBaseUrl ?? `http://${localHostOf(listen.host)}:${listen.port}`,
+    baseUrl: baseUrl ?? config?.publicBaseUrl ?? `http://${localHostOf(listen.host)}:${listen.port}`,
     partnerId,
     merchantPrivateKeyPem: readKey(
       merchantKeyFiles(configPath, partnerId).privateKeyFile,
