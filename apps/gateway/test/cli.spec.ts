@@ -291,7 +291,7 @@ describe("npm start", () => {
     const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: unopenable, PORT: "0" })
     expect(started.code).toBe(1)
     expect(started.stderr.trim()).toMatch(
-      /^mizan: the event store cannot be used: \w+: opening the event store at .*not-a-folder/,
+      /^mizan: the event store cannot be used \(store sqlite:not-a-folder\/mizan.db\): \w+: opening the event store at .*not-a-folder/,
     )
   })
 
