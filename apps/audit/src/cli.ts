@@ -9,6 +9,7 @@ import { createWriteStream, existsSync, readFileSync, type WriteStream } from "n
 import { resolve } from "node:path"
 import { type CommandLine, readCommandLine } from "@mizan/command-line"
 import { type EventStore, Sealing, type StoreError, SubjectKeys } from "@mizan/eventsourcing"
+import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
 import { Effect, Exit, Layer } from "effect"
@@ -315,14 +316,29 @@ const subjectOf = (text: string | undefined, streamId: string | undefined): Forg
   if (streamId !== undefined)
     return text === undefined || !/^[a-zA-Z][a-zA-Z0-9]*$/.test(text)
       ? new AuditError({ detail: "forget --stream STREAM needs a KIND alone, as in forget payer --stream STREAM" })
-      : { _tag: "OfStream", kind: text, streamId }
+      : (unknownKind(text) ?? { _tag: "OfStream", kind: text, streamId })
   const colon = text?.indexOf(":") ?? -1
   if (text === undefined || colon < 1 || colon === text.length - 1)
     return new AuditError({ detail: "forget needs KIND:VALUE, as in card:4111111111111111" })
   const kind = text.slice(0, colon)
   // In clear or as the events hold it: Sealing.forget tries the value and its SHA-256.
-  return { _tag: "ByValue", kind, value: text.slice(colon + 1) }
+  return unknownKind(kind) ?? { _tag: "ByValue", kind, value: text.slice(colon + 1) }
 }
+
+/** The kinds of subject whose personal data the events hold: the only ones a forget can find. */
+const forgettableKinds = [
+  ...new Set(Object.values(mizanSealingPlan.events).flatMap((subjects) => subjects.map((subject) => subject.kind))),
+].sort()
+
+/**
+ * A KIND no event holds, refused: its forget would find no data key and
+ * answer "nothing changed" with 0, so that a misspelt `crad:` would read as
+ * a card already forgotten.
+ */
+const unknownKind = (kind: string): AuditError | undefined =>
+  forgettableKinds.includes(kind)
+    ? undefined
+    : new AuditError({ detail: `forget KIND must be one of ${forgettableKinds.join(", ")}, not "${kind}"` })
 
 const forgetCommand = (io: CliIo, subject: ForgetTarget, by: string) =>
   Effect.gen(function* () {
