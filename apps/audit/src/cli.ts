@@ -291,7 +291,8 @@ const readServicePublicKey = (io: CliIo, file: string | undefined): PublicKey | 
     return parsePublicKey(readFileSync(path, "utf8"))
   } catch (error) {
     if (error instanceof KeyError) return new AuditError({ detail: `${path}: ${error.reason}` })
-    throw error
+    // A folder, a file this user may not read: the file system's reason, not a stack.
+    return new AuditError({ detail: `cannot read the service public key ${path}: ${(error as Error).message}` })
   }
 }
 
