@@ -5,10 +5,11 @@
  * (a bad argument, a missing or newer store, a damaged export file).
  */
 
-import { createWriteStream, existsSync, readFileSync } from "node:fs"
+import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs"
 import { resolve } from "node:path"
 import { type CommandLine, readCommandLine } from "@mizan/command-line"
 import { type EventStore, Sealing, type StoreError, SubjectKeys } from "@mizan/eventsourcing"
+import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
 import { Effect, Exit, Layer } from "effect"
@@ -212,10 +213,26 @@ const atCommand = (io: CliIo, store: StoreSetting, cut: Cut, streamId: string | 
     return isClean(replayer.report()) ? exitCodes.ok : exitCodes.broken
   })
 
-/** A file to write, closed (and flushed) when the export is done or fails. */
+/**
+ * A file to write, closed (and flushed) when the export is done or fails.
+ * It is opened before anything is read, so that a path that cannot be
+ * written (a missing folder, no permission) is refused in one line, not
+ * thrown as an unhandled stream error. A later write error reaches the
+ * export through its write callback (writeChunk.ts), hence the quiet listener.
+ */
 const fileWriter = (path: string) =>
   Effect.acquireRelease(
-    Effect.sync(() => createWriteStream(path)),
+    Effect.callback<WriteStream, AuditError>((resume) => {
+      const out = createWriteStream(path)
+      const refuse = (error: Error) =>
+        resume(Effect.fail(new AuditError({ detail: `cannot write ${path}: ${error.message}` })))
+      out.once("error", refuse)
+      out.once("open", () => {
+        out.off("error", refuse)
+        out.on("error", () => {})
+        resume(Effect.succeed(out))
+      })
+    }),
     (out) => Effect.callback<void>((resume) => void out.end(() => resume(Effect.void))),
   )
 
@@ -274,7 +291,8 @@ const readServicePublicKey = (io: CliIo, file: string | undefined): PublicKey | 
     return parsePublicKey(readFileSync(path, "utf8"))
   } catch (error) {
     if (error instanceof KeyError) return new AuditError({ detail: `${path}: ${error.reason}` })
-    throw error
+    // A folder, a file this user may not read: the file system's reason, not a stack.
+    return new AuditError({ detail: `cannot read the service public key ${path}: ${(error as Error).message}` })
   }
 }
 
@@ -299,14 +317,29 @@ const subjectOf = (text: string | undefined, streamId: string | undefined): Forg
   if (streamId !== undefined)
     return text === undefined || !/^[a-zA-Z][a-zA-Z0-9]*$/.test(text)
       ? new AuditError({ detail: "forget --stream STREAM needs a KIND alone, as in forget payer --stream STREAM" })
-      : { _tag: "OfStream", kind: text, streamId }
+      : (unknownKind(text) ?? { _tag: "OfStream", kind: text, streamId })
   const colon = text?.indexOf(":") ?? -1
   if (text === undefined || colon < 1 || colon === text.length - 1)
     return new AuditError({ detail: "forget needs KIND:VALUE, as in card:4111111111111111" })
   const kind = text.slice(0, colon)
   // In clear or as the events hold it: Sealing.forget tries the value and its SHA-256.
-  return { _tag: "ByValue", kind, value: text.slice(colon + 1) }
+  return unknownKind(kind) ?? { _tag: "ByValue", kind, value: text.slice(colon + 1) }
 }
+
+/** The kinds of subject whose personal data the events hold: the only ones a forget can find. */
+const forgettableKinds = [
+  ...new Set(Object.values(mizanSealingPlan.events).flatMap((subjects) => subjects.map((subject) => subject.kind))),
+].sort()
+
+/**
+ * A KIND no event holds, refused: its forget would find no data key and
+ * answer "nothing changed" with 0, so that a misspelt `crad:` would read as
+ * a card already forgotten.
+ */
+const unknownKind = (kind: string): AuditError | undefined =>
+  forgettableKinds.includes(kind)
+    ? undefined
+    : new AuditError({ detail: `forget KIND must be one of ${forgettableKinds.join(", ")}, not "${kind}"` })
 
 const forgetCommand = (io: CliIo, subject: ForgetTarget, by: string) =>
   Effect.gen(function* () {

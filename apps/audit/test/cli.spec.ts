@@ -258,6 +258,14 @@ describe("export and import", () => {
       expect(replay.events).toBe(0)
     })
 
+  it("refuses an export file it cannot create, naming it, with 2", async () => {
+    const out = join(folder.dir, "no-such-folder", "history.ndjson")
+    const run = await cli(["export", "--out", out, "--store", sqlite(historyPath)])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toMatch(new RegExp(`^mizan-audit: cannot write ${out}: ENOENT`))
+    expect(existsSync(out)).toBe(false)
+  })
+
   it("refuses to import a history into a store that already holds its streams", async () => {
     const target = join(folder.dir, "twice.db")
     expect((await importInto(exportPath, target)).code).toBe(exitCodes.ok)

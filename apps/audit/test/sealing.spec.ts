@@ -90,6 +90,21 @@ describe("forget", () => {
     expect((await rawLog()).length).toBe(log.length)
   })
 
+  it("refuses a KIND no event holds, naming the kinds, with 2 and no event written", async () => {
+    const before = (await rawLog()).length
+    for (const line of [
+      ["forget", "crad:4111111111111111", "--by", "dpo"],
+      ["forget", "payr", "--stream", "acquiring-M1-ORDER-1", "--by", "dpo"],
+    ]) {
+      const run = await cli([...line, ...args])
+      expect(run.code).toBe(exitCodes.failed)
+      expect(run.stderr.split("\n")[0]).toMatch(
+        /^mizan-audit: forget KIND must be one of card, iban, member, payer, remitter, not "(crad|payr)"$/,
+      )
+    }
+    expect((await rawLog()).length).toBe(before)
+  })
+
   it("takes the clear value and digests it as the edge does", async () => {
     const run = await cli(["forget", "member:+971500000000", "--by", "dpo", ...args])
     expect(run.code).toBe(exitCodes.ok)

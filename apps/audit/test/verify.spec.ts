@@ -138,4 +138,13 @@ describe("verify", () => {
     expect(run.code).toBe(exitCodes.failed)
     expect(run.stderr).toContain("no service public key at")
   })
+
+  it("refuses a service public key it cannot read, naming it, with 2", async () => {
+    const { path } = await chainedStore()
+    const run = await cli(["verify", "--store", `sqlite:${path}`, "--service-public-key", folder.dir])
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr.split("\n")[0]).toBe(
+      `mizan-audit: cannot read the service public key ${folder.dir}: EISDIR: illegal operation on a directory, read`,
+    )
+  })
 })

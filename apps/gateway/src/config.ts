@@ -37,19 +37,19 @@ const { feePlan: _, ...payoutAbilityFields } = PayoutAbility.fields
  */
 export const PayoutAbilityConfig = Schema.Struct({ ...payoutAbilityFields, feePlan: Schema.optionalKey(FeePlan) })
 
+/** Whether `text` is an absolute http(s) URL. */
+export const isHttpUrl = (text: string): boolean => {
+  try {
+    const url = new URL(text)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
 /** An absolute http(s) URL: where payers are sent, or where the service posts. */
 const HttpUrl = Schema.String.check(
-  Schema.makeFilter(
-    (text: string) => {
-      try {
-        const url = new URL(text)
-        return url.protocol === "http:" || url.protocol === "https:"
-      } catch {
-        return false
-      }
-    },
-    { message: "must be an absolute http:// or https:// URL" },
-  ),
+  Schema.makeFilter(isHttpUrl, { message: "must be an absolute http:// or https:// URL" }),
 )
 
 /** An absolute https URL: what a pay page may load (a merchant's logo), so that a payer's browser never fetches in clear. */

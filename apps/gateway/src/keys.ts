@@ -6,7 +6,14 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import { generateKeyPair, type PrivateKey, type PublicKey, parsePrivateKey, parsePublicKey } from "@mizan/protocol"
+import {
+  generateKeyPair,
+  KeyError,
+  type PrivateKey,
+  type PublicKey,
+  parsePrivateKey,
+  parsePublicKey,
+} from "@mizan/protocol"
 import { ConfigError } from "./config.ts"
 
 export interface ServiceKeyFiles {
@@ -36,11 +43,27 @@ export const loadServiceKeys = (files: ServiceKeyFiles, mode: "sandbox" | "produ
     writeFileSync(files.publicKeyFile, pair.publicKeyPem)
     return { privateKey: pair.privateKey, publicKey: pair.publicKey, generated: true }
   }
-  const privateKey = parsePrivateKey(readFileSync(files.privateKeyFile, "utf8"))
-  const publicKey = existsSync(files.publicKeyFile)
-    ? parsePublicKey(readFileSync(files.publicKeyFile, "utf8"))
-    : (() => {
-        throw new ConfigError(`the service's public key ${files.publicKeyFile} does not exist`)
-      })()
+  const privateKey = readKeyFile(files.privateKeyFile, "private", parsePrivateKey)
+  if (!existsSync(files.publicKeyFile))
+    throw new ConfigError(`the service's public key ${files.publicKeyFile} does not exist`)
+  const publicKey = readKeyFile(files.publicKeyFile, "public", parsePublicKey)
   return { privateKey, publicKey, generated: false }
+}
+
+/** Why a key file does not read, in words: the key's own reason, or the file system's without Node's codes. */
+const whyUnreadable = (error: unknown): string => {
+  if (error instanceof KeyError) return error.reason
+  if ((error as NodeJS.ErrnoException).code === "EISDIR") return "it is a folder, not a file"
+  return (error as Error).message
+}
+
+/** A key file read and parsed, or a ConfigError naming the file and the setting that names it. */
+const readKeyFile = <Key>(path: string, kind: "private" | "public", parse: (pem: string) => Key): Key => {
+  try {
+    return parse(readFileSync(path, "utf8"))
+  } catch (error) {
+    throw new ConfigError(
+      `the service's ${kind} key ${path} (serviceKeys.${kind}KeyFile) does not read: ${whyUnreadable(error)}`,
+    )
+  }
 }

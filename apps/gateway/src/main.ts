@@ -11,6 +11,7 @@ import { dirname, resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Context, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
+import { storeSettingDefault } from "./app.ts"
 import { ConfigError, decodeConfig, type GatewayConfig } from "./config.ts"
 import { listenAddressOf } from "./listen.ts"
 import { layerService } from "./service.ts"
@@ -72,7 +73,7 @@ const start = () => {
       ),
     ).pipe(
       Effect.catch((error) => {
-        const why = whyItCannotStart(error, listen)
+        const why = whyItCannotStart(error, listen, config.store ?? storeSettingDefault)
         if (why === undefined) return Effect.fail(error)
         return Effect.sync(() => {
           console.error(why)

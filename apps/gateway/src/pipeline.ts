@@ -38,7 +38,7 @@ import {
   successResponse,
   verify,
 } from "@mizan/protocol"
-import { Cause, Clock, Effect, Result, Schema } from "effect"
+import { Cause, Clock, Effect, Predicate, Result, Schema } from "effect"
 import { Gateway, type Merchant } from "./gateway.ts"
 
 export interface ApiRequest {
@@ -252,6 +252,8 @@ const dispatch = Effect.fnUntraced(function* <R>(
   const merchant = yield* authenticate(request)
   const parsed = parseJson(request.body)
   if (Result.isFailure(parsed)) return yield* refuse("INVALID_PARAMETER", parsed.failure.message)
+  // The schema would say only "must be an object": the whole body has no field path to name.
+  if (!Predicate.isObject(parsed.success)) return yield* refuse("INVALID_PARAMETER", "body must be an object")
   const envelope = Schema.decodeUnknownResult(RequestEnvelope)(parsed.success)
   if (Result.isFailure(envelope)) return yield* refuse("INVALID_PARAMETER", issueMessage(envelope.failure.issue))
   if (envelope.success.partnerId !== undefined && envelope.success.partnerId !== merchant.partnerId)

@@ -5,6 +5,7 @@
  * with its stack.
  */
 import { StoreError } from "@mizan/eventsourcing"
+import { maskSetting } from "@mizan/stores"
 import { TelemetrySettingError } from "@mizan/telemetry"
 import { HttpServerError } from "effect/http"
 import { ConfigError } from "./config.ts"
@@ -21,13 +22,17 @@ const whyNotListening = (cause: unknown): string => {
 
 /**
  * The line that says why the service cannot start (`listen`, where it tried
- * to listen, once it has got that far), or undefined for a failure that is
- * not one of those.
+ * to listen, once it has got that far; `store`, the store setting it
+ * opened), or undefined for a failure that is not one of those.
  */
-export const whyItCannotStart = (error: unknown, listen?: ListenAddress): string | undefined => {
+export const whyItCannotStart = (error: unknown, listen?: ListenAddress, store?: string): string | undefined => {
   if (error instanceof ConfigError) return `mizan: ${error.message}`
   if (error instanceof TelemetrySettingError) return `mizan: ${error.message}`
-  if (error instanceof StoreError) return `mizan: the event store cannot be used: ${error.message}`
+  if (error instanceof StoreError) {
+    // A server's refusal ("connect ECONNREFUSED 127.0.0.1:5432") does not say which setting led there.
+    const setting = store === undefined ? "" : ` (store ${maskSetting(store)})`
+    return `mizan: the event store cannot be used${setting}: ${error.message}`
+  }
   if (error instanceof HttpServerError.ServeError) {
     const where = listen === undefined ? "" : ` on ${listen.host}:${listen.port}`
     return `mizan: cannot listen${where}: ${whyNotListening(error.cause)}`

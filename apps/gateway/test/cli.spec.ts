@@ -9,6 +9,7 @@ import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { layerMemory } from "@mizan/eventsourcing"
+import { generateKeyPair } from "@mizan/protocol"
 import { Effect, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -203,6 +204,23 @@ describe("send, against a gateway on the configuration the tools wrote", () => {
     expect(answerOf(read).head.code).toBe("0")
   })
 
+  it("exits 2 in one line, naming the file, for a bizContent file that does not read", async () => {
+    const missing = await send("M100001", "/acquire2/getOrder", "@no-such-order.json")
+    expect([missing.code, missing.stderr.trim()]).toEqual([
+      2,
+      "send: cannot read the bizContent file no-such-order.json: no such file or directory",
+    ])
+  })
+
+  it("refuses a --base-url that is no http(s) URL in one line, rather than ask whether the gateway runs", async () => {
+    const args = ["M100001", "/acquire2/getOrder", "{}", "--config", configPath, "--base-url", "127.0.0.1:8080"]
+    const refused = await run("send", args, folder)
+    expect([refused.code, refused.stderr.split("\n")[0]]).toEqual([
+      2,
+      'send: --base-url must be an absolute http:// or https:// URL, such as http://127.0.0.1:8080, not "127.0.0.1:8080"',
+    ])
+  })
+
   it("exits 2 with what to do for a merchant that has no key pair", async () => {
     const unknown = await send("M999", "/acquire2/getOrder", '{"merchantOrderNo":"ORDER-1"}')
     expect(unknown.code).toBe(2)
@@ -242,6 +260,30 @@ describe("npm start", () => {
     expect(started.stderr.trim()).toBe("mizan: merchant M1: the public key is not a readable PEM")
   })
 
+  it("refuses a service key file that does not read, naming the file, in one line", async () => {
+    const badKeys = join(folder, "bad-service-keys.json")
+    writeFileSync(join(folder, "garbage.pem"), "not a key\n")
+    const keysIn = (privateKeyFile: string, publicKeyFile: string) =>
+      writeFileSync(
+        badKeys,
+        JSON.stringify({ mode: "sandbox", serviceKeys: { privateKeyFile, publicKeyFile }, merchants: [] }),
+      )
+    const start = () => runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: badKeys, PORT: "0" })
+    keysIn("garbage.pem", "garbage.pem")
+    const garbage = await start()
+    expect([garbage.code, garbage.stderr.trim()]).toEqual([
+      1,
+      `mizan: the service's private key ${join(folder, "garbage.pem")} (serviceKeys.privateKeyFile) does not read: the private key is not a readable PEM`,
+    ])
+    keysIn("garbage.pem", ".")
+    writeFileSync(join(folder, "garbage.pem"), generateKeyPair().privateKeyPem)
+    const folderAsKey = await start()
+    expect([folderAsKey.code, folderAsKey.stderr.trim()]).toEqual([
+      1,
+      `mizan: the service's public key ${folder} (serviceKeys.publicKeyFile) does not read: it is a folder, not a file`,
+    ])
+  })
+
   it("says in one line that its store does not open", async () => {
     const unopenable = join(folder, "store-in-a-file.json")
     writeFileSync(join(folder, "not-a-folder"), "")
@@ -249,7 +291,7 @@ describe("npm start", () => {
     const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: unopenable, PORT: "0" })
     expect(started.code).toBe(1)
     expect(started.stderr.trim()).toMatch(
-      /^mizan: the event store cannot be used: \w+: opening the event store at .*not-a-folder/,
+      /^mizan: the event store cannot be used \(store sqlite:not-a-folder\/mizan.db\): \w+: opening the event store at .*not-a-folder/,
     )
   })
 

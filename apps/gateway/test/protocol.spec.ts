@@ -129,6 +129,10 @@ describe("the envelope pipeline", () => {
       key("M1"),
     )
     expect(noTime.json.head.msg).toBe("INVALID_PARAMETER: requestTime is required")
+    for (const notAnObject of ['"text"', "[]", "null", "12"]) {
+      const answer = await postSigned(`${gateway.baseUrl}${orderPath}`, notAnObject, "M1", key("M1"))
+      expect(answer.json.head).toMatchObject({ code: "400", msg: "INVALID_PARAMETER: body must be an object" })
+    }
   })
 
   it("answers 403 UNAUTHORIZED for an operation not granted to the merchant", async () => {

@@ -22,6 +22,16 @@ describe("why npm start cannot start, in one line", () => {
     )
   })
 
+  it("names the store setting it could not use, its password hidden", () => {
+    const refused = new StoreError({
+      reason: "Unavailable",
+      detail: "connect ECONNREFUSED 127.0.0.1:5432",
+    })
+    expect(whyItCannotStart(refused, listen, "postgres://admin:s3cret@/mizan")).toBe(
+      "mizan: the event store cannot be used (store postgres://admin:***@/mizan): Unavailable: connect ECONNREFUSED 127.0.0.1:5432",
+    )
+  })
+
   it("says what to do when it cannot listen", () => {
     expect(whyItCannotStart(listenFailure("EADDRINUSE"), listen)).toBe(
       "mizan: cannot listen on 127.0.0.1:8080: the port is in use (is a gateway already running?); set PORT to another one",

@@ -36,6 +36,9 @@ const fail = (message: string): never => {
   process.exit(2)
 }
 
+/** A command line that does not hold: what is wrong in the first line, then the usage. */
+const failUsage = (reason: string): never => fail(`${reason}\n\n${usage}`)
+
 /** What went wrong, in a sentence: a refusal's message, not a stack. */
 const reasonOf = (cause: Cause.Cause<unknown>): string => {
   const error = Cause.squash(cause)
@@ -71,7 +74,11 @@ const show = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2)
 
 const modeOf = (text: string | undefined): NotifierMode =>
-  text === undefined || text === "production" ? "production" : text === "sandbox" ? "sandbox" : fail(usage)
+  text === undefined || text === "production"
+    ? "production"
+    : text === "sandbox"
+      ? "sandbox"
+      : failUsage(`MIZAN_NOTIFIER_MODE must be production or sandbox, not "${text}"`)
 
 const commandLine = (() => {
   try {
@@ -89,6 +96,8 @@ const by = commandLine.values.by
 
 switch (command) {
   case "run": {
+    // Read before the store opens and the notifier's turn is awaited: a typo waits for nothing.
+    const mode = modeOf(process.env.MIZAN_NOTIFIER_MODE)
     const keyFile = process.env.MIZAN_SERVICE_PRIVATE_KEY_FILE ?? "data/service-private.pem"
     let privateKey: PrivateKey
     try {
@@ -111,7 +120,7 @@ switch (command) {
             // One notifier delivers for the whole store; this one waits while another holds it.
             yield* (yield* ExclusiveWork).hold("notifier")
             return yield* runNotifier({
-              mode: modeOf(process.env.MIZAN_NOTIFIER_MODE),
+              mode,
               sign: (body) => sign(body, privateKey),
             })
           }),
@@ -127,7 +136,7 @@ switch (command) {
     break
   }
   case "show": {
-    if (notifyId === undefined) fail(usage)
+    if (notifyId === undefined) failUsage("show needs a NOTIFY_ID")
     const exit = await Effect.runPromiseExit(
       onStore(Effect.all([readNotification(notifyId as string), attemptHistory(notifyId as string)]), {
         mustExist: true,
@@ -145,7 +154,7 @@ switch (command) {
     break
   }
   case "resend": {
-    if (notifyId === undefined || by === undefined) fail(usage)
+    if (notifyId === undefined || by === undefined) failUsage("resend needs a NOTIFY_ID and --by OPERATOR")
     const exit = await Effect.runPromiseExit(
       onStore(resendNotification(notifyId as string, by as string), { mustExist: true }),
     )
@@ -153,6 +162,9 @@ switch (command) {
     console.log(`notification ${notifyId} will be sent again; the running notifier picks it up from the store`)
     break
   }
+  case undefined:
+    failUsage("no command given")
+    break
   default:
-    fail(usage)
+    failUsage(`unknown command "${command}"`)
 }

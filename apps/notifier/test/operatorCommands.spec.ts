@@ -25,12 +25,12 @@ const masterKeyFile = join(dir, "master-keys.json")
 writeMasterKeyFile(masterKeyFile, [newMasterKey()])
 
 /** `main.ts` as the operator runs it, in a child process: what it exits with and writes. */
-const runMain = (args: ReadonlyArray<string>, store: string) =>
+const runMain = (args: ReadonlyArray<string>, store: string, env: Readonly<Record<string, string>> = {}) =>
   Effect.callback<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((resume) => {
     const child = execFile(
       process.execPath,
       [mainPath, ...args],
-      { env: { ...process.env, MIZAN_STORE: store, MIZAN_MASTER_KEY_FILE: masterKeyFile } },
+      { env: { ...process.env, MIZAN_STORE: store, MIZAN_MASTER_KEY_FILE: masterKeyFile, ...env } },
       (error, stdout, stderr) =>
         resume(
           Effect.succeed({
@@ -42,6 +42,27 @@ const runMain = (args: ReadonlyArray<string>, store: string) =>
     )
     return Effect.sync(() => child.kill())
   })
+
+describe("the command line", () => {
+  it.effect("says in its first line what is wrong, then the usage, with 2", () =>
+    Effect.gen(function* () {
+      const store = `sqlite:${join(dir, "never-opened.db")}`
+      const refusals: ReadonlyArray<readonly [ReadonlyArray<string>, Record<string, string>, string]> = [
+        [["run"], { MIZAN_NOTIFIER_MODE: "prod" }, 'MIZAN_NOTIFIER_MODE must be production or sandbox, not "prod"'],
+        [["bogus"], {}, 'unknown command "bogus"'],
+        [[], {}, "no command given"],
+        [["show"], {}, "show needs a NOTIFY_ID"],
+        [["resend", "N-1"], {}, "resend needs a NOTIFY_ID and --by OPERATOR"],
+      ]
+      for (const [args, env, reason] of refusals) {
+        const run = yield* runMain(args, store, env)
+        expect([run.code, run.stderr.split("\n")[0]]).toEqual([2, reason])
+        expect(run.stderr).toContain("usage:")
+      }
+      expect(existsSync(join(dir, "never-opened.db"))).toBe(false)
+    }),
+  )
+})
 
 describe("the operator's commands", () => {
   it.effect("show says the store holds no such notification, with 2", () =>

@@ -72,6 +72,40 @@ export const describeStore = (store: StoreSetting): string => {
 }
 
 /**
+ * The options the KurrentDB client reads from a connection string (its
+ * `parseConnectionString`), in any letter case and with `-` or `_` anywhere.
+ * It ignores any other with a warning and connects anyway: a misspelt
+ * `keyTable` would leave a store with no key table, unseen until the first
+ * sealed append. So another parameter is refused here, at start.
+ */
+const kurrentDbClientOptions = [
+  "connectionName",
+  "defaultDeadline",
+  "discoveryInterval",
+  "gossipTimeout",
+  "keepAliveInterval",
+  "keepAliveTimeout",
+  "maxDiscoverAttempts",
+  "nodePreference",
+  "throwOnAppendFailure",
+  "tls",
+  "tlsCAFile",
+  "tlsVerifyCert",
+  "userCertFile",
+  "userKeyFile",
+] as const
+
+const flatCase = (name: string) => name.toLowerCase().replace(/[_-]/g, "")
+
+/** The first parameter of a query that is none of `known` (compared by `same`), if any. */
+const unknownParameter = (
+  query: string,
+  known: ReadonlyArray<string>,
+  same: (written: string, name: string) => boolean,
+): string | undefined =>
+  [...new URLSearchParams(query).keys()].find((written) => !known.some((name) => same(written, name)))
+
+/**
  * A KurrentDB setting read: its `keyTable` parameter taken out of the
  * connection string (the client would refuse it) and read as a setting of
  * its own, which must name SQLite or PostgreSQL.
@@ -79,6 +113,15 @@ export const describeStore = (store: StoreSetting): string => {
 const parseKurrentDbSetting = (setting: string, baseDir: string): Result.Result<StoreSetting, string> => {
   const queryAt = setting.indexOf("?")
   if (queryAt < 0) return Result.succeed({ _tag: "KurrentDb", connectionString: setting })
+  const unknown = unknownParameter(
+    setting.slice(queryAt + 1),
+    ["keyTable", ...kurrentDbClientOptions],
+    (written, name) => written === name || (name !== "keyTable" && flatCase(written) === flatCase(name)),
+  )
+  if (unknown !== undefined)
+    return Result.fail(
+      `kurrentdb parameter ${unknown} is not known: a KurrentDB setting takes keyTable and the client's ${kurrentDbClientOptions.join(", ")}`,
+    )
   const keyTable = new URLSearchParams(setting.slice(queryAt + 1)).get("keyTable")
   if (keyTable === null) return Result.succeed({ _tag: "KurrentDb", connectionString: setting })
   // The other parameters are kept as written: written back by URLSearchParams, their escapes could change.
@@ -101,6 +144,9 @@ export const parseStoreSetting = (setting: string, baseDir: string): Result.Resu
   if (setting.startsWith("sqlite:")) {
     const [path = "", query = ""] = setting.slice("sqlite:".length).split("?")
     if (path === "") return Result.fail("sqlite: needs a path, as in sqlite:data/mizan.db")
+    const unknown = unknownParameter(query, ["synchronous"], (written, name) => written === name)
+    if (unknown !== undefined)
+      return Result.fail(`sqlite parameter ${unknown} is not known: sqlite:PATH takes synchronous only`)
     const synchronous = new URLSearchParams(query).get("synchronous")
     const level = synchronousLevels.find((known) => known === synchronous)
     if (synchronous !== null && level === undefined)

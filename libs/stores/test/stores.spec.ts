@@ -71,6 +71,32 @@ describe("one setting names the store", () => {
     )
   })
 
+  it("refuses a parameter it does not know, naming it and what is accepted, rather than ignore a typo", () => {
+    expect(parseStoreSetting("sqlite:/abs.db?synchronus=full", "/x")).toEqual(
+      Result.fail("sqlite parameter synchronus is not known: sqlite:PATH takes synchronous only"),
+    )
+    const kurrentDbRefusal = (parameter: string) =>
+      Result.fail(
+        `kurrentdb parameter ${parameter} is not known: a KurrentDB setting takes keyTable and the client's connectionName, defaultDeadline, discoveryInterval, gossipTimeout, keepAliveInterval, keepAliveTimeout, maxDiscoverAttempts, nodePreference, throwOnAppendFailure, tls, tlsCAFile, tlsVerifyCert, userCertFile, userKeyFile`,
+      )
+    expect(parseStoreSetting("kurrentdb://node:2113?tls=false&keyTabel=sqlite:keys.db", "/")).toEqual(
+      kurrentDbRefusal("keyTabel"),
+    )
+    // The client reads its own options in any letter case; keyTable is read as written, so another case is a typo.
+    expect(parseStoreSetting("kurrentdb://node:2113?KeyTable=sqlite:keys.db", "/")).toEqual(
+      kurrentDbRefusal("KeyTable"),
+    )
+    expect(
+      parseStoreSetting("kurrentdb://node:2113?TLS=false&tls_verify_cert=false&keyTable=sqlite:/k.db", "/"),
+    ).toEqual(
+      Result.succeed({
+        _tag: "KurrentDb",
+        connectionString: "kurrentdb://node:2113?TLS=false&tls_verify_cert=false",
+        keyTable: { _tag: "Sqlite", path: "/k.db" },
+      }),
+    )
+  })
+
   it("never echoes a password", () => {
     expect(maskSetting("postgres://admin:s3cret@db/mizan")).toBe("postgres://admin:***@db/mizan")
     const refused = parseStoreSetting("mysql://admin:s3cret@db/mizan", "/")

@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync } from "node:fs"
 import { isOperationPath, operationPaths } from "@mizan/protocol"
+import { isHttpUrl } from "../config.ts"
 import { listenAddressOf } from "../listen.ts"
 import { CliError, parseArgs, runTool, UsageError } from "./args.ts"
 import { callMerchantApi, callSandbox, type Target } from "./exchange.ts"
@@ -39,11 +40,21 @@ const readKey = (path: string, missing: string): string => {
   return readFileSync(path, "utf8")
 }
 
+/** The text of `@file`, or a one-line refusal that names it ("no such file or directory", not Node's stack). */
+const readBizContentFile = (path: string): string => {
+  try {
+    return readFileSync(path, "utf8")
+  } catch (error) {
+    const reason = (error as Error).message.replace(/^[A-Z]+: /, "").replace(/, \w+ '.*'$/, "")
+    throw new CliError(`cannot read the bizContent file ${path}: ${reason}`)
+  }
+}
+
 /** bizContent from the command line: JSON text, or `@file` naming a JSON file. */
 const bizContentOf = (argument: string | undefined): unknown => {
   if (argument === undefined) return undefined
   const [source, text] = argument.startsWith("@")
-    ? [argument.slice(1), readFileSync(argument.slice(1), "utf8")]
+    ? [argument.slice(1), readBizContentFile(argument.slice(1))]
     : ["the bizContent argument", argument]
   try {
     return JSON.parse(text)
@@ -75,8 +86,13 @@ const main = async () => {
   const config = readConfigIfPresent(configPath)
   const servicePublicKeyFile = servicePublicKeyFileOf(configPath, config)
   const listen = listenAddressOf(config)
+  const baseUrl = args.options["base-url"]
+  if (baseUrl !== undefined && !isHttpUrl(baseUrl))
+    throw new UsageError(
+      `--base-url must be an absolute http:// or https:// URL, such as http://127.0.0.1:8080, not "${baseUrl}"`,
+    )
   const target: Target = {
-    baseUrl: args.options["base-url"] ?? config?.publicBaseUrl ?? `http://${localHostOf(listen.host)}:${listen.port}`,
+    baseUrl: baseUrl ?? config?.publicBaseUrl ?? `http://${localHostOf(listen.host)}:${listen.port}`,
     partnerId,
     merchantPrivateKeyPem: readKey(
       merchantKeyFiles(configPath, partnerId).privateKeyFile,
