@@ -15,6 +15,7 @@ import {
   OrderNo,
   PositiveFils,
   RequiredString,
+  refundNoteFields,
   Sha256Hex,
   TextBoolean,
   Timestamp,
@@ -167,12 +168,7 @@ export const RefundRequest = Schema.Struct({
   amountFils: PositiveFils,
   refundSharingAmount: Schema.optionalKey(Schema.Boolean),
   sharingParamList: Schema.optionalKey(Schema.Array(RefundSharingParam)),
-  notifyUrl: Schema.optionalKey(BoundedString(200)),
-  operatorName: Schema.optionalKey(BoundedString(200)),
-  reason: Schema.optionalKey(BoundedString(64)),
-  deviceId: Schema.optionalKey(BoundedString(200)),
-  secondaryMerchantId: Schema.optionalKey(BoundedString(200)),
-  reserved: Schema.optionalKey(BoundedString(200)),
+  ...refundNoteFields,
 })
 export type RefundRequest = typeof RefundRequest.Type
 

@@ -13,6 +13,7 @@ import {
   OrderNo,
   PositiveFils,
   RequiredString,
+  refundNoteFields,
   Timestamp,
 } from "@mizan/kernel"
 import { Schema } from "effect"
@@ -52,12 +53,7 @@ export const RefundDetails = Schema.Struct({
   /** The spec's feeRefunded: the part of the transaction fee given back. */
   feeRefundedFils: Fils,
   sharingInfoList: Schema.Array(RefundSharingInfo),
-  notifyUrl: Schema.optionalKey(BoundedString(200)),
-  operatorName: Schema.optionalKey(BoundedString(200)),
-  reason: Schema.optionalKey(BoundedString(64)),
-  deviceId: Schema.optionalKey(BoundedString(200)),
-  secondaryMerchantId: Schema.optionalKey(BoundedString(200)),
-  reserved: Schema.optionalKey(BoundedString(200)),
+  ...refundNoteFields,
 })
 export type RefundDetails = typeof RefundDetails.Type
 
