@@ -12,17 +12,14 @@ import {
   MerchantOrderNo,
   OrderNo,
   PositiveFils,
+  RefundCause,
   RequiredString,
   refundNoteFields,
   Timestamp,
 } from "@mizan/kernel"
 import { Schema } from "effect"
 
-export { MerchantId, MerchantOrderNo, OrderNo } from "@mizan/kernel"
-
-/** Whether the merchant asked for the refund, or a revoke started it. */
-export const RefundCause = Schema.Literals(["REQUEST", "REVOKE"])
-export type RefundCause = typeof RefundCause.Type
+export { MerchantId, MerchantOrderNo, OrderNo, RefundCause } from "@mizan/kernel"
 
 /** refundOrder.sharingInfoList: what one sharing member gives back. */
 export const RefundSharingInfo = Schema.Struct({
