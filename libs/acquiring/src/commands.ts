@@ -17,6 +17,7 @@ import {
   RequiredString,
   refundNoteFields,
   Sha256Hex,
+  SharingIdentitySeqId,
   TextBoolean,
   Timestamp,
 } from "@mizan/kernel"
@@ -24,10 +25,7 @@ import { Schema } from "effect"
 
 const pattern = (regExp: RegExp, message: string) => Schema.String.check(Schema.isPattern(regExp, { message }))
 
-export { MerchantId, MerchantOrderNo, OrderNo } from "@mizan/kernel"
-
-/** A serial number of a split payment item: 1, 2, 3 and so on. */
-export const SharingIdentitySeqId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be 1 or more" }))
+export { MerchantId, MerchantOrderNo, OrderNo, SharingIdentitySeqId } from "@mizan/kernel"
 
 /** A decimal with at most 12 digits before the point and 2 after (goodsDetail.quantity), kept as its text. */
 export const DecimalText = pattern(

@@ -15,6 +15,7 @@ import {
   RefundCause,
   RequiredString,
   refundNoteFields,
+  SharingIdentitySeqId,
   Timestamp,
 } from "@mizan/kernel"
 import { Schema } from "effect"
@@ -23,7 +24,7 @@ export { MerchantId, MerchantOrderNo, OrderNo, RefundCause } from "@mizan/kernel
 
 /** refundOrder.sharingInfoList: what one sharing member gives back. */
 export const RefundSharingInfo = Schema.Struct({
-  sharingIdentitySeqId: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be 1 or more" })),
+  sharingIdentitySeqId: SharingIdentitySeqId,
   sharingMemo: Schema.String,
   /** As requested (a refund's explicit list), or as allocated (a proportional refund). */
   sharingAmountFils: Fils,
