@@ -15,7 +15,9 @@ import {
   OrderNo,
   PositiveFils,
   RequiredString,
+  refundNoteFields,
   Sha256Hex,
+  SharingIdentitySeqId,
   TextBoolean,
   Timestamp,
 } from "@mizan/kernel"
@@ -23,10 +25,7 @@ import { Schema } from "effect"
 
 const pattern = (regExp: RegExp, message: string) => Schema.String.check(Schema.isPattern(regExp, { message }))
 
-export { MerchantId, MerchantOrderNo, OrderNo } from "@mizan/kernel"
-
-/** A serial number of a split payment item: 1, 2, 3 and so on. */
-export const SharingIdentitySeqId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be 1 or more" }))
+export { MerchantId, MerchantOrderNo, OrderNo, SharingIdentitySeqId } from "@mizan/kernel"
 
 /** A decimal with at most 12 digits before the point and 2 after (goodsDetail.quantity), kept as its text. */
 export const DecimalText = pattern(
@@ -167,12 +166,7 @@ export const RefundRequest = Schema.Struct({
   amountFils: PositiveFils,
   refundSharingAmount: Schema.optionalKey(Schema.Boolean),
   sharingParamList: Schema.optionalKey(Schema.Array(RefundSharingParam)),
-  notifyUrl: Schema.optionalKey(BoundedString(200)),
-  operatorName: Schema.optionalKey(BoundedString(200)),
-  reason: Schema.optionalKey(BoundedString(64)),
-  deviceId: Schema.optionalKey(BoundedString(200)),
-  secondaryMerchantId: Schema.optionalKey(BoundedString(200)),
-  reserved: Schema.optionalKey(BoundedString(200)),
+  ...refundNoteFields,
 })
 export type RefundRequest = typeof RefundRequest.Type
 

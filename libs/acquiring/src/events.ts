@@ -4,7 +4,17 @@
  * previous one; test/fixtures/acquiring.events.json proves old events replay.
  */
 import { makeEventCodec } from "@mizan/eventsourcing"
-import { FeePlan, Fils, Personal, PositiveFils, RequiredString, Sha256Hex, TextBoolean, Timestamp } from "@mizan/kernel"
+import {
+  FeePlan,
+  Fils,
+  Personal,
+  PositiveFils,
+  RefundCause,
+  RequiredString,
+  Sha256Hex,
+  TextBoolean,
+  Timestamp,
+} from "@mizan/kernel"
 import { Schema } from "effect"
 import {
   CardInfo,
@@ -157,9 +167,7 @@ export const RefundAllocation = Schema.Struct({
 })
 export type RefundAllocation = typeof RefundAllocation.Type
 
-/** Whether the merchant asked for the refund, or a revoke started it. */
-export const RefundCause = Schema.Literals(["REQUEST", "REVOKE"])
-export type RefundCause = typeof RefundCause.Type
+export { RefundCause } from "@mizan/kernel"
 
 export const RefundReserved = Schema.TaggedStruct("RefundReserved", {
   refundOrderNo: OrderNo,

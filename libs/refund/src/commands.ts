@@ -12,20 +12,19 @@ import {
   MerchantOrderNo,
   OrderNo,
   PositiveFils,
+  RefundCause,
   RequiredString,
+  refundNoteFields,
+  SharingIdentitySeqId,
   Timestamp,
 } from "@mizan/kernel"
 import { Schema } from "effect"
 
-export { MerchantId, MerchantOrderNo, OrderNo } from "@mizan/kernel"
-
-/** Whether the merchant asked for the refund, or a revoke started it. */
-export const RefundCause = Schema.Literals(["REQUEST", "REVOKE"])
-export type RefundCause = typeof RefundCause.Type
+export { MerchantId, MerchantOrderNo, OrderNo, RefundCause } from "@mizan/kernel"
 
 /** refundOrder.sharingInfoList: what one sharing member gives back. */
 export const RefundSharingInfo = Schema.Struct({
-  sharingIdentitySeqId: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be 1 or more" })),
+  sharingIdentitySeqId: SharingIdentitySeqId,
   sharingMemo: Schema.String,
   /** As requested (a refund's explicit list), or as allocated (a proportional refund). */
   sharingAmountFils: Fils,
@@ -52,12 +51,7 @@ export const RefundDetails = Schema.Struct({
   /** The spec's feeRefunded: the part of the transaction fee given back. */
   feeRefundedFils: Fils,
   sharingInfoList: Schema.Array(RefundSharingInfo),
-  notifyUrl: Schema.optionalKey(BoundedString(200)),
-  operatorName: Schema.optionalKey(BoundedString(200)),
-  reason: Schema.optionalKey(BoundedString(64)),
-  deviceId: Schema.optionalKey(BoundedString(200)),
-  secondaryMerchantId: Schema.optionalKey(BoundedString(200)),
-  reserved: Schema.optionalKey(BoundedString(200)),
+  ...refundNoteFields,
 })
 export type RefundDetails = typeof RefundDetails.Type
 
