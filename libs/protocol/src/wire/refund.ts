@@ -3,7 +3,7 @@
  * get refund names its refund by exactly one of refundMerchantOrderNo or
  * orderNo).
  */
-import { BoundedString, MoneyFromWire, PositiveMoneyFromWire } from "@mizan/kernel"
+import { BoundedString, MoneyFromWire, PositiveMoneyFromWire, refundNoteFields } from "@mizan/kernel"
 import { Schema, SchemaTransformation } from "effect"
 import {
   exactlyOneOf,
@@ -41,12 +41,8 @@ const refundFields = {
   amount: PositiveMoneyFromWire,
   refundSharingAmount: Schema.optionalKey(Schema.Boolean),
   sharingParamList: Schema.optionalKey(Schema.Array(RefundSharingParam)),
-  notifyUrl: Schema.optionalKey(NotifyUrl),
-  operatorName: Schema.optionalKey(BoundedString(200)),
-  reason: Schema.optionalKey(BoundedString(64)),
-  deviceId: Schema.optionalKey(BoundedString(200)),
-  secondaryMerchantId: Schema.optionalKey(BoundedString(200)),
-  reserved: Schema.optionalKey(BoundedString(200)),
+  // The notes pass through the domain as they came (@mizan/kernel refundNoteFields): one definition for both.
+  ...refundNoteFields,
 }
 
 /**
