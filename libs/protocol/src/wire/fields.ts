@@ -4,7 +4,7 @@
  * exact Money codecs.
  */
 import { AmountFromWire, BoundedString, type Fils, isSha256Hex, PlainText, RequiredString } from "@mizan/kernel"
-import { Schema, SchemaTransformation, Struct } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import type { SensitiveFieldRule } from "../field-encryption.ts"
 
 /** The merchant's reference of an order, refund or transfer: String(64). */
@@ -184,6 +184,20 @@ export const sensitiveField = (clearMaxChars: number, accepts: "encrypted" | "en
 type OptionalKeyOf<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? K : never }[keyof T]
 
 /**
+ * The decoded request: the wire's type, its `Dropped` keys left out and its
+ * keys renamed. Named, so that the emitted declarations carry this plain
+ * mapped type: inferred, they spelled out a struct of the renamed fields that
+ * a consumer's `tsc` without `skipLibCheck` refused.
+ */
+export type DomainOf<Wire, Renames, Dropped extends PropertyKey> = {
+  [K in keyof Wire as K extends Dropped
+    ? never
+    : K extends keyof Renames
+      ? Exclude<Renames[K], undefined> & PropertyKey
+      : K]: Wire[K]
+}
+
+/**
  * A request decoded as the domain names it: the wire struct decodes first,
  * every check on the keys the client sent, then the keys are renamed
  * (`amount` → `amountFils`) and the ones the domain does not keep, once
@@ -201,11 +215,12 @@ export const withDomainNames = <
   wire: Schema.Struct<Fields>,
   renames: Renames,
   ...dropped: Dropped
-) => {
-  const kept = Struct.omit(wire.fields, dropped)
+): Schema.decodeTo<
+  Schema.declare<DomainOf<Schema.Struct<Fields>["Type"], Renames, Dropped[number]>>,
+  Schema.Struct<Fields>
+> => {
   type Wire = (typeof wire)["Type"]
-  const renamed = Struct.renameKeys(kept, renames)
-  type Domain = Schema.Struct<typeof renamed>["Type"]
+  type Domain = DomainOf<Wire, Renames, Dropped[number]>
   const wireNames = Object.fromEntries(Object.entries(renames).map(([wireName, domainName]) => [domainName, wireName]))
   const droppedKeys = new Set<PropertyKey>(dropped)
   return wire.pipe(
