@@ -1,7 +1,8 @@
 import { Schema } from "effect"
+import { WholeNumber } from "./whole-number.ts"
 
 /** Milliseconds since the Unix epoch (13 digits in practice). */
-export const Timestamp = Schema.Int.check(
+export const Timestamp = WholeNumber.check(
   Schema.isBetween(
     { minimum: 0, maximum: 8_640_000_000_000_000 },
     { message: "must be a time in milliseconds since 1970-01-01" },

@@ -36,7 +36,7 @@ describe("field rules name the field and the rule", () => {
   })
   it("a wrong type", () => {
     expect(messageOf(Schema.Struct({ requestTime: Timestamp }), { requestTime: "soon" }, [])).toBe(
-      "requestTime must be a number",
+      "requestTime must be a whole number",
     )
   })
   it("a key the schema does not name, when such keys are refused, without echoing its value", () => {

@@ -198,7 +198,11 @@ describe("create order", () => {
       "bizContent.totalAmount.currency must be AED",
     ],
     ["a bizContent currency other than AED", { currency: "EUR" }, "bizContent.currency must be AED"],
-    ["an expiredTime that is not a number", { expiredTime: "tomorrow" }, "bizContent.expiredTime must be a number"],
+    [
+      "an expiredTime that is not a number",
+      { expiredTime: "tomorrow" },
+      "bizContent.expiredTime must be a whole number",
+    ],
     ["a payeeMid over 12", { payeeMid: "1234567890123" }, "bizContent.payeeMid must be at most 12 characters"],
     [
       "a notifyUrl over 200",

@@ -12,7 +12,7 @@
  *   real time.
  */
 import { handleCommand } from "@mizan/eventsourcing"
-import { reject, Timestamp } from "@mizan/kernel"
+import { reject, Timestamp, WholeNumber } from "@mizan/kernel"
 import { advanceMinutesMax, testClock, testClockStreamId } from "@mizan/test-clock"
 import { Effect, Schema } from "effect"
 import { Gateway } from "../gateway.ts"
@@ -20,7 +20,7 @@ import type { HandlerServices } from "../handlers/services.ts"
 import { type ApiOperation, type Call, operation } from "../pipeline.ts"
 
 const AdvanceClock = Schema.Struct({
-  minutes: Schema.Int.check(
+  minutes: WholeNumber.check(
     Schema.isBetween({ minimum: 1, maximum: advanceMinutesMax }, { message: `must be from 1 to ${advanceMinutesMax}` }),
   ),
 })

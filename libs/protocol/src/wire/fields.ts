@@ -3,7 +3,15 @@
  * (docs/api.md#operations); amounts use the kernel's
  * exact Money codecs.
  */
-import { AmountFromWire, BoundedString, type Fils, isSha256Hex, PlainText, RequiredString } from "@mizan/kernel"
+import {
+  AmountFromWire,
+  BoundedString,
+  type Fils,
+  isSha256Hex,
+  PlainText,
+  RequiredString,
+  WholeNumber,
+} from "@mizan/kernel"
 import { Schema, SchemaTransformation } from "effect"
 import type { SensitiveFieldRule } from "../field-encryption.ts"
 
@@ -48,7 +56,7 @@ export const RequiredText = PlainText.check(
 )
 
 /** `sharingIdentitySeqId`: "serial number 1, 2, 3 and so on". */
-export const SeqId = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be a whole number from 1" }))
+export const SeqId = WholeNumber.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be a whole number from 1" }))
 
 /** The last 4 digits of a card: the only part of a card number that may leave the edge. */
 export const Last4 = Schema.String.check(
