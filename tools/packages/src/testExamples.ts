@@ -4,7 +4,9 @@
  * temporary folder outside the repository (the example's package.json names
  * the tarballs as `../../dist/...`, the same layout there), installs them
  * and the example's other dependencies from the npm registry, type-checks
- * the example and runs its tests. Nothing there can reach the workspace:
+ * the example (then again with lib checks on, tsconfig.declarations.json:
+ * our packages' declarations as a consumer that does not skip them sees
+ * them) and runs its tests. Nothing there can reach the workspace:
  * npm's node-options (the @mizan/source condition) and the workspace's
  * node_modules/.bin are kept out of its environment.
  * Then every package's engines claim is tried on every Node at hand
@@ -44,6 +46,7 @@ const main = () => {
   })
   run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: folder, env })
   run("npm", ["run", "typecheck"], { cwd: folder, env })
+  run("npx", ["tsc", "-p", "tsconfig.declarations.json"], { cwd: folder, env })
   run("npm", ["test"], { cwd: folder, env })
   checkEngines(folder, env)
   rmSync(scratch, { recursive: true, force: true })
