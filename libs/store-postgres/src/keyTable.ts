@@ -21,13 +21,8 @@ export const makePostgresKeyTable = (
   connectionString: string,
   options: PostgresKeyTableOptions = {},
 ): Effect.Effect<SubjectKeysShape, StoreError, Scope.Scope> =>
-  Effect.map(
-    openTables(connectionString, {
-      schema: options.schema ?? postgresStoreDefaults.schema,
-      poolSizeConnections: options.poolSizeConnections ?? postgresStoreDefaults.poolSizeConnections,
-      mustExist: options.mustExist ?? postgresStoreDefaults.mustExist,
-    }),
-    ({ pool, tables }) => postgresSubjectKeys(pool, tables),
+  Effect.map(openTables(connectionString, { ...postgresStoreDefaults, ...options }), ({ pool, tables }) =>
+    postgresSubjectKeys(pool, tables),
   )
 
 /** `makePostgresKeyTable` as SubjectKeys, for events kept in another store. */

@@ -38,10 +38,7 @@ export const openSqliteKeyTable = (
   options: SqliteKeyTableOptions = {},
   logSyncOf: (walPath: string) => LogSync = threadPoolLogSync,
 ): Effect.Effect<SubjectKeysShape, StoreError, Scope.Scope> => {
-  const settings = {
-    synchronous: options.synchronous ?? sqliteStoreDefaults.synchronous,
-    busyTimeoutMs: options.busyTimeoutMs ?? sqliteStoreDefaults.busyTimeoutMs,
-  }
+  const settings = { ...sqliteStoreDefaults, ...options }
   return openOnFile(path, settings, logSyncOf, (db, logSync) => {
     const durability = makeDurability(settings.synchronous, logSync, path, noEvents)
     return {
