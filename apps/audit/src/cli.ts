@@ -8,7 +8,7 @@
 import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs"
 import { resolve } from "node:path"
 import { type CommandLine, readCommandLine } from "@mizan/command-line"
-import { type EventStore, Sealing, type StoreError, SubjectKeys } from "@mizan/eventsourcing"
+import { type EventStore, Sealing, type StoreError, SubjectKeys, subjectKindsOf } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
@@ -327,14 +327,12 @@ const subjectOf = (text: string | undefined, streamId: string | undefined): Forg
 }
 
 /** The kinds of subject whose personal data the events hold: the only ones a forget can find. */
-const forgettableKinds = [
-  ...new Set(Object.values(mizanSealingPlan.events).flatMap((subjects) => subjects.map((subject) => subject.kind))),
-].sort()
+const forgettableKinds = subjectKindsOf(mizanSealingPlan)
 
 /**
- * A KIND no event holds, refused: its forget would find no data key and
- * answer "nothing changed" with 0, so that a misspelt `crad:` would read as
- * a card already forgotten.
+ * A KIND no event holds, refused as a usage error before the store opens.
+ * The sealed store refuses it too (a library caller's forget), as an
+ * InvalidRequest; here the line names the argument.
  */
 const unknownKind = (kind: string): AuditError | undefined =>
   forgettableKinds.includes(kind)

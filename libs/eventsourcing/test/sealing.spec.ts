@@ -329,6 +329,31 @@ describe("the sealed store", () => {
       }),
   )
 
+  it.effect(
+    "refuses a forget of a kind the plan seals no field of: a misspelt kind would read as already forgotten",
+    () =>
+      Effect.gen(function* () {
+        const world = newWorld()
+        const [byValue, ofStream] = yield* sealedOn(
+          world,
+          Effect.gen(function* () {
+            yield* append("order/1", cardPaid("1"))
+            const sealing = yield* Sealing
+            return [
+              yield* Effect.flip(sealing.forget("crad", panDigest, "dpo")),
+              yield* Effect.flip(sealing.forgetOfStream("crad", "order/1", "dpo")),
+            ]
+          }),
+        )
+        for (const refusal of [byValue, ofStream]) {
+          expect(refusal?.reason).toBe("InvalidRequest")
+          expect(refusal?.message).toContain('subject kind "crad" has no sealed field')
+          expect(refusal?.message).toContain("card")
+        }
+        expect(yield* forgetRecords(world)).toHaveLength(0)
+      }),
+  )
+
   it.effect("records a forget as who and when, never what, and a second forget is a no-op", () =>
     Effect.gen(function* () {
       const world = newWorld()

@@ -59,6 +59,10 @@ export interface SealingPlan {
   readonly streams: ReadonlyArray<SealedStreamCategory>
 }
 
+/** The kinds of subject whose fields the plan seals, sorted: the only kinds a forget can find a key of. */
+export const subjectKindsOf = (plan: SealingPlan): ReadonlyArray<string> =>
+  [...new Set(Object.values(plan.events).flatMap((subjects) => subjects.map((subject) => subject.kind)))].sort()
+
 /**
  * One plan from several. An event type or stream category declared twice is
  * a mistake in the composition (two libs claiming one type), so it throws

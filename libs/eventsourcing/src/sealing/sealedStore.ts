@@ -12,7 +12,7 @@ import { type NewEvent, type RecordedEvent, StoreError } from "../events.ts"
 import { unkeyedDigestHex } from "./cipher.ts"
 import { forgottenSubjectCodec, forgottenSubjectStream } from "./forgetRecord.ts"
 import type { KeyRing } from "./KeyRing.ts"
-import type { SealingPlan } from "./plan.ts"
+import { type SealingPlan, subjectKindsOf } from "./plan.ts"
 import { SubjectKeys } from "./SubjectKeys.ts"
 import { makeSealer, type Sealer, type SealingOptions } from "./sealer.ts"
 
@@ -134,10 +134,20 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
   follow: (after, options) => Stream.mapArrayEffect(store.follow(after, options), (page) => openedPage(sealer, page)),
 })
 
-/** Why a forget of `kind`, asked by `by`, cannot be taken, if anything. */
-const refusedForget = (kind: string, by: string): StoreError | undefined => {
+/**
+ * Why a forget of `kind`, asked by `by`, cannot be taken, if anything. A
+ * kind the plan seals no field of (`kinds`) is refused: its forget would
+ * find no key and answer "nothing changed", so that a misspelt kind would
+ * read as a subject already forgotten.
+ */
+const refusedForget = (kind: string, by: string, kinds: ReadonlyArray<string>): StoreError | undefined => {
   if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(kind))
     return new StoreError({ reason: "InvalidRequest", detail: `subject kind "${kind}" is not a word` })
+  if (!kinds.includes(kind))
+    return new StoreError({
+      reason: "InvalidRequest",
+      detail: `subject kind "${kind}" has no sealed field: the kinds are ${kinds.join(", ")}`,
+    })
   if (by.trim() === "") return new StoreError({ reason: "InvalidRequest", detail: "by: say who asks to forget" })
   return undefined
 }
@@ -196,9 +206,9 @@ const subjectValuesOf = (value: string): ReadonlyArray<string> =>
 
 /** Forgets every subject `kind:value` may name (subjectValuesOf); the outcome names the one whose key went. */
 const forgetByValue =
-  (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer) =>
+  (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer, kinds: ReadonlyArray<string>) =>
   (kind: string, value: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
-    const refused = refusedForget(kind, by)
+    const refused = refusedForget(kind, by, kinds)
     if (refused !== undefined) return Effect.fail(refused)
     return Effect.map(
       Effect.forEach(subjectValuesOf(value), (each) =>
@@ -224,12 +234,13 @@ export const layerSealedEventStore = (
       const store = yield* EventStore
       const keys = yield* SubjectKeys
       const sealer = yield* makeSealer(plan, options)
+      const kinds = subjectKindsOf(plan)
       return Context.make(EventStore, sealedEventStore(store, sealer)).pipe(
         Context.add(Sealing, {
           subjectIdOf: sealer.subjectIdOf,
-          forget: forgetByValue(store, keys, sealer),
+          forget: forgetByValue(store, keys, sealer, kinds),
           forgetOfStream: (kind, streamId, by) => {
-            const refused = refusedForget(kind, by)
+            const refused = refusedForget(kind, by, kinds)
             return refused !== undefined
               ? Effect.fail(refused)
               : forgetSubject(store, keys, sealer)(sealer.streamSubjectIdOf(kind, streamId), by)
