@@ -74,6 +74,8 @@ describe("the SQLite key table", () => {
         const gate = syncs.hold()
         const { first, adding } = yield* addingWhileSyncsHeld(keys, gate)
         expect(first).toBe("asked for a sync")
+        // A while after asking, still unanswered: an addKey that asked and went on would have answered by now.
+        yield* Effect.sleep(20)
         expect(adding.pollUnsafe()).toBeUndefined()
         yield* gate.release
         expect(yield* Fiber.join(adding)).toEqual(newKey)
