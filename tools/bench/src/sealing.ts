@@ -48,10 +48,11 @@ import {
   sealBytes,
   sealedEventStore,
 } from "@mizan/eventsourcing"
-import { sealedBoxAssociatedData } from "@mizan/eventsourcing/testing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { makeSqliteEventStore, sqliteStoreDefaults } from "@mizan/store-sqlite"
 import { Effect, type Scope } from "effect"
+// The sealer's box layout, by its source file: the floor lines bind their boxes to the sealer's own bytes.
+import { sealedBoxAssociatedData } from "../../../libs/eventsourcing/src/sealing/associatedData.ts"
 // The store's internals, by their source files: the unchained side of the chaining lines (above) and nothing else.
 import { threadPoolLogSync } from "../../../libs/store-sqlite/src/logSync.ts"
 import type { Chaining } from "../../../libs/store-sqlite/src/rows.ts"

@@ -2,9 +2,8 @@
  * What a sealed box is bound to, as AES-GCM's associated data: the stream it
  * is stored on (its id as stored), its subject, its data key's id and the
  * fields it holds. A box copied to another stream, or given another subject,
- * key or field list, does not open. Not in the package's index: the sealer's
- * own layout, which the testing entry hands out only so that a benchmark of
- * sealing's floor binds its boxes to the same bytes.
+ * key or field list, does not open. The sealer's own layout, exported by no
+ * entry of the package (the sealing benchmark reaches it by its source file).
  */
 export const sealedBoxAssociatedData = (
   storedStreamId: string,

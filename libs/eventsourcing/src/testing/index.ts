@@ -1,5 +1,3 @@
-// The sealer's associated-data layout, for a benchmark of sealing's floor; the package's index does not export it.
-export { sealedBoxAssociatedData } from "../sealing/associatedData.ts"
 export * from "./budget.ts"
 export * from "./chainContract.ts"
 export * from "./contract.ts"
