@@ -16,9 +16,16 @@
  *   `mizan-audit replay` does, retiring the streams that end), the same
  *   without retirement (before it), into the domain's states (as before issue
  *   19, for the record), and on two worker threads (`replay --workers 2`).
- * After the table, each parallel run: every worker's start-up, read and CPU
- * time, and the busiest worker's CPU beside the raw read's (what two
- * workers give with a core each, on a machine busy with other work).
+ * - The same-run ceilings (issue 19): the store read and every event decoded,
+ *   nothing else; the replay with every fold free (decoding, the stream table
+ *   and the replay's own checks: what no compact state can take away); and one
+ *   part of two in this thread, warm, without a worker's start-up or the
+ *   exchange after it (the most two workers can give, a core each).
+ * After the table, each in-thread line's CPU beside the raw read's (the
+ * ratios a shared machine's load moves least); each parallel run: every
+ * worker's start-up, read and CPU time, and the busiest worker's CPU beside
+ * the raw read's (what two workers give with a core each, on a machine busy
+ * with other work).
  * Then, untimed, the memory: the heap a compact replay holds at a quarter, a
  * half and all of the log, with the streams open and retired there (how it
  * grows with each), the same without retirement and the domain's at all of
@@ -32,18 +39,21 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import {
+  type AuditFold,
+  aggregateOf,
   type FoldedStates,
   isClean,
   type ReplayReport,
+  registry,
   replayInWorkers,
   replayLog,
   replayPageSizeEventsDefault,
   type WorkerTiming,
 } from "@mizan/audit"
-import { EventStore, type EventStoreShape } from "@mizan/eventsourcing"
+import { EventStore, type EventStoreShape, type GlobalPosition, logStart } from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import {
   type Comparison,
   collectGarbage,
@@ -105,19 +115,73 @@ const threadCpuMs = () => {
   return (used.user + used.system) / 1_000
 }
 
-/** The raw read's CPU time of each run, ms: what the workers' CPU is set beside. */
-const rawReadCpuMs: Array<number> = []
+/** Each in-thread workload's CPU time of this thread, ms, run by run (the warm-up's included), by name. */
+const cpuMsOfRuns = new Map<string, Array<number>>()
 
-const rawRead = (store: EventStoreShape): Workload => ({
-  name: `raw read: readAll in pages of ${pageSizeEvents}, nothing decoded`,
-  operationsPerRun: eventsInHistory,
-  run: async () => {
+/** The workload, its runs' CPU time recorded in `cpuMsOfRuns`. */
+const cpuRecorded = (workload: Workload): Workload => ({
+  ...workload,
+  run: async (context, round) => {
     const cpuBefore = threadCpuMs()
-    const read = await countAllInPages(store, pageSizeEvents)
-    rawReadCpuMs.push(threadCpuMs() - cpuBefore)
-    if (read < eventsInHistory) throw new Error(`read ${read} events, expected ${eventsInHistory} at least`)
+    await workload.run(context, round)
+    const runs = cpuMsOfRuns.get(workload.name) ?? []
+    runs.push(threadCpuMs() - cpuBefore)
+    cpuMsOfRuns.set(workload.name, runs)
   },
 })
+
+/** The median CPU time of a workload's runs, ms. */
+const medianCpuMs = (name: string): number => median(cpuMsOfRuns.get(name) ?? [])
+
+const rawReadName = `raw read: readAll in pages of ${pageSizeEvents}, nothing decoded`
+
+const rawRead = (store: EventStoreShape): Workload =>
+  cpuRecorded({
+    name: rawReadName,
+    operationsPerRun: eventsInHistory,
+    run: async () => {
+      const read = await countAllInPages(store, pageSizeEvents)
+      if (read < eventsInHistory) throw new Error(`read ${read} events, expected ${eventsInHistory} at least`)
+    },
+  })
+
+/** Every event read and decoded with its aggregate's codec, nothing else: the read and decoding alone. */
+const readAndDecode = (store: EventStoreShape): Workload =>
+  cpuRecorded({
+    name: "ceiling: read and decode every event, nothing folded, nothing tracked",
+    operationsPerRun: eventsInHistory,
+    run: () =>
+      Effect.runPromise(
+        Effect.gen(function* () {
+          let after: GlobalPosition = logStart
+          let undecodable = 0
+          while (true) {
+            const page = yield* store.readAll({ after, maxCount: pageSizeEvents })
+            const last = page.at(-1)
+            if (last === undefined) break
+            for (const record of page)
+              if (Result.isFailure(aggregateOf(record.streamId)!.codec.decode(record))) undecodable++
+            after = last.globalPosition
+          }
+          if (undecodable > 0) throw new Error(`${undecodable} events did not decode`)
+        }),
+      ),
+  })
+
+/**
+ * A fold that costs nothing: no state, no rule. A replay of the registry with
+ * it in every aggregate's place still decodes every event and keeps its
+ * stream table and its own checks (versions, times): the cost no compact
+ * state can take away.
+ */
+const freeFold: AuditFold = {
+  initial: () => undefined,
+  evolve: (state) => state,
+  invariants: () => [],
+  status: () => "FOLDED_FREE",
+  money: () => ({}),
+}
+const registryFoldingFree = registry.map((entry) => ({ ...entry, compact: freeFold }))
 
 const expectClean = (report: ReplayReport) => {
   if (!isClean(report) || report.events !== eventsInHistory)
@@ -130,21 +194,60 @@ type Folding = "retiring" | "keeping" | "domain"
 const optionsOf = (folding: Folding): { states: FoldedStates; retire: boolean } =>
   folding === "domain" ? { states: "domain", retire: false } : { states: "compact", retire: folding === "retiring" }
 
-const replayInThread = (store: EventStoreShape, folding: Folding): Workload => ({
-  name: {
-    retiring: "audit replay, one core: compact fold, every invariant, ended streams retired",
-    keeping: "audit replay, one core, compact, every stream kept open (before retirement)",
-    domain: "audit replay, one core, the domain's states (before #19)",
-  }[folding],
-  operationsPerRun: eventsInHistory,
-  run: () =>
-    Effect.runPromise(
-      Effect.map(
-        Effect.provideService(replayLog({ pageSizeEvents, ...optionsOf(folding) }), EventStore, store),
-        (replayer) => expectClean(replayer.report()),
+const replayInThread = (store: EventStoreShape, folding: Folding): Workload =>
+  cpuRecorded({
+    name: {
+      retiring: "audit replay, one core: compact fold, every invariant, ended streams retired",
+      keeping: "audit replay, one core, compact, every stream kept open (before retirement)",
+      domain: "audit replay, one core, the domain's states (before #19)",
+    }[folding],
+    operationsPerRun: eventsInHistory,
+    run: () =>
+      Effect.runPromise(
+        Effect.map(
+          Effect.provideService(replayLog({ pageSizeEvents, ...optionsOf(folding) }), EventStore, store),
+          (replayer) => expectClean(replayer.report()),
+        ),
       ),
-    ),
-})
+  })
+
+/** The replay with every fold free (`freeFold`): what the goal on one core is set against. */
+const replayFoldingFree = (store: EventStoreShape): Workload =>
+  cpuRecorded({
+    name: "ceiling: audit replay, one core, every fold free (decoding, stream table, the replay's checks)",
+    operationsPerRun: eventsInHistory,
+    run: () =>
+      Effect.runPromise(
+        Effect.map(
+          Effect.provideService(
+            replayLog({ pageSizeEvents, states: "compact", registry: registryFoldingFree }),
+            EventStore,
+            store,
+          ),
+          (replayer) => {
+            if (replayer.part().events !== eventsInHistory) throw new Error("the free fold did not replay every event")
+          },
+        ),
+      ),
+  })
+
+/**
+ * One part of a two-worker replay in this thread, warm: the log read whole,
+ * the part's streams folded compact; no worker's start-up, no exchange.
+ */
+const onePartInThread = (store: EventStoreShape): Workload =>
+  cpuRecorded({
+    name: `ceiling: one part of ${workers} in this thread, warm (no start-up, no exchange)`,
+    operationsPerRun: eventsInHistory,
+    run: () =>
+      Effect.runPromise(
+        Effect.provideService(
+          replayLog({ pageSizeEvents, states: "compact", partition: { index: 0, count: workers } }),
+          EventStore,
+          store,
+        ),
+      ),
+  })
 
 /** Each parallel run: its time, and where each worker's time went until it had read the log. */
 const workerRuns: Array<{ readonly wallMs: number; readonly timings: ReadonlyArray<WorkerTiming> }> = []
@@ -185,7 +288,7 @@ const workerBreakdown = (): Array<string> => {
     return `  run ${run}: ${s(wallMs)}; ${workersText.join("; ")}; after the last had read (exchange, merge, end): ${s(wallMs - lastRead)}`
   })
   const busiestCpuMs = median(workerRuns.map(({ timings }) => Math.max(...timings.map((t) => t.cpuMs))))
-  const rawCpuMs = median(rawReadCpuMs)
+  const rawCpuMs = medianCpuMs(rawReadName)
   lines.push(
     `  CPU per event: raw read ${((rawCpuMs * 1_000) / eventsInHistory).toFixed(2)} µs, the busiest worker ${((busiestCpuMs * 1_000) / eventsInHistory).toFixed(2)} µs (medians): ${(rawCpuMs / busiestCpuMs).toFixed(2)} of the raw rate with a free core per worker, until the workers have read (the exchange after it not counted)`,
   )
@@ -274,7 +377,7 @@ const { comparisons, memory } = await Effect.runPromise(
   Effect.scoped(
     Effect.gen(function* () {
       const store = yield* makeSqliteEventStore(historyPath)
-      const [raw, retiring, keeping, domain, parallel] = yield* Effect.promise(() =>
+      const [raw, retiring, keeping, domain, parallel, decoded, foldingFree, onePart] = yield* Effect.promise(() =>
         measureTogether(
           [
             rawRead(store),
@@ -282,6 +385,9 @@ const { comparisons, memory } = await Effect.runPromise(
             replayInThread(store, "keeping"),
             replayInThread(store, "domain"),
             replayOnWorkers,
+            readAndDecode(store),
+            replayFoldingFree(store),
+            onePartInThread(store),
           ],
           counts,
         ),
@@ -294,6 +400,10 @@ const { comparisons, memory } = await Effect.runPromise(
         against(keeping),
         against(domain),
         comparisonOf(retiring, keeping, "events"),
+        against(decoded),
+        against(foldingFree),
+        against(onePart),
+        comparisonOf(retiring, foldingFree, "events"),
       ]
       const memory = {
         growth: [
@@ -314,6 +424,12 @@ const { comparisons, memory } = await Effect.runPromise(
 )
 console.log(`history: ${summary}\n`)
 console.log(formatTable(comparisons))
+console.log("\nCPU of this thread per event, medians, and the raw read's CPU over each line's:")
+const rawCpuMs = medianCpuMs(rawReadName)
+for (const name of cpuMsOfRuns.keys()) {
+  const cpuMs = medianCpuMs(name)
+  console.log(`  ${name}: ${((cpuMs * 1_000) / eventsInHistory).toFixed(2)} µs, ${(rawCpuMs / cpuMs).toFixed(2)}`)
+}
 console.log(`\n${workers} workers, run by run (the first the warm-up):`)
 for (const line of workerBreakdown()) console.log(line)
 console.log("\nheap held by a replay at a cut of the log (its states referenced), in MiB and bytes per stream:")
