@@ -28,9 +28,16 @@
  * No validation of fields beyond that, no events, no framework: the gap
  * between this and the gateway is what the gateway's own layers cost.
  *
+ * `BARE_EDGE=effect-http` serves the same work through effect/http instead
+ * of `node:http` (bareEffectEdge.ts): Effect's router, a fiber per request,
+ * the body read and the answer signed as Effect steps. The gap between the
+ * two is what the framework costs a request on its own, before any of the
+ * gateway's layers.
+ *
  * Environment: `PORT`, `BARE_DB` (the SQLite file), `BARE_SYNCHRONOUS`
- * (above), `BARE_SERVICE_KEY` (a PKCS#8 PEM file) and `BARE_MERCHANT_KEY`
- * (the merchant's public key PEM).
+ * (above), `BARE_SERVICE_KEY` (a PKCS#8 PEM file), `BARE_MERCHANT_KEY`
+ * (the merchant's public key PEM) and `BARE_EDGE` (`node-http`, the
+ * default, or `effect-http`).
  */
 import { createPrivateKey, createPublicKey, randomBytes, sign, verify } from "node:crypto"
 import { closeSync, fdatasync, fsyncSync, openSync, readFileSync } from "node:fs"
@@ -71,15 +78,22 @@ const insert = db.prepare(
 )
 const existing = db.prepare("SELECT order_no FROM orders WHERE merchant_order_no = ?")
 
+/** Answers a request with its envelope, once its commit is durable: the edge serializes, signs and sends it. */
+type Reply = (envelope: unknown) => void
+
 interface Pending {
   readonly merchantOrderNo: string
   readonly request: Record<string, unknown>
-  readonly response: ServerResponse
+  readonly reply: Reply
 }
+
+/** Signs an answer's body in the thread pool (`crypto.sign` with a callback). */
+const signBody = (body: string, signed: (error: Error | null, signature: Buffer) => void) =>
+  sign("sha256", Buffer.from(body, "utf8"), servicePrivateKey, signed)
 
 const answer = (response: ServerResponse, envelope: unknown) => {
   const body = JSON.stringify(envelope)
-  sign("sha256", Buffer.from(body, "utf8"), servicePrivateKey, (error, signature) => {
+  signBody(body, (error, signature) => {
     if (error !== null) {
       response.writeHead(500).end()
       return
@@ -134,7 +148,7 @@ const afterNextSync = (() => {
 
 const answerCreated = (pending: Pending, orderNo: string) => {
   const biz = pending.request
-  answer(pending.response, {
+  pending.reply({
     head: head("0", "SUCCESS"),
     body: {
       acquireOrder: {
@@ -177,18 +191,19 @@ const flush = () => {
   afterNextSync(answerBatch)
 }
 
-const take = (response: ServerResponse, raw: Buffer, signature: string | undefined) => {
+/** Takes a create order: verified, parsed, then queued for the next commit; `reply` gets its answer. */
+const take = (raw: Buffer, signature: string | undefined, reply: Reply) => {
   if (signature === undefined || !verify("sha256", raw, merchantPublicKey, Buffer.from(signature, "base64")))
-    return answer(response, { head: head("403", "UNAUTHORIZED") })
+    return reply({ head: head("403", "UNAUTHORIZED") })
   let biz: Record<string, unknown>
   try {
     biz = (JSON.parse(raw.toString("utf8")) as { bizContent: Record<string, unknown> }).bizContent
   } catch {
-    return answer(response, { head: head("400", "INVALID_PARAMETER") })
+    return reply({ head: head("400", "INVALID_PARAMETER") })
   }
   const merchantOrderNo = biz?.merchantOrderNo
-  if (typeof merchantOrderNo !== "string") return answer(response, { head: head("400", "INVALID_PARAMETER") })
-  queue.push({ merchantOrderNo, request: biz, response })
+  if (typeof merchantOrderNo !== "string") return reply({ head: head("400", "INVALID_PARAMETER") })
+  queue.push({ merchantOrderNo, request: biz, reply })
   if (!flushScheduled) {
     flushScheduled = true
     // After the poll phase: every request the sockets already hold joins this commit.
@@ -196,18 +211,28 @@ const take = (response: ServerResponse, raw: Buffer, signature: string | undefin
   }
 }
 
-const server = createServer((request, response) => {
-  if (request.url === "/health") return void response.writeHead(200).end("ok")
-  const chunks: Array<Buffer> = []
-  request.on("data", (chunk: Buffer) => chunks.push(chunk))
-  request.on("end", () => take(response, Buffer.concat(chunks), request.headers.sign as string | undefined))
-})
-server.keepAliveTimeout = 60_000
-server.listen(Number(required("PORT")), "127.0.0.1")
-process.on("SIGINT", () => {
-  server.close(() => {
-    db.close()
-    process.exit(0)
+const port = Number(required("PORT"))
+const edge = process.env.BARE_EDGE ?? "node-http"
+if (edge === "effect-http") {
+  // Imported here, not above: the node:http edge loads no Effect at all.
+  const { serveThroughEffectHttp } = await import("./bareEffectEdge.ts")
+  serveThroughEffectHttp({ port, take, signBody, close: () => db.close() })
+} else if (edge === "node-http") {
+  const server = createServer((request, response) => {
+    if (request.url === "/health") return void response.writeHead(200).end("ok")
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () =>
+      take(Buffer.concat(chunks), request.headers.sign as string | undefined, (envelope) => answer(response, envelope)),
+    )
   })
-  server.closeAllConnections()
-})
+  server.keepAliveTimeout = 60_000
+  server.listen(port, "127.0.0.1")
+  process.on("SIGINT", () => {
+    server.close(() => {
+      db.close()
+      process.exit(0)
+    })
+    server.closeAllConnections()
+  })
+} else throw new Error(`bareServer: BARE_EDGE must be node-http or effect-http, not ${edge}`)

@@ -14,6 +14,10 @@
  *   `fdatasync` of the log in the thread pool before answering, the same
  *   durability as FULL); a second bare server commits at FULL, syncing on
  *   its event loop, for what that costs.
+ * - the bare server through effect/http (`BARE_EDGE=effect-http`, at the
+ *   ceiling's durability): the same work with Effect's router, a fiber per
+ *   request and the signing as Effect steps; what the framework the gateway
+ *   is built on costs a request before any of the gateway's own layers.
  *
  * Both servers run as child processes (the gateway as `npm start` does, on
  * the embedded SQLite store at its default durability, the notifier and the
@@ -202,7 +206,19 @@ try {
     bareLoadsByLevel.push(inFlightCounts.map((n) => loadOn(`bare server (${level})`, bare, bareKeys.publicKey, n)))
   }
   const [ceilingLoads = [], secondBareLoads = []] = bareLoadsByLevel
-  const allBareLoads = bareLoadsByLevel.flat()
+  const [ceilingLevel] = bareLevels
+  const effectEdgeLoads =
+    process.env.BENCH_GATEWAY_ONLY === "1" || ceilingLevel === undefined
+      ? []
+      : await startBareServerProcess(dataDir, bareKeys.privateKeyPem, ceilingLevel, threadPoolEnv, "effect-http").then(
+          (bare) => {
+            servers.push(bare)
+            return inFlightCounts.map((n) =>
+              loadOn(`bare server (${ceilingLevel}, effect/http)`, bare, bareKeys.publicKey, n),
+            )
+          },
+        )
+  const allBareLoads = [...bareLoadsByLevel.flat(), ...effectEdgeLoads]
   const workloads = [...gatewayLoads, ...beforeLoads, ...allBareLoads, bareSigning] as ReadonlyArray<Workload<unknown>>
   const measurements = await measureTogether(workloads, counts)
   const measurementOf = (workload: unknown): Measurement | undefined =>
@@ -220,6 +236,15 @@ try {
   for (const [i, bare] of ceilingLoads.entries()) {
     const other = secondBareLoads[i]
     if (other !== undefined) comparisons.push(comparisonOf(measurementOf(bare), measurementOf(other), "requests"))
+  }
+  // What effect/http costs the bare server's work, and what the gateway's own layers cost on top of it.
+  for (const [i, throughEffect] of effectEdgeLoads.entries()) {
+    const bare = ceilingLoads[i]
+    if (bare !== undefined)
+      comparisons.push(comparisonOf(measurementOf(throughEffect), measurementOf(bare), "requests"))
+    const gateway = gatewayLoads[i]
+    if (gateway !== undefined)
+      comparisons.push(comparisonOf(measurementOf(gateway), measurementOf(throughEffect), "requests"))
   }
   console.log(formatTable(comparisons))
   console.log(`\nlatency over the measured runs (${counts.measuredRuns} of ${requestsPerRun} requests each):`)

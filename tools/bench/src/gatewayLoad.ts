@@ -117,26 +117,31 @@ export const startGatewayProcess = (options: GatewayProcessOptions): Promise<Ser
 /** How the bare server makes a commit durable (bareServer.ts): the gateway store's default, or FULL on the event loop. */
 export type BareSynchronous = "full-offloaded" | "full"
 
+/** What serves the bare server's requests (bareServer.ts): `node:http` itself, or effect/http on it. */
+export type BareEdge = "node-http" | "effect-http"
+
 /**
  * Starts `src/bareServer.ts` (the ceiling beside the gateway: verify, decide
  * on a unique index, group commit made durable as `synchronous` says, sign
  * in the thread pool) on a fresh SQLite file in `dataDir`, signing with
- * `servicePrivateKeyPem` and taking BENCH's requests.
+ * `servicePrivateKeyPem` and taking BENCH's requests through `edge`.
  */
 export const startBareServerProcess = (
   dataDir: string,
   servicePrivateKeyPem: string,
   synchronous: BareSynchronous,
   env: Readonly<Record<string, string>> = {},
+  edge: BareEdge = "node-http",
 ): Promise<ServerProcess> => {
   const serviceKeyFile = join(dataDir, "bare-service-private.pem")
   const merchantKeyFile = join(dataDir, "bare-merchant-public.pem")
   writeFileSync(serviceKeyFile, servicePrivateKeyPem, { mode: 0o600 })
   writeFileSync(merchantKeyFile, benchMerchant.publicKeyPem)
-  return startServerProcess(`the bare server (${synchronous})`, join(import.meta.dirname, "bareServer.ts"), {
+  return startServerProcess(`the bare server (${synchronous}, ${edge})`, join(import.meta.dirname, "bareServer.ts"), {
     env: {
       ...env,
-      BARE_DB: join(dataDir, `bare-${synchronous}.db`),
+      BARE_DB: join(dataDir, `bare-${synchronous}-${edge}.db`),
+      BARE_EDGE: edge,
       BARE_SYNCHRONOUS: synchronous,
       BARE_SERVICE_KEY: serviceKeyFile,
       BARE_MERCHANT_KEY: merchantKeyFile,
