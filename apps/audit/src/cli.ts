@@ -7,7 +7,7 @@
 
 import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs"
 import { resolve } from "node:path"
-import { type CommandLine, readCommandLine } from "@mizan/command-line"
+import { type CommandLine, fileErrorReason, readCommandLine } from "@mizan/command-line"
 import { type EventStore, Sealing, type StoreError, SubjectKeys, subjectKindsOf } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
@@ -292,7 +292,9 @@ const readServicePublicKey = (io: CliIo, file: string | undefined): PublicKey | 
   } catch (error) {
     if (error instanceof KeyError) return new AuditError({ detail: `${path}: ${error.reason}` })
     // A folder, a file this user may not read: the file system's reason, not a stack.
-    return new AuditError({ detail: `cannot read the service public key ${path}: ${(error as Error).message}` })
+    return new AuditError({
+      detail: `cannot read the service public key ${path} (--service-public-key): ${fileErrorReason(error)}`,
+    })
   }
 }
 

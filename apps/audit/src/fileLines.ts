@@ -1,5 +1,6 @@
 import { createReadStream } from "node:fs"
 import { createInterface } from "node:readline"
+import { fileErrorReason } from "@mizan/command-line"
 import type { EventStore } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import { AuditError } from "./stores.ts"
@@ -17,8 +18,7 @@ export const linesOf = <E>(path: string, each: (line: Line) => Effect.Effect<voi
     const iterator = lines[Symbol.asyncIterator]()
     const nextLine = Effect.tryPromise({
       try: () => iterator.next(),
-      catch: (error) =>
-        new AuditError({ detail: `cannot read ${path}: ${error instanceof Error ? error.message : String(error)}` }),
+      catch: (error) => new AuditError({ detail: `cannot read the export file ${path}: ${fileErrorReason(error)}` }),
     })
     return Effect.gen(function* () {
       let number = 0

@@ -7,6 +7,7 @@
  * database and audit nothing.
  */
 import { DatabaseSync } from "node:sqlite"
+import { fileErrorReason } from "@mizan/command-line"
 import {
   EventStore,
   equalitySubjectId,
@@ -91,18 +92,26 @@ export const layerStore = (
     Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(auditErrorFromStore(store, error)))),
   )
 
-const keyFileOf = (masterKeyFile: string) =>
-  layerKeyFile(masterKeyFile, {
-    createWhenMissing: false,
-    settingName: `--master-key-file or ${masterKeyFileEnvironmentVariable}`,
-  })
+const masterKeyFileSetting = `--master-key-file or ${masterKeyFileEnvironmentVariable}`
+
+/** The file system's error among the causes of `error`, if a file did not read. */
+const fileSystemErrorIn = (error: unknown): NodeJS.ErrnoException | undefined => {
+  for (let at = error; at instanceof Error; at = at.cause)
+    if (typeof (at as NodeJS.ErrnoException).code === "string") return at
+  return undefined
+}
 
 /** The master key file's KeyRing, its refusal in the operator's words; never made here: the gateway makes it. */
 export const layerKeyFileOf = (masterKeyFile: string): Layer.Layer<KeyRing, AuditError> =>
-  keyFileOf(masterKeyFile).pipe(
-    Layer.catchTag("StoreError", (error) =>
-      Layer.effect(KeyRing, Effect.fail(new AuditError({ detail: error.detail }))),
-    ),
+  layerKeyFile(masterKeyFile, { createWhenMissing: false, settingName: masterKeyFileSetting }).pipe(
+    Layer.catchTag("StoreError", (error) => {
+      const unreadable = fileSystemErrorIn(error.cause)
+      const detail =
+        unreadable === undefined
+          ? error.detail
+          : `cannot read the master key file ${masterKeyFile} (${masterKeyFileSetting}): ${fileErrorReason(unreadable)}`
+      return Layer.effect(KeyRing, Effect.fail(new AuditError({ detail })))
+    }),
   )
 
 /**
@@ -124,7 +133,7 @@ export const layerOpenedStore = (
       // A KurrentDB store without a keyTable has a key table that holds nothing (libs/stores): it reads as never sealed.
       const sealedBefore = (yield* keys.liveKeyOf(equalitySubjectId)) !== undefined
       if (!sealedBefore) return Context.make(EventStore, Context.get(raw, EventStore))
-      const keyRing = yield* Layer.build(keyFileOf(masterKeyFile))
+      const keyRing = yield* Layer.build(layerKeyFileOf(masterKeyFile))
       const sealer = yield* makeSealerOn(mizanSealingPlan, keys, Context.get(keyRing, KeyRing))
       return Context.make(EventStore, sealedEventStore(Context.get(raw, EventStore), sealer))
     }).pipe(Effect.mapError((error) => (error instanceof AuditError ? error : auditErrorFromStore(store, error)))),
@@ -135,7 +144,7 @@ export const layerSealingStore = (
   store: StoreSetting,
   masterKeyFile: string,
 ): Layer.Layer<EventStore | Sealing | SubjectKeys, AuditError> =>
-  layerSealed(layerStoreOf(store, { mustExist: true }), keyFileOf(masterKeyFile), mizanSealingPlan).pipe(
+  layerSealed(layerStoreOf(store, { mustExist: true }), layerKeyFileOf(masterKeyFile), mizanSealingPlan).pipe(
     Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(auditErrorFromStore(store, error)))),
   )
 

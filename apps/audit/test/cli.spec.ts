@@ -258,6 +258,12 @@ describe("export and import", () => {
       expect(replay.events).toBe(0)
     })
 
+  it("refuses an export file that does not read, naming it, with 2", async () => {
+    const run = await importInto(folder.dir, join(folder.dir, "unread.db"))
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toBe(`mizan-audit: cannot read the export file ${folder.dir}: is a folder, not a file\n`)
+  })
+
   it("refuses an export file it cannot create, naming it, with 2", async () => {
     const out = join(folder.dir, "no-such-folder", "history.ndjson")
     const run = await cli(["export", "--out", out, "--store", sqlite(historyPath)])

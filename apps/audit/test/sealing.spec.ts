@@ -161,6 +161,17 @@ describe("forget", () => {
     expect(run.code).toBe(exitCodes.failed)
     expect(run.stderr).toContain("--master-key-file or MIZAN_MASTER_KEY_FILE")
   })
+
+  it.each([["replay"], ["forget", "card:4111111111111111", "--by", "dpo@example.ae"]])(
+    "refuses a master key file that does not read, naming it and the setting, in %s",
+    async (...command) => {
+      const run = await cli([...command, "--store", `sqlite:${storePath}`, "--master-key-file", folder.dir])
+      expect(run.code).toBe(exitCodes.failed)
+      expect(run.stderr).toBe(
+        `mizan-audit: cannot read the master key file ${folder.dir} (--master-key-file or MIZAN_MASTER_KEY_FILE): is a folder, not a file\n`,
+      )
+    },
+  )
 })
 
 describe("rotate-master-key", () => {

@@ -144,7 +144,7 @@ describe("verify", () => {
     const run = await cli(["verify", "--store", `sqlite:${path}`, "--service-public-key", folder.dir])
     expect(run.code).toBe(exitCodes.failed)
     expect(run.stderr.split("\n")[0]).toBe(
-      `mizan-audit: cannot read the service public key ${folder.dir}: EISDIR: illegal operation on a directory, read`,
+      `mizan-audit: cannot read the service public key ${folder.dir} (--service-public-key): is a folder, not a file`,
     )
   })
 })

@@ -6,6 +6,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
+import { fileErrorReason } from "@mizan/command-line"
 import {
   generateKeyPair,
   KeyError,
@@ -50,12 +51,8 @@ export const loadServiceKeys = (files: ServiceKeyFiles, mode: "sandbox" | "produ
   return { privateKey, publicKey, generated: false }
 }
 
-/** Why a key file does not read, in words: the key's own reason, or the file system's without Node's codes. */
-const whyUnreadable = (error: unknown): string => {
-  if (error instanceof KeyError) return error.reason
-  if ((error as NodeJS.ErrnoException).code === "EISDIR") return "it is a folder, not a file"
-  return (error as Error).message
-}
+/** Why a key file does not read, in words: the key's own reason, or the file system's. */
+const whyUnreadable = (error: unknown): string => (error instanceof KeyError ? error.reason : fileErrorReason(error))
 
 /** A key file read and parsed, or a ConfigError naming the file and the setting that names it. */
 const readKeyFile = <Key>(path: string, kind: "private" | "public", parse: (pem: string) => Key): Key => {

@@ -208,7 +208,7 @@ describe("send, against a gateway on the configuration the tools wrote", () => {
     const missing = await send("M100001", "/acquire2/getOrder", "@no-such-order.json")
     expect([missing.code, missing.stderr.trim()]).toEqual([
       2,
-      "send: cannot read the bizContent file no-such-order.json: no such file or directory",
+      "send: cannot read the bizContent file no-such-order.json: no such file",
     ])
   })
 
@@ -280,7 +280,7 @@ describe("npm start", () => {
     const folderAsKey = await start()
     expect([folderAsKey.code, folderAsKey.stderr.trim()]).toEqual([
       1,
-      `mizan: the service's public key ${folder} (serviceKeys.publicKeyFile) does not read: it is a folder, not a file`,
+      `mizan: the service's public key ${folder} (serviceKeys.publicKeyFile) does not read: is a folder, not a file`,
     ])
   })
 

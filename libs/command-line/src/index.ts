@@ -4,7 +4,8 @@
  * generator), so that they all answer alike:
  * - `--help` (or `-h`) anywhere: the tool prints its usage and exits 0;
  * - an unknown option, or an option without its value: one line
- *   (`mizan-audit: unknown option --x; --help for usage`) and exit 2.
+ *   (`mizan-audit: unknown option --x; --help for usage`) and exit 2;
+ * - a file that does not read: its reason in plain words (`fileErrorReason`).
  * Node's own `parseArgs` does the reading; only its messages are put in the
  * tool's words.
  */
@@ -67,3 +68,5 @@ export const readCommandLine = <const Options extends ParseArgsOptionsConfig>(
     throw new CommandLineError(lineFor(tool, error))
   }
 }
+
+export { fileErrorReason } from "./fileError.ts"

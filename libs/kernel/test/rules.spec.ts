@@ -39,11 +39,7 @@ import {
   timestamp,
   toWireMoney,
 } from "../src/index.ts"
-
-const messageOf = (schema: Schema.Top & Schema.Decoder<unknown>, input: unknown): string => {
-  const result = Schema.decodeUnknownResult(schema)(input)
-  return Result.isFailure(result) ? issueMessage(result.failure.issue) : "ok"
-}
+import { messageOf } from "./support/messageOf.ts"
 
 describe("amount arithmetic refuses what is not an amount in fils", () => {
   it("takes 0 and 99,999,999,999,999 fils and refuses -1, a fraction and one fils more", () => {

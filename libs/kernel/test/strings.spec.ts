@@ -11,11 +11,7 @@ import {
   Sha256Hex,
   Timestamp,
 } from "../src/index.ts"
-
-const messageOf = (schema: Schema.Top & Schema.Decoder<unknown>, input: unknown, prefix: ReadonlyArray<string>) => {
-  const result = Schema.decodeUnknownResult(schema)(input)
-  return Result.isFailure(result) ? issueMessage(result.failure.issue, prefix) : "ok"
-}
+import { messageOf } from "./support/messageOf.ts"
 
 describe("field rules name the field and the rule", () => {
   it("String(n)", () => {

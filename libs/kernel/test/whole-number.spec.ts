@@ -1,11 +1,11 @@
-import { Result, Schema } from "effect"
+import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { issueMessage, Timestamp, WholeNumber } from "../src/index.ts"
+import { Timestamp, WholeNumber } from "../src/index.ts"
+import { messageOf } from "./support/messageOf.ts"
 
-const refusalOf = (schema: Schema.Codec<unknown, unknown>, value: unknown): string => {
-  const decoded = Schema.decodeUnknownResult(Schema.Struct({ field: schema }))({ field: value })
-  return Result.isFailure(decoded) ? issueMessage(decoded.failure.issue, ["bizContent"]) : "accepted"
-}
+/** What the rule says of `value` sent as a field of bizContent. */
+const refusalOf = (schema: Schema.Codec<unknown, unknown>, value: unknown): string =>
+  messageOf(Schema.Struct({ field: schema }), { field: value }, ["bizContent"])
 
 describe("WholeNumber", () => {
   it("refuses a fraction, as number or as the source text the wire's parser keeps, saying a whole number is wanted", () => {
@@ -15,7 +15,7 @@ describe("WholeNumber", () => {
   })
 
   it("takes a whole number", () => {
-    expect(refusalOf(WholeNumber, 60)).toBe("accepted")
-    expect(refusalOf(Timestamp, 1795745555315)).toBe("accepted")
+    expect(refusalOf(WholeNumber, 60)).toBe("ok")
+    expect(refusalOf(Timestamp, 1795745555315)).toBe("ok")
   })
 })

@@ -53,8 +53,11 @@ export interface ConnectionOptions {
  */
 export const walCheckpointPages = 8_000
 
-/** Opens (creating when absent) the store at `path`. Throws a StoreError saying what is wrong with the file. */
-export const openDatabase = (path: string, options: ConnectionOptions): DatabaseSync => {
+/** What a file is opened as, for the errors of its opening: "opening the key table at PATH: ...". */
+export type OpenedAs = "the event store" | "the key table"
+
+/** Opens (creating when absent) the file at `path` as `what`. Throws a StoreError saying what is wrong with the file. */
+export const openDatabase = (path: string, what: OpenedAs, options: ConnectionOptions): DatabaseSync => {
   if (!Object.hasOwn(pragmaOf, options.synchronous))
     throw new StoreError({
       reason: "InvalidRequest",
@@ -64,7 +67,7 @@ export const openDatabase = (path: string, options: ConnectionOptions): Database
   try {
     db = new DatabaseSync(path, { timeout: options.busyTimeoutMs })
   } catch (error) {
-    throw storeErrorFrom(error, `opening the event store at ${path}`)
+    throw storeErrorFrom(error, `opening ${what} at ${path}`)
   }
   try {
     // Before anything is written (even the journal mode, which lives in the header): is this file ours to write?
@@ -83,7 +86,7 @@ export const openDatabase = (path: string, options: ConnectionOptions): Database
     return db
   } catch (error) {
     db.close()
-    throw storeErrorFrom(error, `opening the event store at ${path}`)
+    throw storeErrorFrom(error, `opening ${what} at ${path}`)
   }
 }
 
@@ -95,18 +98,19 @@ export interface OnFile<A> {
 }
 
 /**
- * Opens the file at `path` and the syncs of its log (made by `logSyncOf`),
- * and builds on them what `build` makes, closed with the scope; whatever
- * fails half-way closes what was already open.
+ * Opens the file at `path` as `what` and the syncs of its log (made by
+ * `logSyncOf`), and builds on them what `build` makes, closed with the
+ * scope; whatever fails half-way closes what was already open.
  */
 export const openOnFile = <A>(
   path: string,
+  what: OpenedAs,
   options: ConnectionOptions,
   logSyncOf: (walPath: string) => LogSync,
   build: (db: DatabaseSync, logSync: LogSync) => OnFile<A>,
 ): Effect.Effect<A, StoreError, Scope.Scope> => {
   const open = (): OnFile<A> => {
-    const db = openDatabase(path, options)
+    const db = openDatabase(path, what, options)
     let logSync: LogSync | undefined
     try {
       logSync = logSyncOf(walPathOf(path))
@@ -121,7 +125,7 @@ export const openOnFile = <A>(
     Effect.acquireRelease(
       Effect.try({
         try: open,
-        catch: (error) => storeErrorFrom(error, `opening the event store at ${path}`),
+        catch: (error) => storeErrorFrom(error, `opening ${what} at ${path}`),
       }),
       (onFile) => Effect.sync(onFile.close),
     ),

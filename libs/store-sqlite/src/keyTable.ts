@@ -39,7 +39,7 @@ export const openSqliteKeyTable = (
   logSyncOf: (walPath: string) => LogSync = threadPoolLogSync,
 ): Effect.Effect<SubjectKeysShape, StoreError, Scope.Scope> => {
   const settings = { ...sqliteStoreDefaults, ...options }
-  return openOnFile(path, settings, logSyncOf, (db, logSync) => {
+  return openOnFile(path, "the key table", settings, logSyncOf, (db, logSync) => {
     const durability = makeDurability(settings.synchronous, logSync, path, noEvents)
     return {
       opened: sqliteSubjectKeys(db, path, durability.afterWrite, durability.onDisk),

@@ -171,7 +171,9 @@ export const openSqliteEventStore = (
   chaining: Chaining = chained,
 ): Effect.Effect<SqliteEventStore, StoreError, Scope.Scope> => {
   const settings = { ...sqliteStoreDefaults, ...options }
-  return openOnFile(path, settings, logSyncOf, (db, logSync) => storeOnDatabase(db, path, settings, logSync, chaining))
+  return openOnFile(path, "the event store", settings, logSyncOf, (db, logSync) =>
+    storeOnDatabase(db, path, settings, logSync, chaining),
+  )
 }
 
 const storeOnDatabase = (

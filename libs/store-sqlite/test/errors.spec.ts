@@ -5,6 +5,7 @@ import { logStart, type NewEvent, StoreError } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeSqliteEventStore, schemaVersionCurrent } from "../src/index.ts"
+import { openSqliteKeyTable } from "../src/keyTable.ts"
 import type { LogSync } from "../src/logSync.ts"
 import { openSqliteEventStore } from "../src/store.ts"
 import { tempDatabasePath } from "./support/stores.ts"
@@ -118,6 +119,18 @@ describe("a path that cannot be opened", () => {
       return Effect.map(openingFails(path), (error) =>
         expect(error).toMatchObject({ _tag: "StoreError", reason: "Unavailable" }),
       )
+    }))
+
+  it("names what it was opening: the event store, or a key table alone", () =>
+    run((path) => {
+      mkdirSync(path)
+      return Effect.gen(function* () {
+        const whatOf = (error: StoreError) => error.detail.split(": ")[0]
+        expect(whatOf(yield* openingFails(path))).toBe(`opening the event store at ${path}`)
+        expect(whatOf(yield* Effect.flip(Effect.scoped(openSqliteKeyTable(path))))).toBe(
+          `opening the key table at ${path}`,
+        )
+      })
     }))
 
   it("refuses another application's SQLite database with Unavailable and adds nothing to it", () =>

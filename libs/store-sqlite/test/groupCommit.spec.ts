@@ -204,7 +204,7 @@ describe("the group-commit writer", () => {
       Effect.scoped(
         Effect.gen(function* () {
           const path = yield* tempDatabasePath
-          const db = openDatabase(path, { synchronous: "normal", busyTimeoutMs: 100 })
+          const db = openDatabase(path, "the event store", { synchronous: "normal", busyTimeoutMs: 100 })
           yield* Effect.addFinalizer(() => Effect.sync(() => db.close()))
           // "normal" never asks the log for a sync at commit, and this writer is never read through its durability.
           const logSync: LogSync = {

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from "node:fs"
 import { it as effectIt } from "@effect/vitest"
-import type { SubjectKeysShape } from "@mizan/eventsourcing"
-import { type DurabilityGate, subjectKeysContract } from "@mizan/eventsourcing/testing"
-import { Effect, Fiber } from "effect"
+import {
+  addingWhileDurabilityHeld,
+  expectKeyAnsweredOnceDurable,
+  subjectKeysContract,
+} from "@mizan/eventsourcing/testing"
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { openSqliteKeyTable } from "../src/keyTable.ts"
 import { openSqliteEventStore } from "../src/store.ts"
@@ -45,22 +48,11 @@ describe("the SQLite key table", () => {
 
   const newKey = { keyId: "k1", subjectId: "card:a", wrappedKey: "d3JhcHBlZA==", masterKeyId: "mk-1", createdAt: 1 }
 
-  /** `addKey(newKey)` on `keys`, raced against its first request for a sync of the log, which `gate` holds back. */
-  const addingWhileSyncsHeld = (keys: SubjectKeysShape, gate: DurabilityGate) =>
-    Effect.gen(function* () {
-      const adding = yield* Effect.forkChild(keys.addKey(newKey))
-      const first = yield* Effect.raceFirst(
-        Effect.as(Fiber.join(adding), "answered" as const),
-        Effect.as(gate.waiting, "asked for a sync" as const),
-      )
-      return { first, adding }
-    })
-
   effectIt.live("answers a new key at once when the events are in the same file: their append's sync carries it", () =>
     Effect.gen(function* () {
       const syncs = gatedLogSyncs()
       const store = yield* openSqliteEventStore(yield* tempDatabasePath, {}, syncs.logSyncOf)
-      const { first } = yield* addingWhileSyncsHeld(store.subjectKeys, syncs.hold())
+      const { first } = yield* addingWhileDurabilityHeld(store.subjectKeys, newKey, syncs.hold())
       expect(first).toBe("answered")
     }),
   )
@@ -71,14 +63,7 @@ describe("the SQLite key table", () => {
       Effect.gen(function* () {
         const syncs = gatedLogSyncs()
         const keys = yield* openSqliteKeyTable(yield* tempDatabasePath, { synchronous }, syncs.logSyncOf)
-        const gate = syncs.hold()
-        const { first, adding } = yield* addingWhileSyncsHeld(keys, gate)
-        expect(first).toBe("asked for a sync")
-        // A while after asking, still unanswered: an addKey that asked and went on would have answered by now.
-        yield* Effect.sleep(20)
-        expect(adding.pollUnsafe()).toBeUndefined()
-        yield* gate.release
-        expect(yield* Fiber.join(adding)).toEqual(newKey)
+        yield* expectKeyAnsweredOnceDurable(keys, newKey, syncs.hold())
       }),
   )
 })

@@ -287,14 +287,15 @@ export const layerStore = (
 /**
  * A store (with its key table) under sealing: the EventStore provided is the
  * sealed one (libs/eventsourcing/src/sealing/), and `Sealing` forgets.
- * `storeLayer` is what `layerStore` or `layerStoreOf` gives.
+ * `storeLayer` is what `layerStore` or `layerStoreOf` gives; `keyRing` may
+ * fail in the caller's own words (the audit names its master key file so).
  */
-export const layerSealed = <E, R>(
+export const layerSealed = <E, R, KeyRingFailure = StoreError>(
   storeLayer: Layer.Layer<EventStore | SubjectKeys, E, R>,
-  keyRing: Layer.Layer<KeyRing, StoreError>,
+  keyRing: Layer.Layer<KeyRing, KeyRingFailure>,
   plan: SealingPlan,
   options: SealingOptions = {},
-): Layer.Layer<EventStore | Sealing | SubjectKeys | KeyRing, E | StoreError, R> =>
+): Layer.Layer<EventStore | Sealing | SubjectKeys | KeyRing, E | KeyRingFailure | StoreError, R> =>
   layerSealedEventStore(plan, options).pipe(Layer.provideMerge(Layer.merge(storeLayer, keyRing)))
 
 /**

@@ -30,7 +30,8 @@ export const readMasterKeyFile = (path: string): ReadonlyArray<MasterKey> => {
   try {
     parsed = JSON.parse(readFileSync(path, "utf8"))
   } catch (error) {
-    throw new Error(`master key file ${path} cannot be read as JSON: ${(error as Error).message}`)
+    // The file system's error stays the cause: a tool words it its own way (the audit, @mizan/command-line).
+    throw new Error(`master key file ${path} cannot be read as JSON: ${(error as Error).message}`, { cause: error })
   }
   const entries = (parsed as { masterKeys?: unknown }).masterKeys
   if (!Array.isArray(entries) || entries.length === 0)

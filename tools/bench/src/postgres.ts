@@ -16,11 +16,12 @@ import { dumbo, endAllPools } from "@event-driven-io/dumbo"
 import { getPostgreSQLEventStore, readMessagesBatch } from "@event-driven-io/emmett-postgresql"
 import { makePostgresEventStore } from "@mizan/store-postgres"
 import { durableServerSettings, startEmbeddedPostgres } from "@mizan/store-postgres/testing"
-import { Effect, Exit, Scope } from "effect"
+import { Effect } from "effect"
 import pg from "pg"
 import { paymentData, paymentEvent } from "./events.ts"
 import { type Comparison, compare, describeMachine, formatTable, goalsMet, type Workload } from "./harness.ts"
 import { countAllInPages } from "./readPages.ts"
+import { closeScope, openScoped } from "./storeSetUp.ts"
 
 const appendsSequential = 300
 const writersConcurrent = 16
@@ -56,10 +57,7 @@ interface Driver {
 }
 
 const mizanDriver = async (connectionString: string): Promise<Driver> => {
-  const scope = await Effect.runPromise(Scope.make())
-  const store = await Effect.runPromise(
-    Scope.provide(scope)(makePostgresEventStore(connectionString, { poolSizeConnections })),
-  )
+  const { scope, value: store } = await openScoped(makePostgresEventStore(connectionString, { poolSizeConnections }))
   return {
     name: "mizan",
     appendOne: async (streamId, version, n) => {
@@ -70,7 +68,7 @@ const mizanDriver = async (connectionString: string): Promise<Driver> => {
       await Effect.runPromise(store.append(streamId, events, "no_stream"))
     },
     readWholeLog: () => countAllInPages(store, pageSizeEvents),
-    close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
+    close: () => closeScope(scope),
   }
 }
 

@@ -10,9 +10,6 @@
  * so that no HTTP client shares the process's time with what is measured.
  */
 import { createHash } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { layerInstrumentedEventStore } from "@mizan/eventsourcing"
 import { type GatewayOptions, layerGatewayServices, layerGatewayServicesOver } from "@mizan/gateway/app"
 import { decodeConfig } from "@mizan/gateway/config"
@@ -22,8 +19,7 @@ import { Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { benchGatewayConfig, type SignedRequest, signedCreates } from "./gatewayLoad.ts"
 import type { Workload } from "./harness.ts"
-
-const storeFile = "gateway.db"
+import { removeFile, tempFile } from "./storeSetUp.ts"
 
 export interface InProcessGateway {
   readonly sealed: boolean
@@ -33,9 +29,10 @@ export interface InProcessGateway {
 
 /** A sandbox gateway with one merchant, BENCH, that no rate limit slows, on a new SQLite file: sealed, or plain. */
 export const startInProcessGateway = (sealed: boolean): InProcessGateway => {
-  const dir = mkdtempSync(join(tmpdir(), "mizan-bench-sealing-gateway-"))
-  const config = decodeConfig(benchGatewayConfig(`sqlite:${storeFile}`))
-  const options: GatewayOptions = { config, baseDir: dir }
+  const file = tempFile("mizan-bench-sealing-gateway-")
+  const config = decodeConfig(benchGatewayConfig(`sqlite:${file.path}`))
+  // The master key file the sealed side makes goes beside the store, in the folder removed at close.
+  const options: GatewayOptions = { config, baseDir: file.dir }
   const routes = gatewayRoutes(config.mode).pipe(Layer.provide(HttpServer.layerServices))
   const app = sealed
     ? HttpRouter.toWebHandler(routes.pipe(Layer.provide(layerGatewayServices(options))), { disableLogger: true })
@@ -44,7 +41,7 @@ export const startInProcessGateway = (sealed: boolean): InProcessGateway => {
           Layer.provide(
             layerGatewayServicesOver(
               options,
-              layerInstrumentedEventStore.pipe(Layer.provideMerge(layerSqlite(join(dir, storeFile)))),
+              layerInstrumentedEventStore.pipe(Layer.provideMerge(layerSqlite(file.path))),
             ),
           ),
         ),
@@ -55,7 +52,7 @@ export const startInProcessGateway = (sealed: boolean): InProcessGateway => {
     handle: (request) => app.handler(request),
     close: async () => {
       await app.dispose()
-      rmSync(dir, { recursive: true, force: true })
+      removeFile(file)
     },
   }
 }

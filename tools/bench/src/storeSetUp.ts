@@ -1,7 +1,8 @@
 /**
- * What the store benchmarks (sqlite.ts, sealing.ts, notifier.ts) set up alike: a SQLite
- * file in a temporary folder of its own, a store held open in a scope across
- * a workload's runs, and the 64 concurrent writers every writers' line runs.
+ * What the store benchmarks (sqlite.ts, sealing.ts, sealingGateway.ts,
+ * notifier.ts, postgres.ts) set up alike: a SQLite file in a temporary
+ * folder of its own, a store held open in a scope across a workload's runs,
+ * and the 64 concurrent writers every SQLite writers' line runs.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"

@@ -8,6 +8,7 @@
  * the call could not be made.
  */
 import { existsSync, readFileSync } from "node:fs"
+import { fileErrorReason } from "@mizan/command-line"
 import { isOperationPath, operationPaths } from "@mizan/protocol"
 import { isHttpUrl } from "../config.ts"
 import { listenAddressOf } from "../listen.ts"
@@ -40,13 +41,12 @@ const readKey = (path: string, missing: string): string => {
   return readFileSync(path, "utf8")
 }
 
-/** The text of `@file`, or a one-line refusal that names it ("no such file or directory", not Node's stack). */
+/** The text of `@file`, or a one-line refusal that names it ("no such file", not Node's stack). */
 const readBizContentFile = (path: string): string => {
   try {
     return readFileSync(path, "utf8")
   } catch (error) {
-    const reason = (error as Error).message.replace(/^[A-Z]+: /, "").replace(/, \w+ '.*'$/, "")
-    throw new CliError(`cannot read the bizContent file ${path}: ${reason}`)
+    throw new CliError(`cannot read the bizContent file ${path}: ${fileErrorReason(error)}`)
   }
 }
 

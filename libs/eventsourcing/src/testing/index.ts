@@ -1,6 +1,7 @@
 export * from "./budget.ts"
 export * from "./chainContract.ts"
 export * from "./contract.ts"
+export * from "./durabilityGate.ts"
 export * from "./exclusiveWorkContract.ts"
 export * from "./givenWhenThen.ts"
 export * from "./histories.ts"

@@ -2,7 +2,7 @@
 import { fdatasync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { DurabilityGate } from "@mizan/eventsourcing/testing"
+import { type DurabilityGate, heldDurability } from "@mizan/eventsourcing/testing"
 import { Effect, Exit, Scope } from "effect"
 import type { SqliteEventStore, SqliteStoreOptions } from "../../src/index.ts"
 import { type Datasync, type LogSync, threadPoolLogSync } from "../../src/logSync.ts"
@@ -23,40 +23,19 @@ export const tempDatabasePath: Effect.Effect<string, never, Scope.Scope> = Effec
  * real syncs. Shows what waits for a commit to become durable.
  */
 export const gatedLogSyncs = () => {
-  let held: Array<() => void> | undefined
-  let someoneWaits = () => {}
-  const hold = (): DurabilityGate => {
-    held = []
-    const waiting = new Promise<void>((resolve) => {
-      someoneWaits = resolve
-    })
-    return {
-      waiting: Effect.promise(() => waiting),
-      release: Effect.sync(() => {
-        const requests = held ?? []
-        held = undefined
-        for (const request of requests) request()
-      }),
-    }
-  }
+  const gate = heldDurability()
   const logSyncOf = (walPath: string): LogSync => {
     const inner = threadPoolLogSync(walPath)
     return {
       startedSyncs: inner.startedSyncs,
-      afterSync: (sync, done) => {
-        if (held === undefined) return inner.afterSync(sync, done)
-        held.push(() => inner.afterSync(sync, done))
-        someoneWaits()
-      },
+      afterSync: (sync, done) => gate.pass(() => inner.afterSync(sync, done)),
       close: () => {
-        const requests = held ?? []
-        held = undefined
-        for (const request of requests) request()
+        gate.releaseAll()
         inner.close()
       },
     }
   }
-  return { hold, logSyncOf }
+  return { hold: gate.hold, logSyncOf }
 }
 
 /**
