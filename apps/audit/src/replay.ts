@@ -33,6 +33,7 @@ import {
   type StreamFacts,
   wantedStreams,
 } from "./crossStream.ts"
+import { RecentIds } from "./recentIds.ts"
 import { type AuditedAggregate, aggregateOf, domainFold, moneyFigureNames, registry } from "./registry.ts"
 import {
   assembleReport,
@@ -128,6 +129,13 @@ export interface Partition {
 }
 
 /** Whether the replayer of `partition` folds a stream: every stream without one. */
+/**
+ * How many of other parts' streams a part remembers as read lately (`RecentIds`):
+ * enough for an index to find its stream among the appends of other writers
+ * that came between the two, few enough to search at each index.
+ */
+const readElsewhereRemembered = 32
+
 const holderOf =
   (partition: Partition | undefined) =>
   (streamId: string): boolean =>
@@ -253,19 +261,26 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     }
   }
 
-  /** Whether this replayer holds a stream already (the stream id hashed once, for the part and the table). */
-  const heldHere = (streamId: string): boolean => {
+  /** Other parts' streams read last: most indexes name one of these when their part does not hold the stream. */
+  const readElsewhere = new RecentIds(readElsewhereRemembered)
+
+  /**
+   * Whether the log read so far holds a stream: one this replayer holds (the
+   * id hashed once, for the part and the table), or one of another part's
+   * read lately. False for another part's stream read longer ago: the rules
+   * then ask that part at the end, as for a stream not read at all.
+   */
+  const readAlready = (streamId: string): boolean => {
     const hash = hashOfStreamId(streamId)
-    return (
-      (partition === undefined || workerOfHash(hash, partition.count) === partition.index) &&
-      streams.getHashed(streamId, hash) !== undefined
-    )
+    return partition === undefined || workerOfHash(hash, partition.count) === partition.index
+      ? streams.getHashed(streamId, hash) !== undefined
+      : readElsewhere.has(streamId)
   }
 
   /** Retires an open stream whose state is final: an append left it so, and no rule of it is broken. */
   const retire = (tracked: TrackedStream, aggregate: AuditedAggregate, fold: AuditFold) => {
     countRetired(aggregate, fold, tracked.state, 1)
-    const index = retired.add(tracked, aggregate, holdsForGood(aggregate.kind, tracked.state, heldHere))
+    const index = retired.add(tracked, aggregate, holdsForGood(aggregate.kind, tracked.state, readAlready))
     streams.replace(tracked.streamId, hashOfStreamId(tracked.streamId), index)
   }
 
@@ -346,7 +361,10 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
       checkDue()
       const hash = hashOfStreamId(streamId)
       // Another worker's stream: it ended the due append, and is that worker's to fold.
-      if (partition !== undefined && workerOfHash(hash, partition.count) !== partition.index) return
+      if (partition !== undefined && workerOfHash(hash, partition.count) !== partition.index) {
+        readElsewhere.add(streamId)
+        return
+      }
       const slot = streams.getHashed(streamId, hash)
       tracked = slot === undefined ? track(streamId, hash) : typeof slot === "number" ? revive(slot, hash) : slot
     }
@@ -507,7 +525,11 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     streams: tracked,
     part,
     // Each stream once: only other parts' streams cross to another thread, and each costs a copy there and back.
-    wanted: () => [...new Set(wantedStreams(subjects()))].filter((streamId) => !holds(streamId)),
+    // The last append's check first: an index it retires may hold for good, and is not asked about.
+    wanted: () => {
+      checkDue()
+      return [...new Set(wantedStreams(subjects()))].filter((streamId) => !holds(streamId))
+    },
     factsOf: (streamIds) => streamIds.map(factsOfStream),
     crossStream,
     report: () =>

@@ -30,6 +30,7 @@ import { localPart, type PartWorker, replayInWorkers, reportOfParts, workerPart 
 import { registry } from "../src/registry.ts"
 import type { ParentMessage } from "../src/replayWorkerProtocol.ts"
 import { failureMessage } from "../src/stores.ts"
+import { workerOfStream } from "../src/streamTable.ts"
 import { cli } from "./support/cli.ts"
 import { closeOrderTwice, damage, damagedLog } from "./support/damage.ts"
 import { generatedLog } from "./support/histories.ts"
@@ -113,6 +114,63 @@ describe("a replay in parts", () => {
       { numRuns: 10 },
     )
   })
+})
+
+describe("a part's questions to the other parts", () => {
+  const count = 2
+  /** The first id `idOf(i)` gives that hashes to `part`. */
+  const idIn = (part: number, idOf: (i: number) => string, from = 0) => {
+    for (let i = from; ; i++) if (workerOfStream(idOf(i), count) === part) return idOf(i)
+  }
+
+  /**
+   * A log of one stream, `fillers` appends of other streams its part holds,
+   * then an order-number index naming that stream, held by the other part;
+   * and what the index's part asks the other parts about.
+   */
+  const askedAbout = (fillers: number) =>
+    Effect.gen(function* () {
+      const store = makeMemoryEventStore()
+      const named = idIn(1, (i) => `acquiring-5-M0001-NAMED-${i}`)
+      const orderNo = idIn(0, (i) => orderIndexStreamId("M0001", `NO-${i}`)).slice(
+        orderIndexStreamId("M0001", "").length,
+      )
+      const event = { type: "Noted", schemaVersion: 1, data: {} }
+      yield* store.append(named, [event], "no_stream")
+      for (let i = 0; i < fillers; i++)
+        yield* store.append(
+          idIn(1, (j) => `filler-${j}`, i * 1_000),
+          [event],
+          "no_stream",
+        )
+      const issued: Omit<OrderNumberIssued, "_tag"> = { orderNo, kind: "acquiring", streamId: named }
+      yield* store.append(
+        orderIndexStreamId("M0001", orderNo),
+        [{ type: "OrderNumberIssued", schemaVersion: 1, data: issued }],
+        "no_stream",
+      )
+      const log = yield* store.readAll({ after: logStart, maxCount: 1_000 })
+      const parts = [0, 1].map((index) => makeReplayer({ states: "compact", partition: { index, count } }))
+      for (const record of log) for (const part of parts) part.apply(record)
+      // The index's part answers as one replayer would, whatever it asked.
+      const single = oneReplayer(log)
+      expect(yield* Effect.promise(() => inParts(log, count))).toEqual(single)
+      expect(single.brokenInvariants.total).toBe(0)
+      return { named, asked: parts[0]!.wanted() }
+    })
+
+  it.effect("asks nothing about the stream an index names when that stream was read shortly before the index", () =>
+    Effect.gen(function* () {
+      expect((yield* askedAbout(3)).asked).toEqual([])
+    }),
+  )
+
+  it.effect("asks about it when it was read long before, as about a stream it never read", () =>
+    Effect.gen(function* () {
+      const { named, asked } = yield* askedAbout(40)
+      expect(asked).toEqual([named])
+    }),
+  )
 })
 
 describe("replay --workers", () => {
