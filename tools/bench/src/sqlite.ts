@@ -25,6 +25,7 @@ import { DatabaseSync, type StatementSync } from "node:sqlite"
 import { canonicalJson, chainGenesis, chainHashOfCanonical, type NewEvent } from "@mizan/eventsourcing"
 import { makeSqliteEventStore, type SqliteEventStore, type Synchronous, walCheckpointPages } from "@mizan/store-sqlite"
 import { Effect, type Scope } from "effect"
+import { type EventRow, eventColumns } from "../../../libs/store-sqlite/src/rows.ts"
 import { paymentEvent } from "./events.ts"
 import {
   type Comparison,
@@ -403,16 +404,18 @@ const storeReadAll = (open: OpenStore): Workload => ({
 type RawRows = "objects" | "arrays" | "arrays, data parsed"
 
 /**
- * The same columns, pages and order as the store's readAll, in plain
- * node:sqlite. With the data parsed it is what any adapter that hands back
- * events (not text) must do at least: the ceiling of readAll.
+ * The same columns, pages and order as the store's readAll (its own column
+ * list: the chain hash too, which every record carries), in plain
+ * node:sqlite. With the data parsed (and the metadata, where a row has
+ * any) it is what any adapter that hands back events (not text) must do at
+ * least: the ceiling of readAll.
  */
 const rawKeysetSelect = (db: DatabaseSync, rows: RawRows): Workload => ({
   name: `raw: keyset-paged SELECT, pages of ${pageSizeEvents}${rows === "objects" ? "" : `, rows as ${rows}`}`,
   operationsPerRun: eventsInLog,
   run: () => {
     const select = db.prepare(
-      "SELECT global_position, event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?",
+      `SELECT ${eventColumns} FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?`,
     )
     select.setReturnArrays(rows !== "objects")
     let after: unknown = -1
@@ -422,7 +425,10 @@ const rawKeysetSelect = (db: DatabaseSync, rows: RawRows): Workload => ({
       const last = page.at(-1)
       if (last === undefined) break
       if (rows === "arrays, data parsed")
-        for (const row of page as ReadonlyArray<ReadonlyArray<string>>) JSON.parse(row[6]!)
+        for (const row of page as ReadonlyArray<EventRow>) {
+          JSON.parse(row[6])
+          if (row[7] !== null) JSON.parse(row[7])
+        }
       read += page.length
       after = Array.isArray(last) ? last[0] : (last as { readonly global_position: number }).global_position
     }
