@@ -50,7 +50,7 @@ import {
   replayPageSizeEventsDefault,
   type WorkerTiming,
 } from "@mizan/audit"
-import { EventStore, type EventStoreShape, type GlobalPosition, logStart } from "@mizan/eventsourcing"
+import { EventStore, type EventStoreShape } from "@mizan/eventsourcing"
 import { generateHistory } from "@mizan/histories"
 import { makeSqliteEventStore } from "@mizan/store-sqlite"
 import { Effect, Result } from "effect"
@@ -66,7 +66,7 @@ import {
   type RunCounts,
   type Workload,
 } from "./harness.ts"
-import { countAllInPages } from "./readPages.ts"
+import { countAllInPages, forEachPage } from "./readPages.ts"
 
 const seed = 1
 const eventsInHistory = 1_000_000
@@ -150,22 +150,14 @@ const readAndDecode = (store: EventStoreShape): Workload =>
   cpuRecorded({
     name: "ceiling: read and decode every event, nothing folded, nothing tracked",
     operationsPerRun: eventsInHistory,
-    run: () =>
-      Effect.runPromise(
-        Effect.gen(function* () {
-          let after: GlobalPosition = logStart
-          let undecodable = 0
-          while (true) {
-            const page = yield* store.readAll({ after, maxCount: pageSizeEvents })
-            const last = page.at(-1)
-            if (last === undefined) break
-            for (const record of page)
-              if (Result.isFailure(aggregateOf(record.streamId)!.codec.decode(record))) undecodable++
-            after = last.globalPosition
-          }
-          if (undecodable > 0) throw new Error(`${undecodable} events did not decode`)
-        }),
-      ),
+    run: async () => {
+      let undecodable = 0
+      await forEachPage(store, pageSizeEvents, (page) => {
+        for (const record of page)
+          if (Result.isFailure(aggregateOf(record.streamId)!.codec.decode(record))) undecodable++
+      })
+      if (undecodable > 0) throw new Error(`${undecodable} events did not decode`)
+    },
   })
 
 /**
