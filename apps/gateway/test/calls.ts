@@ -14,14 +14,19 @@ export const ok = <P extends OperationPath>(client: MerchantClient, path: P, biz
     ),
   )
 
-/** The refusal of a call: `{ code, msg }`; throws when the call succeeds. */
+/** The refusal of a call: `{ code, msg, applyStatus, httpStatus }`; throws when the call succeeds. */
 export const refused = async <P extends OperationPath>(client: MerchantClient, path: P, bizContent?: RequestOf<P>) => {
   const exit = await Effect.runPromise(
     Effect.flip((client.call as (path: P, biz?: RequestOf<P>) => Effect.Effect<unknown, unknown>)(path, bizContent)),
   )
-  const failure = exit as { _tag: string; code?: string; msg?: string; applyStatus?: string }
+  const failure = exit as { _tag: string; code?: string; msg?: string; applyStatus?: string; httpStatus?: number }
   if (failure._tag !== "ServiceRefused") throw new Error(`expected a refusal, got ${failure._tag}: ${String(exit)}`)
-  return { code: failure.code ?? "", msg: failure.msg ?? "", applyStatus: failure.applyStatus ?? "" }
+  return {
+    code: failure.code ?? "",
+    msg: failure.msg ?? "",
+    applyStatus: failure.applyStatus ?? "",
+    httpStatus: failure.httpStatus,
+  }
 }
 
 /** A sandbox helper call: `/sgs/sandbox/<name>` through the same signed envelope. */
