@@ -9,7 +9,7 @@
 import { ExclusiveWork, headSignIntervalMsDefault, runHeadSigner } from "@mizan/eventsourcing"
 import { type NotifierOptions, NotifierProgress, runNotifier } from "@mizan/notifier"
 import { sign } from "@mizan/protocol"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schedule } from "effect"
 import { HttpServer } from "effect/http"
 import { type GatewayOptions, type Listen, layerGatewayServices, layerHttp } from "./app.ts"
 import { type GatewayConfig, type Role, roleNames } from "./config.ts"
@@ -29,6 +29,23 @@ export interface ServiceOptions extends GatewayOptions {
 /** The roles a configuration names; all three unless it names some. */
 export const rolesOf = (config: GatewayConfig): ReadonlySet<Role> => new Set(config.roles ?? roleNames)
 
+/**
+ * How long a background role waits to start again after the store failed
+ * it: a second, doubling up to half a minute. A store outage (PostgreSQL
+ * restarting, a failover) must not stop a role for the process's life: the
+ * API answers again once the store does, and so must the notifier. Starting
+ * again is as safe as a restart, since each resumes from the store.
+ */
+const restartDelays = Schedule.min([Schedule.exponential("1 second"), Schedule.spaced("30 seconds")])
+
+/** `role`, started again on `restartDelays` whenever the store fails it; a defect stops it for good. */
+const restartedOnFailure = <E, R>(name: string, role: Effect.Effect<never, E, R>) =>
+  role.pipe(
+    Effect.tapError((error) => Effect.logError(`the ${name} stopped; it starts again when the store answers`, error)),
+    Effect.retry(restartDelays),
+    Effect.tapDefect((defect) => Effect.logError(`the ${name} stopped`, defect)),
+  )
+
 /** Runs the notifier and the expiry sweep, as the roles say, for as long as the layer lives. */
 const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>
   Layer.effectDiscard(
@@ -38,33 +55,39 @@ const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>
       const exclusiveWork = yield* ExclusiveWork
       if (roles.has("notifier"))
         yield* Effect.forkScoped(
-          Effect.scoped(
-            Effect.gen(function* () {
-              // One notifier delivers for the whole store; another process's waits to take over.
-              yield* exclusiveWork.hold("notifier")
-              return yield* runNotifier({
-                ...options.notifier,
-                sign: (body) => sign(body, gateway.servicePrivateKey),
-                mode: gateway.mode,
-                // One process, one view of every merchant's time: an advance moves the retries at once.
-                clocks: gateway.clocks,
-                progress,
-              })
-            }),
-          ).pipe(Effect.tapCause((cause) => Effect.logError("the notifier stopped", cause))),
+          restartedOnFailure(
+            "notifier",
+            Effect.scoped(
+              Effect.gen(function* () {
+                // One notifier delivers for the whole store; another process's waits to take over.
+                yield* exclusiveWork.hold("notifier")
+                return yield* runNotifier({
+                  ...options.notifier,
+                  sign: (body) => sign(body, gateway.servicePrivateKey),
+                  mode: gateway.mode,
+                  // One process, one view of every merchant's time: an advance moves the retries at once.
+                  clocks: gateway.clocks,
+                  progress,
+                })
+              }),
+            ),
+          ),
         )
       if (roles.has("notifier"))
         // The log's signed heads (docs/architecture.md#a-tamper-evident-log), by one process of all on the store.
         yield* Effect.forkScoped(
-          Effect.scoped(
-            Effect.andThen(
-              exclusiveWork.hold("head-signer"),
-              runHeadSigner(
-                (payload) => sign(payload, gateway.servicePrivateKey),
-                options.headSignIntervalMs ?? headSignIntervalMsDefault,
+          restartedOnFailure(
+            "head signer",
+            Effect.scoped(
+              Effect.andThen(
+                exclusiveWork.hold("head-signer"),
+                runHeadSigner(
+                  (payload) => sign(payload, gateway.servicePrivateKey),
+                  options.headSignIntervalMs ?? headSignIntervalMsDefault,
+                ),
               ),
             ),
-          ).pipe(Effect.tapCause((cause) => Effect.logError("the head signer stopped", cause))),
+          ),
         )
       if (roles.has("expiry")) yield* Effect.forkScoped(runExpirySweeper)
     }),
