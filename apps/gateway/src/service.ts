@@ -9,13 +9,14 @@
 import { ExclusiveWork, headSignIntervalMsDefault, runHeadSigner } from "@mizan/eventsourcing"
 import { type NotifierOptions, NotifierProgress, runNotifier } from "@mizan/notifier"
 import { sign } from "@mizan/protocol"
-import { Context, Effect, Layer, Schedule } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { type GatewayOptions, type Listen, layerGatewayServices, layerHttp } from "./app.ts"
 import { type GatewayConfig, type Role, roleNames } from "./config.ts"
 import { runExpirySweeper } from "./expiry.ts"
 import { Gateway } from "./gateway.ts"
 import { operatorRoutes, readyNotifierLagSecondsDefault } from "./health.ts"
+import { restartedOnFailure } from "./restart.ts"
 import { gatewayRoutes } from "./routes.ts"
 
 export interface ServiceOptions extends GatewayOptions {
@@ -28,23 +29,6 @@ export interface ServiceOptions extends GatewayOptions {
 
 /** The roles a configuration names; all three unless it names some. */
 export const rolesOf = (config: GatewayConfig): ReadonlySet<Role> => new Set(config.roles ?? roleNames)
-
-/**
- * How long a background role waits to start again after the store failed
- * it: a second, doubling up to half a minute. A store outage (PostgreSQL
- * restarting, a failover) must not stop a role for the process's life: the
- * API answers again once the store does, and so must the notifier. Starting
- * again is as safe as a restart, since each resumes from the store.
- */
-const restartDelays = Schedule.min([Schedule.exponential("1 second"), Schedule.spaced("30 seconds")])
-
-/** `role`, started again on `restartDelays` whenever the store fails it; a defect stops it for good. */
-const restartedOnFailure = <E, R>(name: string, role: Effect.Effect<never, E, R>) =>
-  role.pipe(
-    Effect.tapError((error) => Effect.logError(`the ${name} stopped; it starts again when the store answers`, error)),
-    Effect.retry(restartDelays),
-    Effect.tapDefect((defect) => Effect.logError(`the ${name} stopped`, defect)),
-  )
 
 /** Runs the notifier and the expiry sweep, as the roles say, for as long as the layer lives. */
 const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>

@@ -47,23 +47,30 @@ export const sandbox = async (baseUrl: string, client: MerchantClient, name: str
 /** An amount as the wire writes it: `aed(10.5)` is `{ amount: 10.5, currency: "AED" }`. */
 export const aed = (amount: number) => ({ amount, currency: "AED" as const })
 
+interface OrderTerms {
+  readonly amount?: number
+  readonly extra?: Record<string, unknown>
+}
+
 /**
  * Places an order of `amount` AED (100 unless said) for the gateway's first
- * merchant, with `extra` fields, and pays it through the sandbox; answers
- * its merchantOrderNo.
+ * merchant, with `extra` fields; answers its merchantOrderNo.
  */
-export const placePaidOrder = async (
-  gateway: TestGateway,
-  { amount = 100, extra = {} }: { readonly amount?: number; readonly extra?: Record<string, unknown> } = {},
-) => {
-  const merchantOrderNo = newNumber("paid")
+export const placeOrder = async (gateway: TestGateway, { amount = 100, extra = {} }: OrderTerms = {}) => {
+  const merchantOrderNo = newNumber("order")
   await ok(gateway.merchant(), "/acquire2/placeOrder", {
     merchantOrderNo,
-    subject: "Paid order",
+    subject: "An order",
     totalAmount: aed(amount),
     paySceneCode: "PAYPAGE",
     ...extra,
   } as never)
+  return merchantOrderNo
+}
+
+/** Places an order as `placeOrder` does, and pays it through the sandbox; answers its merchantOrderNo. */
+export const placePaidOrder = async (gateway: TestGateway, terms: OrderTerms = {}) => {
+  const merchantOrderNo = await placeOrder(gateway, terms)
   const paid = await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })
   expect(paid.head.code, `payOrder: ${paid.head.msg}`).toBe("0")
   return merchantOrderNo

@@ -1,18 +1,21 @@
 /**
- * The store fails the notifier for a while (PostgreSQL restarting, a
- * failover): the notifier of a gateway process starts again once the store
- * answers, as the API does, instead of staying stopped until someone
- * restarts the process.
+ * The store fails a gateway's background work for a while (PostgreSQL
+ * restarting, a failover): the notifier and the expiry sweep start again
+ * once the store answers, as the API does, instead of staying stopped until
+ * someone restarts the process.
  */
 import { EventStore, makeMemoryEventStore, StoreError } from "@mizan/eventsourcing"
 import { Notification } from "@mizan/notification"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { placePaidOrder } from "./calls.ts"
+import { placeOrder, placePaidOrder } from "./calls.ts"
 import { startGateway, type TestGateway } from "./harness.ts"
 import { startMerchantEndpoint, waitUntil } from "./merchantEndpoint.ts"
 
-/** A memory store whose notification streams and checkpoints fail while `outage.on`: what the notifier writes. */
+/**
+ * A memory store that fails, while `outage.on`, what the background work
+ * writes (notification streams, checkpoints) and its following of the log.
+ */
 const outage = { on: false }
 const storeWithOutage = Layer.sync(EventStore, () => {
   const inner = makeMemoryEventStore()
@@ -22,6 +25,8 @@ const storeWithOutage = Layer.sync(EventStore, () => {
     append: (streamId, events, expected) =>
       outage.on && Notification.isStream(streamId) ? unavailable() : inner.append(streamId, events, expected),
     storeCheckpoint: (name, position) => (outage.on ? unavailable() : inner.storeCheckpoint(name, position)),
+    follow: (after, options) =>
+      inner.follow(after, options).pipe(Stream.tap(() => (outage.on ? unavailable() : Effect.void))),
   })
 })
 
@@ -35,7 +40,7 @@ const notifierStatus = async (gateway: TestGateway) => {
   return ready.notifier.status
 }
 
-describe("a store outage under the notifier", () => {
+describe("a store outage under the background work", () => {
   it("stops the notifier while the store fails it, then starts it again: what was announced meanwhile is delivered", {
     timeout: 30_000,
   }, async () => {
@@ -59,5 +64,25 @@ describe("a store outage under the notifier", () => {
     await waitUntil(() => said(after), "the notification after the outage", 15_000)
     expect(said(during)).toBe(true)
     expect(await notifierStatus(gateway)).toBe("following")
+  })
+
+  it("keeps the expiry sweep following the log through it: an order placed after it is closed when it expires", {
+    timeout: 30_000,
+  }, async () => {
+    const gateway = await startGateway({ storeLayer: storeWithOutage })
+    cleanups.push(gateway.close)
+    outage.on = true
+    // The sweep follows the log: the event of this payment reaches it while the store fails it.
+    await placePaidOrder(gateway)
+    outage.on = false
+
+    const merchantOrderNo = await placeOrder(gateway, { extra: { expiredTime: Date.now() + 60_000 } })
+    await gateway.advanceClock(2)
+    // Nobody reads the order: only the sweep can close it.
+    const types = async () =>
+      (await gateway.allEvents())
+        .filter((event) => event.streamId.startsWith("acquiring-") && event.streamId.endsWith(`-M1-${merchantOrderNo}`))
+        .map((event) => event.type)
+    await waitUntil(async () => (await types()).includes("OrderClosed"), "the sweep closing the order", 15_000)
   })
 })
