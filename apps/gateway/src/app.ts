@@ -4,7 +4,6 @@
  * store, with the notifier running in the same process (`npm start`).
  */
 
-import { createServer } from "node:http"
 import { resolve } from "node:path"
 import { NodeHttpServer } from "@effect/platform-node"
 import { CardPayoutBank, CardPayoutBankUnavailable } from "@mizan/card-transfer"
@@ -42,6 +41,7 @@ import {
   rateLimitDefault,
   requestTimeWindowMinutesDefault,
 } from "./config.ts"
+import { createDrainingServer } from "./drainingServer.ts"
 import { Gateway } from "./gateway.ts"
 import { loadServiceKeys } from "./keys.ts"
 import { loadMerchant } from "./merchants.ts"
@@ -233,5 +233,5 @@ export interface Listen {
 /** The HTTP server of the gateway on `listen`, with the routes given. */
 export const layerHttp = <E, R>(routes: Layer.Layer<never, E, R | HttpRouter.HttpRouter>, listen: Listen) =>
   HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, listen)),
+    Layer.provideMerge(NodeHttpServer.layer(createDrainingServer, listen)),
   )

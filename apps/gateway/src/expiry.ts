@@ -15,6 +15,7 @@ import { EventStore, handleCommand, logStart, type RecordedEvent } from "@mizan/
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Metric, Stream } from "effect"
 import { Gateway } from "./gateway.ts"
+import { restartedOnFailure } from "./restart.ts"
 
 /** How often open orders are checked, in real time. */
 export const expirySweepIntervalMs = 1_000
@@ -71,12 +72,22 @@ export const runExpirySweeper = Effect.gen(function* () {
   const store = yield* EventStore
   const { clocks } = yield* Gateway
   const open = new Map<string, OpenOrder>()
+  let followedUpTo = logStart
   yield* Effect.forkChild(
-    // A page at a time: each commit wakes this follower once, however many events it wrote.
-    Stream.runForEachArray(store.follow(logStart), (page) =>
-      Effect.sync(() => {
-        for (const event of page) track(open, clocks, event)
-      }),
+    // From where it stopped, should the store fail it: every order opened meanwhile is still swept.
+    restartedOnFailure(
+      "expiry sweep's following of the log",
+      Effect.suspend(() =>
+        // A page at a time: each commit wakes this follower once, however many events it wrote.
+        Stream.runForEachArray(store.follow(followedUpTo), (page) =>
+          Effect.sync(() => {
+            for (const event of page) {
+              track(open, clocks, event)
+              followedUpTo = event.globalPosition
+            }
+          }),
+        ),
+      ),
     ),
   )
   while (true) {

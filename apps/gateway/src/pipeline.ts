@@ -291,13 +291,14 @@ const dispatch = Effect.fnUntraced(function* <R>(
 export const respondOffLoop = (
   envelope: ResponseEnvelope,
   privateKey: Gateway["Service"]["servicePrivateKey"],
+  status = 200,
 ): Effect.Effect<ApiResponse> => {
   const body = stringifyJson(envelope)
   // Signing with a key that parsed cannot fail; if it ever did, the server would answer a bare 500.
   return Effect.map(
     Effect.promise(() => signOffLoop(body, privateKey)),
     (signature): ApiResponse => ({
-      status: 200,
+      status,
       headers: { "content-type": "application/json; charset=utf-8", sign: signature },
       body,
     }),
@@ -346,29 +347,25 @@ export const handleApiRequest = Effect.fnUntraced(function* <R>(api: Api<R>, req
     : undefined
   const path = operationPath === undefined ? undefined : (api.aliases?.[operationPath] ?? operationPath)
   const row = path === undefined ? undefined : api.operations[path]
-  const answer = (envelope: ResponseEnvelope, operation: string | undefined) =>
+  const answer = (envelope: ResponseEnvelope, operation: string | undefined, status = 200) =>
     Effect.map(
-      respondOffLoop(withTraceCode(envelope, traceCode), gateway.servicePrivateKey),
+      respondOffLoop(withTraceCode(envelope, traceCode), gateway.servicePrivateKey, status),
       (response): ApiOutcome => ({ response, traceCode, operation, code: envelope.head.code }),
     )
   if (path === undefined || row === undefined)
     return yield* answer(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), undefined)
-  const envelope = yield* dispatch(path, row, request, traceCode).pipe(
-    Effect.catchTag("Refused", (refused): Effect.Effect<ResponseEnvelope> => Effect.succeed({ head: refused.head })),
-    Effect.catch((failure) =>
-      Effect.as(
-        Effect.logError(`${traceCode} ${path} failed`, failure),
-        failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"),
-      ),
-    ),
+  // A refusal is HTTP 200; an unexpected failure is HTTP 500 (docs/api.md#transport), so that a
+  // proxy, a load balancer or a merchant's HTTP client counts it as the server error it is.
+  const unexpected = { envelope: failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"), status: 500 }
+  const { envelope, status } = yield* dispatch(path, row, request, traceCode).pipe(
+    Effect.map((envelope) => ({ envelope, status: 200 })),
+    Effect.catchTag("Refused", (refused) => Effect.succeed({ envelope: { head: refused.head }, status: 200 })),
+    Effect.catch((failure) => Effect.as(Effect.logError(`${traceCode} ${path} failed`, failure), unexpected)),
     Effect.catchCause((cause) =>
-      Effect.as(
-        Effect.logError(`${traceCode} ${path} defect`, Cause.pretty(cause)),
-        failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"),
-      ),
+      Effect.as(Effect.logError(`${traceCode} ${path} defect`, Cause.pretty(cause)), unexpected),
     ),
     // Every span below (handler, flow, command, store) carries the traceCode the merchant is told.
     Effect.annotateSpans({ traceCode }),
   )
-  return yield* answer(envelope, path)
+  return yield* answer(envelope, path, status)
 })

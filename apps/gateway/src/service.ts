@@ -16,6 +16,7 @@ import { type GatewayConfig, type Role, roleNames } from "./config.ts"
 import { runExpirySweeper } from "./expiry.ts"
 import { Gateway } from "./gateway.ts"
 import { operatorRoutes, readyNotifierLagSecondsDefault } from "./health.ts"
+import { restartedOnFailure } from "./restart.ts"
 import { gatewayRoutes } from "./routes.ts"
 
 export interface ServiceOptions extends GatewayOptions {
@@ -38,33 +39,39 @@ const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>
       const exclusiveWork = yield* ExclusiveWork
       if (roles.has("notifier"))
         yield* Effect.forkScoped(
-          Effect.scoped(
-            Effect.gen(function* () {
-              // One notifier delivers for the whole store; another process's waits to take over.
-              yield* exclusiveWork.hold("notifier")
-              return yield* runNotifier({
-                ...options.notifier,
-                sign: (body) => sign(body, gateway.servicePrivateKey),
-                mode: gateway.mode,
-                // One process, one view of every merchant's time: an advance moves the retries at once.
-                clocks: gateway.clocks,
-                progress,
-              })
-            }),
-          ).pipe(Effect.tapCause((cause) => Effect.logError("the notifier stopped", cause))),
+          restartedOnFailure(
+            "notifier",
+            Effect.scoped(
+              Effect.gen(function* () {
+                // One notifier delivers for the whole store; another process's waits to take over.
+                yield* exclusiveWork.hold("notifier")
+                return yield* runNotifier({
+                  ...options.notifier,
+                  sign: (body) => sign(body, gateway.servicePrivateKey),
+                  mode: gateway.mode,
+                  // One process, one view of every merchant's time: an advance moves the retries at once.
+                  clocks: gateway.clocks,
+                  progress,
+                })
+              }),
+            ),
+          ),
         )
       if (roles.has("notifier"))
         // The log's signed heads (docs/architecture.md#a-tamper-evident-log), by one process of all on the store.
         yield* Effect.forkScoped(
-          Effect.scoped(
-            Effect.andThen(
-              exclusiveWork.hold("head-signer"),
-              runHeadSigner(
-                (payload) => sign(payload, gateway.servicePrivateKey),
-                options.headSignIntervalMs ?? headSignIntervalMsDefault,
+          restartedOnFailure(
+            "head signer",
+            Effect.scoped(
+              Effect.andThen(
+                exclusiveWork.hold("head-signer"),
+                runHeadSigner(
+                  (payload) => sign(payload, gateway.servicePrivateKey),
+                  options.headSignIntervalMs ?? headSignIntervalMsDefault,
+                ),
               ),
             ),
-          ).pipe(Effect.tapCause((cause) => Effect.logError("the head signer stopped", cause))),
+          ),
         )
       if (roles.has("expiry")) yield* Effect.forkScoped(runExpirySweeper)
     }),

@@ -14,14 +14,19 @@ export const ok = <P extends OperationPath>(client: MerchantClient, path: P, biz
     ),
   )
 
-/** The refusal of a call: `{ code, msg }`; throws when the call succeeds. */
+/** The refusal of a call: `{ code, msg, applyStatus, httpStatus }`; throws when the call succeeds. */
 export const refused = async <P extends OperationPath>(client: MerchantClient, path: P, bizContent?: RequestOf<P>) => {
   const exit = await Effect.runPromise(
     Effect.flip((client.call as (path: P, biz?: RequestOf<P>) => Effect.Effect<unknown, unknown>)(path, bizContent)),
   )
-  const failure = exit as { _tag: string; code?: string; msg?: string; applyStatus?: string }
+  const failure = exit as { _tag: string; code?: string; msg?: string; applyStatus?: string; httpStatus?: number }
   if (failure._tag !== "ServiceRefused") throw new Error(`expected a refusal, got ${failure._tag}: ${String(exit)}`)
-  return { code: failure.code ?? "", msg: failure.msg ?? "", applyStatus: failure.applyStatus ?? "" }
+  return {
+    code: failure.code ?? "",
+    msg: failure.msg ?? "",
+    applyStatus: failure.applyStatus ?? "",
+    httpStatus: failure.httpStatus,
+  }
 }
 
 /** A sandbox helper call: `/sgs/sandbox/<name>` through the same signed envelope. */
@@ -42,23 +47,30 @@ export const sandbox = async (baseUrl: string, client: MerchantClient, name: str
 /** An amount as the wire writes it: `aed(10.5)` is `{ amount: 10.5, currency: "AED" }`. */
 export const aed = (amount: number) => ({ amount, currency: "AED" as const })
 
+interface OrderTerms {
+  readonly amount?: number
+  readonly extra?: Record<string, unknown>
+}
+
 /**
  * Places an order of `amount` AED (100 unless said) for the gateway's first
- * merchant, with `extra` fields, and pays it through the sandbox; answers
- * its merchantOrderNo.
+ * merchant, with `extra` fields; answers its merchantOrderNo.
  */
-export const placePaidOrder = async (
-  gateway: TestGateway,
-  { amount = 100, extra = {} }: { readonly amount?: number; readonly extra?: Record<string, unknown> } = {},
-) => {
-  const merchantOrderNo = newNumber("paid")
+export const placeOrder = async (gateway: TestGateway, { amount = 100, extra = {} }: OrderTerms = {}) => {
+  const merchantOrderNo = newNumber("order")
   await ok(gateway.merchant(), "/acquire2/placeOrder", {
     merchantOrderNo,
-    subject: "Paid order",
+    subject: "An order",
     totalAmount: aed(amount),
     paySceneCode: "PAYPAGE",
     ...extra,
   } as never)
+  return merchantOrderNo
+}
+
+/** Places an order as `placeOrder` does, and pays it through the sandbox; answers its merchantOrderNo. */
+export const placePaidOrder = async (gateway: TestGateway, terms: OrderTerms = {}) => {
+  const merchantOrderNo = await placeOrder(gateway, terms)
   const paid = await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })
   expect(paid.head.code, `payOrder: ${paid.head.msg}`).toBe("0")
   return merchantOrderNo

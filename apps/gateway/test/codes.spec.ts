@@ -117,5 +117,9 @@ describe("codes that need a setting to reach", () => {
     const failure = await refused(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: "BROKEN-1" })
     expect(failure.code).toBe("500")
     expect(failure.msg).toBe("SYSTEM_ERROR: retry later, quoting the traceCode")
+    // Outside the envelope (docs/api.md#transport): a business refusal is HTTP 200, an unexpected failure 500.
+    expect(failure.httpStatus).toBe(500)
+    const business = await refused(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: "NO-SUCH-ORDER" })
+    expect([business.code, business.httpStatus]).toEqual(["62004", 200])
   })
 })

@@ -1,4 +1,4 @@
-import { parsePublicKey, verify } from "@mizan/protocol"
+import { maxNestingDepth, parsePublicKey, verify } from "@mizan/protocol"
 import { describe, expect, it } from "vitest"
 import { merchantKeys, startGateway, testConfig, testMerchant } from "./harness.ts"
 import { postRaw, postSigned } from "./raw.ts"
@@ -122,6 +122,12 @@ describe("the envelope pipeline", () => {
     const broken = await postSigned(`${gateway.baseUrl}${orderPath}`, "{not json", "M1", key("M1"))
     expect(broken.status).toBe(200)
     expect(broken.json.head).toMatchObject({ code: "400", msg: expect.stringContaining("not valid JSON") })
+    const deepBody = `{"bizContent":${"[".repeat(2_000)}${"]".repeat(2_000)}}`
+    const deep = await postSigned(`${gateway.baseUrl}${orderPath}`, deepBody, "M1", key("M1"))
+    expect(deep.json.head).toMatchObject({
+      code: "400",
+      msg: `INVALID_PARAMETER: body nests arrays and objects more than ${maxNestingDepth} deep`,
+    })
     const noTime = await postSigned(
       `${gateway.baseUrl}${orderPath}`,
       JSON.stringify({ bizContent: {} }),

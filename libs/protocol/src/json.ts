@@ -91,18 +91,61 @@ export const duplicateKeyIn = (text: string): string | undefined => {
 }
 
 /**
+ * How deep arrays and objects may nest in a body. No operation's body nests
+ * more than a few levels; the limit keeps a deep one (a megabyte of `[`) from
+ * overflowing the stack of the reviver and of the decoders after it, which
+ * would turn valid JSON into "not valid JSON" or a 500.
+ */
+export const maxNestingDepth = 64
+
+/** A body whose arrays and objects nest deeper than `maxNestingDepth`. */
+export class NestedTooDeeply extends Schema.TaggedError<NestedTooDeeply>()("NestedTooDeeply", {
+  limit: Schema.Number,
+}) {
+  override get message(): string {
+    return `body nests arrays and objects more than ${this.limit} deep`
+  }
+}
+
+/**
+ * Whether arrays and objects nest deeper than `limit` somewhere in the text,
+ * brackets inside strings aside. Safe on any text: it runs before the text is
+ * known to be JSON, since `JSON.parse`'s reviver is what overflows.
+ */
+const nestsDeeperThan = (text: string, limit: number): boolean => {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === quote) {
+      i++
+      while (i < text.length && text.charCodeAt(i) !== quote) i += text.charCodeAt(i) === backslash ? 2 : 1
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      depth++
+      if (depth > limit) return true
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--
+    }
+  }
+  return false
+}
+
+/**
  * Parses a JSON body (text or UTF-8 bytes). Safe integers stay numbers; every
  * other number (`0.10`, `1e3`, `12345678901234567890`) becomes its source
  * text, which the wire schemas decode exactly or refuse. A body whose object
- * names a key twice is refused (`duplicateKeyIn`).
+ * names a key twice is refused (`duplicateKeyIn`), and so is one nested
+ * deeper than `maxNestingDepth`.
  */
-export const parseJson = (body: string | Uint8Array): Result.Result<unknown, MalformedJson | DuplicateKey> => {
+export const parseJson = (
+  body: string | Uint8Array,
+): Result.Result<unknown, MalformedJson | DuplicateKey | NestedTooDeeply> => {
   let text: string
   try {
     text = typeof body === "string" ? body : strictUtf8.decode(body)
   } catch {
     return Result.fail(new MalformedJson({ position: undefined }))
   }
+  if (nestsDeeperThan(text, maxNestingDepth)) return Result.fail(new NestedTooDeeply({ limit: maxNestingDepth }))
   let parsed: unknown
   try {
     parsed = JSON.parse(text, keepExactNumbers)

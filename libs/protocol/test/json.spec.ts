@@ -2,7 +2,15 @@ import { test } from "@fast-check/vitest"
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { DuplicateKey, duplicateKeyIn, MalformedJson, parseJson, stringifyJson } from "../src/index.ts"
+import {
+  DuplicateKey,
+  duplicateKeyIn,
+  MalformedJson,
+  maxNestingDepth,
+  NestedTooDeeply,
+  parseJson,
+  stringifyJson,
+} from "../src/index.ts"
 
 const parsed = (text: string | Uint8Array) => Result.getOrThrow(parseJson(text))
 
@@ -93,6 +101,28 @@ describe("JSON with exact numbers", () => {
       expect(duplicateKeyIn(text)).toBe(key)
     },
   )
+
+  const nested = (depth: number) => `${"[".repeat(depth - 1)}{"a":1}${"]".repeat(depth - 1)}`
+
+  it("takes arrays and objects nested as deep as the limit", () => {
+    expect(Result.isSuccess(parseJson(nested(maxNestingDepth)))).toBe(true)
+  })
+
+  it.each([maxNestingDepth + 1, 100_000])(
+    "refuses valid JSON nested %i deep as too deep, not as malformed",
+    (depth) => {
+      const result = parseJson(nested(depth))
+      expect(Result.isFailure(result) && result.failure).toEqual(new NestedTooDeeply({ limit: maxNestingDepth }))
+      expect(Result.isFailure(result) && result.failure.message).toBe(
+        `body nests arrays and objects more than ${maxNestingDepth} deep`,
+      )
+    },
+  )
+
+  it("counts no bracket inside a string, escaped quotes and backslashes included", () => {
+    const brackets = JSON.stringify(`\\"${"[{".repeat(maxNestingDepth)}"\\`)
+    expect(Result.isSuccess(parseJson(`{"a":${brackets},"b":[${brackets}]}`))).toBe(true)
+  })
 
   it("never echoes the body in its error", () => {
     const result = parseJson('{"cardNumber":"4111111111111111",}')

@@ -8,7 +8,7 @@
  *   instead of the default `full-offloaded` (libs/store-sqlite/README.md,
  *   Durability);
  * - `postgres://...` or `postgresql://...`, optionally `?schema=NAME`
- *   (default "mizan");
+ *   (default "mizan") and the driver's own parameters (`postgresDriverOptions`);
  * - `kurrentdb://...` (or `esdb://`, `kurrent://`, with `+discover`),
  *   with `keyTable=sqlite:PATH` or `keyTable=postgres://...` among its
  *   query parameters: KurrentDB holds events only, so the data keys of
@@ -95,6 +95,37 @@ const kurrentDbClientOptions = [
   "userKeyFile",
 ] as const
 
+/**
+ * The parameters `pg` reads from a connection URL (its `pg-connection-string`
+ * and `ConnectionParameters`), written as it reads them: exactly. It passes
+ * any other on and ignores it, so a misspelt `sslmod=require` would connect
+ * without TLS, unseen; such a parameter is refused here, at start. Left out
+ * though `pg` reads them: `replication` and `binary`, under which the
+ * store's queries and column parsers do not work, and the unix-socket
+ * `db` and `encoding` of a `socket:` URL, which a postgres:// URL is not.
+ */
+const postgresDriverOptions = [
+  "host",
+  "port",
+  "user",
+  "password",
+  "ssl",
+  "sslmode",
+  "sslcert",
+  "sslkey",
+  "sslrootcert",
+  "sslnegotiation",
+  "uselibpqcompat",
+  "application_name",
+  "fallback_application_name",
+  "options",
+  "client_encoding",
+  "statement_timeout",
+  "lock_timeout",
+  "idle_in_transaction_session_timeout",
+  "query_timeout",
+] as const
+
 const flatCase = (name: string) => name.toLowerCase().replace(/[_-]/g, "")
 
 /** The first parameter of a query that is none of `known` (compared by `same`), if any. */
@@ -164,6 +195,15 @@ export const parseStoreSetting = (setting: string, baseDir: string): Result.Resu
     } catch {
       return Result.fail(`${maskSetting(setting)} is not a PostgreSQL connection URL`)
     }
+    const unknown = unknownParameter(
+      url.search,
+      ["schema", ...postgresDriverOptions],
+      (written, name) => written === name,
+    )
+    if (unknown !== undefined)
+      return Result.fail(
+        `postgres parameter ${unknown} is not known: a PostgreSQL setting takes schema and the driver's ${postgresDriverOptions.join(", ")}`,
+      )
     const schema = url.searchParams.get("schema") ?? undefined
     url.searchParams.delete("schema")
     return Result.succeed({ _tag: "Postgres", url: url.toString(), ...(schema === undefined ? {} : { schema }) })

@@ -86,6 +86,27 @@ describe("one setting names the store", () => {
     expect(parseStoreSetting("kurrentdb://node:2113?KeyTable=sqlite:keys.db", "/")).toEqual(
       kurrentDbRefusal("KeyTable"),
     )
+    const postgresUnknown = (parameter: string) =>
+      `postgres parameter ${parameter} is not known: a PostgreSQL setting takes schema and the driver's host, port, user, password, ssl, sslmode, sslcert, sslkey, sslrootcert, sslnegotiation, uselibpqcompat, application_name, fallback_application_name, options, client_encoding, statement_timeout, lock_timeout, idle_in_transaction_session_timeout, query_timeout`
+    const postgresRefusal = (parameter: string) => Result.fail(postgresUnknown(parameter))
+    expect(parseStoreSetting("postgres://u:p@db/mizan?sslmod=require", "/")).toEqual(postgresRefusal("sslmod"))
+    expect(parseStoreSetting("postgresql://u:p@db/mizan?schema=t&Schema=u", "/")).toEqual(postgresRefusal("Schema"))
+    // The pool's size is a pool option, never read from the URL: written there it would be ignored.
+    expect(parseStoreSetting("postgres://u:p@db/mizan?max=50", "/")).toEqual(postgresRefusal("max"))
+    expect(
+      parseStoreSetting("postgres://u:p@db/mizan?sslmode=verify-full&statement_timeout=5000&schema=t", "/"),
+    ).toEqual(
+      Result.succeed({
+        _tag: "Postgres",
+        url: "postgres://u:p@db/mizan?sslmode=verify-full&statement_timeout=5000",
+        schema: "t",
+      }),
+    )
+    expect(parseStoreSetting("kurrentdb://node:2113?keyTable=postgres://u:p@db/mizan%3Fsslmod%3Drequire", "/")).toEqual(
+      Result.fail(
+        `keyTable=postgres://u:***@db/mizan?sslmod=require names no key table: it must be sqlite:PATH or postgres://... (${postgresUnknown("sslmod")})`,
+      ),
+    )
     expect(
       parseStoreSetting("kurrentdb://node:2113?TLS=false&tls_verify_cert=false&keyTable=sqlite:/k.db", "/"),
     ).toEqual(
