@@ -7,7 +7,7 @@
 
 import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs"
 import { resolve } from "node:path"
-import { type CommandLine, fileErrorReason, readCommandLine } from "@mizan/command-line"
+import { type CommandLine, fileErrorReason, fileWriteErrorReason, readCommandLine } from "@mizan/command-line"
 import { type EventStore, Sealing, type StoreError, SubjectKeys, subjectKindsOf } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
@@ -214,18 +214,19 @@ const atCommand = (io: CliIo, store: StoreSetting, cut: Cut, streamId: string | 
   })
 
 /**
- * A file to write, closed (and flushed) when the export is done or fails.
+ * A file to write, closed (and flushed) when the export is done or fails;
+ * `named` says it in a refusal, with the flag that names it.
  * It is opened before anything is read, so that a path that cannot be
  * written (a missing folder, no permission) is refused in one line, not
  * thrown as an unhandled stream error. A later write error reaches the
  * export through its write callback (writeChunk.ts), hence the quiet listener.
  */
-const fileWriter = (path: string) =>
+const fileWriter = (path: string, named: string) =>
   Effect.acquireRelease(
     Effect.callback<WriteStream, AuditError>((resume) => {
       const out = createWriteStream(path)
       const refuse = (error: Error) =>
-        resume(Effect.fail(new AuditError({ detail: `cannot write ${path}: ${error.message}` })))
+        resume(Effect.fail(new AuditError({ detail: `cannot write ${named}: ${fileWriteErrorReason(error)}` })))
       out.once("error", refuse)
       out.once("open", () => {
         out.off("error", refuse)
@@ -244,9 +245,10 @@ const exportCommand = (io: CliIo, store: StoreSetting, out: string | undefined):
         return exitCodes.ok
       }
       const path = resolve(io.cwd, out)
-      const file = yield* fileWriter(path)
+      const named = `the export file ${path} (--out)`
+      const file = yield* fileWriter(path, named)
       const progress = progressFor(io, "export", store, false)
-      const events = yield* exportLog(chunkWriter(file, path), { onProgress: progress.update }).pipe(
+      const events = yield* exportLog(chunkWriter(file, named), { onProgress: progress.update }).pipe(
         Effect.ensuring(Effect.sync(progress.finish)),
       )
       yield* ioWrite(io)(`exported ${formatCount(events)} events to ${path}\n`)

@@ -7,7 +7,6 @@
  * database and audit nothing.
  */
 import { DatabaseSync } from "node:sqlite"
-import { fileErrorReason } from "@mizan/command-line"
 import {
   EventStore,
   equalitySubjectId,
@@ -94,24 +93,13 @@ export const layerStore = (
 
 const masterKeyFileSetting = `--master-key-file or ${masterKeyFileEnvironmentVariable}`
 
-/** The file system's error among the causes of `error`, if a file did not read. */
-const fileSystemErrorIn = (error: unknown): NodeJS.ErrnoException | undefined => {
-  for (let at = error; at instanceof Error; at = at.cause)
-    if (typeof (at as NodeJS.ErrnoException).code === "string") return at
-  return undefined
-}
-
 /** The master key file's KeyRing, its refusal in the operator's words; never made here: the gateway makes it. */
 export const layerKeyFileOf = (masterKeyFile: string): Layer.Layer<KeyRing, AuditError> =>
   layerKeyFile(masterKeyFile, { createWhenMissing: false, settingName: masterKeyFileSetting }).pipe(
-    Layer.catchTag("StoreError", (error) => {
-      const unreadable = fileSystemErrorIn(error.cause)
-      const detail =
-        unreadable === undefined
-          ? error.detail
-          : `cannot read the master key file ${masterKeyFile} (${masterKeyFileSetting}): ${fileErrorReason(unreadable)}`
-      return Layer.effect(KeyRing, Effect.fail(new AuditError({ detail })))
-    }),
+    // The file's own refusal, naming it and the setting: not "the store cannot be used".
+    Layer.catchTag("StoreError", (error) =>
+      Layer.effect(KeyRing, Effect.fail(new AuditError({ detail: error.detail }))),
+    ),
   )
 
 /**

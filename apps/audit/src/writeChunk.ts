@@ -1,10 +1,14 @@
+import { fileWriteErrorReason } from "@mizan/command-line"
 import { Effect } from "effect"
 import { AuditError } from "./stores.ts"
 
 /** Writes one chunk of text; fails when the destination does. */
 export type WriteChunk = (text: string) => Effect.Effect<void, AuditError>
 
-/** A chunk writer for a Node stream: each chunk waits until the stream has taken it (backpressure). */
+/**
+ * A chunk writer for a Node stream: each chunk waits until the stream has
+ * taken it (backpressure); `name` says the destination in a refusal.
+ */
 export const chunkWriter =
   (out: NodeJS.WritableStream, name: string): WriteChunk =>
   (text) =>
@@ -13,7 +17,7 @@ export const chunkWriter =
         resume(
           error === null || error === undefined
             ? Effect.void
-            : Effect.fail(new AuditError({ detail: `cannot write ${name}: ${error.message}` })),
+            : Effect.fail(new AuditError({ detail: `cannot write ${name}: ${fileWriteErrorReason(error)}` })),
         ),
       )
     })

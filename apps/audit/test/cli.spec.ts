@@ -264,12 +264,23 @@ describe("export and import", () => {
     expect(run.stderr).toBe(`mizan-audit: cannot read the export file ${folder.dir}: is a folder, not a file\n`)
   })
 
-  it("refuses an export file it cannot create, naming it, with 2", async () => {
+  /** `export --out PATH` run to the end: what it exits with and says. */
+  const exportTo = (out: string) => cli(["export", "--out", out, "--store", sqlite(historyPath)])
+
+  it("refuses an export file whose folder does not exist, naming it and --out, with 2", async () => {
     const out = join(folder.dir, "no-such-folder", "history.ndjson")
-    const run = await cli(["export", "--out", out, "--store", sqlite(historyPath)])
+    const run = await exportTo(out)
     expect(run.code).toBe(exitCodes.failed)
-    expect(run.stderr).toMatch(new RegExp(`^mizan-audit: cannot write ${out}: ENOENT`))
+    expect(run.stderr).toBe(`mizan-audit: cannot write the export file ${out} (--out): its folder does not exist\n`)
     expect(existsSync(out)).toBe(false)
+  })
+
+  it("refuses a folder as the export file, naming it and --out, with 2", async () => {
+    const run = await exportTo(folder.dir)
+    expect(run.code).toBe(exitCodes.failed)
+    expect(run.stderr).toBe(
+      `mizan-audit: cannot write the export file ${folder.dir} (--out): is a folder, not a file\n`,
+    )
   })
 
   it("refuses to import a history into a store that already holds its streams", async () => {

@@ -11,6 +11,7 @@ import {
   type EventStore,
   ExclusiveWork,
   inProcessExclusiveWork,
+  KeyRing,
   layerInstrumentedEventStore,
   layerMemorySubjectKeys,
   type StoreError,
@@ -183,7 +184,10 @@ const layerGatewayStore = (options: GatewayOptions) => {
   const keyRing = layerKeyFile(resolve(options.baseDir, options.config.masterKeyFile ?? masterKeyFileDefault), {
     createWhenMissing: options.config.mode === "sandbox",
     settingName: "masterKeyFile",
-  })
+  }).pipe(
+    // The file's refusal names it and masterKeyFile: a setting's fault, not "the event store cannot be used".
+    Layer.catchTag("StoreError", (error) => Layer.effect(KeyRing, Effect.fail(new ConfigError(error.detail)))),
+  )
   // A store given as a layer (the tests' memory store) keeps its data keys in memory beside it.
   const storeWithKeys =
     options.storeLayer === undefined

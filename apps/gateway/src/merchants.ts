@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
+import { fileErrorReason } from "@mizan/command-line"
 import { noFees } from "@mizan/kernel"
 import { parsePublicKey } from "@mizan/protocol"
 import { ConfigError, grantAll, type MerchantConfig } from "./config.ts"
@@ -27,10 +28,13 @@ export const loadMerchant = (config: MerchantConfig, baseDir: string): Merchant 
   }
 }
 
+/** The merchant's key file's text, or a ConfigError naming the merchant, the file, its setting and why. */
 const readKey = (path: string, config: MerchantConfig): string => {
   try {
     return readFileSync(path, "utf8")
-  } catch {
-    throw new ConfigError(`merchant ${config.partnerId}: cannot read its public key file ${path}`)
+  } catch (error) {
+    throw new ConfigError(
+      `merchant ${config.partnerId}: the public key ${path} (publicKeyFile) does not read: ${fileErrorReason(error)}`,
+    )
   }
 }

@@ -284,6 +284,19 @@ describe("npm start", () => {
     ])
   })
 
+  it("refuses a master key file that does not read as its setting's fault, not the store's, in one line", async () => {
+    const badMasterKeys = join(folder, "bad-master-keys.json")
+    writeFileSync(badMasterKeys, JSON.stringify({ mode: "sandbox", masterKeyFile: ".", merchants: [] }))
+    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, {
+      MIZAN_CONFIG: badMasterKeys,
+      PORT: "0",
+    })
+    expect([started.code, started.stderr.trim()]).toEqual([
+      1,
+      `mizan: cannot read the master key file ${folder} (masterKeyFile): is a folder, not a file`,
+    ])
+  })
+
   it("says in one line that its store does not open", async () => {
     const unopenable = join(folder, "store-in-a-file.json")
     writeFileSync(join(folder, "not-a-folder"), "")

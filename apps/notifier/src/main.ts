@@ -15,7 +15,7 @@
  *   OTEL_EXPORTER_OTLP_ENDPOINT      an OpenTelemetry collector: traces and metrics are sent there
  */
 import { readFileSync } from "node:fs"
-import { type CommandLineError, readCommandLine } from "@mizan/command-line"
+import { type CommandLineError, fileErrorReason, readCommandLine } from "@mizan/command-line"
 import { type EventStore, ExclusiveWork, layerInstrumentedEventStore } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { type PrivateKey, parsePrivateKey, sign } from "@mizan/protocol"
@@ -103,7 +103,10 @@ switch (command) {
     try {
       privateKey = parsePrivateKey(readFileSync(keyFile, "utf8"))
     } catch (error) {
-      fail(`cannot read the service's private key ${keyFile}: ${error instanceof Error ? error.message : error}`)
+      // A key that does not parse keeps its own reason (KeyError's message); a file that does not read, the file system's.
+      fail(
+        `the service's private key ${keyFile} (MIZAN_SERVICE_PRIVATE_KEY_FILE) does not read: ${fileErrorReason(error)}`,
+      )
       break
     }
     const telemetry = (() => {

@@ -62,6 +62,18 @@ describe("the command line", () => {
       expect(existsSync(join(dir, "never-opened.db"))).toBe(false)
     }),
   )
+
+  it.effect("run refuses a service private key file that does not read, naming it, its setting and why", () =>
+    Effect.gen(function* () {
+      const store = `sqlite:${join(dir, "never-opened.db")}`
+      const run = yield* runMain(["run"], store, { MIZAN_SERVICE_PRIVATE_KEY_FILE: dir })
+      expect([run.code, run.stderr]).toEqual([
+        2,
+        `the service's private key ${dir} (MIZAN_SERVICE_PRIVATE_KEY_FILE) does not read: is a folder, not a file\n`,
+      ])
+      expect(existsSync(join(dir, "never-opened.db"))).toBe(false)
+    }),
+  )
 })
 
 describe("the operator's commands", () => {

@@ -69,4 +69,5 @@ export const readCommandLine = <const Options extends ParseArgsOptionsConfig>(
   }
 }
 
-export { fileErrorReason } from "./fileError.ts"
+// Worded in @mizan/eventsourcing, where the published store libs reach it too.
+export { fileErrorReason, fileWriteErrorReason } from "@mizan/eventsourcing"

@@ -10,6 +10,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import {
+  fileErrorReason,
   KeyRing,
   KeyRingError,
   type KeyRingShape,
@@ -24,14 +25,30 @@ import { Effect, Layer } from "effect"
 /** How often a process looks whether its key file changed: the bound a rotation waits before re-wrapping. */
 export const keyFileCheckMs = 5_000
 
-/** The master keys in the file at `path`; throws a sentence naming the file and what is wrong. */
-export const readMasterKeyFile = (path: string): ReadonlyArray<MasterKey> => {
+/** How a message names the setting that names the file: " (masterKeyFile)", or nothing for a caller that names none. */
+const namedBy = (settingName: string | undefined): string => (settingName === undefined ? "" : ` (${settingName})`)
+
+/**
+ * The master keys in the file at `path`; throws a sentence naming the file,
+ * the setting that names it when given, and what is wrong: a file that does
+ * not read in the file system's plain words, apart from one that is not JSON.
+ */
+export const readMasterKeyFile = (path: string, settingName?: string): ReadonlyArray<MasterKey> => {
+  let text: string
+  try {
+    text = readFileSync(path, "utf8")
+  } catch (error) {
+    throw new Error(`cannot read the master key file ${path}${namedBy(settingName)}: ${fileErrorReason(error)}`, {
+      cause: error,
+    })
+  }
   let parsed: unknown
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8"))
+    parsed = JSON.parse(text)
   } catch (error) {
-    // The file system's error stays the cause: a tool words it its own way (the audit, @mizan/command-line).
-    throw new Error(`master key file ${path} cannot be read as JSON: ${(error as Error).message}`, { cause: error })
+    throw new Error(`master key file ${path}${namedBy(settingName)} is not valid JSON: ${(error as Error).message}`, {
+      cause: error,
+    })
   }
   const entries = (parsed as { masterKeys?: unknown }).masterKeys
   if (!Array.isArray(entries) || entries.length === 0)
@@ -69,10 +86,18 @@ export interface KeyFileOptions {
   readonly settingName: string
 }
 
-/** A key ring over the file at `path` that reads the file again when it changed, checked at most every `checkMs`. */
-export const keyRingOfFile = (path: string, checkMs: number = keyFileCheckMs): KeyRingShape => {
+/**
+ * A key ring over the file at `path` that reads the file again when it
+ * changed, checked at most every `checkMs` (default `keyFileCheckMs`); a
+ * file that does not read is refused naming `settingName`, when given.
+ */
+export const keyRingOfFile = (
+  path: string,
+  options: Pick<Partial<KeyFileOptions>, "checkMs" | "settingName"> = {},
+): KeyRingShape => {
+  const { checkMs = keyFileCheckMs, settingName } = options
   let loadedMtimeMs = statSync(path).mtimeMs
-  let ring = keyRingOfMasterKeys(readMasterKeyFile(path))
+  let ring = keyRingOfMasterKeys(readMasterKeyFile(path, settingName))
   let checkedAt = Date.now()
   const current = Effect.try({
     try: () => {
@@ -81,7 +106,7 @@ export const keyRingOfFile = (path: string, checkMs: number = keyFileCheckMs): K
         checkedAt = now
         const mtimeMs = statSync(path).mtimeMs
         if (mtimeMs !== loadedMtimeMs) {
-          ring = keyRingOfMasterKeys(readMasterKeyFile(path))
+          ring = keyRingOfMasterKeys(readMasterKeyFile(path, settingName))
           loadedMtimeMs = mtimeMs
         }
       }
@@ -109,7 +134,7 @@ export const layerKeyFile = (path: string, options: KeyFileOptions): Layer.Layer
             )
           writeMasterKeyFile(path, [newMasterKey()])
         }
-        return keyRingOfFile(path, options.checkMs)
+        return keyRingOfFile(path, options)
       },
       catch: (error) => new StoreError({ reason: "Unavailable", detail: (error as Error).message, cause: error }),
     }),

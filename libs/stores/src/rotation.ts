@@ -18,6 +18,7 @@
  * (`RewrapError`), or the key table cannot be read or written (`StoreError`).
  */
 import {
+  fileWriteErrorReason,
   type KeyRingError,
   type KeyRingShape,
   keyRingOfMasterKeys,
@@ -84,7 +85,7 @@ const writeKeys = (path: string, keys: ReadonlyArray<MasterKey>) =>
     catch: (error) =>
       new MasterKeyFileError({
         path,
-        detail: `master key file ${path} cannot be written: ${(error as Error).message}`,
+        detail: `master key file ${path} cannot be written: ${fileWriteErrorReason(error)}`,
       }),
   })
 

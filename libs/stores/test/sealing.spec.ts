@@ -118,6 +118,26 @@ describe("the master key file", () => {
     }),
   )
 
+  it.effect("that does not read is refused naming it, its setting and the file system's reason", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir("mizan-keys-")
+      const error = yield* Effect.flip(
+        Effect.scoped(Layer.build(layerKeyFile(dir, { createWhenMissing: false, settingName: "masterKeyFile" }))),
+      )
+      expect(error.message).toContain(`cannot read the master key file ${dir} (masterKeyFile): is a folder, not a file`)
+    }),
+  )
+
+  it.effect("that is not JSON is told apart from one that does not read", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir("mizan-keys-"), "keys.json")
+      writeFileSync(path, "not json")
+      expect(() => readMasterKeyFile(path, "masterKeyFile")).toThrow(
+        `master key file ${path} (masterKeyFile) is not valid JSON: Unexpected token`,
+      )
+    }),
+  )
+
   it.effect("refuses a key that is not 32 bytes, naming the entry", () =>
     Effect.gen(function* () {
       const path = join(yield* tempDir("mizan-keys-"), "keys.json")
@@ -207,7 +227,7 @@ describe("master key rotation's errors, each by its tag", () => {
       writeFileSync(path, "not json")
       const error = yield* rotate(path, keys)
       expect(error).toMatchObject({ _tag: "MasterKeyFileError", path })
-      expect(error.message).toContain(`master key file ${path} cannot be read as JSON`)
+      expect(error.message).toContain(`master key file ${path} is not valid JSON`)
       expect(readFileSync(path, "utf8")).toBe("not json")
     }),
   )
@@ -219,7 +239,7 @@ describe("master key rotation's errors, each by its tag", () => {
       mkdirSync(`${path}.${process.pid}.tmp`)
       const error = yield* rotate(path, keys)
       expect(error).toMatchObject({ _tag: "MasterKeyFileError", path })
-      expect(error.message).toContain(`master key file ${path} cannot be written`)
+      expect(error.message).toContain(`master key file ${path} cannot be written: is a folder, not a file`)
       expect(readMasterKeyFile(path)).toHaveLength(1)
     }),
   )
