@@ -7,14 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { fileErrorReason } from "@mizan/command-line"
-import {
-  generateKeyPair,
-  KeyError,
-  type PrivateKey,
-  type PublicKey,
-  parsePrivateKey,
-  parsePublicKey,
-} from "@mizan/protocol"
+import { generateKeyPair, type PrivateKey, type PublicKey, parsePrivateKey, parsePublicKey } from "@mizan/protocol"
 import { ConfigError } from "./config.ts"
 
 export interface ServiceKeyFiles {
@@ -52,15 +45,13 @@ export const loadServiceKeys = (files: ServiceKeyFiles, mode: "sandbox" | "produ
 }
 
 /** Why a key file does not read, in words: the key's own reason, or the file system's. */
-const whyUnreadable = (error: unknown): string => (error instanceof KeyError ? error.reason : fileErrorReason(error))
-
 /** A key file read and parsed, or a ConfigError naming the file and the setting that names it. */
 const readKeyFile = <Key>(path: string, kind: "private" | "public", parse: (pem: string) => Key): Key => {
   try {
     return parse(readFileSync(path, "utf8"))
   } catch (error) {
     throw new ConfigError(
-      `the service's ${kind} key ${path} (serviceKeys.${kind}KeyFile) does not read: ${whyUnreadable(error)}`,
+      `the service's ${kind} key ${path} (serviceKeys.${kind}KeyFile) does not read: ${fileErrorReason(error)}`,
     )
   }
 }
