@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest"
 import { fieldRows } from "../src/apiDoc/fields.ts"
 import { withSections } from "../src/apiDoc/markdown.ts"
 import { apiDocSections } from "../src/apiDoc/sections.ts"
+import { runScript } from "./processes.ts"
 
 const page = readFileSync(fileURLToPath(new URL("../../../docs/api.md", import.meta.url)), "utf8")
 
@@ -17,6 +18,31 @@ describe("docs/api.md", () => {
   it("names every operation path and every code of the catalogue", () => {
     for (const path of operationPaths) expect(page).toContain(`POST ${apiBasePath}${path}`)
     for (const entry of Object.values(codeCatalogue)) expect(page).toContain(`| \`${entry.code}\``)
+  })
+})
+
+describe("npm run api-doc's command line", () => {
+  const script = fileURLToPath(new URL("../src/cli/apiDoc.ts", import.meta.url))
+  const run = (args: ReadonlyArray<string>) => runScript(script, args, import.meta.dirname)
+
+  // A child process each: on a busy machine that takes seconds.
+  it("answers --help with its usage and 0, and an unknown option or a word in one line and 2, writing nothing", {
+    timeout: 30_000,
+  }, async () => {
+    const help = await run(["--help"])
+    expect([help.code, help.stderr]).toEqual([0, ""])
+    expect(help.stdout).toContain("npm run api-doc")
+    expect(help.stdout).not.toContain("wrote")
+    expect(await run(["--x"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "api-doc: unknown option --x; --help for usage\n",
+    })
+    expect(await run(["docs/api.md"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "api-doc: takes no arguments; --help for usage\n",
+    })
   })
 })
 

@@ -3,7 +3,6 @@
  * (vitest's own `process.execPath`), against a gateway started here on the
  * configuration the tools wrote. From an empty folder to a paid order.
  */
-import { execFile } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -15,23 +14,9 @@ import { HttpServer } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readConfigFile } from "../src/main.ts"
 import { layerService } from "../src/service.ts"
+import { type Run, runScript } from "./processes.ts"
 
 const cliDir = resolve(import.meta.dirname, "../src/cli")
-
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** Runs a script to its end. Asynchronously: the gateway a tool talks to runs in this process. */
-const runScript = (script: string, args: ReadonlyArray<string>, cwd: string, extraEnv: NodeJS.ProcessEnv = {}) =>
-  new Promise<Run>((done) => {
-    const { MIZAN_CONFIG: _, PORT: __, HOST: ___, ...env } = process.env
-    execFile(process.execPath, [script, ...args], { cwd, env: { ...env, ...extraEnv } }, (error, stdout, stderr) =>
-      done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
-    )
-  })
 
 const run = (tool: "merchant" | "send", args: ReadonlyArray<string>, cwd: string, extraEnv?: NodeJS.ProcessEnv) =>
   runScript(join(cliDir, `${tool}.ts`), args, cwd, extraEnv)

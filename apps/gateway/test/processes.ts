@@ -9,6 +9,21 @@ import { merchantKeys } from "./harness.ts"
 
 const mainScript = join(import.meta.dirname, "..", "src", "main.ts")
 
+export interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs a script to its end. Asynchronously: the gateway a tool talks to runs in this process. */
+export const runScript = (script: string, args: ReadonlyArray<string>, cwd: string, extraEnv: NodeJS.ProcessEnv = {}) =>
+  new Promise<Run>((done) => {
+    const { MIZAN_CONFIG: _, PORT: __, HOST: ___, ...env } = process.env
+    execFile(process.execPath, [script, ...args], { cwd, env: { ...env, ...extraEnv } }, (error, stdout, stderr) =>
+      done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr }),
+    )
+  })
+
 export const freePort = () =>
   new Promise<number>((resolve) => {
     const probe = createServer().listen(0, "127.0.0.1", () => {

@@ -1,7 +1,8 @@
 /**
- * How every Mizan tool reads its command line (the gateway's `send` and
- * `merchant`, the audit, the notifier's operator commands, the history
- * generator), so that they all answer alike:
+ * How every Mizan tool reads its command line (the gateway's `send`,
+ * `merchant` and `api-doc`, the audit, the notifier's operator commands,
+ * the history generator, `npm run postgres`, the benchmarks), so that they
+ * all answer alike:
  * - `--help` (or `-h`) anywhere: the tool prints its usage and exits 0;
  * - an unknown option, or an option without its value: one line
  *   (`mizan-audit: unknown option --x; --help for usage`) and exit 2;
