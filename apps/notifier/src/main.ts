@@ -1,10 +1,10 @@
 /**
- * The notifier as a process of its own, against the SQLite store the
+ * The notifier as a process of its own, against the store the
  * gateway writes (`npm start` runs it inside the gateway instead):
  *
- *   node apps/notifier/src/main.ts run
- *   node apps/notifier/src/main.ts show NOTIFY_ID
- *   node apps/notifier/src/main.ts resend NOTIFY_ID --by OPERATOR
+ *   npx node apps/notifier/src/main.ts run
+ *   npx node apps/notifier/src/main.ts show NOTIFY_ID
+ *   npx node apps/notifier/src/main.ts resend NOTIFY_ID --by OPERATOR
  *
  * Environment:
  *   MIZAN_STORE                      the store: sqlite:PATH (default sqlite:data/mizan.db), postgres://... or kurrentdb://...
@@ -26,10 +26,11 @@ import { runNotifier } from "./notifier.ts"
 import { attemptHistory, readNotification, resendNotification } from "./operator.ts"
 import type { NotifierMode } from "./urlPolicy.ts"
 
+// npx: the project's Node 24, which node:sqlite needs (the machine's bare node may be older).
 const usage = `usage:
-  node apps/notifier/src/main.ts run
-  node apps/notifier/src/main.ts show NOTIFY_ID
-  node apps/notifier/src/main.ts resend NOTIFY_ID --by OPERATOR`
+  npx node apps/notifier/src/main.ts run
+  npx node apps/notifier/src/main.ts show NOTIFY_ID
+  npx node apps/notifier/src/main.ts resend NOTIFY_ID --by OPERATOR`
 
 const fail = (message: string): never => {
   console.error(message)

@@ -161,7 +161,7 @@ describe("the operator's commands", () => {
         const store = `sqlite:${join(dir, "help.db")}`
         const help = yield* runMain(["show", "--help"], store)
         expect([help.code, help.stderr]).toEqual([0, ""])
-        expect(help.stdout).toContain("main.ts resend NOTIFY_ID --by OPERATOR")
+        expect(help.stdout).toContain("npx node apps/notifier/src/main.ts resend NOTIFY_ID --by OPERATOR")
         const unknown = yield* runMain(["show", "N-1", "--verbose"], store)
         expect([unknown.code, unknown.stderr]).toEqual([
           2,
