@@ -14,6 +14,20 @@ describe("docs/api.md", () => {
     expect(withSections(page, apiDocSections())).toBe(page)
   })
 
+  it("gives an order's fields the forms its answers have: the closed sets listed, decimals as the numbers sent", () => {
+    const orders = page.slice(page.indexOf("<!-- generated:order-objects -->"))
+    /** The form of `field` in the table under `### order`. */
+    const formIn = (order: string, field: string) => {
+      const table = orders.slice(orders.indexOf(`### ${order}\n`)).split("\n\n")[1] ?? ""
+      return table.match(new RegExp(`^\\| \`${field}\` +\\| ([^|]+?) +\\|`, "m"))?.[1]
+    }
+    expect(formIn("transferToBankOrder", "status")).toBe("one of `CREATED`, `SUCCESS`, `FAILURE`")
+    expect(formIn("transferToBankOrder", "rate")).toBe("number")
+    expect(formIn("transferOrder", "failCode")).toContain("`BENEFICIARY_NOT_FOUND`")
+    expect(formIn("acquireOrder", "paySceneCode")).toContain("`PAYPAGE`")
+    expect(formIn("acquireOrder", "accessoryContent.goodsDetail.quantity")).toBe("number")
+  })
+
   it("names every operation path and every code of the catalogue", () => {
     for (const path of operationPaths) expect(page).toContain(`POST ${apiBasePath}${path}`)
     for (const entry of Object.values(codeCatalogue)) expect(page).toContain(`| \`${entry.code}\``)
