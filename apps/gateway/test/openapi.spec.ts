@@ -189,7 +189,7 @@ describe("components", () => {
     expect(placeOrder.properties.expiredTime).toMatchObject({ $ref: "#/components/schemas/Timestamp" })
   })
 
-  it("lists the scene codes, the bank transfer statuses and the wallet fail codes as enums, and head.code as the code catalogue, every code explained", () => {
+  it("lists the scene codes, the bank transfer statuses, the wallet fail codes and the IBAN name match's level and result as enums, and head.code as the code catalogue, every code explained", () => {
     const placeOrder = document.components.schemas["api.acquire2.placeOrder.bizContent"] as {
       properties: { paySceneCode: { enum: Array<string> } }
     }
@@ -200,6 +200,11 @@ describe("components", () => {
       ]?.enum
     expect(enumOf("TransferToBankOrder", "status")).toEqual(["CREATED", "SUCCESS", "FAILURE"])
     expect(enumOf("TransferOrder", "failCode")).toContain("BENEFICIARY_NOT_FOUND")
+    const holderName = "api.transfer.getIbanHolderName.body"
+    const ibanHolderName = (document.components.schemas[holderName] as { properties: Record<string, JsonSchema> })
+      .properties.ibanHolderName as { properties: Record<string, { enum?: Array<string> }> }
+    expect(ibanHolderName.properties.nameMatchingLevel?.enum).toEqual(["EXACT", "REORDERED", "PARTIAL", "NONE"])
+    expect(ibanHolderName.properties.nameMatchingResult?.enum).toEqual(["MATCH", "CLOSE_MATCH", "NO_MATCH"])
     const code = (
       document.components.schemas.ResponseHead as { properties: { code: { enum: Array<string>; description: string } } }
     ).properties.code

@@ -158,8 +158,10 @@ export const fieldDescriptions: Readonly<Record<string, string>> = {
   purposeCode: "The payment's purpose, as the network codes it.",
   ibanHolderName: "The holder name check's result.",
   holderNameMask: "The IBAN holder's name as the bank has it, masked.",
-  nameMatchingLevel: "How closely the given name matches the bank's.",
-  nameMatchingResult: "Whether the given name matches the bank's.",
+  nameMatchingLevel:
+    "How closely the given name matches the bank's, word by word: EXACT, REORDERED (the same words in another order), PARTIAL (some words as initials, or left out), NONE.",
+  nameMatchingResult:
+    "What to do: MATCH (EXACT or REORDERED) pay, CLOSE_MATCH (PARTIAL) show the masked name and ask, NO_MATCH do not pay.",
   bankReference: "The bank's reference of the transfer.",
   fundoutInfo: "How the payout was made.",
   payoutReturned: "Whether the bank returned the payout.",
