@@ -307,6 +307,45 @@ describe("the schemas are the wire's", () => {
   })
 })
 
+describe("digests", () => {
+  /** The fields of an answered object whose value is a 64-character hex digest. */
+  const digestFieldsOf = (order: Record<string, unknown>) =>
+    Object.entries(order).flatMap(([name, value]) =>
+      typeof value === "string" && /^[0-9a-f]{64}$/.test(value) ? [name] : [],
+    )
+  const descriptionOf = (component: string, field: string) =>
+    (document.components.schemas[component] as { properties: Record<string, { description?: string }> }).properties[
+      field
+    ]?.description
+
+  it("are said to be digests wherever an answer carries one in place of the value", async () => {
+    const client = gateway.merchant()
+    const { transferToBankOrder } = await ok(client, "/transfer/placeTransferToBankOrder", {
+      merchantOrderNo: newNumber("digest"),
+      holderName: client.encryptField("Amal Saeed"),
+      iban: client.encryptField("AE070331234567890123456"),
+      beneficiaryAddress: client.encryptField("Office 12, Al Quoz 3, Dubai"),
+      accountNo: client.encryptField("0331234567890123456"),
+      amount: aed(5),
+      memo: "digests",
+    } as never)
+    const deposit = await sandbox(gateway.baseUrl, client, "postDeposit", {
+      amount: aed(5),
+      status: "SUCCESS",
+      remitterInfo: "Some Trading LLC",
+      collectIBAN: "AE070331234567890123456",
+    })
+    const answered = [
+      ["TransferToBankOrder", transferToBankOrder as unknown as Record<string, unknown>],
+      ["VamDepositOrder", (deposit.body as unknown as { vamDepositOrder: Record<string, unknown> }).vamDepositOrder],
+    ] as const
+    for (const [component, order] of answered) {
+      expect(digestFieldsOf(order).length, component).toBeGreaterThan(1)
+      for (const field of digestFieldsOf(order)) expect(descriptionOf(component, field), field).toContain("SHA-256")
+    }
+  })
+})
+
 describe("webhooks", () => {
   it("describe every kind of notification: its body, its sign header, the acknowledgement and the retry schedule", () => {
     expect(Object.keys(document.webhooks).sort()).toEqual([...notificationOrderKeys].sort())
