@@ -21,7 +21,7 @@ import { commonCodes, operationCodes, sandboxCodes, unroutedCodes } from "../src
 import { openApiDocument } from "../src/openapi.ts"
 import { merchantApi } from "../src/pipeline.ts"
 import { sandboxApi } from "../src/sandbox/index.ts"
-import { aed, ok, sandbox } from "./calls.ts"
+import { aed, ok, placePaidOrder, sandbox } from "./calls.ts"
 import { merchantKeys, newNumber, startGateway, type TestGateway } from "./harness.ts"
 import { type JsonSchema, validate } from "./jsonSchemaValidator.ts"
 import { startMerchantEndpoint } from "./merchantEndpoint.ts"
@@ -307,16 +307,31 @@ describe("the schemas are the wire's", () => {
   })
 })
 
+/** What the description says of a field of a component. */
+const descriptionOf = (component: string, field: string) =>
+  (document.components.schemas[component] as { properties: Record<string, { description?: string }> }).properties[field]
+    ?.description
+
+describe("a refund order's reserved", () => {
+  it("is said to be the refund's orderNo, as the gateway answers it, whatever the request's reserved", async () => {
+    const originMerchantOrderNo = await placePaidOrder(gateway, { amount: 10 })
+    const { refundOrder } = await ok(gateway.merchant(), "/acquire2/refund/placeOrder", {
+      refundMerchantOrderNo: newNumber("r"),
+      originMerchantOrderNo,
+      amount: aed(1),
+      reserved: "the merchant's note",
+    } as never)
+    expect(refundOrder.reserved).toBe(refundOrder.orderNo)
+    expect(descriptionOf("RefundOrder", "reserved")).toContain("orderNo")
+  })
+})
+
 describe("digests", () => {
   /** The fields of an answered object whose value is a 64-character hex digest. */
   const digestFieldsOf = (order: Record<string, unknown>) =>
     Object.entries(order).flatMap(([name, value]) =>
       typeof value === "string" && /^[0-9a-f]{64}$/.test(value) ? [name] : [],
     )
-  const descriptionOf = (component: string, field: string) =>
-    (document.components.schemas[component] as { properties: Record<string, { description?: string }> }).properties[
-      field
-    ]?.description
 
   it("are said to be digests wherever an answer carries one in place of the value", async () => {
     const client = gateway.merchant()

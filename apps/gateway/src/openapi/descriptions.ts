@@ -85,7 +85,8 @@ export const fieldDescriptions: Readonly<Record<string, string>> = {
   storeName: "The store's name.",
   terminalId: "The terminal's id.",
   merchantName: "The merchant's name.",
-  reserved: "Free text the service keeps and returns.",
+  reserved:
+    "The merchant's notes, kept as sent and answered on its order; a refund order answers here the service's number of the refund (its orderNo), as the interface documents it, and the refund request's own reserved only counts when the request is repeated.",
   status: "Where the order stands (see the values).",
   product: "The service's product for this kind of order.",
   revoked: '"true" once the merchant revoked the order.',
