@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { codeCatalogue } from "@mizan/kernel"
 import { apiBasePath, operationPaths } from "@mizan/protocol"
 import { describe, expect, it } from "vitest"
@@ -26,6 +27,11 @@ describe("docs/api.md", () => {
     expect(formIn("transferOrder", "failCode")).toContain("`BENEFICIARY_NOT_FOUND`")
     expect(formIn("acquireOrder", "paySceneCode")).toContain("`PAYPAGE`")
     expect(formIn("acquireOrder", "accessoryContent.goodsDetail.quantity")).toBe("number")
+  })
+
+  it("names every failCode an acquiring order is closed with", () => {
+    const orders = page.slice(page.indexOf("## Order objects"), page.indexOf("<!-- generated:order-objects -->"))
+    for (const reason of AcquiringOrder.CloseReason.literals) expect(orders).toContain(`\`${reason}\``)
   })
 
   it("names every operation path and every code of the catalogue", () => {
