@@ -326,6 +326,25 @@ describe("a refund order's reserved", () => {
   })
 })
 
+describe("an order's revoked", () => {
+  it("is said to be true for a paid order revoked only, as the gateway answers it", async () => {
+    const merchantOrderNo = newNumber("unpaid")
+    await ok(gateway.merchant(), "/acquire2/placeOrder", {
+      merchantOrderNo,
+      subject: "Unpaid",
+      totalAmount: aed(3),
+      paySceneCode: "PAYPAGE",
+    })
+    const unpaid = await ok(gateway.merchant(), "/acquire2/revokeOrder", { merchantOrderNo })
+    expect(unpaid.acquireOrder).toMatchObject({ status: "FAILURE", failCode: "ORDER_REVOKED", revoked: "false" })
+    const paid = await ok(gateway.merchant(), "/acquire2/revokeOrder", {
+      merchantOrderNo: await placePaidOrder(gateway, { amount: 3 }),
+    })
+    expect(paid.acquireOrder).toMatchObject({ failCode: "ORDER_REVOKED", revoked: "true" })
+    expect(descriptionOf("AcquireOrder", "revoked")).toContain("paid")
+  })
+})
+
 describe("digests", () => {
   /** The fields of an answered object whose value is a 64-character hex digest. */
   const digestFieldsOf = (order: Record<string, unknown>) =>

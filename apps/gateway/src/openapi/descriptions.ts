@@ -89,7 +89,8 @@ export const fieldDescriptions: Readonly<Record<string, string>> = {
     "The merchant's notes, kept as sent and answered on its order; a refund order answers here the service's number of the refund (its orderNo), as the interface documents it, and the refund request's own reserved only counts when the request is repeated.",
   status: "Where the order stands (see the values).",
   product: "The service's product for this kind of order.",
-  revoked: '"true" once the merchant revoked the order.',
+  revoked:
+    '"true" once a paid order was revoked (its payment is refunded). An unpaid order revoked is closed (failCode ORDER_REVOKED) and stays "false".',
   failCode: "Why the order failed, as a code.",
   failDes: "Why the order failed, in words.",
   paymentInfo: "How the order was paid: present once it is.",
