@@ -7,6 +7,7 @@
  * codes each operation lists are the ones its sources decide.
  */
 import { spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
@@ -342,6 +343,48 @@ describe("an order's revoked", () => {
     })
     expect(paid.acquireOrder).toMatchObject({ failCode: "ORDER_REVOKED", revoked: "true" })
     expect(descriptionOf("AcquireOrder", "revoked")).toContain("paid")
+  })
+})
+
+describe("an answer's money and times", () => {
+  it("are described as a split payment and a bank card transfer answer them", async () => {
+    const client = gateway.merchant()
+    const merchantOrderNo = await placePaidOrder(gateway, {
+      amount: 100,
+      extra: {
+        sharingParamList: [
+          {
+            sharingIdentitySeqId: 1,
+            sharingIdentityType: "MEMBER_ID",
+            sharingIdentity: createHash("sha256").update("MEMBER-1").digest("hex"),
+            sharingMemo: "share",
+            sharingAmount: aed(30),
+          },
+        ],
+      },
+    })
+    const { acquireOrder } = await ok(client, "/acquire2/getOrder", { merchantOrderNo })
+    // 100 paid, 30 to the share: the payee's settlement is the rest less its fee, not the paid amount less the fee.
+    const fee = acquireOrder.paymentInfo?.payeeFeeAmount ?? 0
+    expect(acquireOrder.paymentInfo?.settlementAmount).toBe(7_000 - fee)
+    const paymentInfo = (
+      document.components.schemas.AcquireOrder as {
+        properties: Record<string, { properties?: Record<string, JsonSchema> }>
+      }
+    ).properties.paymentInfo?.properties as Record<string, { description?: string }>
+    expect(paymentInfo.settlementAmount?.description).toContain("share")
+    // A bank card transfer is deducted when placed: paidTime is there while it is CREATED.
+    const { transferToBankCard } = await ok(client, "/transfer/placeTransferToBankCard", {
+      merchantOrderNo: newNumber("card"),
+      accountHolderType: "CORPORATE",
+      companyName: client.encryptField("Acme Trading LLC"),
+      amount: aed(10),
+      expiryYear: client.encryptField(String(new Date().getUTCFullYear() + 2)),
+      expiryMonth: client.encryptField("07"),
+      cardNumber: client.encryptField("4111111111111111"),
+    } as never)
+    expect(transferToBankCard).toMatchObject({ status: "CREATED", paidTime: expect.any(Number) })
+    expect(descriptionOf("TransferBankCardOrder", "paidTime")).toContain("deducted")
   })
 })
 

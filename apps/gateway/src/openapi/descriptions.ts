@@ -37,7 +37,7 @@ export const fieldDescriptions: Readonly<Record<string, string>> = {
   totalAmount: "The order's total.",
   amount: "The amount.",
   currency: "The currency: AED.",
-  expiredTime: "When an unpaid order expires: at most 48 hours after requestTime. Absent: the service's default.",
+  expiredTime: "When an unpaid order expires: at most 48 hours after requestTime. Absent: 2 hours after requestTime.",
   payeeMid: "Who is paid: the merchant itself (another payee is not supported).",
   paySceneCode:
     "How the payer pays: the scene decides the interaction (pay page link, deep link, 3-D Secure form, ...).",
@@ -95,12 +95,14 @@ export const fieldDescriptions: Readonly<Record<string, string>> = {
   failDes: "Why the order failed, in words.",
   paymentInfo: "How the order was paid: present once it is.",
   paidAmount: "What the payer paid (below totalAmount when a discount applied).",
-  paidTime: "When the payment succeeded.",
+  paidTime:
+    "When the payment succeeded; on a bank card transfer, when its amount and fee were deducted, which is when it was placed.",
   payerMid: "The payer's member id.",
   payerFeeAmount: "The fee the payer paid.",
   payeeFeeAmount: "The fee the merchant pays for this payment.",
   payChannel: "The channel the payer paid with.",
-  settlementAmount: "What the merchant receives: the paid amount less the merchant's fee.",
+  settlementAmount:
+    "What the payee receives: the paid amount less the sharing members' shares and the fee the payee bears.",
   cardInfo: "The card paid with: never its number.",
   brand: "The card's brand (VISA, MASTERCARD, ...).",
   cardId: "The card's id at the service.",
