@@ -22,7 +22,7 @@ import { commonCodes, operationCodes, sandboxCodes, unroutedCodes } from "../src
 import { openApiDocument } from "../src/openapi.ts"
 import { merchantApi } from "../src/pipeline.ts"
 import { sandboxApi } from "../src/sandbox/index.ts"
-import { aed, ok, placePaidOrder, sandbox } from "./calls.ts"
+import { aed, ok, placeOrder, placePaidOrder, sandbox } from "./calls.ts"
 import { merchantKeys, newNumber, startGateway, type TestGateway } from "./harness.ts"
 import { type JsonSchema, validate } from "./jsonSchemaValidator.ts"
 import { startMerchantEndpoint } from "./merchantEndpoint.ts"
@@ -329,14 +329,9 @@ describe("a refund order's reserved", () => {
 
 describe("an order's revoked", () => {
   it("is said to be true for a paid order revoked only, as the gateway answers it", async () => {
-    const merchantOrderNo = newNumber("unpaid")
-    await ok(gateway.merchant(), "/acquire2/placeOrder", {
-      merchantOrderNo,
-      subject: "Unpaid",
-      totalAmount: aed(3),
-      paySceneCode: "PAYPAGE",
+    const unpaid = await ok(gateway.merchant(), "/acquire2/revokeOrder", {
+      merchantOrderNo: await placeOrder(gateway, { amount: 3 }),
     })
-    const unpaid = await ok(gateway.merchant(), "/acquire2/revokeOrder", { merchantOrderNo })
     expect(unpaid.acquireOrder).toMatchObject({ status: "FAILURE", failCode: "ORDER_REVOKED", revoked: "false" })
     const paid = await ok(gateway.merchant(), "/acquire2/revokeOrder", {
       merchantOrderNo: await placePaidOrder(gateway, { amount: 3 }),
