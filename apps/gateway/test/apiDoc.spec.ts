@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { AcquiringOrder } from "@mizan/acquiring"
 import { codeCatalogue } from "@mizan/kernel"
 import { apiBasePath, operationPaths } from "@mizan/protocol"
 import { describe, expect, it } from "vitest"
@@ -13,6 +14,25 @@ const page = readFileSync(fileURLToPath(new URL("../../../docs/api.md", import.m
 describe("docs/api.md", () => {
   it("says what the code does: its generated sections are those npm run api-doc writes", () => {
     expect(withSections(page, apiDocSections())).toBe(page)
+  })
+
+  it("gives an order's fields the forms its answers have: the closed sets listed, decimals as the numbers sent", () => {
+    const orders = page.slice(page.indexOf("<!-- generated:order-objects -->"))
+    /** The form of `field` in the table under `### order`. */
+    const formIn = (order: string, field: string) => {
+      const table = orders.slice(orders.indexOf(`### ${order}\n`)).split("\n\n")[1] ?? ""
+      return table.match(new RegExp(`^\\| \`${field}\` +\\| ([^|]+?) +\\|`, "m"))?.[1]
+    }
+    expect(formIn("transferToBankOrder", "status")).toBe("one of `CREATED`, `SUCCESS`, `FAILURE`")
+    expect(formIn("transferToBankOrder", "rate")).toBe("number")
+    expect(formIn("transferOrder", "failCode")).toContain("`BENEFICIARY_NOT_FOUND`")
+    expect(formIn("acquireOrder", "paySceneCode")).toContain("`PAYPAGE`")
+    expect(formIn("acquireOrder", "accessoryContent.goodsDetail.quantity")).toBe("number")
+  })
+
+  it("names every failCode an acquiring order is closed with", () => {
+    const orders = page.slice(page.indexOf("## Order objects"), page.indexOf("<!-- generated:order-objects -->"))
+    for (const reason of AcquiringOrder.CloseReason.literals) expect(orders).toContain(`\`${reason}\``)
   })
 
   it("names every operation path and every code of the catalogue", () => {

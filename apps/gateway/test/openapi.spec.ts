@@ -7,6 +7,7 @@
  * codes each operation lists are the ones its sources decide.
  */
 import { spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
@@ -21,7 +22,7 @@ import { commonCodes, operationCodes, sandboxCodes, unroutedCodes } from "../src
 import { openApiDocument } from "../src/openapi.ts"
 import { merchantApi } from "../src/pipeline.ts"
 import { sandboxApi } from "../src/sandbox/index.ts"
-import { aed, ok, sandbox } from "./calls.ts"
+import { aed, ok, placeOrder, placePaidOrder, sandbox } from "./calls.ts"
 import { merchantKeys, newNumber, startGateway, type TestGateway } from "./harness.ts"
 import { type JsonSchema, validate } from "./jsonSchemaValidator.ts"
 import { startMerchantEndpoint } from "./merchantEndpoint.ts"
@@ -189,7 +190,7 @@ describe("components", () => {
     expect(placeOrder.properties.expiredTime).toMatchObject({ $ref: "#/components/schemas/Timestamp" })
   })
 
-  it("lists the scene codes, the bank transfer statuses and the wallet fail codes as enums, and head.code as the code catalogue, every code explained", () => {
+  it("lists the scene codes, the bank transfer statuses, the wallet fail codes and the IBAN name match's level and result as enums, and head.code as the code catalogue, every code explained", () => {
     const placeOrder = document.components.schemas["api.acquire2.placeOrder.bizContent"] as {
       properties: { paySceneCode: { enum: Array<string> } }
     }
@@ -200,6 +201,11 @@ describe("components", () => {
       ]?.enum
     expect(enumOf("TransferToBankOrder", "status")).toEqual(["CREATED", "SUCCESS", "FAILURE"])
     expect(enumOf("TransferOrder", "failCode")).toContain("BENEFICIARY_NOT_FOUND")
+    const holderName = "api.transfer.getIbanHolderName.body"
+    const ibanHolderName = (document.components.schemas[holderName] as { properties: Record<string, JsonSchema> })
+      .properties.ibanHolderName as { properties: Record<string, { enum?: Array<string> }> }
+    expect(ibanHolderName.properties.nameMatchingLevel?.enum).toEqual(["EXACT", "REORDERED", "PARTIAL", "NONE"])
+    expect(ibanHolderName.properties.nameMatchingResult?.enum).toEqual(["MATCH", "CLOSE_MATCH", "NO_MATCH"])
     const code = (
       document.components.schemas.ResponseHead as { properties: { code: { enum: Array<string>; description: string } } }
     ).properties.code
@@ -299,6 +305,116 @@ describe("the schemas are the wire's", () => {
     expect(answer.json.head.code).toBe("0")
     const schema = document.paths[path]?.post.responses["200"]?.content["application/json"].schema ?? {}
     expect(validate(schema, answer.json, resolveIn(document))).toEqual([])
+  })
+})
+
+/** What the description says of a field of a component. */
+const descriptionOf = (component: string, field: string) =>
+  (document.components.schemas[component] as { properties: Record<string, { description?: string }> }).properties[field]
+    ?.description
+
+describe("a refund order's reserved", () => {
+  it("is said to be the refund's orderNo, as the gateway answers it, whatever the request's reserved", async () => {
+    const originMerchantOrderNo = await placePaidOrder(gateway, { amount: 10 })
+    const { refundOrder } = await ok(gateway.merchant(), "/acquire2/refund/placeOrder", {
+      refundMerchantOrderNo: newNumber("r"),
+      originMerchantOrderNo,
+      amount: aed(1),
+      reserved: "the merchant's note",
+    } as never)
+    expect(refundOrder.reserved).toBe(refundOrder.orderNo)
+    expect(descriptionOf("RefundOrder", "reserved")).toContain("orderNo")
+  })
+})
+
+describe("an order's revoked", () => {
+  it("is said to be true for a paid order revoked only, as the gateway answers it", async () => {
+    const unpaid = await ok(gateway.merchant(), "/acquire2/revokeOrder", {
+      merchantOrderNo: await placeOrder(gateway, { amount: 3 }),
+    })
+    expect(unpaid.acquireOrder).toMatchObject({ status: "FAILURE", failCode: "ORDER_REVOKED", revoked: "false" })
+    const paid = await ok(gateway.merchant(), "/acquire2/revokeOrder", {
+      merchantOrderNo: await placePaidOrder(gateway, { amount: 3 }),
+    })
+    expect(paid.acquireOrder).toMatchObject({ failCode: "ORDER_REVOKED", revoked: "true" })
+    expect(descriptionOf("AcquireOrder", "revoked")).toContain("paid")
+  })
+})
+
+describe("an answer's money and times", () => {
+  it("are described as a split payment and a bank card transfer answer them", async () => {
+    const client = gateway.merchant()
+    const merchantOrderNo = await placePaidOrder(gateway, {
+      amount: 100,
+      extra: {
+        sharingParamList: [
+          {
+            sharingIdentitySeqId: 1,
+            sharingIdentityType: "MEMBER_ID",
+            sharingIdentity: createHash("sha256").update("MEMBER-1").digest("hex"),
+            sharingMemo: "share",
+            sharingAmount: aed(30),
+          },
+        ],
+      },
+    })
+    const { acquireOrder } = await ok(client, "/acquire2/getOrder", { merchantOrderNo })
+    // 100 paid, 30 to the share: the payee's settlement is the rest less its fee, not the paid amount less the fee.
+    const fee = acquireOrder.paymentInfo?.payeeFeeAmount ?? 0
+    expect(acquireOrder.paymentInfo?.settlementAmount).toBe(7_000 - fee)
+    const paymentInfo = (
+      document.components.schemas.AcquireOrder as {
+        properties: Record<string, { properties?: Record<string, JsonSchema> }>
+      }
+    ).properties.paymentInfo?.properties as Record<string, { description?: string }>
+    expect(paymentInfo.settlementAmount?.description).toContain("share")
+    // A bank card transfer is deducted when placed: paidTime is there while it is CREATED.
+    const { transferToBankCard } = await ok(client, "/transfer/placeTransferToBankCard", {
+      merchantOrderNo: newNumber("card"),
+      accountHolderType: "CORPORATE",
+      companyName: client.encryptField("Acme Trading LLC"),
+      amount: aed(10),
+      expiryYear: client.encryptField(String(new Date().getUTCFullYear() + 2)),
+      expiryMonth: client.encryptField("07"),
+      cardNumber: client.encryptField("4111111111111111"),
+    } as never)
+    expect(transferToBankCard).toMatchObject({ status: "CREATED", paidTime: expect.any(Number) })
+    expect(descriptionOf("TransferBankCardOrder", "paidTime")).toContain("deducted")
+  })
+})
+
+describe("digests", () => {
+  /** The fields of an answered object whose value is a 64-character hex digest. */
+  const digestFieldsOf = (order: Record<string, unknown>) =>
+    Object.entries(order).flatMap(([name, value]) =>
+      typeof value === "string" && /^[0-9a-f]{64}$/.test(value) ? [name] : [],
+    )
+
+  it("are said to be digests wherever an answer carries one in place of the value", async () => {
+    const client = gateway.merchant()
+    const { transferToBankOrder } = await ok(client, "/transfer/placeTransferToBankOrder", {
+      merchantOrderNo: newNumber("digest"),
+      holderName: client.encryptField("Amal Saeed"),
+      iban: client.encryptField("AE070331234567890123456"),
+      beneficiaryAddress: client.encryptField("Office 12, Al Quoz 3, Dubai"),
+      accountNo: client.encryptField("0331234567890123456"),
+      amount: aed(5),
+      memo: "digests",
+    } as never)
+    const deposit = await sandbox(gateway.baseUrl, client, "postDeposit", {
+      amount: aed(5),
+      status: "SUCCESS",
+      remitterInfo: "Some Trading LLC",
+      collectIBAN: "AE070331234567890123456",
+    })
+    const answered = [
+      ["TransferToBankOrder", transferToBankOrder as unknown as Record<string, unknown>],
+      ["VamDepositOrder", (deposit.body as unknown as { vamDepositOrder: Record<string, unknown> }).vamDepositOrder],
+    ] as const
+    for (const [component, order] of answered) {
+      expect(digestFieldsOf(order).length, component).toBeGreaterThan(1)
+      for (const field of digestFieldsOf(order)) expect(descriptionOf(component, field), field).toContain("SHA-256")
+    }
   })
 })
 

@@ -52,7 +52,7 @@ describe("refund order", () => {
     expect((await refund(other, 50)).refundSummary.remainRefundAmount).toBe(0)
   })
 
-  it("finds the origin by the service's orderNo, and answers 62035 / 62004 when it names nothing", async () => {
+  it("finds the origin by the service's orderNo, and answers 62035 / 62004 naming the origin field when it names nothing", async () => {
     const origin = await paidOrder(20)
     const { acquireOrder } = await ok(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: origin })
     const byOrderNo = await ok(gateway.merchant(), "/acquire2/refund/placeOrder", {
@@ -61,8 +61,15 @@ describe("refund order", () => {
       amount: aed(5),
     } as never)
     expect(byOrderNo.refundOrder.originMerchantOrderNo).toBe(origin)
-    expect((await refuseRefund({ originOrderNo: "20990101000000100000000000" }, 1)).code).toBe("62035")
-    expect((await refuseRefund({ originMerchantOrderNo: "never-created" }, 1)).code).toBe("62004")
+    // The merchant sent originOrderNo / originMerchantOrderNo: the message names those, not the order's own fields.
+    expect(await refuseRefund({ originOrderNo: "20990101000000100000000000" }, 1)).toMatchObject({
+      code: "62035",
+      msg: "ORDER_NO_NOT_EXIST: no order exists with originOrderNo 20990101000000100000000000",
+    })
+    expect(await refuseRefund({ originMerchantOrderNo: "never-created" }, 1)).toMatchObject({
+      code: "62004",
+      msg: "MERCHANT_ORDER_NO_NOT_EXIST: no order exists with this originMerchantOrderNo",
+    })
   })
 
   it("answers 62015 for an unpaid order and 62002 for a failed one", async () => {

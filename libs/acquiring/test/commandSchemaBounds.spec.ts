@@ -77,7 +77,7 @@ describe("PayOrder's card: only what the spec returns, in its forms", () => {
     ["a letter among the last digits", { last4: "42a2" }, "cardInfo.last4 must be the last 4 digits of the card"],
     ["a debit card", { cardType: "DC" }, "accepted"],
     ["a credit card", { cardType: "CC" }, "accepted"],
-    ["a card type the spec does not list", { cardType: "PP" }, 'cardInfo.cardType must be "DC" | "CC"'],
+    ["a card type the spec does not list", { cardType: "PP" }, 'cardInfo.cardType must be "DC" or "CC"'],
     ["month 01", { expMonth: "01" }, "accepted"],
     ["month 09", { expMonth: "09" }, "accepted"],
     ["month 10", { expMonth: "10" }, "accepted"],

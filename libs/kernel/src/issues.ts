@@ -33,6 +33,11 @@ const plain = (message: string): string => {
   if (message.startsWith("Unexpected key") || message === "Expected no excess property") return "is not a known field"
   if (!message.startsWith("Expected ")) return message
   const expected = message.slice("Expected ".length).replace(/, got .*$/s, "")
+  // A set of texts, which Effect writes `"A" | "B" | "C"`: as the fields that say theirs by hand, `"A", "B" or "C"`.
+  if (/^"[^"]*"( \| "[^"]*")+$/.test(expected)) {
+    const values = expected.split(" | ")
+    return `must be ${values.slice(0, -1).join(", ")} or ${values.at(-1)}`
+  }
   return `must be ${typeWords[expected] ?? expected}`
 }
 

@@ -30,6 +30,18 @@ describe("field rules name the field and the rule", () => {
       "items[1].memo must be at most 3 characters",
     )
   })
+  it("a value outside a set of texts, listed as the hand-written messages list them", () => {
+    const schema = Schema.Struct({
+      status: Schema.Literals(["PENDING", "SUCCESS", "FAILED"]),
+      cardType: Schema.Literals(["DC", "CC"]),
+    })
+    expect(messageOf(schema, { status: "DONE", cardType: "CC" }, ["bizContent"])).toBe(
+      'bizContent.status must be "PENDING", "SUCCESS" or "FAILED"',
+    )
+    expect(messageOf(schema, { status: "PENDING", cardType: "XX" }, ["bizContent"])).toBe(
+      'bizContent.cardType must be "DC" or "CC"',
+    )
+  })
   it("a wrong type", () => {
     expect(messageOf(Schema.Struct({ requestTime: Timestamp }), { requestTime: "soon" }, [])).toBe(
       "requestTime must be a whole number",

@@ -51,7 +51,7 @@ describe("wallet transfer commands", () => {
     [
       "an e-mail beneficiary",
       walletWith({ beneficiaryIdentityType: "EMAIL" }),
-      'request.beneficiaryIdentityType must be "PHONE_NO" | "MEMBER_ID"',
+      'request.beneficiaryIdentityType must be "PHONE_NO" or "MEMBER_ID"',
     ],
     ["no member found", { ...wallet, beneficiary: { _tag: "MemberNotFound" } }, "accepted"],
     ["a credit", settleWallet({ _tag: "Credited" }), "accepted"],
@@ -68,7 +68,7 @@ describe("wallet transfer commands", () => {
     [
       "a credit refused for a reason the directory cannot give",
       settleWallet({ _tag: "NotCredited", failCode: "TRANSFER_AMOUNT_LIMIT_EXCEEDED" }),
-      'outcome.failCode must be "BENEFICIARY_NOT_FOUND" | "BENEFICIARY_BALANCE_LIMIT_EXCEEDED"',
+      'outcome.failCode must be "BENEFICIARY_NOT_FOUND" or "BENEFICIARY_BALANCE_LIMIT_EXCEEDED"',
     ],
   ])("%s: %s", (_, input, expected) => expect(verdict(WalletTransfer.Command, input)).toBe(expected))
 
@@ -114,7 +114,7 @@ describe("deposit and member account commands", () => {
 
   it("refuses a deposit status the bank does not report", () =>
     expect(verdict(VamDeposit.Command, deposit("REVERSED"))).toBe(
-      'deposit.status must be "PENDING" | "SUCCESS" | "FAILED"',
+      'deposit.status must be "PENDING", "SUCCESS" or "FAILED"',
     ))
 
   it.each<[string, unknown]>([

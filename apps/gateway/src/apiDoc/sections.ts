@@ -8,11 +8,12 @@
  */
 import { codeCatalogue } from "@mizan/kernel"
 import { retryScheduleMinutes } from "@mizan/notification"
-import { apiBasePath, notificationOrderKeys, notificationOrders, operations } from "@mizan/protocol"
-import type { JsonSchema, Schema } from "effect"
+import { apiBasePath, notificationOrderKeys, operations } from "@mizan/protocol"
+import type { JsonSchema } from "effect"
 import { handlers } from "../handlers/index.ts"
+import { orderComponentName } from "../openapi/shared.ts"
 import { inlineRefs } from "../openapi/tree.ts"
-import { compileSchemas, openApiDocument } from "../openapi.ts"
+import { openApiDocument } from "../openapi.ts"
 import { merchantApi } from "../pipeline.ts"
 import { sandboxApi, sandboxBasePath } from "../sandbox/index.ts"
 import { type FieldRow, fieldRows } from "./fields.ts"
@@ -87,12 +88,15 @@ const encryptedFields = (): string =>
     ),
   )
 
-const orderObjects = (): string => {
-  const { schemas } = compileSchemas(Object.values(notificationOrders) as ReadonlyArray<Schema.Top>)
-  return notificationOrderKeys
-    .map((key, i) => [`### ${key}`, "", fieldTable(fieldRows(schemas[i] ?? {}))].join("\n"))
+/**
+ * The orders as answers carry them: the description's components, which
+ * add what the wire schema leaves open (the closed sets a merchant may
+ * switch on) and write amounts as the numbers the service sends.
+ */
+const orderObjects = (): string =>
+  notificationOrderKeys
+    .map((key) => [`### ${key}`, "", fieldTable(fieldRows(componentOf(orderComponentName(key))))].join("\n"))
     .join("\n\n")
-}
 
 const codeTable = (): string =>
   table(

@@ -1,6 +1,6 @@
 /** The refund operations (spec: 4 refund; get refund from the wire conventions). */
 import { AcquiringOrder } from "@mizan/acquiring"
-import { reject } from "@mizan/kernel"
+import { Rejection, reject } from "@mizan/kernel"
 import {
   acquiringStreamOf,
   currentRefund,
@@ -24,6 +24,23 @@ const refundRequestOf = Effect.fnUntraced(function* (request: DecodedRequestOf<"
   }) satisfies AcquiringOrder.RefundRequest
 })
 
+/**
+ * A refund names the order it refunds by originMerchantOrderNo or
+ * originOrderNo: when that order does not exist, the refusal names the field
+ * the merchant sent, where the order lookup it shares with get order names
+ * merchantOrderNo or orderNo.
+ */
+const inOriginFields =
+  (request: DecodedRequestOf<"/acquire2/refund/placeOrder">) =>
+  <E>(error: E): E | Rejection => {
+    if (!(error instanceof Rejection)) return error
+    if (error.code === "MERCHANT_ORDER_NO_NOT_EXIST")
+      return reject(error.code, "no order exists with this originMerchantOrderNo")
+    if (error.code === "ORDER_NO_NOT_EXIST")
+      return reject(error.code, `no order exists with originOrderNo ${request.originOrderNo ?? ""}`)
+    return error
+  }
+
 export const refundHandlers: Pick<
   Handlers<HandlerServices>,
   "/acquire2/refund/placeOrder" | "/acquire2/refund/getOrder"
@@ -43,17 +60,19 @@ export const refundHandlers: Pick<
             `deviceId ${request.deviceId} is not a registered device of this merchant`,
           ),
         )
-      const acquiringStream = yield* acquiringStreamOf(
-        merchantId,
-        withoutUndefined({ merchantOrderNo: request.originMerchantOrderNo, orderNo: request.originOrderNo }),
-      )
-      const { order, refund } = yield* requestRefund({
-        merchantId,
-        acquiringStream,
-        request: yield* refundRequestOf(request),
-        now: call.now,
-      })
-      return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }
+      return yield* Effect.gen(function* () {
+        const acquiringStream = yield* acquiringStreamOf(
+          merchantId,
+          withoutUndefined({ merchantOrderNo: request.originMerchantOrderNo, orderNo: request.originOrderNo }),
+        )
+        const { order, refund } = yield* requestRefund({
+          merchantId,
+          acquiringStream,
+          request: yield* refundRequestOf(request),
+          now: call.now,
+        })
+        return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }
+      }).pipe(Effect.mapError(inOriginFields(request)))
     }),
 
   "/acquire2/refund/getOrder": (call, request) =>

@@ -25,8 +25,8 @@ interface SharedShape {
   readonly description: string
 }
 
-/** `acquireOrder` -> `AcquireOrder`. */
-const pascal = (key: string): string => key.charAt(0).toUpperCase() + key.slice(1)
+/** An order's component, by its notification key: `acquireOrder` -> `AcquireOrder`. */
+export const orderComponentName = (key: string): string => key.charAt(0).toUpperCase() + key.slice(1)
 
 /** Smallest first: an order's money is already a reference when the order's shape is compared. */
 const sharedShapes: ReadonlyArray<SharedShape> = [
@@ -54,7 +54,7 @@ const sharedShapes: ReadonlyArray<SharedShape> = [
     description: "An instant, as milliseconds since 1970-01-01T00:00:00Z.",
   },
   ...notificationOrderKeys.map((key) => ({
-    name: pascal(key),
+    name: orderComponentName(key),
     schema: notificationOrders[key] as Schema.Top,
     description: `The ${key} object: the order as the query operation answers it and as its notification carries it under \`${key}\`.`,
   })),
