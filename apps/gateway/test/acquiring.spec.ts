@@ -47,15 +47,19 @@ describe("create order", () => {
     expect(body.acquireOrder.orderNo).toMatch(/^\d{14}1\d{11}$/)
   })
 
-  it("gives each scene its interactionParams: a pay page link, an app deep link to it, a 3-D Secure form", async () => {
+  it("gives each scene the interactionParams the spec's table names: a link, a wallet's deep link, a 3-D Secure form", async () => {
     const paramsFor = async (paySceneCode: string) =>
       (await createOrder(newNumber("o"), { paySceneCode })).interactionParams ?? {}
-    const page = await paramsFor("PAYPAGE")
-    expect(Object.keys(page)).toEqual(["tokenUrl"])
-    const app = await paramsFor("INAPP")
-    const token = app.tokenUrl?.split("/pay/")[1] ?? ""
+    for (const linkScene of ["PAYPAGE", "INAPP", "DYNQR", "CASHTOPUP", "JSAPI", "PAYANDSIGN"])
+      expect(Object.keys(await paramsFor(linkScene)), linkScene).toEqual(["tokenUrl"])
+    const wallet = await paramsFor("EWALLET")
+    expect(Object.keys(wallet)).toEqual(["deepLink"])
+    // The deep link carries the pay page's token: the same order opens at /pay/<token>.
+    const token = decodeURIComponent(wallet.deepLink?.match(/^mizan:\/\/pay\?token=(.+)$/)?.[1] ?? "")
     expect(token).not.toBe("")
-    expect(app.deepLink).toBe(`mizan://pay?token=${encodeURIComponent(token)}`)
+    const page = await fetch(`${gateway.baseUrl}/pay/${token}`)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain("Coffee beans")
     const direct = await paramsFor("DIRECTPAY")
     expect(direct.tokenUrl).toBeUndefined()
     expect(direct.threeDSecureDom).toMatch(/^<form id="threeDSecure" method="POST" action="[^"]+\/pay\/[^"]+\/3ds">/)

@@ -99,10 +99,10 @@ const interactionParamsOf = (order: AcquiringOrder.Order, publicBaseUrl: string,
     case "AUTODEBIT":
     case "QRPAY":
       return undefined
-    case "INAPP":
+    // "Link to the checkout of another e-wallet the payer chose": a deep link alone. Its token is
+    // the pay page's, so a sandbox tester opens the same order at tokenUrl's address.
     case "EWALLET":
-    case "PAYANDSIGN":
-      return { tokenUrl, deepLink: `mizan://pay?token=${encodeURIComponent(token)}` }
+      return { deepLink: `mizan://pay?token=${encodeURIComponent(token)}` }
     case "DIRECTPAY":
       return {
         threeDSecureDom: `<form id="threeDSecure" method="POST" action="${tokenUrl}/3ds"><input type="hidden" name="token" value="${token}"/></form><script>document.getElementById("threeDSecure").submit()</script>`,
