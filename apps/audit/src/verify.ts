@@ -79,8 +79,11 @@ const eventFinding = (event: RecordedEvent, detail: string): EventFinding => ({
 
 /** What is wrong with an event's link to its stream's previous one, if anything. */
 const linkProblem = (event: RecordedEvent, previous: StreamHead): string | undefined => {
-  if (event.streamVersion !== previous.version + 1)
-    return `the stream goes from version ${previous.version} to ${event.streamVersion}: events between them were removed`
+  // A walk in log order cannot tell a removed event from one moved later: it says both.
+  if (event.streamVersion > previous.version + 1)
+    return `the stream goes from version ${previous.version} to ${event.streamVersion}: the events between them are not here (removed, or moved later in the log)`
+  if (event.streamVersion <= previous.version)
+    return `the stream goes back from version ${previous.version} to ${event.streamVersion}: its events were moved or repeated`
   if (event.chainHash === undefined) return "it has no chain hash: the store keeps no chain"
   if (chainHashOf(previous.chainHash, event) !== event.chainHash)
     return "its recorded fields do not hash to its chain hash: it was changed after it was recorded"

@@ -81,6 +81,34 @@ describe("verify", () => {
     expect(run.stdout).toMatch(/the first difference: event \S+ v\d+ at global position 5\n/)
   })
 
+  it("fails when two events of one stream swapped places, saying they moved, not that they were removed", async () => {
+    const { path } = await chainedStore()
+    const swapped = { stream: "", first: 0, second: 0 }
+    tamper(path, (db) => {
+      Object.assign(
+        swapped,
+        db
+          .prepare(
+            "SELECT a.stream_id AS stream, a.global_position AS first, b.global_position AS second FROM events a JOIN events b ON b.stream_id = a.stream_id AND b.stream_version = 2 WHERE a.stream_version = 1 LIMIT 1",
+          )
+          .get(),
+      )
+      const move = db.prepare("UPDATE events SET global_position = ? WHERE global_position = ?")
+      move.run(-1, swapped.first)
+      move.run(swapped.first, swapped.second)
+      move.run(swapped.second, -1)
+    })
+    const run = await verifyStore(path)
+    expect(run.code).toBe(exitCodes.broken)
+    const lines = run.stdout.split("\n").filter((line) => line.startsWith(`  event ${swapped.stream} `))
+    expect(lines).toEqual([
+      expect.stringContaining(
+        "the stream goes from version 0 to 2: the events between them are not here (removed, or moved later in the log)",
+      ),
+      expect.stringContaining("the stream goes back from version 2 to 1: its events were moved or repeated"),
+    ])
+  })
+
   it("fails when a whole stream was deleted, naming the first signed head after it", async () => {
     const { path, heads } = await chainedStore()
     tamper(path, (db) => {
