@@ -12,7 +12,7 @@ import { type EventStore, Sealing, type StoreError, SubjectKeys, subjectKindsOf 
 import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
-import { Effect, Exit, Layer } from "effect"
+import { Cause, Effect, Exit, Layer } from "effect"
 import { exportLog } from "./exportLog.ts"
 import { formatCount } from "./format.ts"
 import { importSealNeedsKeys } from "./importCheck.ts"
@@ -487,6 +487,18 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<Ex
   if (store instanceof AuditError) return fail(store.detail)
   const command = commandOf(parsed, io, store)
   if (command instanceof AuditError) return fail(command.detail, true)
+  // A write to a pipe whose reader went (`| head`) fails its callback
+  // (writeChunk.ts) and emits an error event, which with no listener would
+  // end the process with a stack trace.
+  const quiet = () => {}
+  io.stdout.on("error", quiet)
   const exit = await Effect.runPromiseExit(command.program)
-  return Exit.isSuccess(exit) ? exit.value : fail(failureMessage(store, exit.cause))
+  io.stdout.off("error", quiet)
+  if (Exit.isSuccess(exit)) return exit.value
+  return readerWentAway(exit.cause) ? exitCodes.failed : fail(failureMessage(store, exit.cause))
+}
+
+const readerWentAway = (cause: Cause.Cause<unknown>): boolean => {
+  const error = Cause.squash(cause)
+  return error instanceof AuditError && error.readerGone === true
 }

@@ -29,8 +29,14 @@ import {
 } from "@mizan/stores"
 import { Cause, Context, Effect, Layer, Result, Schema } from "effect"
 
-/** Something the audit cannot do, in a sentence for the operator (never with a password or event data). */
-export class AuditError extends Schema.TaggedError<AuditError>()("AuditError", { detail: Schema.String }) {
+/**
+ * Something the audit cannot do, in a sentence for the operator (never with a password or event data).
+ * `readerGone`: standard output's reader closed the pipe (`| head`), which wants no more and no word.
+ */
+export class AuditError extends Schema.TaggedError<AuditError>()("AuditError", {
+  detail: Schema.String,
+  readerGone: Schema.optionalKey(Schema.Boolean),
+}) {
   override get message(): string {
     return this.detail
   }

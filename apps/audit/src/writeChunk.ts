@@ -7,7 +7,9 @@ export type WriteChunk = (text: string) => Effect.Effect<void, AuditError>
 
 /**
  * A chunk writer for a Node stream: each chunk waits until the stream has
- * taken it (backpressure); `name` says the destination in a refusal.
+ * taken it (backpressure); `name` says the destination in a refusal. A pipe
+ * whose reader went (EPIPE) fails `readerGone`, which the command line ends
+ * without a word.
  */
 export const chunkWriter =
   (out: NodeJS.WritableStream, name: string): WriteChunk =>
@@ -17,7 +19,11 @@ export const chunkWriter =
         resume(
           error === null || error === undefined
             ? Effect.void
-            : Effect.fail(new AuditError({ detail: `cannot write ${name}: ${fileWriteErrorReason(error)}` })),
+            : Effect.fail(
+                (error as { code?: unknown }).code === "EPIPE"
+                  ? new AuditError({ detail: `${name} was closed by its reader`, readerGone: true })
+                  : new AuditError({ detail: `cannot write ${name}: ${fileWriteErrorReason(error)}` }),
+              ),
         ),
       )
     })

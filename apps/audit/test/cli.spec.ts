@@ -7,12 +7,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
+import { Writable } from "node:stream"
 import { generateHistory } from "@mizan/histories"
 import { schemaVersionCurrent } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { replayPageSizeOf } from "../src/cli.ts"
-import { exitCodes, logPageSizeEventsDefault, parseTime, replayPageSizeEventsDefault } from "../src/index.ts"
+import { exitCodes, logPageSizeEventsDefault, parseTime, replayPageSizeEventsDefault, runCli } from "../src/index.ts"
 import { cli } from "./support/cli.ts"
 import { closeOrderTwice } from "./support/damage.ts"
 import { tempFolder, withSqliteStore } from "./support/stores.ts"
@@ -290,4 +291,36 @@ describe("export and import", () => {
     expect(run.code).toBe(exitCodes.failed)
     expect(run.stderr).toMatch(/line 1: .* does not follow on/)
   })
+})
+
+describe("a reader that closes the pipe early (`| head`)", () => {
+  /** Standard output as a pipe whose reader has gone: the first write takes, every later one fails with EPIPE. */
+  const pipeClosedAfterFirstWrite = () => {
+    let writes = 0
+    return new Writable({
+      write(_chunk, _encoding, done) {
+        writes += 1
+        done(writes === 1 ? null : Object.assign(new Error("write EPIPE"), { code: "EPIPE", syscall: "write" }))
+      },
+    })
+  }
+
+  it.each([["at", "--position", "300"], ["export"]])(
+    "stops %s quietly with 2, not with an unhandled stream error",
+    async (...command) => {
+      const stderr: Array<string> = []
+      const code = await runCli([...command, "--store", sqlite(historyPath)], {
+        stdout: pipeClosedAfterFirstWrite(),
+        stderr: new Writable({
+          write(chunk, _encoding, done) {
+            stderr.push(String(chunk))
+            done()
+          },
+        }),
+        env: {},
+        cwd: process.cwd(),
+      })
+      expect([code, stderr.join("")]).toEqual([exitCodes.failed, ""])
+    },
+  )
 })
