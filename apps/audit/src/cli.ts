@@ -109,13 +109,34 @@ type Parsed = Exclude<CommandLine<typeof options>, { readonly help: true }>
 
 const hasZone = /([zZ]|[+-][0-9]{2}:?[0-9]{2})$/
 
+const calendarDate = /^([0-9]{4})-([0-9]{2})-([0-9]{2})/
+
+/** The last moment a JavaScript Date holds (ECMA-262's time value range): past it nothing prints as a date-time. */
+const latestDateMs = 8_640_000_000_000_000
+
+/** Whether YEAR-MONTH-DAY is a day of the calendar: Date.parse rolls 2026-02-30 over into March. */
+const isCalendarDay = (year: number, month: number, day: number): boolean => {
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day) // not Date.UTC, which reads years 0-99 as 1900-1999
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
 /** TIME as ms since 1970: digits are ms; an ISO date-time without an offset is UTC. */
 export const parseTime = (text: string): number | AuditError => {
-  if (/^[0-9]+$/.test(text)) return Number(text)
-  if (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(text))
-    return new AuditError({ detail: `TIME must be an ISO date-time or ms since 1970, not "${text}"` })
+  if (/^[0-9]+$/.test(text)) {
+    const ms = Number(text)
+    return ms <= latestDateMs
+      ? ms
+      : new AuditError({
+          detail: `TIME ${text} is past the last moment a date-time holds (${latestDateMs} ms since 1970)`,
+        })
+  }
+  const date = calendarDate.exec(text)
+  if (date === null) return new AuditError({ detail: `TIME must be an ISO date-time or ms since 1970, not "${text}"` })
   const ms = Date.parse(text.includes("T") && !hasZone.test(text) ? `${text}Z` : text)
-  return Number.isNaN(ms) ? new AuditError({ detail: `TIME "${text}" is not a date-time` }) : ms
+  return Number.isNaN(ms) || !isCalendarDay(Number(date[1]), Number(date[2]), Number(date[3]))
+    ? new AuditError({ detail: `TIME "${text}" is not a date-time` })
+    : ms
 }
 
 const cutOf = (parsed: Parsed): Cut | AuditError => {

@@ -13,7 +13,14 @@ import { schemaVersionCurrent } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { replayPageSizeOf } from "../src/cli.ts"
-import { exitCodes, logPageSizeEventsDefault, parseTime, replayPageSizeEventsDefault, runCli } from "../src/index.ts"
+import {
+  exitCodes,
+  logPageSizeEventsDefault,
+  parseTime,
+  replayPageSizeEventsDefault,
+  runCli,
+  usage,
+} from "../src/index.ts"
 import { cli } from "./support/cli.ts"
 import { closeOrderTwice } from "./support/damage.ts"
 import { tempFolder, withSqliteStore } from "./support/stores.ts"
@@ -194,6 +201,18 @@ describe("at", () => {
     expect(parseTime("2026-01-02T03:04:05+04:00")).toBe(Date.UTC(2026, 0, 1, 23, 4, 5))
     expect(parseTime("1767225600000")).toBe(1_767_225_600_000)
     expect(parseTime("yesterday")).toMatchObject({ _tag: "AuditError" })
+  })
+
+  it("refuses a day the calendar lacks and a time past the last one a date holds, not rolling them over", async () => {
+    expect(parseTime("2026-02-29")).toMatchObject({ detail: 'TIME "2026-02-29" is not a date-time' })
+    expect(parseTime("2026-04-31T12:00Z")).toMatchObject({ _tag: "AuditError" })
+    expect(parseTime("2028-02-29T12:00Z")).toBe(Date.UTC(2028, 1, 29, 12))
+    expect(parseTime("8640000000000000")).toBe(8_640_000_000_000_000)
+    const run = await cli(["at", "8640000000000001", "--store", sqlite(historyPath)])
+    expect([run.code, run.stderr]).toEqual([
+      exitCodes.failed,
+      `mizan-audit: TIME 8640000000000001 is past the last moment a date-time holds (8640000000000000 ms since 1970)\n\n${usage}`,
+    ])
   })
 })
 
