@@ -203,11 +203,39 @@ export const placeOfRow = (row: EventRow): RecordedEvent => ({
   chainHash: row[9],
 })
 
+/**
+ * A stored row whose JSON no longer parses, named by its place: never by
+ * JSON.parse's message, which quotes the text (personal data, perhaps).
+ */
+export class DamagedEventJson extends Error {
+  constructor(place: string) {
+    super(`the stored JSON of ${place} is damaged`)
+  }
+}
+
+const parses = (json: string | null): boolean => {
+  try {
+    if (json !== null) JSON.parse(json)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** The records of rows: whole for the streams `wholeEventsOf` accepts (every stream without it), places for the others. */
 export const recordsOfRows = (
   rows: ReadonlyArray<EventRow>,
   wholeEventsOf: ((streamId: string) => boolean) | undefined,
-): Array<RecordedEvent> =>
-  wholeEventsOf === undefined
-    ? rows.map(recordOfRow)
-    : rows.map((row) => (wholeEventsOf(row[2]) ? recordOfRow(row) : placeOfRow(row)))
+): Array<RecordedEvent> => {
+  try {
+    return wholeEventsOf === undefined
+      ? rows.map(recordOfRow)
+      : rows.map((row) => (wholeEventsOf(row[2]) ? recordOfRow(row) : placeOfRow(row)))
+  } catch (error) {
+    // Found again row by row only once the page failed: the read of a sound page stays one map.
+    const damaged = rows.find((row) => (wholeEventsOf?.(row[2]) ?? true) && !(parses(row[6]) && parses(row[7])))
+    throw error instanceof SyntaxError && damaged !== undefined
+      ? new DamagedEventJson(`${damaged[2]} v${damaged[3]} at global position ${damaged[0]}`)
+      : error
+  }
+}

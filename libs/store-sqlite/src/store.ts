@@ -22,7 +22,15 @@ import { type OnFile, openOnFile, type Synchronous } from "./connection.ts"
 import { makeDurability } from "./durability.ts"
 import { type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
 import { type LogSync, threadPoolLogSync } from "./logSync.ts"
-import { type Chaining, chained, type EventRow, encodeEvents, eventColumns, recordsOfRows } from "./rows.ts"
+import {
+  type Chaining,
+  chained,
+  DamagedEventJson,
+  type EventRow,
+  encodeEvents,
+  eventColumns,
+  recordsOfRows,
+} from "./rows.ts"
 import { storeErrorFrom } from "./sqliteErrors.ts"
 import { sqliteSubjectKeys } from "./subjectKeys.ts"
 
@@ -200,9 +208,11 @@ const storeOnDatabase = (
     Effect.try({
       try: body,
       catch: (error) =>
-        error instanceof SyntaxError
-          ? new StoreError({ reason: "Corrupt", detail: `${doing}: a stored event's JSON is damaged`, cause: error })
-          : storeErrorFrom(error, `${doing} in ${path}`),
+        error instanceof DamagedEventJson
+          ? new StoreError({ reason: "Corrupt", detail: `${doing}: ${error.message}` })
+          : error instanceof SyntaxError
+            ? new StoreError({ reason: "Corrupt", detail: `${doing}: a stored event's JSON is damaged`, cause: error })
+            : storeErrorFrom(error, `${doing} in ${path}`),
     })
 
   /**
