@@ -2,7 +2,7 @@
  * Export and import carry the tamper-evident log: every event's chain hash
  * and every signed head, checked on the way in.
  */
-import { readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { exitCodes } from "../src/index.ts"
@@ -55,7 +55,7 @@ describe("export and import of the chain", () => {
     expect(run.code).toBe(exitCodes.failed)
     expect(run.stderr).toContain("line 21:")
     expect(run.stderr).toContain("does not hash to the chain hash the file gives")
-    expect((await cli(["export", "--store", `sqlite:${target}`])).stdout).toBe('{"end":{"events":0}}\n')
+    expect(existsSync(target)).toBe(false)
   })
 
   it("refuses a file whose events before a signed head were removed, naming the head's line", async () => {

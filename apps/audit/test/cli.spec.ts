@@ -4,8 +4,8 @@
  * store, a newer schema and damaged export files.
  */
 
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { basename, join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { Writable } from "node:stream"
 import { generateHistory } from "@mizan/histories"
@@ -268,15 +268,24 @@ describe("export and import", () => {
   ]
 
   for (const [what, change, message] of refusals)
-    it(`refuses a file ${what}, naming the line, and writes nothing`, async () => {
+    it(`refuses a file ${what}, naming the line, and leaves no new store behind`, async () => {
       const file = damagedCopy(`${what.replaceAll(" ", "-")}.ndjson`, change)
       const target = join(folder.dir, `${what.replaceAll(" ", "-")}.db`)
       const run = await importInto(file, target)
       expect(run.code).toBe(exitCodes.failed)
       expect(run.stderr.replace(/^mizan-audit: /, "")).toMatch(message)
-      const replay = JSON.parse((await cli(["replay", "--json", "--store", sqlite(target)])).stdout)
-      expect(replay.events).toBe(0)
+      // An empty store left behind would audit clean.
+      expect(readdirSync(folder.dir).filter((name) => name.startsWith(basename(target)))).toEqual([])
     })
+
+  it("refuses a damaged file into a store that was there, writing nothing and leaving it", async () => {
+    const target = join(folder.dir, "there-before.db")
+    expect((await cli(["migrate", "--store", sqlite(target)])).code).toBe(exitCodes.ok)
+    const file = damagedCopy("cut-short-into-one-there.ndjson", (lines) => lines.slice(0, 40))
+    expect((await importInto(file, target)).code).toBe(exitCodes.failed)
+    const replay = JSON.parse((await cli(["replay", "--json", "--store", sqlite(target)])).stdout)
+    expect(replay.events).toBe(0)
+  })
 
   it("refuses an export file that does not read, naming it, with 2", async () => {
     const run = await importInto(folder.dir, join(folder.dir, "unread.db"))
