@@ -67,6 +67,7 @@ export interface CliIo {
 }
 
 export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres://... | kurrentdb://...] [--json]
+       (--json: replay, show, at and verify; export writes NDJSON always)
 
   replay [--workers N]            replay every event, check every invariant, report counts, money and findings
                                   (on N threads, each folding a share of the streams; default 1)
@@ -410,6 +411,9 @@ const removedIfNewAndFailed = (store: StoreSetting, command: Command): Command =
   return { program: Effect.onError(command.program, () => removeNewFile) }
 }
 
+/** The commands with a JSON form; any other given --json is refused, not answered in text a script cannot parse. */
+const commandsWritingJson: ReadonlySet<string> = new Set(["replay", "show", "at", "verify", "export"])
+
 const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | AuditError => {
   const [name, argument] = parsed.positionals
   const { json } = parsed.values
@@ -436,6 +440,10 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
   const opened = (run: Run): Command => ({
     program: Effect.provide(run, Layer.fresh(layerOpenedStore(store, { mustExist: true }, masterKeyFile))),
   })
+  if (json && name !== undefined && !commandsWritingJson.has(name))
+    return new AuditError({
+      detail: `${name} writes no JSON: --json is for replay, show, at and verify (export writes NDJSON always)`,
+    })
   switch (name) {
     case "replay": {
       const workers = wholeNumber("workers", parsed.values.workers, 1)

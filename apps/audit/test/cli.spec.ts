@@ -352,3 +352,19 @@ describe("a reader that closes the pipe early (`| head`)", () => {
     },
   )
 })
+
+describe("--json", () => {
+  it.each([
+    ["migrate"],
+    ["forget", "card:4111111111111111", "--by", "dpo@example.ae"],
+    ["rotate-master-key"],
+    ["import", "history.ndjson"],
+  ])("is refused with 2 by %s, which writes no JSON, before it does anything", async (...command) => {
+    const run = await cli([...command, "--json", "--store", sqlite(historyPath)])
+    expect([run.code, run.stderr.split("\n")[0]]).toEqual([
+      exitCodes.failed,
+      `mizan-audit: ${command[0]} writes no JSON: --json is for replay, show, at and verify (export writes NDJSON always)`,
+    ])
+    expect(run.stdout).toBe("")
+  })
+})
