@@ -8,7 +8,7 @@
 import { createWriteStream, existsSync, readFileSync, rmSync, type WriteStream } from "node:fs"
 import { resolve } from "node:path"
 import { type CommandLine, fileErrorReason, fileWriteErrorReason, readCommandLine } from "@mizan/command-line"
-import { type EventStore, Sealing, type StoreError, SubjectKeys, subjectKindsOf } from "@mizan/eventsourcing"
+import { EventStore, Sealing, type StoreError, SubjectKeys, subjectKindsOf } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
@@ -218,10 +218,18 @@ const showCommand = (io: CliIo, streamId: string, json: boolean): Run =>
     return timelineIsClean(timeline) ? exitCodes.ok : exitCodes.broken
   })
 
+const streamExists = Effect.fn("Audit.streamExists")(function* (streamId: string) {
+  const store = yield* EventStore
+  return (yield* store.readStream(streamId, { fromVersion: 1, maxCount: 1 })).length > 0
+})
+
 const atCommand = (io: CliIo, store: StoreSetting, cut: Cut, streamId: string | undefined, json: boolean): Run =>
   Effect.gen(function* () {
     if (streamId !== undefined) {
       const timeline = yield* timelineOf(streamId, cut)
+      // Nothing before the cut: a stream that began later, or none at all (a misspelt name), which must not read as "not yet".
+      if (timeline.steps.length === 0 && !(yield* streamExists(streamId)))
+        return yield* new AuditError({ detail: `the store holds no stream ${streamId}` })
       yield* ioWrite(io)(json ? streamAtJson(timeline, cut) : streamAtText(timeline, cut))
       return timelineIsClean(timeline) ? exitCodes.ok : exitCodes.broken
     }

@@ -188,6 +188,27 @@ describe("at", () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ streamId, streamVersion: 1, status: "CREATED" })
   })
 
+  it("answers 2 for a stream the store does not hold, and 0 with no events yet for one that began later", async () => {
+    const missing = await cli([
+      "at",
+      "--position",
+      "100",
+      "--stream",
+      "acquiring-1-X-NOPE",
+      "--store",
+      sqlite(historyPath),
+    ])
+    expect([missing.code, missing.stdout, missing.stderr]).toEqual([
+      exitCodes.failed,
+      "",
+      "mizan-audit: the store holds no stream acquiring-1-X-NOPE\n",
+    ])
+    const { streamId, records } = streamWith(1)
+    const before = String(BigInt(records[0]!.globalPosition) - 1n)
+    const later = await cli(["at", "--position", before, "--stream", streamId, "--store", sqlite(historyPath)])
+    expect([later.code, later.stdout]).toEqual([exitCodes.ok, `${streamId} as of position ${before}: no events yet\n`])
+  })
+
   it("gives every stream as of a global position, with the report of the log up to it", async () => {
     const run = await cli(["at", "--position", "100", "--json", "--store", sqlite(historyPath)])
     const at = JSON.parse(run.stdout)
