@@ -134,7 +134,9 @@ export const parseTime = (text: string): number | AuditError => {
   }
   const date = calendarDate.exec(text)
   if (date === null) return new AuditError({ detail: `TIME must be an ISO date-time or ms since 1970, not "${text}"` })
-  const ms = Date.parse(text.includes("T") && !hasZone.test(text) ? `${text}Z` : text)
+  // A space for the T (as SQL and logs write it): else Date.parse reads the time in the machine's zone.
+  const iso = text.replace(/^([0-9]{4}-[0-9]{2}-[0-9]{2}) /, "$1T")
+  const ms = Date.parse(iso.includes("T") && !hasZone.test(iso) ? `${iso}Z` : iso)
   return Number.isNaN(ms) || !isCalendarDay(Number(date[1]), Number(date[2]), Number(date[3]))
     ? new AuditError({ detail: `TIME "${text}" is not a date-time` })
     : ms

@@ -224,6 +224,18 @@ describe("at", () => {
     expect(parseTime("yesterday")).toMatchObject({ _tag: "AuditError" })
   })
 
+  it("reads a date-time with a space for its T as UTC too, whatever the machine's zone", () => {
+    const zone = process.env.TZ
+    process.env.TZ = "Asia/Dubai"
+    try {
+      expect(parseTime("2026-01-02 03:04:05")).toBe(Date.UTC(2026, 0, 2, 3, 4, 5))
+      expect(parseTime("2026-01-02 03:04:05+04:00")).toBe(Date.UTC(2026, 0, 1, 23, 4, 5))
+    } finally {
+      if (zone === undefined) delete process.env.TZ
+      else process.env.TZ = zone
+    }
+  })
+
   it("refuses a day the calendar lacks and a time past the last one a date holds, not rolling them over", async () => {
     expect(parseTime("2026-02-29")).toMatchObject({ detail: 'TIME "2026-02-29" is not a date-time' })
     expect(parseTime("2026-04-31T12:00Z")).toMatchObject({ _tag: "AuditError" })
