@@ -378,6 +378,11 @@ const unknownKind = (kind: string): AuditError | undefined =>
 const forgetCommand = (io: CliIo, subject: ForgetTarget, by: string) =>
   Effect.gen(function* () {
     const sealing = yield* Sealing
+    // A misspelt stream would find no key and read as a payer already forgotten.
+    if (subject._tag === "OfStream" && !(yield* streamExists(subject.streamId)))
+      return yield* new AuditError({
+        detail: `the store holds no stream ${subject.streamId}: name the order's stream as show names it`,
+      })
     const outcome = yield* subject._tag === "ByValue"
       ? sealing.forget(subject.kind, subject.value, by)
       : sealing.forgetOfStream(subject.kind, subject.streamId, by)

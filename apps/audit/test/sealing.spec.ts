@@ -105,6 +105,17 @@ describe("forget", () => {
     expect((await rawLog()).length).toBe(before)
   })
 
+  it("refuses --stream naming a stream the store does not hold, with 2 and no event written", async () => {
+    const before = (await rawLog()).length
+    const run = await cli(["forget", "payer", "--stream", "acquiring-2-M1-NO-SUCH-ORDER", "--by", "dpo", ...args])
+    expect([run.code, run.stdout, run.stderr]).toEqual([
+      exitCodes.failed,
+      "",
+      "mizan-audit: the store holds no stream acquiring-2-M1-NO-SUCH-ORDER: name the order's stream as show names it\n",
+    ])
+    expect((await rawLog()).length).toBe(before)
+  })
+
   it("takes the clear value and digests it as the edge does", async () => {
     const run = await cli(["forget", "member:+971500000000", "--by", "dpo", ...args])
     expect(run.code).toBe(exitCodes.ok)
