@@ -426,6 +426,22 @@ const removedIfNewAndFailed = (store: StoreSetting, command: Command): Command =
   return { program: Effect.onError(command.program, () => removeNewFile) }
 }
 
+/**
+ * The words each command takes besides its options (`show STREAM`); one more
+ * is refused: `replay sqlite:other.db` would replay the default store.
+ */
+const wordsTaken: ReadonlyMap<string, 0 | 1> = new Map([
+  ["replay", 0],
+  ["show", 1],
+  ["at", 1],
+  ["export", 0],
+  ["import", 1],
+  ["verify", 0],
+  ["migrate", 0],
+  ["forget", 1],
+  ["rotate-master-key", 0],
+])
+
 /** The commands with a JSON form; any other given --json is refused, not answered in text a script cannot parse. */
 const commandsWritingJson: ReadonlySet<string> = new Set(["replay", "show", "at", "verify", "export"])
 
@@ -455,6 +471,12 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
   const opened = (run: Run): Command => ({
     program: Effect.provide(run, Layer.fresh(layerOpenedStore(store, { mustExist: true }, masterKeyFile))),
   })
+  const taken = wordsTaken.get(name ?? "")
+  const stray = taken === undefined ? undefined : parsed.positionals[1 + taken]
+  if (stray !== undefined)
+    return new AuditError({
+      detail: `${name} takes ${taken === 0 ? "no word" : "one word"} besides its options, not also "${stray}" (the store is --store)`,
+    })
   if (json && name !== undefined && !commandsWritingJson.has(name))
     return new AuditError({
       detail: `${name} writes no JSON: --json is for replay, show, at and verify (export writes NDJSON always)`,

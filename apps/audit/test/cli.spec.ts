@@ -401,3 +401,25 @@ describe("--json", () => {
     expect(run.stdout).toBe("")
   })
 })
+
+describe("a stray word", () => {
+  it.each([
+    [["replay", "sqlite:elsewhere.db"], "no word", "sqlite:elsewhere.db"],
+    [["verify", "elsewhere.db"], "no word", "elsewhere.db"],
+    [["export", "out.ndjson"], "no word", "out.ndjson"],
+    [["show", "acquiring-1-X-A", "acquiring-1-X-B"], "one word", "acquiring-1-X-B"],
+    [["at", "2026-01-01", "2026-02-01"], "one word", "2026-02-01"],
+    [["import", "a.ndjson", "b.ndjson"], "one word", "b.ndjson"],
+    [["forget", "card:4111111111111111", "card:4000000000000002", "--by", "dpo"], "one word", "card:4000000000000002"],
+  ])(
+    "is refused with 2 before the store opens (%j): it would audit the default store, not the one meant",
+    async (line, takes, stray) => {
+      const run = await cli(line, { cwd: folder.dir })
+      expect([run.code, run.stdout, run.stderr.split("\n")[0]]).toEqual([
+        exitCodes.failed,
+        "",
+        `mizan-audit: ${line[0]} takes ${takes} besides its options, not also "${stray}" (the store is --store)`,
+      ])
+    },
+  )
+})
