@@ -50,7 +50,7 @@ export interface VerifyReport {
   readonly events: number
   readonly streams: number
   readonly headsChecked: number
-  /** Events after the last signed head: a cut there would not show yet. */
+  /** Events after the last signed head: an edit that rewrote their chain hashes, or a cut, would not show yet. */
   readonly eventsAfterLastHead: number
   /** In the order they were found: the first is the earliest place the log differs. */
   readonly findings: ReadonlyArray<VerifyFinding>

@@ -9,11 +9,17 @@ const placeOf = (finding: VerifyFinding): string =>
 
 export const verifyText = (report: VerifyReport): string => {
   const read = `${formatCount(report.events)} events in ${formatCount(report.streams)} streams, ${formatCount(report.headsChecked)} signed heads`
+  // The chain hashes are no secret: only a signed head proves the events before it. What no head covers, the
+  // report says in so many words (an edit that rewrote the hashes passes every link).
+  const unproven = "an edit that rewrote their chain hashes, or a cut"
   const uncovered =
-    report.eventsAfterLastHead === 0
+    report.eventsAfterLastHead === 0 || report.headsChecked === 0
       ? ""
-      : `${formatCount(report.eventsAfterLastHead)} events after the last signed head: a cut among them would not show yet\n`
-  if (report.findings.length === 0) return `verified ${read}: every link and every head holds\n${uncovered}`
+      : `${formatCount(report.eventsAfterLastHead)} events after the last signed head: ${unproven} among them, would not show yet\n`
+  if (report.findings.length === 0)
+    return report.headsChecked === 0 && report.events > 0
+      ? `verified ${read}: every link holds, but no signed head covers any event: ${unproven}, would not show\n`
+      : `verified ${read}: every link and every head holds\n${uncovered}`
   const [first] = report.findings
   const lines = report.findings.map((finding) => `  ${placeOf(finding)}: ${finding.detail}`)
   const more = report.findingsNotListed === 0 ? [] : [`  ... and ${formatCount(report.findingsNotListed)} more`]

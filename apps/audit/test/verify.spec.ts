@@ -109,6 +109,18 @@ describe("verify", () => {
     ])
   })
 
+  it("says that no head proves any event of a log whose signed heads are gone, not that every head holds", async () => {
+    const { path } = await chainedStore()
+    tamper(path, (db) => db.exec("DELETE FROM signed_heads"))
+    const run = await verifyStore(path)
+    expect([run.code, run.stdout]).toEqual([
+      exitCodes.ok,
+      expect.stringMatching(
+        /^verified [0-9,]+ events in [0-9,]+ streams, 0 signed heads: every link holds, but no signed head covers any event: an edit that rewrote their chain hashes, or a cut, would not show\n$/,
+      ),
+    ])
+  })
+
   it("fails when a whole stream was deleted, naming the first signed head after it", async () => {
     const { path, heads } = await chainedStore()
     tamper(path, (db) => {
