@@ -126,11 +126,16 @@ const isCalendarDay = (year: number, month: number, day: number): boolean => {
 export const parseTime = (text: string): number | AuditError => {
   if (/^[0-9]+$/.test(text)) {
     const ms = Number(text)
-    return ms <= latestDateMs
-      ? ms
-      : new AuditError({
-          detail: `TIME ${text} is past the last moment a date-time holds (${latestDateMs} ms since 1970)`,
+    if (ms > latestDateMs)
+      return new AuditError({
+        detail: `TIME ${text} is past the last moment a date-time holds (${latestDateMs} ms since 1970)`,
+      })
+    // Ten digits are seconds since 1970 (`date +%s`) for 2001 to 2286; read as ms they are a day of early 1970.
+    return text.length === 10
+      ? new AuditError({
+          detail: `TIME ${text} reads as ms since 1970 (${new Date(ms).toISOString()}): if it is seconds, give ${text}000`,
         })
+      : ms
   }
   const date = calendarDate.exec(text)
   if (date === null) return new AuditError({ detail: `TIME must be an ISO date-time or ms since 1970, not "${text}"` })

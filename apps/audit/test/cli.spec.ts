@@ -224,6 +224,14 @@ describe("at", () => {
     expect(parseTime("yesterday")).toMatchObject({ _tag: "AuditError" })
   })
 
+  it("refuses ten digits, which are seconds since 1970 (date +%s), rather than cut the log in January 1970", () => {
+    expect(parseTime("1767225600")).toMatchObject({
+      detail: "TIME 1767225600 reads as ms since 1970 (1970-01-21T10:53:45.600Z): if it is seconds, give 1767225600000",
+    })
+    expect(parseTime("0")).toBe(0)
+    expect(parseTime("99999999999")).toBe(99_999_999_999)
+  })
+
   it("reads a date-time with a space for its T as UTC too, whatever the machine's zone", () => {
     const zone = process.env.TZ
     process.env.TZ = "Asia/Dubai"
