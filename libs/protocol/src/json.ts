@@ -46,51 +46,6 @@ const quote = 0x22
 const backslash = 0x5c
 
 /**
- * The first key that some object of a valid JSON text names twice. JSON
- * leaves duplicates undefined and parsers differ (`JSON.parse` keeps the
- * last, others the first), so a body that names `totalAmount` twice would be
- * a different order to another reader of the same signed bytes: such a body
- * is refused. Keys compare as decoded (`"a"` and `"\u0061"` are one key).
- */
-export const duplicateKeyIn = (text: string): string | undefined => {
-  // One set of keys per open object; `null` for an open array.
-  const open: Array<Set<string> | null> = []
-  let expectingKey = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === quote) {
-      let end = i + 1
-      let escaped = false
-      while (text.charCodeAt(end) !== quote) {
-        if (text.charCodeAt(end) === backslash) {
-          escaped = true
-          end += 2
-        } else end += 1
-      }
-      const keys = open.at(-1)
-      if (expectingKey && keys) {
-        const raw = text.slice(i + 1, end)
-        const key = escaped ? (JSON.parse(`"${raw}"`) as string) : raw
-        if (keys.has(key)) return key
-        keys.add(key)
-        expectingKey = false
-      }
-      i = end
-    } else if (c === 0x7b /* { */) {
-      open.push(new Set())
-      expectingKey = true
-    } else if (c === 0x5b /* [ */) {
-      open.push(null)
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      open.pop()
-    } else if (c === 0x2c /* , */) {
-      expectingKey = open.at(-1) !== null && open.length > 0
-    }
-  }
-  return undefined
-}
-
-/**
  * How deep arrays and objects may nest in a body. No operation's body nests
  * more than a few levels; the limit keeps a deep one (a megabyte of `[`) from
  * overflowing the stack of the reviver and of the decoders after it, which
@@ -108,25 +63,55 @@ export class NestedTooDeeply extends Schema.TaggedError<NestedTooDeeply>()("Nest
 }
 
 /**
- * Whether arrays and objects nest deeper than `limit` somewhere in the text,
- * brackets inside strings aside. Safe on any text: it runs before the text is
- * known to be JSON, since `JSON.parse`'s reviver is what overflows.
+ * What the structure of a valid JSON text breaks, in one pass: its
+ * arrays and objects nesting deeper than `depthLimit`, or the first key some
+ * object names twice. JSON leaves duplicates undefined and parsers differ
+ * (`JSON.parse` keeps the last, others the first), so a body that names
+ * `totalAmount` twice would be a different order to another reader of the
+ * same signed bytes: such a body is refused. Keys compare as decoded (`"a"`
+ * and `"\u0061"` are one key).
  */
-const nestsDeeperThan = (text: string, limit: number): boolean => {
-  let depth = 0
+const structureProblemIn = (text: string, depthLimit: number): DuplicateKey | NestedTooDeeply | undefined => {
+  // One set of keys per open object; `null` for an open array. Its length is the depth.
+  const open: Array<Set<string> | null> = []
+  let expectingKey = false
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (c === quote) {
-      i++
-      while (i < text.length && text.charCodeAt(i) !== quote) i += text.charCodeAt(i) === backslash ? 2 : 1
+      let end = i + 1
+      let escaped = false
+      while (text.charCodeAt(end) !== quote) {
+        if (text.charCodeAt(end) === backslash) {
+          escaped = true
+          end += 2
+        } else end += 1
+      }
+      const keys = open.at(-1)
+      if (expectingKey && keys) {
+        const raw = text.slice(i + 1, end)
+        const key = escaped ? (JSON.parse(`"${raw}"`) as string) : raw
+        if (keys.has(key)) return new DuplicateKey({ key })
+        keys.add(key)
+        expectingKey = false
+      }
+      i = end
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      depth++
-      if (depth > limit) return true
+      open.push(c === 0x7b ? new Set() : null)
+      if (open.length > depthLimit) return new NestedTooDeeply({ limit: depthLimit })
+      expectingKey = c === 0x7b
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      depth--
+      open.pop()
+    } else if (c === 0x2c /* , */) {
+      expectingKey = open.at(-1) !== null && open.length > 0
     }
   }
-  return false
+  return undefined
+}
+
+/** The first key that some object of a valid JSON text names twice (`structureProblemIn`). */
+export const duplicateKeyIn = (text: string): string | undefined => {
+  const problem = structureProblemIn(text, Number.POSITIVE_INFINITY)
+  return problem?._tag === "DuplicateKey" ? problem.key : undefined
 }
 
 /**
@@ -145,15 +130,16 @@ export const parseJson = (
   } catch {
     return Result.fail(new MalformedJson({ position: undefined }))
   }
-  if (nestsDeeperThan(text, maxNestingDepth)) return Result.fail(new NestedTooDeeply({ limit: maxNestingDepth }))
   let parsed: unknown
   try {
     parsed = JSON.parse(text, keepExactNumbers)
   } catch (error) {
+    // The reviver walks the parsed value recursively: thousands of levels overflow its stack.
+    if (error instanceof RangeError) return Result.fail(new NestedTooDeeply({ limit: maxNestingDepth }))
     return Result.fail(new MalformedJson({ position: positionIn(error) }))
   }
-  const duplicate = duplicateKeyIn(text)
-  return duplicate === undefined ? Result.succeed(parsed) : Result.fail(new DuplicateKey({ key: duplicate }))
+  const problem = structureProblemIn(text, maxNestingDepth)
+  return problem === undefined ? Result.succeed(parsed) : Result.fail(problem)
 }
 
 const refuseNonJson = (key: string, value: unknown): unknown => {
