@@ -432,23 +432,22 @@ const removedIfNewAndFailed = (store: StoreSetting, command: Command): Command =
 }
 
 /**
- * The words each command takes besides its options (`show STREAM`); one more
- * is refused: `replay sqlite:other.db` would replay the default store.
+ * Each command's shape: the words it takes besides its options (`show
+ * STREAM`), one more refused (`replay sqlite:other.db` would replay the
+ * default store); and whether it has a JSON form, --json refused by any
+ * other rather than answered in text a script cannot parse.
  */
-const wordsTaken: ReadonlyMap<string, 0 | 1> = new Map([
-  ["replay", 0],
-  ["show", 1],
-  ["at", 1],
-  ["export", 0],
-  ["import", 1],
-  ["verify", 0],
-  ["migrate", 0],
-  ["forget", 1],
-  ["rotate-master-key", 0],
+const commandShapes: ReadonlyMap<string, { readonly words: 0 | 1; readonly json: boolean }> = new Map([
+  ["replay", { words: 0, json: true }],
+  ["show", { words: 1, json: true }],
+  ["at", { words: 1, json: true }],
+  ["export", { words: 0, json: true }],
+  ["import", { words: 1, json: false }],
+  ["verify", { words: 0, json: true }],
+  ["migrate", { words: 0, json: false }],
+  ["forget", { words: 1, json: false }],
+  ["rotate-master-key", { words: 0, json: false }],
 ])
-
-/** The commands with a JSON form; any other given --json is refused, not answered in text a script cannot parse. */
-const commandsWritingJson: ReadonlySet<string> = new Set(["replay", "show", "at", "verify", "export"])
 
 const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | AuditError => {
   const [name, argument] = parsed.positionals
@@ -476,13 +475,13 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
   const opened = (run: Run): Command => ({
     program: Effect.provide(run, Layer.fresh(layerOpenedStore(store, { mustExist: true }, masterKeyFile))),
   })
-  const taken = wordsTaken.get(name ?? "")
-  const stray = taken === undefined ? undefined : parsed.positionals[1 + taken]
+  const shape = commandShapes.get(name ?? "")
+  const stray = shape === undefined ? undefined : parsed.positionals[1 + shape.words]
   if (stray !== undefined)
     return new AuditError({
-      detail: `${name} takes ${taken === 0 ? "no word" : "one word"} besides its options, not also "${stray}" (the store is --store)`,
+      detail: `${name} takes ${shape?.words === 0 ? "no word" : "one word"} besides its options, not also "${stray}" (the store is --store)`,
     })
-  if (json && name !== undefined && !commandsWritingJson.has(name))
+  if (json && name !== undefined && shape?.json !== true)
     return new AuditError({
       detail: `${name} writes no JSON: --json is for replay, show, at and verify (export writes NDJSON always)`,
     })
