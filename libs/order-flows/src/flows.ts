@@ -11,7 +11,7 @@ import { handleCommand, handleCommandOnNewStream, loadAggregate } from "@mizan/e
 import { type Rejection, reject, type Timestamp } from "@mizan/kernel"
 import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
-import { findByOrderNo, indexOrderNo, newOrderNo } from "./orderIndex.ts"
+import { findByOrderNo, indexOrderNo, newOrderNo, orderIndexPart } from "./orderIndex.ts"
 
 /** How a request names an order: exactly one of the two (the wire schema checks it). */
 export interface OrderName {
@@ -36,24 +36,44 @@ export const acquiringStreamOf = Effect.fn("OrderFlows.acquiringStreamOf")(funct
   return streamId
 })
 
+/** The order a command left, or 62004 when the stream holds none. */
+const orderIn = ({ state }: { readonly state: AcquiringOrder.State }) =>
+  AcquiringOrder.isOrder(state)
+    ? Effect.succeed(state)
+    : Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo"))
+
 /**
  * Runs a command on an acquiring order and answers the order after it. A
  * create names a merchant order number that is nearly always new, so it is
  * decided on the empty stream without reading it first (a repeat is read
- * and decided as any other command: `handleCommandOnNewStream`).
+ * and decided as any other command: `handleCommandOnNewStream`). A create
+ * that should also index its orderNo is `placeAcquiringOrder`.
  */
 export const onOrder = (streamId: string, command: AcquiringOrder.Command) =>
   Effect.flatMap(
-    (command._tag === "CreateOrder" ? handleCommandOnNewStream : handleCommand)(
-      AcquiringOrder.aggregate,
-      streamId,
-      command,
-    ),
-    ({ state }) =>
-      AcquiringOrder.isOrder(state)
-        ? Effect.succeed(state)
-        : Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")),
+    command._tag === "CreateOrder"
+      ? handleCommandOnNewStream(AcquiringOrder.aggregate, streamId, command)
+      : handleCommand(AcquiringOrder.aggregate, streamId, command),
+    orderIn,
   )
+
+/**
+ * Places an acquiring order and indexes its orderNo in the same write
+ * (`appendMany`: one transaction and one wait for durability where the
+ * store commits several streams at once). A repeat (the merchant's retry
+ * of a create) answers the order the first request placed and indexes that
+ * order's number again, which heals a first request cut short between the
+ * order and its index (a store that appends in turn, a crash). Idempotent.
+ */
+export const placeAcquiringOrder = (streamId: string, command: AcquiringOrder.CreateOrder) =>
+  Effect.gen(function* () {
+    const handled = yield* handleCommandOnNewStream(AcquiringOrder.aggregate, streamId, command, undefined, [
+      orderIndexPart(command.merchantId, command.orderNo, "acquiring", streamId),
+    ])
+    const order = yield* orderIn(handled)
+    if (!handled.alongsideWritten) yield* indexOrderNo(command.merchantId, order.orderNo, "acquiring", streamId)
+    return order
+  })
 
 /**
  * The order as it is now. A read that may write, and says so: an order past
