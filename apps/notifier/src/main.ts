@@ -16,13 +16,13 @@
  */
 import { readFileSync } from "node:fs"
 import { type CommandLineError, fileErrorReason, readCommandLine } from "@mizan/command-line"
-import { type EventStore, ExclusiveWork, layerInstrumentedEventStore } from "@mizan/eventsourcing"
+import { type EventStore, layerInstrumentedEventStore } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { type PrivateKey, parsePrivateKey, sign } from "@mizan/protocol"
 import { layerExclusiveWork, layerKeyFile, layerSealed, layerStore } from "@mizan/stores"
 import { layerLogging, layerOtlpFromEnv, logSettingsFromEnv, type TelemetrySettingError } from "@mizan/telemetry"
 import { Cause, Effect, Exit, Fiber, Layer } from "effect"
-import { runNotifier } from "./notifier.ts"
+import { keepNotifierRunning } from "./notifier.ts"
 import { attemptHistory, readNotification, resendNotification } from "./operator.ts"
 import type { NotifierMode } from "./urlPolicy.ts"
 
@@ -117,18 +117,12 @@ switch (command) {
         return fail((error as TelemetrySettingError).message)
       }
     })()
+    // A store that does not open ends the process, as does a defect; one that fails it later only pauses it.
     const notifier = Effect.runFork(
       onStore(
-        Effect.scoped(
-          Effect.gen(function* () {
-            // One notifier delivers for the whole store; this one waits while another holds it.
-            yield* (yield* ExclusiveWork).hold("notifier")
-            return yield* runNotifier({
-              mode,
-              sign: (body) => sign(body, privateKey),
-            })
-          }),
-        ).pipe(Effect.provide(layerExclusiveWork(storeSetting, process.cwd()))),
+        keepNotifierRunning({ mode, sign: (body) => sign(body, privateKey) }).pipe(
+          Effect.provide(layerExclusiveWork(storeSetting, process.cwd())),
+        ),
         { mustExist: false },
       ).pipe(Effect.provide(telemetry)),
     )
