@@ -155,7 +155,7 @@ const cutOf = (parsed: Parsed): Cut | AuditError => {
   if (position !== undefined)
     return /^[0-9]+$/.test(position)
       ? { _tag: "Position", position: BigInt(position) }
-      : new AuditError({ detail: `--position must be a whole number, not "${position}"` })
+      : new AuditError({ detail: `--position must be a global position, a whole number from 0 up, not "${position}"` })
   if (time === undefined) return new AuditError({ detail: "at needs TIME or --position N" })
   const atMs = parseTime(time)
   return atMs instanceof AuditError ? atMs : { _tag: "Time", atMs }
