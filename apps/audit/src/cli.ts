@@ -307,6 +307,7 @@ const importCommand = (
     const summary = yield* importLog(path, {
       ...(inFlight === undefined ? {} : { appendsInFlightMax: inFlight }),
       seal,
+      targetName: describeStore(store),
       onProgress: progress.update,
     }).pipe(Effect.ensuring(Effect.sync(progress.finish)))
     yield* ioWrite(io)(
