@@ -6,6 +6,8 @@
  * - `--help` (or `-h`) anywhere: the tool prints its usage and exits 0;
  * - an unknown option, or an option without its value: one line
  *   (`mizan-audit: unknown option --x; --help for usage`) and exit 2;
+ * - a negative number after an option that takes a value is its value
+ *   (`--position -1`), for the tool to say what it takes;
  * - a file that does not read: its reason in plain words (`fileErrorReason`),
  *   and a file a setting names (a key file) refused in one wording
  *   (`readSettingFile`).
@@ -51,6 +53,32 @@ const lineFor = (tool: string, error: unknown): string => {
   return `${tool}: ${what}; --help for usage`
 }
 
+/** A word that reads as a negative number: no option's name starts with a digit, so it is never an option. */
+const negativeNumber = /^-\.?[0-9]/
+
+/**
+ * `argv` with each negative number that follows a long option taking a
+ * value joined to it (`--position -1` as `--position=-1`). parseArgs takes
+ * any word that starts with a dash there for an option the value was
+ * forgotten before, and the tool said the option needs a value, not what
+ * it got and what it takes.
+ */
+const negativeValuesJoined = (argv: ReadonlyArray<string>, options: ParseArgsOptionsConfig): Array<string> => {
+  const words: Array<string> = []
+  for (let index = 0; index < argv.length; index++) {
+    const word = argv[index] as string
+    if (word === "--") return [...words, ...argv.slice(index)]
+    const value = argv[index + 1]
+    const name = word.slice(2)
+    const takesValue = word.startsWith("--") && Object.hasOwn(options, name) && options[name]?.type === "string"
+    if (takesValue && value !== undefined && negativeNumber.test(value)) {
+      words.push(`${word}=${value}`)
+      index++
+    } else words.push(word)
+  }
+  return words
+}
+
 export type CommandLine<Options extends ParseArgsOptionsConfig> =
   | { readonly help: true }
   | ({ readonly help: false } & ReturnType<
@@ -68,7 +96,10 @@ export const readCommandLine = <const Options extends ParseArgsOptionsConfig>(
 ): CommandLine<Options> => {
   if (asksForHelp(argv)) return { help: true }
   try {
-    return { help: false, ...parseArgs({ args: [...argv], options, allowPositionals: true, strict: true }) }
+    return {
+      help: false,
+      ...parseArgs({ args: negativeValuesJoined(argv, options), options, allowPositionals: true, strict: true }),
+    }
   } catch (error) {
     throw new CommandLineError(lineFor(tool, error))
   }
