@@ -52,7 +52,7 @@ const createRefund = (command: CreateRefund, state: State): Decision => {
       ? nothing
       : refuse(
           "REFUND_MERCHANT_ORDER_NO_EXIST",
-          "refundMerchantOrderNo is already used by a refund with other parameters",
+          "bizContent.refundMerchantOrderNo is already used by a refund with other parameters",
         )
   // The allocation was decided by the acquiring order; a set of parts that does not add up was not.
   if (detailsPartsFils(details) !== BigInt(details.amountFils))

@@ -67,7 +67,7 @@ describe("refund order: creation", () => {
       .when(createRefund({ reason: "late" }))
       .thenRejects({
         code: "REFUND_MERCHANT_ORDER_NO_EXIST",
-        detail: "refundMerchantOrderNo is already used by a refund with other parameters",
+        detail: "bizContent.refundMerchantOrderNo is already used by a refund with other parameters",
       })
   })
 

@@ -58,7 +58,7 @@ describe("wallet transfer refusals", () => {
       succeeded,
       place({ memo: "rent" }),
       "MERCHANT_ORDER_NO_EXIST",
-      "merchantOrderNo W-1 is already a wallet transfer with different parameters",
+      "bizContent.merchantOrderNo W-1 is already a wallet transfer with different parameters",
     ],
     [
       "settling a transfer that was never placed",
@@ -133,14 +133,14 @@ describe("bank transfer refusals", () => {
       succeeded,
       place({ memo: "rent" }),
       "MERCHANT_ORDER_NO_EXIST",
-      "merchantOrderNo P-1 is already a bank transfer with different parameters",
+      "bizContent.merchantOrderNo P-1 is already a bank transfer with different parameters",
     ],
     [
       "a holder name and address of 141 characters",
       aggregate.initialState,
       place({}, { holderNameChars: 100, beneficiaryAddressChars: 41 }),
       "INVALID_PARAMETER",
-      "holderName plus beneficiaryAddress must be at most 140 characters",
+      "bizContent.holderName plus beneficiaryAddress must be at most 140 characters",
     ],
     [
       "an outcome for no transfer",

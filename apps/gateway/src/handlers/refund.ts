@@ -57,7 +57,7 @@ export const refundHandlers: Pick<
         return yield* Effect.fail(
           reject(
             "MERCHANT_DEVICE_NOT_EXIST",
-            `deviceId ${request.deviceId} is not a registered device of this merchant`,
+            `bizContent.deviceId ${request.deviceId} is not a registered device of this merchant`,
           ),
         )
       return yield* Effect.gen(function* () {

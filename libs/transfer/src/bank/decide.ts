@@ -34,7 +34,7 @@ const place = (command: PlaceBankTransfer, state: State): Decision => {
       : Result.fail(
           reject(
             "MERCHANT_ORDER_NO_EXIST",
-            `merchantOrderNo ${terms.merchantOrderNo} is already a bank transfer with different parameters`,
+            `bizContent.merchantOrderNo ${terms.merchantOrderNo} is already a bank transfer with different parameters`,
           ),
         )
   const invalid = checkRequest(BankTransferRequest, command.request)

@@ -49,7 +49,7 @@ const place = (command: PlaceWalletTransfer, state: State): Decision => {
       : Result.fail(
           reject(
             "MERCHANT_ORDER_NO_EXIST",
-            `merchantOrderNo ${request.merchantOrderNo} is already a wallet transfer with different parameters`,
+            `bizContent.merchantOrderNo ${request.merchantOrderNo} is already a wallet transfer with different parameters`,
           ),
         )
   const invalid = checkRequest(WalletTransferRequest, request)
