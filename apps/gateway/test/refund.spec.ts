@@ -75,11 +75,11 @@ describe("refund order", () => {
     // The merchant sent originOrderNo / originMerchantOrderNo: the message names those, not the order's own fields.
     expect(await refuseRefund({ originOrderNo: "20990101000000100000000000" }, 1)).toMatchObject({
       code: "62035",
-      msg: "ORDER_NO_NOT_EXIST: no order exists with originOrderNo 20990101000000100000000000",
+      msg: "ORDER_NO_NOT_EXIST: bizContent.originOrderNo names no order of this merchant",
     })
     expect(await refuseRefund({ originMerchantOrderNo: "never-created" }, 1)).toMatchObject({
       code: "62004",
-      msg: "MERCHANT_ORDER_NO_NOT_EXIST: no order exists with this originMerchantOrderNo",
+      msg: "MERCHANT_ORDER_NO_NOT_EXIST: bizContent.originMerchantOrderNo names no order of this merchant",
     })
   })
 

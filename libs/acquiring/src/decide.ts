@@ -30,6 +30,7 @@ import {
   hourMs,
   isForgotten,
   isPaySceneCode,
+  namesNoOrder,
   paySceneCodes,
   type Rejection,
   reject,
@@ -83,7 +84,7 @@ export const decide = (command: Command, state: State): Decision => {
   if (command._tag === "CreateOrder") return createOrder(command, state)
   // Streams are keyed by merchant, so another merchant's order is one this merchant does not have.
   if (!isOrder(state) || state.merchantId !== command.merchantId)
-    return refuse("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")
+    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo"))
   const order = state
   switch (command._tag) {
     case "PayOrder":

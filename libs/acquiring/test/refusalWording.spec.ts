@@ -175,7 +175,13 @@ describe("payment, settlement and cancellation refusals", () => {
       "ORDER_SETTLED",
       "the order is already settled, cancellation is not supported: refund it",
     ],
-    ["any command on no order", [], cancel, "MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo"],
+    [
+      "any command on no order",
+      [],
+      cancel,
+      "MERCHANT_ORDER_NO_NOT_EXIST",
+      "bizContent.merchantOrderNo names no order of this merchant",
+    ],
   ])("%s", (_, given, command, code, detail) => expect(refusalOf(given, command)).toEqual({ code, detail }))
 })
 

@@ -1,4 +1,4 @@
-import { checkRequest, feeFor, type Rejection, reject, sameRequest } from "@mizan/kernel"
+import { checkRequest, feeFor, namesNoOrder, type Rejection, reject, sameRequest } from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import {
   BankCardTransferRequest,
@@ -144,7 +144,7 @@ const orderOf = (state: State, merchantId: string): BankCardTransferOrder | unde
   state.status === "ABSENT" || state.merchantId !== merchantId ? undefined : state
 
 const noSuchOrder = (): Decision =>
-  Result.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "this merchant has no such bank card transfer"))
+  Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo", "bank card transfer"))
 
 /** The bank's outcome ends a CREATED order; the same outcome again changes nothing; a terminal status is final. */
 const recordOutcome = ({ merchantId, outcome, now }: RecordCardPayoutOutcome, current: State): Decision => {

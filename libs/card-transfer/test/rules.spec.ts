@@ -131,7 +131,7 @@ describe("outcomes and refunds after the order ended", () => {
   it("refuses an outcome or a refund of an order this merchant does not have, saying so", () => {
     const noSuch = {
       code: "MERCHANT_ORDER_NO_NOT_EXIST" as const,
-      detail: "this merchant has no such bank card transfer",
+      detail: "bizContent.merchantOrderNo names no bank card transfer of this merchant",
     }
     spec.given([]).when(outcome(paid)).thenRejects(noSuch)
     spec

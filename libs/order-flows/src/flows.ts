@@ -8,7 +8,7 @@
 
 import { AcquiringOrder, refundDetails } from "@mizan/acquiring"
 import { handleCommand, handleCommandOnNewStream, loadAggregate } from "@mizan/eventsourcing"
-import { type Rejection, reject, type Timestamp } from "@mizan/kernel"
+import { namesNoOrder, type Rejection, type Timestamp } from "@mizan/kernel"
 import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
 import { findByOrderNo, indexOrderNo, newOrderNo } from "./orderIndex.ts"
@@ -31,8 +31,7 @@ export const acquiringStreamOf = Effect.fn("OrderFlows.acquiringStreamOf")(funct
 ) {
   if (name.merchantOrderNo !== undefined) return AcquiringOrder.streamId(merchantId, name.merchantOrderNo)
   const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "acquiring")
-  if (streamId === undefined)
-    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
+  if (streamId === undefined) return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo"))
   return streamId
 })
 
@@ -52,7 +51,7 @@ export const onOrder = (streamId: string, command: AcquiringOrder.Command) =>
     ({ state }) =>
       AcquiringOrder.isOrder(state)
         ? Effect.succeed(state)
-        : Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")),
+        : Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo")),
   )
 
 /**
@@ -68,7 +67,7 @@ export const readOrderExpiringIfDue = (merchantId: string, streamId: string, now
 export const onRefund = (streamId: string, command: RefundOrder.Command) =>
   Effect.flatMap(handleCommand(RefundOrder.aggregate, streamId, command), ({ state }) =>
     state.status === "ABSENT"
-      ? Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no refund exists with this refundMerchantOrderNo"))
+      ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
       : Effect.succeed(state as RefundOrder.Order),
   )
 
@@ -124,7 +123,7 @@ export const refundStreamOf = Effect.fn("OrderFlows.refundStreamOf")(function* (
   if (name.refundMerchantOrderNo !== undefined) return RefundOrder.streamId(merchantId, name.refundMerchantOrderNo)
   const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "refund")
   if (streamId === undefined)
-    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no refund exists with orderNo ${name.orderNo ?? ""}`))
+    return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo", "refund"))
   return streamId
 })
 
@@ -132,7 +131,7 @@ export const refundStreamOf = Effect.fn("OrderFlows.refundStreamOf")(function* (
 export const currentRefund = (streamId: string) =>
   Effect.flatMap(loadAggregate(RefundOrder.aggregate, streamId), ({ state }) =>
     state.status === "ABSENT"
-      ? Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no refund exists with this refundMerchantOrderNo"))
+      ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
       : Effect.succeed(state as RefundOrder.Order),
   )
 

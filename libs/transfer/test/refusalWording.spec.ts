@@ -65,14 +65,14 @@ describe("wallet transfer refusals", () => {
       aggregate.initialState,
       settle({ _tag: "Credited" }),
       "MERCHANT_ORDER_NO_NOT_EXIST",
-      "this merchant has no such wallet transfer to settle",
+      "bizContent.merchantOrderNo names no wallet transfer of this merchant",
     ],
     [
       "settling another merchant's transfer",
       stateAfter(aggregate, place()),
       settle({ _tag: "Credited" }, "M2"),
       "MERCHANT_ORDER_NO_NOT_EXIST",
-      "this merchant has no such wallet transfer to settle",
+      "bizContent.merchantOrderNo names no wallet transfer of this merchant",
     ],
     [
       "failing a transfer that succeeded",
@@ -147,14 +147,14 @@ describe("bank transfer refusals", () => {
       aggregate.initialState,
       record(paid),
       "MERCHANT_ORDER_NO_NOT_EXIST",
-      "this merchant has no such bank transfer",
+      "bizContent.merchantOrderNo names no bank transfer of this merchant",
     ],
     [
       "an outcome for another merchant's transfer",
       stateAfter(aggregate, place()),
       record(paid, "M2"),
       "MERCHANT_ORDER_NO_NOT_EXIST",
-      "this merchant has no such bank transfer",
+      "bizContent.merchantOrderNo names no bank transfer of this merchant",
     ],
     [
       "a failure after a success",
