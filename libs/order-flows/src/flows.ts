@@ -8,7 +8,7 @@
 
 import { AcquiringOrder, refundDetails } from "@mizan/acquiring"
 import { handleCommand, handleCommandOnNewStream, loadAggregate } from "@mizan/eventsourcing"
-import { type Rejection, reject, type Timestamp } from "@mizan/kernel"
+import { namesNoOrder, type Rejection, type Timestamp } from "@mizan/kernel"
 import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
 import { findByOrderNo, indexOrderNo, newOrderNo, orderIndexPart } from "./orderIndex.ts"
@@ -31,8 +31,7 @@ export const acquiringStreamOf = Effect.fn("OrderFlows.acquiringStreamOf")(funct
 ) {
   if (name.merchantOrderNo !== undefined) return AcquiringOrder.streamId(merchantId, name.merchantOrderNo)
   const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "acquiring")
-  if (streamId === undefined)
-    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
+  if (streamId === undefined) return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo"))
   return streamId
 })
 
@@ -40,7 +39,7 @@ export const acquiringStreamOf = Effect.fn("OrderFlows.acquiringStreamOf")(funct
 const orderIn = ({ state }: { readonly state: AcquiringOrder.State }) =>
   AcquiringOrder.isOrder(state)
     ? Effect.succeed(state)
-    : Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo"))
+    : Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo"))
 
 /**
  * Runs a command on an acquiring order and answers the order after it. A
@@ -88,7 +87,7 @@ export const readOrderExpiringIfDue = (merchantId: string, streamId: string, now
 export const onRefund = (streamId: string, command: RefundOrder.Command) =>
   Effect.flatMap(handleCommand(RefundOrder.aggregate, streamId, command), ({ state }) =>
     state.status === "ABSENT"
-      ? Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no refund exists with this refundMerchantOrderNo"))
+      ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
       : Effect.succeed(state as RefundOrder.Order),
   )
 
@@ -144,7 +143,7 @@ export const refundStreamOf = Effect.fn("OrderFlows.refundStreamOf")(function* (
   if (name.refundMerchantOrderNo !== undefined) return RefundOrder.streamId(merchantId, name.refundMerchantOrderNo)
   const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "refund")
   if (streamId === undefined)
-    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no refund exists with orderNo ${name.orderNo ?? ""}`))
+    return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo", "refund"))
   return streamId
 })
 
@@ -152,7 +151,7 @@ export const refundStreamOf = Effect.fn("OrderFlows.refundStreamOf")(function* (
 export const currentRefund = (streamId: string) =>
   Effect.flatMap(loadAggregate(RefundOrder.aggregate, streamId), ({ state }) =>
     state.status === "ABSENT"
-      ? Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no refund exists with this refundMerchantOrderNo"))
+      ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
       : Effect.succeed(state as RefundOrder.Order),
   )
 
