@@ -6,7 +6,7 @@
  * with `api` and `expiry`, one with `notifier`.
  */
 
-import { headSignIntervalMsDefault, heldExclusively, restartedOnFailure, runHeadSigner } from "@mizan/eventsourcing"
+import { headSignIntervalMsDefault, keepHeadSignerRunning } from "@mizan/eventsourcing"
 import { keepNotifierRunning, type NotifierOptions, NotifierProgress } from "@mizan/notifier"
 import { sign } from "@mizan/protocol"
 import { Context, Effect, Layer } from "effect"
@@ -49,15 +49,9 @@ const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>
       if (roles.has("notifier"))
         // The log's signed heads (docs/architecture.md#a-tamper-evident-log), by one process of all on the store.
         yield* Effect.forkScoped(
-          restartedOnFailure(
-            "head signer",
-            heldExclusively(
-              "head-signer",
-              runHeadSigner(
-                (payload) => sign(payload, gateway.servicePrivateKey),
-                options.headSignIntervalMs ?? headSignIntervalMsDefault,
-              ),
-            ),
+          keepHeadSignerRunning(
+            (payload) => sign(payload, gateway.servicePrivateKey),
+            options.headSignIntervalMs ?? headSignIntervalMsDefault,
           ),
         )
       if (roles.has("expiry")) yield* Effect.forkScoped(runExpirySweeper)

@@ -15,7 +15,7 @@
  *   OTEL_EXPORTER_OTLP_ENDPOINT      an OpenTelemetry collector: traces and metrics are sent there
  */
 import { type CommandLineError, readCommandLine, readSettingFile, type SettingFileError } from "@mizan/command-line"
-import { type EventStore, layerInstrumentedEventStore } from "@mizan/eventsourcing"
+import { type EventStore, keepHeadSignerRunning, layerInstrumentedEventStore } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { parsePrivateKey, sign } from "@mizan/protocol"
 import { layerExclusiveWork, layerKeyFile, layerSealed, layerStore } from "@mizan/stores"
@@ -117,11 +117,16 @@ switch (command) {
       }
     })()
     // A store that does not open ends the process, as does a defect; one that fails it later only pauses it.
+    // It holds the service's key, so it signs the log's heads too (a gateway without the notifier role does not).
     const notifier = Effect.runFork(
       onStore(
-        keepNotifierRunning({ mode, sign: (body) => sign(body, privateKey) }).pipe(
-          Effect.provide(layerExclusiveWork(storeSetting, process.cwd())),
-        ),
+        Effect.all(
+          [
+            keepNotifierRunning({ mode, sign: (body) => sign(body, privateKey) }),
+            keepHeadSignerRunning((payload) => sign(payload, privateKey)),
+          ],
+          { concurrency: "unbounded", discard: true },
+        ).pipe(Effect.provide(layerExclusiveWork(storeSetting, process.cwd()))),
         { mustExist: false },
       ).pipe(Effect.provide(telemetry)),
     )
