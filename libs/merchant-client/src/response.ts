@@ -34,11 +34,14 @@ export interface RawResponse {
 
 const decodeEnvelope = Schema.decodeUnknownResult(ResponseEnvelopeWire, { errors: "all" })
 
-export const readResponse = <P extends OperationPath>(
-  path: P,
+/**
+ * A response's body as the service wrote it, once its signature verifies and
+ * its head says success: what every answer shares, whatever the body's schema.
+ */
+export const readSignedBody = (
   response: RawResponse,
   servicePublicKey: PublicKey,
-): Result.Result<ResponseBodyOf<P>, MerchantCallError> => {
+): Result.Result<unknown, MerchantCallError> => {
   const signature = readHeader(response.headers, headerNames.sign)
   const isHttpSuccess = response.status >= 200 && response.status <= 299
   if (signature === undefined)
@@ -67,5 +70,14 @@ export const readResponse = <P extends OperationPath>(
         httpStatus: response.status,
       }),
     )
-  return Result.mapError(decodeResponseBody(path, body), (error) => new MalformedResponse({ detail: error.message }))
+  return Result.succeed(body)
 }
+
+export const readResponse = <P extends OperationPath>(
+  path: P,
+  response: RawResponse,
+  servicePublicKey: PublicKey,
+): Result.Result<ResponseBodyOf<P>, MerchantCallError> =>
+  Result.flatMap(readSignedBody(response, servicePublicKey), (body) =>
+    Result.mapError(decodeResponseBody(path, body), (error) => new MalformedResponse({ detail: error.message })),
+  )

@@ -8,14 +8,14 @@
  */
 import { codeCatalogue } from "@mizan/kernel"
 import { retryScheduleMinutes } from "@mizan/notification"
-import { apiBasePath, notificationOrderKeys, operations } from "@mizan/protocol"
+import { apiBasePath, notificationOrderKeys, operations, sandboxBasePath } from "@mizan/protocol"
 import type { JsonSchema } from "effect"
 import { handlers } from "../handlers/index.ts"
 import { orderComponentName } from "../openapi/shared.ts"
 import { inlineRefs } from "../openapi/tree.ts"
 import { openApiDocument } from "../openapi.ts"
 import { merchantApi } from "../pipeline.ts"
-import { sandboxApi, sandboxBasePath } from "../sandbox/index.ts"
+import { sandboxApi } from "../sandbox/index.ts"
 import { type FieldRow, fieldRows } from "./fields.ts"
 import { code, table } from "./markdown.ts"
 

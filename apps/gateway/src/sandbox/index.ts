@@ -4,13 +4,12 @@
  * test helpers and test clocks. Same envelope, signatures and errors as the
  * merchant API, under `/sgs/sandbox`; no grant is needed.
  */
+import { sandboxBasePath } from "@mizan/protocol"
 import type { HandlerServices } from "../handlers/services.ts"
 import type { Api } from "../pipeline.ts"
 import { acquiringSandboxOperations } from "./acquiring.ts"
 import { clockSandboxOperations } from "./clock.ts"
 import { transferSandboxOperations } from "./transfers.ts"
-
-export const sandboxBasePath = "/sgs/sandbox"
 
 export const sandboxApi: Api<HandlerServices> = {
   basePath: sandboxBasePath,
