@@ -156,6 +156,27 @@ describe("a merchant's test clock", () => {
     expect([...lastRecordedAt.keys()].some((streamId) => streamId.startsWith("memberAccount/"))).toBe(true)
   })
 
+  it("settles nothing by itself: a paid order and its refund stay as they are a week on, until the sandbox settles them", async () => {
+    const paid = newNumber("unsettled")
+    const refundMerchantOrderNo = newNumber("unsettled-refund")
+    await ok(gateway.merchant("M1"), "/acquire2/placeOrder", order(paid))
+    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "payOrder", { merchantOrderNo: paid })
+    await ok(gateway.merchant("M1"), "/acquire2/refund/placeOrder", {
+      refundMerchantOrderNo,
+      originMerchantOrderNo: paid,
+      amount: { amount: 1, currency: "AED" },
+    })
+    await gateway.advanceClock(7 * 24 * 60, "M1")
+    const statusOf = async () => [
+      (await ok(gateway.merchant("M1"), "/acquire2/getOrder", { merchantOrderNo: paid })).acquireOrder.status,
+      (await ok(gateway.merchant("M1"), "/acquire2/refund/getOrder", { refundMerchantOrderNo })).refundOrder.status,
+    ]
+    expect(await statusOf()).toEqual(["PAID_SUCCESS", "CREATED"])
+    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "settleOrder", { merchantOrderNo: paid })
+    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "settleRefund", { refundMerchantOrderNo })
+    expect(await statusOf()).toEqual(["SETTLED", "REFUNDED_SETTLED"])
+  })
+
   it("keeps the requestTime window on real time: a request sent now is no stale request on a clock a day ahead", async () => {
     // 62004 (no such order), not 400 REQUESTTIME_TOO_LATER: the window compares with real time.
     expect((await refused(gateway.merchant("M1"), "/acquire2/getOrder", { merchantOrderNo: "none" })).code).toBe(
