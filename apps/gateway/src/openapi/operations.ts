@@ -58,5 +58,6 @@ export const operationDescriptions: Readonly<Record<string, string>> = {
   "/sgs/sandbox/advanceClock":
     "Sandbox: moves this merchant's clock forward by some minutes: expiries, refund windows and notification retries come due at once.",
   "/sgs/sandbox/getClock": "Sandbox: answers this merchant's time and how far it is ahead of real time.",
-  "/sgs/sandbox/resetClock": "Sandbox: puts this merchant's clock back to real time.",
+  "/sgs/sandbox/resetClock":
+    "Sandbox: answers this merchant's clock while it has not moved, and refuses a moved one (400): a test clock never goes back, or recorded history would run backwards.",
 }
