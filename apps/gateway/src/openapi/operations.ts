@@ -40,7 +40,8 @@ export const operationDescriptions: Readonly<Record<string, string>> = {
     "Sandbox: a payment attempt fails. The order stays open for another attempt, unless it is a one-time payment.",
   "/sgs/sandbox/settleOrder": "Sandbox: the channel settles a paid order (SETTLED).",
   "/sgs/sandbox/settleRefund": "Sandbox: the channel settles a refund (REFUNDED_SETTLED).",
-  "/sgs/sandbox/completeRefund": "Sandbox: a refund succeeds (SUCCESS).",
+  "/sgs/sandbox/completeRefund":
+    "Sandbox: a refund succeeds (SUCCESS). A CREATED refund is settled on the way (REFUNDED_SETTLED, then SUCCESS), and each status is notified.",
   "/sgs/sandbox/failRefund": "Sandbox: a refund fails (FAILURE): its reservation on the order is released.",
   "/sgs/sandbox/completeBankTransfer":
     "Sandbox: the bank completes a bank transfer (SUCCESS, with the bank's reference).",
