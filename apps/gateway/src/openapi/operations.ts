@@ -57,7 +57,7 @@ export const operationDescriptions: Readonly<Record<string, string>> = {
     "Sandbox: the member directory stops answering, so wallet transfers placed meanwhile stay CREATED until retried.",
   "/sgs/sandbox/endMemberDirectoryOutage": "Sandbox: the member directory answers again.",
   "/sgs/sandbox/advanceClock":
-    "Sandbox: moves this merchant's clock forward by some minutes: expiries, refund windows and notification retries come due at once.",
+    "Sandbox: moves this merchant's clock forward by some minutes: expiries and refund windows come due at once, and each failing notification's next retry (one per advance).",
   "/sgs/sandbox/getClock": "Sandbox: answers this merchant's time and how far it is ahead of real time.",
   "/sgs/sandbox/resetClock":
     "Sandbox: answers this merchant's clock while it has not moved, and refuses a moved one (400): a test clock never goes back, or recorded history would run backwards.",
