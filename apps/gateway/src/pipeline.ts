@@ -101,6 +101,8 @@ export interface Api<R> {
   readonly operations: Readonly<Record<string, ApiOperation<R>>>
   /** Other paths of the same operations (alias -> operation path): one grant, one rate limit, one answer. */
   readonly aliases?: Readonly<Record<string, string>>
+  /** Why a path under `basePath` names no operation, said after "no operation at <path>": an API switched off. */
+  readonly absentBecause?: string
 }
 
 /** A typed row of an operation table. */
@@ -353,7 +355,13 @@ export const handleApiRequest = Effect.fnUntraced(function* <R>(api: Api<R>, req
       (response): ApiOutcome => ({ response, traceCode, operation, code: envelope.head.code }),
     )
   if (path === undefined || row === undefined)
-    return yield* answer(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), undefined)
+    return yield* answer(
+      failureResponse(
+        "SERVICE_NOT_AVAILABLE",
+        `no operation at ${request.path}${api.absentBecause === undefined ? "" : `: ${api.absentBecause}`}`,
+      ),
+      undefined,
+    )
   // A refusal is HTTP 200; an unexpected failure is HTTP 500 (docs/api.md#transport), so that a
   // proxy, a load balancer or a merchant's HTTP client counts it as the server error it is.
   const unexpected = { envelope: failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"), status: 500 }

@@ -1,8 +1,10 @@
 import { maxNestingDepth, parsePublicKey, verify } from "@mizan/protocol"
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { merchantKeys, startGateway, testConfig, testMerchant } from "./harness.ts"
 import { postRaw, postSigned } from "./raw.ts"
 import { suiteGateway } from "./suiteGateway.ts"
+import { startProductionGateway } from "./transferSupport.ts"
 
 const orderPath = "/sgs/api/acquire2/getOrder"
 
@@ -312,5 +314,21 @@ describe("the envelope pipeline", () => {
       key("M1"),
     )
     expect(answer.json.head.code).toBe("62004")
+  })
+})
+
+describe("the sandbox's path on a production gateway", () => {
+  const production = suiteGateway(startProductionGateway)
+
+  it("answers a sandbox helper signed, saying the sandbox is served in sandbox mode only", async () => {
+    // Not the router's bare 404, which a merchant's client can only read as a broken connection.
+    const refusal = await Effect.runPromise(
+      Effect.flip(production.merchant().sandbox("payOrder", { merchantOrderNo: "M-1" })),
+    )
+    expect(refusal).toMatchObject({
+      _tag: "ServiceRefused",
+      code: "404",
+      msg: "SERVICE_NOT_AVAILABLE: no operation at /sgs/sandbox/payOrder: the sandbox API is served in sandbox mode only, and this gateway runs in production mode",
+    })
   })
 })

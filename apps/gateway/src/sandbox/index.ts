@@ -15,3 +15,14 @@ export const sandboxApi: Api<HandlerServices> = {
   basePath: sandboxBasePath,
   operations: { ...acquiringSandboxOperations, ...transferSandboxOperations, ...clockSandboxOperations },
 }
+
+/**
+ * What a production gateway serves under the sandbox's path: no helper, but
+ * a signed refusal that says why. Unrouted, the path answered the router's
+ * bare 404, which a merchant's client reads as a broken connection.
+ */
+export const sandboxApiOff: Api<never> = {
+  basePath: sandboxBasePath,
+  operations: {},
+  absentBecause: "the sandbox API is served in sandbox mode only, and this gateway runs in production mode",
+}
