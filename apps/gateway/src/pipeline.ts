@@ -203,11 +203,21 @@ const refuseWith = (envelope: ResponseEnvelope) => Effect.fail(new Refused({ hea
 
 const refuse = (code: Exclude<CodeName, "SUCCESS">, msg?: string) => refuseWith(failureResponse(code, msg))
 
+/**
+ * What a requestTime sent in seconds (as `date +%s` and many clocks give it)
+ * is: read as milliseconds it lands in January 1970, and "more than 15
+ * minutes before" alone leaves the merchant hunting a clock skew.
+ */
+const secondsHint = (requestTime: Timestamp, nowMs: number, windowMs: number): string =>
+  Math.abs(requestTime * 1000 - nowMs) <= windowMs
+    ? `: ${requestTime} reads as ${new Date(requestTime).toISOString()}; send milliseconds since 1970, not seconds`
+    : ""
+
 const checkRequestTime = (requestTime: Timestamp, nowMs: number, windowMs: number) => {
   if (requestTime < nowMs - windowMs)
     return refuse(
       "REQUESTTIME_TOO_EARLY",
-      `requestTime is more than ${windowMs / 60_000} minutes before the service's time`,
+      `requestTime is more than ${windowMs / 60_000} minutes before the service's time${secondsHint(requestTime, nowMs, windowMs)}`,
     )
   if (requestTime > nowMs + windowMs)
     return refuse(

@@ -120,6 +120,15 @@ describe("the envelope pipeline", () => {
     expect(future.json.head.msg).toMatch(/^REQUESTTIME_TOO_LATER: requestTime is more than 15 minutes after/)
   })
 
+  it("says a requestTime in seconds is seconds, still REQUESTTIME_TOO_EARLY by name", async () => {
+    const seconds = Math.floor(Date.now() / 1000)
+    const answer = await postSigned(`${gateway.baseUrl}${orderPath}`, envelope({}, seconds), "M1", key("M1"))
+    expect(answer.json.head).toMatchObject({
+      code: "400",
+      msg: `REQUESTTIME_TOO_EARLY: requestTime is more than 15 minutes before the service's time: ${seconds} reads as ${new Date(seconds).toISOString()}; send milliseconds since 1970, not seconds`,
+    })
+  })
+
   it("refuses malformed JSON and a missing requestTime with 400, naming what is wrong", async () => {
     const broken = await postSigned(`${gateway.baseUrl}${orderPath}`, "{not json", "M1", key("M1"))
     expect(broken.status).toBe(200)
