@@ -23,7 +23,7 @@ import {
 import { Effect, type Result } from "effect"
 import { type MerchantCallError, TransportError } from "./errors.ts"
 import { type NotificationRejected, type ReceivedNotification, verifyNotification } from "./notifications.ts"
-import { type RawResponse, readResponse, readSignedBody } from "./response.ts"
+import { type Answer, type RawResponse, readAnswer, readSignedAnswer } from "./response.ts"
 
 /** A request that gets no answer in this time is abandoned; the merchant retries it (every create is idempotent). */
 export const defaultRequestTimeoutMs = 30_000
@@ -58,6 +58,14 @@ export interface MerchantClient {
     path: P,
     ...bizContent: BizContentArgs<P>
   ) => Effect.Effect<ResponseBodyOf<P>, MerchantCallError>
+  /**
+   * `call`, answering the head beside the body: its `traceCode` names the request in the service's
+   * logs, successes too, for a merchant to keep and quote when asking about an answer.
+   */
+  readonly callWithHead: <P extends OperationPath>(
+    path: P,
+    ...bizContent: BizContentArgs<P>
+  ) => Effect.Effect<Answer<P>, MerchantCallError>
   /**
    * Calls a sandbox helper (`payOrder`, `advanceClock`, ...: `POST /sgs/sandbox/<helper>`, served in
    * sandbox mode only), signed and verified as `call` is. The client does not know the helpers'
@@ -144,21 +152,26 @@ export const makeMerchantClient = (options: MerchantClientOptions): MerchantClie
     return exchange(url, body, sign(body, merchantKey))
   }
 
-  const call = <P extends OperationPath>(path: P, ...[bizContent]: BizContentArgs<P>) =>
+  const callWithHead = <P extends OperationPath>(path: P, ...[bizContent]: BizContentArgs<P>) =>
     post(`${origin}${apiBasePath}${path}`, bizContent).pipe(
-      Effect.flatMap((raw) => Effect.fromResult(readResponse(path, raw, serviceKey))),
+      Effect.flatMap((raw) => Effect.fromResult(readAnswer(path, raw, serviceKey))),
       Effect.withSpan("MerchantClient.call", { attributes: { path } }),
     )
 
+  const call = <P extends OperationPath>(path: P, ...bizContent: BizContentArgs<P>) =>
+    Effect.map(callWithHead(path, ...bizContent), (answer) => answer.body)
+
   const sandbox = (helper: string, bizContent?: unknown) =>
     post(`${origin}${sandboxBasePath}/${helper.replace(/^\/+/, "")}`, bizContent).pipe(
-      Effect.flatMap((raw) => Effect.fromResult(readSignedBody(raw, serviceKey))),
+      Effect.flatMap((raw) => Effect.fromResult(readSignedAnswer(raw, serviceKey))),
+      Effect.map((answer) => answer.body),
       Effect.withSpan("MerchantClient.sandbox", { attributes: { helper } }),
     )
 
   return {
     partnerId: options.partnerId,
     call,
+    callWithHead,
     sandbox,
     encryptField: (plain) => encryptField(plain, serviceKey),
     verifyNotification: (headers, rawBody) => verifyNotification(serviceKey, headers, rawBody),

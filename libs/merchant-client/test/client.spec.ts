@@ -12,6 +12,7 @@ import {
   generateKeyPair,
   notificationBody,
   sign,
+  stringifyJson,
 } from "@mizan/protocol"
 import { Effect, Result } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect } from "vitest"
@@ -93,6 +94,19 @@ describe("calling an operation", () => {
       const body = yield* client.call("/acquire2/getOrder", { orderNo: "13000001" })
       expect(body.acquireOrder.totalAmount).toBe(10050)
       expect(body.acquireOrder.status).toBe("CREATED")
+    }),
+  )
+
+  it.effect("answers the head beside the body when asked, so that a success's traceCode can be quoted", () =>
+    Effect.gen(function* () {
+      const head = { applyStatus: "SUCCESS", code: "0", msg: "SUCCESS", traceCode: "5e4ebe5a40ff26ca" } as const
+      stub.answer = {
+        kind: "raw",
+        text: stringifyJson({ head, body: encodeResponseBody("/acquire2/getOrder", { acquireOrder: order }) }),
+      }
+      const answer = yield* client.callWithHead("/acquire2/getOrder", { merchantOrderNo: "M-1" })
+      expect(answer.head).toEqual(head)
+      expect(answer.body.acquireOrder.totalAmount).toBe(10050)
     }),
   )
 
