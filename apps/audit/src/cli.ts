@@ -5,7 +5,7 @@
  * (a bad argument, a missing or newer store, a damaged export file).
  */
 
-import { createWriteStream, existsSync, readFileSync, rmSync, type WriteStream } from "node:fs"
+import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs"
 import { resolve } from "node:path"
 import { type CommandLine, fileErrorReason, fileWriteErrorReason, readCommandLine } from "@mizan/command-line"
 import { EventStore, Sealing, type StoreError, SubjectKeys, subjectKindsOf } from "@mizan/eventsourcing"
@@ -17,6 +17,7 @@ import { exportLog } from "./exportLog.ts"
 import { formatCount } from "./format.ts"
 import { importSealNeedsKeys } from "./importCheck.ts"
 import { importDefaults, importLog } from "./importLog.ts"
+import { removedIfNewAndFailed } from "./newStore.ts"
 import { replayInWorkers } from "./parallelReplay.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
 import {
@@ -155,7 +156,7 @@ const cutOf = (parsed: Parsed): Cut | AuditError => {
   if (position !== undefined)
     return /^[0-9]+$/.test(position)
       ? { _tag: "Position", position: BigInt(position) }
-      : new AuditError({ detail: `--position must be a whole number, not "${position}"` })
+      : new AuditError({ detail: `--position must be a global position, a whole number from 0 up, not "${position}"` })
   if (time === undefined) return new AuditError({ detail: "at needs TIME or --position N" })
   const atMs = parseTime(time)
   return atMs instanceof AuditError ? atMs : { _tag: "Time", atMs }
@@ -307,6 +308,7 @@ const importCommand = (
     const summary = yield* importLog(path, {
       ...(inFlight === undefined ? {} : { appendsInFlightMax: inFlight }),
       seal,
+      targetName: describeStore(store),
       onProgress: progress.update,
     }).pipe(Effect.ensuring(Effect.sync(progress.finish)))
     yield* ioWrite(io)(
@@ -418,20 +420,6 @@ const rotateCommand = (io: CliIo, masterKeyFile: string, retire: boolean) =>
   })
 
 /**
- * An import into a SQLite file that does not exist yet creates it; one that
- * is refused, or fails, removes it again (once closed): left behind, an
- * empty or part-written store would audit clean. A store that was there
- * before is left as the import leaves it.
- */
-const removedIfNewAndFailed = (store: StoreSetting, command: Command): Command => {
-  if (store._tag !== "Sqlite" || existsSync(store.path)) return command
-  const removeNewFile = Effect.sync(() => {
-    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${store.path}${suffix}`, { force: true })
-  })
-  return { program: Effect.onError(command.program, () => removeNewFile) }
-}
-
-/**
  * Each command's shape: the words it takes besides its options (`show
  * STREAM`), one more refused (`replay sqlite:other.db` would replay the
  * default store); and whether it has a JSON form, --json refused by any
@@ -509,10 +497,8 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
       if (argument === undefined) return new AuditError({ detail: "import needs the FILE to import" })
       // Refused before the store is opened, which would create it: a refused import leaves no empty store behind.
       if (parsed.values.seal && !existsSync(masterKeyFile)) return importSealNeedsKeys()
-      return removedIfNewAndFailed(
-        store,
-        asStored(importCommand(io, store, argument, inFlight, parsed.values.seal), false),
-      )
+      const importing = asStored(importCommand(io, store, argument, inFlight, parsed.values.seal), false)
+      return { program: removedIfNewAndFailed(store, importing.program) }
     }
     case "verify": {
       const key = readServicePublicKey(io, parsed.values["service-public-key"])

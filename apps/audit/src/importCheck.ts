@@ -53,6 +53,31 @@ const headProblem = (head: ExportedHead, events: number, lastEventId: string | u
   return undefined
 }
 
+/** Why a file with signed heads goes into no store that holds events: said before any other check, at its first head. */
+const headsNeedAnEmptyStore = (number: number, targetName: string) =>
+  atLine(
+    number,
+    `the file carries signed heads, which digest a log from its first event: it goes into an empty store only, and ${targetName} holds events`,
+  )
+
+/**
+ * The line of the file's first signed head, if it has one. Only a line
+ * that names "signedHead" is parsed: a head line always does, and the scan
+ * stops at the first.
+ */
+const firstHeadLine = (path: string) =>
+  linesOf(path, ({ number, text }) => {
+    if (!text.includes('"signedHead"')) return Effect.void
+    const parsed = parseLine(text)
+    return Result.isSuccess(parsed) && parsed.success._tag === "Head" ? Effect.fail({ headAt: number }) : Effect.void
+  }).pipe(
+    Effect.as(undefined),
+    Effect.catchIf(
+      (found): found is { readonly headAt: number } => "headAt" in found,
+      (found) => Effect.succeed(found.headAt),
+    ),
+  )
+
 /** Why `import --seal` cannot run: it would store the file in clear. */
 export const importSealNeedsKeys = () =>
   new AuditError({
@@ -65,6 +90,7 @@ export const checkFile = Effect.fn("Audit.checkFile")(function* (
   path: string,
   entries: ReadonlyArray<AuditedAggregate>,
   seal: boolean,
+  targetName: string,
 ) {
   const store = yield* EventStore
   const targetIsEmpty = (yield* store.readAll({ after: logStart, maxCount: 1 })).length === 0
@@ -72,6 +98,11 @@ export const checkFile = Effect.fn("Audit.checkFile")(function* (
     return yield* new AuditError({
       detail: "import --seal writes a log whose stream ids and chain are its own: import it into an empty store",
     })
+  if (!targetIsEmpty) {
+    // Before the events are checked: the first that the target holds already would be refused as not following on.
+    const headAt = yield* firstHeadLine(path)
+    if (headAt !== undefined) return yield* headsNeedAnEmptyStore(headAt, targetName)
+  }
   const targetKeys = yield* Effect.serviceOption(SubjectKeys)
   // Checked before anything is written: without a key table and a master key, --seal would store the file in clear.
   if (seal && (Option.isNone(targetKeys) || Option.isNone(yield* Effect.serviceOption(KeyRing))))
@@ -88,11 +119,8 @@ export const checkFile = Effect.fn("Audit.checkFile")(function* (
   let lastEventId: string | undefined
   let ended: number | undefined
   const checkHead = Effect.fnUntraced(function* (number: number, head: ExportedHead) {
-    if (!targetIsEmpty)
-      return yield* atLine(
-        number,
-        "the file carries signed heads, which digest a log from its first event: import it into an empty store",
-      )
+    // Found by firstHeadLine before; a head line it missed would still be refused here.
+    if (!targetIsEmpty) return yield* headsNeedAnEmptyStore(number, targetName)
     const problem = headProblem(head, events, lastEventId, digest)
     if (problem !== undefined) return yield* atLine(number, problem)
     signedHeads++

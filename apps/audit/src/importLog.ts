@@ -33,7 +33,12 @@ export const importLog = (
   options: ImportOptions = {},
 ): Effect.Effect<ImportSummary, AuditError | StoreError, EventStore> =>
   Effect.gen(function* () {
-    const checked = yield* checkFile(path, options.registry ?? registry, options.seal === true)
+    const checked = yield* checkFile(
+      path,
+      options.registry ?? registry,
+      options.seal === true,
+      options.targetName ?? "the target store",
+    )
     // Heads digest the file's order: unless told otherwise, keep it exactly, which one append at a time does in any store.
     const inFlight = options.appendsInFlightMax ?? (checked.signedHeads > 0 ? 1 : importDefaults.appendsInFlightMax)
     const { written, appends, headsLeftBehind } = yield* writeFile(path, options, inFlight)

@@ -12,6 +12,8 @@ export interface ImportOptions {
   readonly onProgress?: (eventsWritten: number) => void
   /** Seal every personal field the file holds in clear, into an empty store (the file's heads are left behind). */
   readonly seal?: boolean
+  /** How refusals name the target store (the command line gives its setting, password masked); default "the target store". */
+  readonly targetName?: string
 }
 
 export const importDefaults = {

@@ -209,6 +209,17 @@ describe("at", () => {
     expect([later.code, later.stdout]).toEqual([exitCodes.ok, `${streamId} as of position ${before}: no events yet\n`])
   })
 
+  it.each(["-1", "-20", "-0.5", "abc", "1.5"])(
+    "refuses --position %s with 2, saying what it got and what a position is",
+    async (position) => {
+      const run = await cli(["at", "--position", position, "--store", sqlite(historyPath)])
+      expect(run.code).toBe(exitCodes.failed)
+      expect(run.stderr.split("\n")[0]).toBe(
+        `mizan-audit: --position must be a global position, a whole number from 0 up, not "${position}"`,
+      )
+    },
+  )
+
   it("gives every stream as of a global position, with the report of the log up to it", async () => {
     const run = await cli(["at", "--position", "100", "--json", "--store", sqlite(historyPath)])
     const at = JSON.parse(run.stdout)

@@ -2,7 +2,7 @@
  * A history moves from the embedded SQLite store to PostgreSQL and back
  * through export and import, and audits the same in each.
  */
-import { readFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { generateHistory } from "@mizan/histories"
 import { type EmbeddedServer, startEmbeddedPostgres, testServerSettings } from "@mizan/store-postgres/testing"
@@ -101,6 +101,44 @@ describe("export and import between SQLite and PostgreSQL", () => {
       byStream(withoutPositions(readFileSync(file, "utf8"))),
     )
     expect(await replayJson(postgres("concurrent"))).toMatchObject({ ok: true })
+  })
+})
+
+/** Whether the test server holds a schema of that name. */
+const schemaIsThere = async (schema: string) => {
+  const client = new pg.Client({ connectionString: server.connectionString })
+  await client.connect()
+  try {
+    const { rows } = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema])
+    return rows.length === 1
+  } finally {
+    await client.end()
+  }
+}
+
+describe("a refused import into PostgreSQL", () => {
+  /** An export of a small history, cut short: import refuses it after opening (and so creating) its target. */
+  const cutShort = async (name: string) => {
+    const source = join(folder.dir, `${name}.db`)
+    await withSqliteStore(source, generateHistory({ seed: 31, events: 60 }))
+    const file = join(folder.dir, `${name}.ndjson`)
+    await cli(["export", "--out", file, "--store", `sqlite:${source}`])
+    writeFileSync(file, `${readFileSync(file, "utf8").split("\n").slice(0, 20).join("\n")}\n`)
+    return file
+  }
+
+  it("drops the schema it created, as it removes a new SQLite file: left behind, an empty store would audit clean", async () => {
+    const file = await cutShort("refused-new")
+    const run = await cli(["import", file, "--store", postgres("refused_new")])
+    expect([run.code, run.stderr]).toEqual([exitCodes.failed, expect.stringContaining("cut short")])
+    expect(await schemaIsThere("refused_new")).toBe(false)
+  })
+
+  it("leaves a schema that was there before, with its store", async () => {
+    const file = await cutShort("refused-there")
+    expect((await cli(["migrate", "--store", postgres("refused_there")])).code).toBe(exitCodes.ok)
+    expect((await cli(["import", file, "--store", postgres("refused_there")])).code).toBe(exitCodes.failed)
+    expect(await replayJson(postgres("refused_there"))).toMatchObject({ ok: true, events: 0 })
   })
 })
 

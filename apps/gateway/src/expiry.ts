@@ -11,11 +11,10 @@
  */
 
 import { AcquiringOrder } from "@mizan/acquiring"
-import { EventStore, handleCommand, logStart, type RecordedEvent } from "@mizan/eventsourcing"
+import { EventStore, handleCommand, logStart, type RecordedEvent, restartedOnFailure } from "@mizan/eventsourcing"
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Metric, Stream } from "effect"
 import { Gateway } from "./gateway.ts"
-import { restartedOnFailure } from "./restart.ts"
 
 /** How often open orders are checked, in real time. */
 export const expirySweepIntervalMs = 1_000

@@ -4,9 +4,9 @@
  * first start and its public key written where the README says
  * (`data/service-public.pem` by default), for merchants to verify with.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import { fileErrorReason } from "@mizan/command-line"
+import { readSettingFile } from "@mizan/command-line"
 import { generateKeyPair, type PrivateKey, type PublicKey, parsePrivateKey, parsePublicKey } from "@mizan/protocol"
 import { ConfigError } from "./config.ts"
 
@@ -44,14 +44,6 @@ export const loadServiceKeys = (files: ServiceKeyFiles, mode: "sandbox" | "produ
   return { privateKey, publicKey, generated: false }
 }
 
-/** Why a key file does not read, in words: the key's own reason, or the file system's. */
-/** A key file read and parsed, or a ConfigError naming the file and the setting that names it. */
-const readKeyFile = <Key>(path: string, kind: "private" | "public", parse: (pem: string) => Key): Key => {
-  try {
-    return parse(readFileSync(path, "utf8"))
-  } catch (error) {
-    throw new ConfigError(
-      `the service's ${kind} key ${path} (serviceKeys.${kind}KeyFile) does not read: ${fileErrorReason(error)}`,
-    )
-  }
-}
+/** A service key file read and parsed; one that does not is refused naming it and its setting (a SettingFileError, which the gateway's layer reports as a ConfigError). */
+const readKeyFile = <Key>(path: string, kind: "private" | "public", parse: (pem: string) => Key): Key =>
+  readSettingFile({ what: `the service's ${kind} key`, path, settingName: `serviceKeys.${kind}KeyFile` }, parse)

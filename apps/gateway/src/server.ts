@@ -8,7 +8,7 @@ import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { claimedPartnerId, recordAccess } from "./accessLog.ts"
 import { Gateway } from "./gateway.ts"
-import { type Api, type ApiOutcome, type ApiResponse, handleApiRequest, respond } from "./pipeline.ts"
+import { type Api, type ApiOutcome, type ApiResponse, handleApiRequest, perRequestSpan, respond } from "./pipeline.ts"
 
 const toHttp = (response: ApiResponse) =>
   HttpServerResponse.text(response.body, {
@@ -60,7 +60,7 @@ const served = <R>(answer: Answer<R>) =>
     const startedAt = performance.now()
     const path = new URL(request.url, "http://gateway").pathname
     const outcome = yield* answer(request, path).pipe(
-      Effect.withSpan("Gateway.request", { kind: "server", attributes: { "http.route": path } }),
+      Effect.withSpan("Gateway.request", { kind: "server", attributes: { "http.route": path } }, perRequestSpan),
     )
     yield* recordAccess({
       method: request.method,

@@ -6,8 +6,8 @@
  * with `api` and `expiry`, one with `notifier`.
  */
 
-import { ExclusiveWork, headSignIntervalMsDefault, runHeadSigner } from "@mizan/eventsourcing"
-import { type NotifierOptions, NotifierProgress, runNotifier } from "@mizan/notifier"
+import { headSignIntervalMsDefault, keepHeadSignerRunning } from "@mizan/eventsourcing"
+import { keepNotifierRunning, type NotifierOptions, NotifierProgress } from "@mizan/notifier"
 import { sign } from "@mizan/protocol"
 import { Context, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
@@ -16,7 +16,6 @@ import { type GatewayConfig, type Role, roleNames } from "./config.ts"
 import { runExpirySweeper } from "./expiry.ts"
 import { Gateway } from "./gateway.ts"
 import { operatorRoutes, readyNotifierLagSecondsDefault } from "./health.ts"
-import { restartedOnFailure } from "./restart.ts"
 import { gatewayRoutes } from "./routes.ts"
 
 export interface ServiceOptions extends GatewayOptions {
@@ -36,41 +35,23 @@ const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>
     Effect.gen(function* () {
       const gateway = yield* Gateway
       const roles = rolesOf(options.config)
-      const exclusiveWork = yield* ExclusiveWork
       if (roles.has("notifier"))
         yield* Effect.forkScoped(
-          restartedOnFailure(
-            "notifier",
-            Effect.scoped(
-              Effect.gen(function* () {
-                // One notifier delivers for the whole store; another process's waits to take over.
-                yield* exclusiveWork.hold("notifier")
-                return yield* runNotifier({
-                  ...options.notifier,
-                  sign: (body) => sign(body, gateway.servicePrivateKey),
-                  mode: gateway.mode,
-                  // One process, one view of every merchant's time: an advance moves the retries at once.
-                  clocks: gateway.clocks,
-                  progress,
-                })
-              }),
-            ),
-          ),
+          keepNotifierRunning({
+            ...options.notifier,
+            sign: (body) => sign(body, gateway.servicePrivateKey),
+            mode: gateway.mode,
+            // One process, one view of every merchant's time: an advance moves the retries at once.
+            clocks: gateway.clocks,
+            progress,
+          }),
         )
       if (roles.has("notifier"))
         // The log's signed heads (docs/architecture.md#a-tamper-evident-log), by one process of all on the store.
         yield* Effect.forkScoped(
-          restartedOnFailure(
-            "head signer",
-            Effect.scoped(
-              Effect.andThen(
-                exclusiveWork.hold("head-signer"),
-                runHeadSigner(
-                  (payload) => sign(payload, gateway.servicePrivateKey),
-                  options.headSignIntervalMs ?? headSignIntervalMsDefault,
-                ),
-              ),
-            ),
+          keepHeadSignerRunning(
+            (payload) => sign(payload, gateway.servicePrivateKey),
+            options.headSignIntervalMs ?? headSignIntervalMsDefault,
           ),
         )
       if (roles.has("expiry")) yield* Effect.forkScoped(runExpirySweeper)

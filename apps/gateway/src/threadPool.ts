@@ -4,8 +4,9 @@
  * so `main.ts` imports this module first. An operator's own
  * `UV_THREADPOOL_SIZE` is left as it is.
  *
- * Every answer is signed in the pool (`signOffLoop`), so its size is how
- * many cores signing may take beside the event loop: every core but the
+ * Every answer is signed in the pool (`signOffLoop`), and every request's
+ * signature checked there (`verifyOffLoop`), so its size is how many cores
+ * the RSA work may take beside the event loop: every core but the
  * loop's. At least 2, so that a file operation (SQLite's WAL sync, say)
  * never waits behind a single busy signing thread. Node's default is 4
  * whatever the machine. One event loop feeds signing only about 0.6 of a

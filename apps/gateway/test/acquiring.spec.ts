@@ -20,11 +20,13 @@ const createOrder = (merchantOrderNo: string, overrides: Record<string, unknown>
 /** The least an order needs besides its number: AED 1.00, no notifyUrl. */
 const minimalOrder = { subject: "x", totalAmount: { amount: 1, currency: "AED" }, paySceneCode: "PAYPAGE" }
 
-/** The code create order refuses a minimal order with (fails the test if it is accepted); fields overridable. */
-const createRefusalCode = async (merchantOrderNo: string, overrides: Record<string, unknown> = {}) => {
-  const request = { merchantOrderNo, ...minimalOrder, ...overrides }
-  return (await refused(gateway.merchant(), "/acquire2/placeOrder", request as never)).code
-}
+/** How create order refuses a minimal order (fails the test if it is accepted); fields overridable. */
+const createRefusal = (merchantOrderNo: string, overrides: Record<string, unknown> = {}) =>
+  refused(gateway.merchant(), "/acquire2/placeOrder", { merchantOrderNo, ...minimalOrder, ...overrides } as never)
+
+/** The code create order refuses a minimal order with. */
+const createRefusalCode = async (merchantOrderNo: string, overrides: Record<string, unknown> = {}) =>
+  (await createRefusal(merchantOrderNo, overrides)).code
 
 /** A refund request of `amount` AED of an order, under a refund number no other test uses. */
 const refundOf = (originMerchantOrderNo: string, amount = 1) =>
@@ -119,6 +121,25 @@ describe("create order", () => {
     expect(await createRefusalCode(newNumber("o"), { paySceneCode: "TELEPATHY" })).toBe("62012")
   })
 
+  it("names a field its rules refuse as its schema's refusal does, from bizContent; the envelope's requestTime bare", async () => {
+    const requestTime = Date.now()
+    expect(await createRefusal(newNumber("o"), { expiredTime: requestTime - 1000 })).toMatchObject({
+      msg: "EXPIREDTIME_LESS_THAN_REQUESTTIME: bizContent.expiredTime must be after requestTime",
+    })
+    expect(await createRefusal(newNumber("o"), { expiredTime: requestTime + 49 * 3_600_000 })).toMatchObject({
+      msg: "EXPIREDTIME_TOO_LATER: bizContent.expiredTime must be at most 48 hours after requestTime",
+    })
+    expect((await createRefusal(newNumber("o"), { expiredTime: "soon" })).msg).toMatch(
+      /^INVALID_PARAMETER: bizContent\.expiredTime /,
+    )
+    expect((await createRefusal(newNumber("o"), { paySceneCode: "TELEPATHY" })).msg).toMatch(
+      /^PAYSCENECODE_ILLEGAL: bizContent\.paySceneCode must be one of PAYPAGE, /,
+    )
+    expect(await createRefusal(newNumber("o"), { secondaryMerchantId: "SUB-1" })).toMatchObject({
+      msg: "INVALID_PARAMETER: bizContent.deviceId is required with secondaryMerchantId",
+    })
+  })
+
   it("takes what real clients send: 0.10, escaped slashes, keys in any order, empty accessoryContent parts, unknown fields", async () => {
     const no = newNumber("o")
     const body = await createOrder(no, {
@@ -205,10 +226,14 @@ describe("get order and payer", () => {
     const created = await createOrder(no)
     const byNumber = await ok(gateway.merchant(), "/acquire2/getOrder", { orderNo: created.acquireOrder.orderNo })
     expect(byNumber.acquireOrder.merchantOrderNo).toBe(no)
-    expect((await refused(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: "missing" })).code).toBe("62004")
+    // Either number names the field sent, alike, and neither repeats the number: the merchant has it.
+    expect(await refused(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: "missing" })).toMatchObject({
+      code: "62004",
+      msg: "MERCHANT_ORDER_NO_NOT_EXIST: bizContent.merchantOrderNo names no order of this merchant",
+    })
     expect(
-      (await refused(gateway.merchant(), "/acquire2/getOrder", { orderNo: "00000000000000100000000000" })).code,
-    ).toBe("62035")
+      await refused(gateway.merchant(), "/acquire2/getOrder", { orderNo: "00000000000000100000000000" }),
+    ).toMatchObject({ code: "62035", msg: "ORDER_NO_NOT_EXIST: bizContent.orderNo names no order of this merchant" })
     expect(
       (
         await refused(gateway.merchant(), "/acquire2/getOrder", {

@@ -162,7 +162,8 @@ describe("traces at the OpenTelemetry collector", () => {
       "Gateway.request",
       "Handler /acquire2/placeOrder",
       "EventSourcing.handleCommand",
-      "EventStore.append",
+      // The order and its orderNo's index, in one write.
+      "EventStore.appendMany",
     ]
     await waitUntil(() => names.every((name) => spansOf().some((span) => span.name === name)), "the create's spans")
     // One trace, dated in real time although M1's clock runs ten hours ahead.

@@ -38,6 +38,17 @@ describe("refund order", () => {
     expect((await refuseRefund({ originMerchantOrderNo: origin }, 0.01)).code).toBe("62006")
   })
 
+  it("names the amount bizContent.amount whichever check refuses it: the schema's rule or what the order has left", async () => {
+    const origin = await paidOrder(10)
+    expect((await refuseRefund({ originMerchantOrderNo: origin }, 0)).msg).toMatch(
+      /^INVALID_PARAMETER: bizContent\.amount/,
+    )
+    expect(await refuseRefund({ originMerchantOrderNo: origin }, 10.01)).toMatchObject({
+      code: "62006",
+      msg: "REFUND_AMOUNT_EXCEEDED: bizContent.amount AED 10.01 is more than the refundable AED 10.00 (paid minus refunded minus pending)",
+    })
+  })
+
   it("answers a repeat with the same refund, and 62017 for the same number with other parameters", async () => {
     const origin = await paidOrder(50)
     const number = newNumber("r")
@@ -64,11 +75,11 @@ describe("refund order", () => {
     // The merchant sent originOrderNo / originMerchantOrderNo: the message names those, not the order's own fields.
     expect(await refuseRefund({ originOrderNo: "20990101000000100000000000" }, 1)).toMatchObject({
       code: "62035",
-      msg: "ORDER_NO_NOT_EXIST: no order exists with originOrderNo 20990101000000100000000000",
+      msg: "ORDER_NO_NOT_EXIST: bizContent.originOrderNo names no order of this merchant",
     })
     expect(await refuseRefund({ originMerchantOrderNo: "never-created" }, 1)).toMatchObject({
       code: "62004",
-      msg: "MERCHANT_ORDER_NO_NOT_EXIST: no order exists with this originMerchantOrderNo",
+      msg: "MERCHANT_ORDER_NO_NOT_EXIST: bizContent.originMerchantOrderNo names no order of this merchant",
     })
   })
 

@@ -1,5 +1,5 @@
 export { notificationBody } from "./body.ts"
-export { runNotifier } from "./notifier.ts"
+export { keepNotifierRunning, runNotifier } from "./notifier.ts"
 export { notifyIdFor } from "./notifyId.ts"
 export { attemptHistory, readNotification, requestedByLengthMax, resendNotification } from "./operator.ts"
 export { type NotifierOptions, notifierDefaults } from "./options.ts"

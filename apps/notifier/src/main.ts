@@ -14,15 +14,14 @@
  *   MIZAN_LOG_FORMAT, MIZAN_LOG_LEVEL  json (default) or pretty; debug, info (default), warn or error
  *   OTEL_EXPORTER_OTLP_ENDPOINT      an OpenTelemetry collector: traces and metrics are sent there
  */
-import { readFileSync } from "node:fs"
-import { type CommandLineError, fileErrorReason, readCommandLine } from "@mizan/command-line"
-import { type EventStore, ExclusiveWork, layerInstrumentedEventStore } from "@mizan/eventsourcing"
+import { type CommandLineError, readCommandLine, readSettingFile, type SettingFileError } from "@mizan/command-line"
+import { type EventStore, keepHeadSignerRunning, layerInstrumentedEventStore } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
-import { type PrivateKey, parsePrivateKey, sign } from "@mizan/protocol"
+import { parsePrivateKey, sign } from "@mizan/protocol"
 import { layerExclusiveWork, layerKeyFile, layerSealed, layerStore } from "@mizan/stores"
 import { layerLogging, layerOtlpFromEnv, logSettingsFromEnv, type TelemetrySettingError } from "@mizan/telemetry"
 import { Cause, Effect, Exit, Fiber, Layer } from "effect"
-import { runNotifier } from "./notifier.ts"
+import { keepNotifierRunning } from "./notifier.ts"
 import { attemptHistory, readNotification, resendNotification } from "./operator.ts"
 import type { NotifierMode } from "./urlPolicy.ts"
 
@@ -100,16 +99,16 @@ switch (command) {
     // Read before the store opens and the notifier's turn is awaited: a typo waits for nothing.
     const mode = modeOf(process.env.MIZAN_NOTIFIER_MODE)
     const keyFile = process.env.MIZAN_SERVICE_PRIVATE_KEY_FILE ?? "data/service-private.pem"
-    let privateKey: PrivateKey
-    try {
-      privateKey = parsePrivateKey(readFileSync(keyFile, "utf8"))
-    } catch (error) {
-      // A key that does not parse keeps its own reason (KeyError's message); a file that does not read, the file system's.
-      fail(
-        `the service's private key ${keyFile} (MIZAN_SERVICE_PRIVATE_KEY_FILE) does not read: ${fileErrorReason(error)}`,
-      )
-      break
-    }
+    const privateKey = (() => {
+      try {
+        return readSettingFile(
+          { what: "the service's private key", path: keyFile, settingName: "MIZAN_SERVICE_PRIVATE_KEY_FILE" },
+          parsePrivateKey,
+        )
+      } catch (error) {
+        return fail((error as SettingFileError).message)
+      }
+    })()
     const telemetry = (() => {
       try {
         return Layer.mergeAll(layerLogging(logSettingsFromEnv()), layerOtlpFromEnv("mizan-notifier"))
@@ -117,17 +116,16 @@ switch (command) {
         return fail((error as TelemetrySettingError).message)
       }
     })()
+    // A store that does not open ends the process, as does a defect; one that fails it later only pauses it.
+    // It holds the service's key, so it signs the log's heads too (a gateway without the notifier role does not).
     const notifier = Effect.runFork(
       onStore(
-        Effect.scoped(
-          Effect.gen(function* () {
-            // One notifier delivers for the whole store; this one waits while another holds it.
-            yield* (yield* ExclusiveWork).hold("notifier")
-            return yield* runNotifier({
-              mode,
-              sign: (body) => sign(body, privateKey),
-            })
-          }),
+        Effect.all(
+          [
+            keepNotifierRunning({ mode, sign: (body) => sign(body, privateKey) }),
+            keepHeadSignerRunning((payload) => sign(payload, privateKey)),
+          ],
+          { concurrency: "unbounded", discard: true },
         ).pipe(Effect.provide(layerExclusiveWork(storeSetting, process.cwd()))),
         { mustExist: false },
       ).pipe(Effect.provide(telemetry)),

@@ -1,4 +1,10 @@
-import type { EventStore, StoreError, VersionConflict } from "@mizan/eventsourcing"
+import {
+  type EventStore,
+  heldExclusively,
+  restartedOnFailure,
+  type StoreError,
+  type VersionConflict,
+} from "@mizan/eventsourcing"
 import { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Latch } from "effect"
 import { makeDelivery } from "./delivery.ts"
@@ -12,8 +18,8 @@ import { NotifierProgress } from "./progress.ts"
 /**
  * Runs the notifier until interrupted: rebuilds the pending notifications
  * from the store, then follows the global log and delivers what is due. The
- * gateway runs it inside its own process (`Effect.forkScoped(runNotifier(...))`);
- * `main.ts` runs it as a process of its own. It fails only when the store
+ * gateway runs it inside its own process, `main.ts` as a process of its
+ * own, both through `keepNotifierRunning`. It fails only when the store
  * does: everything it knows is in the store, so running it again resumes.
  */
 export const runNotifier = (
@@ -66,3 +72,11 @@ export const runNotifier = (
     Effect.scoped,
   )
 }
+
+/**
+ * The notifier as both its processes run it (the gateway's and `main.ts
+ * run`): one process of all on the store delivers, the others wait their
+ * turn, and a store failure stops it only until the store answers again.
+ */
+export const keepNotifierRunning = (options: NotifierOptions) =>
+  restartedOnFailure("notifier", heldExclusively("notifier", runNotifier(options)))

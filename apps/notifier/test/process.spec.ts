@@ -11,7 +11,8 @@ import { join } from "node:path"
 import { it } from "@effect/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
 import { createOrder, merchantId, payOrder } from "@mizan/acquiring/testing"
-import { type EventStore, handleCommand, newMasterKey } from "@mizan/eventsourcing"
+import { EventStore, handleCommand, newMasterKey, signedHeadPayload } from "@mizan/eventsourcing"
+import { verify } from "@mizan/protocol"
 import { layerSqlite } from "@mizan/store-sqlite"
 import { writeMasterKeyFile } from "@mizan/stores"
 import { Effect } from "effect"
@@ -113,6 +114,16 @@ describe("notifier process", () => {
           notifierDefaults.deliveriesInFlightPerEndpointMax,
         )
         expect(endpoint.received.every((r) => r.verified)).toBe(true)
+        // The process holds the service's key, so it also signs the log's heads.
+        const lastHead = onStore(Effect.flatMap(EventStore, (store) => store.readLastSignedHead))
+        yield* eventually(
+          Effect.map(lastHead, (head) => head !== undefined),
+          "a signed head of the log",
+          10_000,
+          25,
+        )
+        const head = (yield* lastHead)!
+        expect(verify(signedHeadPayload(head), head.signature, serviceKeys.publicKey)).toBe(true)
       }),
     40_000,
   )

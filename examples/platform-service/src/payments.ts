@@ -8,7 +8,14 @@
 
 import { AcquiringOrder } from "@mizan/acquiring"
 import { fils, type Timestamp } from "@mizan/kernel"
-import { endRefund, indexOrderNo, newOrderNo, onOrder, readOrderExpiringIfDue, requestRefund } from "@mizan/order-flows"
+import {
+  endRefund,
+  newOrderNo,
+  onOrder,
+  placeAcquiringOrder,
+  readOrderExpiringIfDue,
+  requestRefund,
+} from "@mizan/order-flows"
 import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
 
@@ -24,7 +31,8 @@ export interface NewOrder {
 export const createOrder = (input: NewOrder, now: Timestamp) =>
   Effect.gen(function* () {
     const streamId = AcquiringOrder.streamId(merchantId, input.orderId)
-    const order = yield* onOrder(streamId, {
+    // Mizan's own order number finds the order too (libs' flows read it): placed and indexed in one write.
+    return yield* placeAcquiringOrder(streamId, {
       _tag: "CreateOrder",
       merchantId,
       now,
@@ -37,9 +45,6 @@ export const createOrder = (input: NewOrder, now: Timestamp) =>
         paySceneCode: "PAYPAGE",
       },
     })
-    // Mizan's own order number finds the order too (libs' flows read it); a repeat leaves the index as it is.
-    yield* indexOrderNo(merchantId, order.orderNo, "acquiring", streamId)
-    return order
   })
 
 /**

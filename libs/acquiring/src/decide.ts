@@ -30,6 +30,7 @@ import {
   hourMs,
   isForgotten,
   isPaySceneCode,
+  namesNoOrder,
   paySceneCodes,
   type Rejection,
   reject,
@@ -83,7 +84,7 @@ export const decide = (command: Command, state: State): Decision => {
   if (command._tag === "CreateOrder") return createOrder(command, state)
   // Streams are keyed by merchant, so another merchant's order is one this merchant does not have.
   if (!isOrder(state) || state.merchantId !== command.merchantId)
-    return refuse("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")
+    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo"))
   const order = state
   switch (command._tag) {
     case "PayOrder":
@@ -131,12 +132,12 @@ const sharingRuleBroken = (request: OrderRequest): string | undefined => {
   const items = request.sharingParamList ?? []
   const seqIds = items.map((s) => s.sharingIdentitySeqId).sort((a, b) => a - b)
   if (!seqIds.every((id, i) => id === i + 1))
-    return "sharingParamList sharingIdentitySeqId values must be 1, 2, 3 and so on, each once"
+    return "bizContent.sharingParamList sharingIdentitySeqId values must be 1, 2, 3 and so on, each once"
   const sharingFils = sumFilsBig(items.map((s) => s.sharingAmountFils))
   if (sharingFils > BigInt(request.totalAmountFils))
-    return `sharingParamList sharingAmount values sum to ${formatAed(sharingFils)}, more than totalAmount (${formatAed(request.totalAmountFils)})`
+    return `bizContent.sharingParamList sharingAmount values sum to ${formatAed(sharingFils)}, more than totalAmount (${formatAed(request.totalAmountFils)})`
   if (items.filter((s) => s.withholdAndRemitFee === true).length > 1)
-    return "sharingParamList may have at most one item with withholdAndRemitFee true"
+    return "bizContent.sharingParamList may have at most one item with withholdAndRemitFee true"
   return undefined
 }
 
@@ -147,18 +148,18 @@ const createOrder = (command: CreateOrder, state: State): Decision => {
     if (Equal.equals(state.request, request)) return nothing
     return refuse(
       usedOrderNumberCode[state.status],
-      `merchantOrderNo is already used by an order in status ${state.status} with other parameters`,
+      `bizContent.merchantOrderNo is already used by an order in status ${state.status} with other parameters`,
     )
   }
   if (!isPaySceneCode(request.paySceneCode))
-    return refuse("PAYSCENECODE_ILLEGAL", `paySceneCode must be one of ${paySceneCodes.join(", ")}`)
+    return refuse("PAYSCENECODE_ILLEGAL", `bizContent.paySceneCode must be one of ${paySceneCodes.join(", ")}`)
   const expiredTime = request.expiredTime ?? addMs(requestTime, expiryDefaultMs)
   if (expiredTime <= requestTime)
-    return refuse("EXPIREDTIME_LESS_THAN_REQUESTTIME", "expiredTime must be after requestTime")
+    return refuse("EXPIREDTIME_LESS_THAN_REQUESTTIME", "bizContent.expiredTime must be after requestTime")
   if (expiredTime - requestTime > expiryMaxMs)
-    return refuse("EXPIREDTIME_TOO_LATER", "expiredTime must be at most 48 hours after requestTime")
+    return refuse("EXPIREDTIME_TOO_LATER", "bizContent.expiredTime must be at most 48 hours after requestTime")
   if (request.secondaryMerchantId !== undefined && request.deviceId === undefined)
-    return refuse("INVALID_PARAMETER", "deviceId is required with secondaryMerchantId")
+    return refuse("INVALID_PARAMETER", "bizContent.deviceId is required with secondaryMerchantId")
   const sharingBroken = sharingRuleBroken(request)
   if (sharingBroken !== undefined) return refuse("INVALID_PARAMETER", sharingBroken)
   return accept({
@@ -243,7 +244,7 @@ const payOrder = (command: PayOrder, order: Order): Decision => {
   if (refusal !== undefined) return Result.fail(refusal)
   // paymentInfo.paidAmount "differs from the order amount when a discount is used": it is never more.
   if (command.paidAmountFils > order.request.totalAmountFils)
-    return refuse("INVALID_PARAMETER", "paidAmount must not be more than totalAmount")
+    return refuse("INVALID_PARAMETER", "bizContent.paidAmount must not be more than totalAmount")
   return accept(paid)
 }
 
@@ -343,7 +344,7 @@ const refundable = (command: ReserveRefund, order: Order): Result.Result<PaidOrd
   if (order.status === "FAILURE") return Result.fail(reject("ORDER_FAILURE", "the order is a failed order"))
   if (request.secondaryMerchantId !== undefined && request.secondaryMerchantId !== order.request.secondaryMerchantId)
     return Result.fail(
-      reject("INVALID_SECONDARY_MERCHANT", "secondaryMerchantId differs from the one of the original order"),
+      reject("INVALID_SECONDARY_MERCHANT", "bizContent.secondaryMerchantId differs from the one of the original order"),
     )
   if (!withinRefundWindow(order, command.now))
     return Result.fail(
@@ -360,10 +361,10 @@ const reserveRefund = (command: ReserveRefund, order: Order): Decision => {
       ? nothing
       : refuse(
           "REFUND_MERCHANT_ORDER_NO_EXIST",
-          "refundMerchantOrderNo is already used by a refund with other parameters",
+          "bizContent.refundMerchantOrderNo is already used by a refund with other parameters",
         )
   if (request.secondaryMerchantId !== undefined && request.deviceId === undefined)
-    return refuse("INVALID_PARAMETER", "deviceId is required with secondaryMerchantId")
+    return refuse("INVALID_PARAMETER", "bizContent.deviceId is required with secondaryMerchantId")
   if (refundByOrderNo(order, command.refundOrderNo) !== undefined)
     return refuse("INVALID_PARAMETER", "refundOrderNo is already used by another refund of this order")
   const checked = refundable(command, order)
@@ -374,7 +375,7 @@ const reserveRefund = (command: ReserveRefund, order: Order): Decision => {
   if (request.amountFils > remainFils)
     return refuse(
       "REFUND_AMOUNT_EXCEEDED",
-      `amount ${formatAed(request.amountFils)} is more than the refundable ${formatAed(remainFils)} (paid minus refunded minus pending)`,
+      `bizContent.amount ${formatAed(request.amountFils)} is more than the refundable ${formatAed(remainFils)} (paid minus refunded minus pending)`,
     )
   const allocation = allocateRefund(
     request,

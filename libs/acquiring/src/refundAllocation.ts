@@ -124,7 +124,7 @@ const memberRule = (
   sharingParamList: ReadonlyArray<RecordedSharingParam>,
   balances: ReadonlyArray<AccountBalance>,
 ): Rejection | undefined => {
-  const field = `sharingParamList[${index}]`
+  const field = `bizContent.sharingParamList[${index}]`
   const original = sharingParamList.find((s) => s.sharingIdentitySeqId === member.sharingIdentitySeqId)
   if (original === undefined)
     return reject(
@@ -173,13 +173,15 @@ const byMemberList = (
     return Result.fail(
       reject(
         "REFUND_REJECTED",
-        "the order withheld its fee from a sharing account (withholdAndRemitFee), so only a proportional refund is allowed: leave out sharingParamList",
+        "the order withheld its fee from a sharing account (withholdAndRemitFee), so only a proportional refund is allowed: leave out bizContent.sharingParamList",
       ),
     )
   const seqIds = members.map((m) => m.sharingIdentitySeqId)
   const repeated = seqIds.find((id, i) => seqIds.indexOf(id) !== i)
   if (repeated !== undefined)
-    return Result.fail(reject("INVALID_PARAMETER", `sharingParamList names sharing member ${repeated} more than once`))
+    return Result.fail(
+      reject("INVALID_PARAMETER", `bizContent.sharingParamList names sharing member ${repeated} more than once`),
+    )
   for (const [index, member] of members.entries()) {
     const broken = memberRule(member, index, sharingParamList, balances)
     if (broken !== undefined) return Result.fail(broken)
@@ -189,7 +191,7 @@ const byMemberList = (
     return Result.fail(
       reject(
         "INVALID_PARAMETER",
-        `the sharing amounts of sharingParamList (${formatAed(listedFils)}) are more than the refund amount (${formatAed(request.amountFils)})`,
+        `bizContent.sharingParamList sharingAmount values sum to ${formatAed(listedFils)}, more than amount (${formatAed(request.amountFils)})`,
       ),
     )
   const rest = proportionally(

@@ -71,7 +71,8 @@ describe("refund refusals name the account or member that is short, and by how m
       listing(1_001, member(2, 1_001)),
       {
         code: "REFUND_AMOUNT_EXCEEDED",
-        detail: "sharingParamList[0].sharingAmount AED 10.01 is more than sharing member 2 has left (AED 10.00)",
+        detail:
+          "bizContent.sharingParamList[0].sharingAmount AED 10.01 is more than sharing member 2 has left (AED 10.00)",
       },
     ],
     [
@@ -79,7 +80,7 @@ describe("refund refusals name the account or member that is short, and by how m
       listing(500, member(1, 100), member(3, 100)),
       {
         code: "SHARING_MEMBER_NOT_EXIST",
-        detail: "sharingParamList[1].sharingIdentitySeqId 3 is not a sharing member of the order",
+        detail: "bizContent.sharingParamList[1].sharingIdentitySeqId 3 is not a sharing member of the order",
       },
     ],
     [
@@ -87,7 +88,7 @@ describe("refund refusals name the account or member that is short, and by how m
       listing(500, member(1, 100, { sharingIdentity: digest(99) })),
       {
         code: "REFUND_SHARING_MEMBER_MISMATCH",
-        detail: "sharingParamList[0] does not name the identity of sharing member 1 of the order",
+        detail: "bizContent.sharingParamList[0] does not name the identity of sharing member 1 of the order",
       },
     ],
     [
@@ -95,13 +96,13 @@ describe("refund refusals name the account or member that is short, and by how m
       listing(500, member(1, 100, { sharingIdentityType: "MEMBER_ID" })),
       {
         code: "REFUND_SHARING_MEMBER_MISMATCH",
-        detail: "sharingParamList[0] does not name the identity of sharing member 1 of the order",
+        detail: "bizContent.sharingParamList[0] does not name the identity of sharing member 1 of the order",
       },
     ],
     [
       "a member named twice",
       listing(500, member(2, 100), member(1, 100), member(2, 100)),
-      { code: "INVALID_PARAMETER", detail: "sharingParamList names sharing member 2 more than once" },
+      { code: "INVALID_PARAMETER", detail: "bizContent.sharingParamList names sharing member 2 more than once" },
     ],
     ["a list summing to the refund amount", listing(1_500, member(1, 1_000), member(2, 500)), "taken"],
     [
@@ -109,7 +110,7 @@ describe("refund refusals name the account or member that is short, and by how m
       listing(1_500, member(1, 1_000), member(2, 501)),
       {
         code: "INVALID_PARAMETER",
-        detail: "the sharing amounts of sharingParamList (AED 15.01) are more than the refund amount (AED 15.00)",
+        detail: "bizContent.sharingParamList sharingAmount values sum to AED 15.01, more than amount (AED 15.00)",
       },
     ],
   ])("%s", (_, request, expected) => expect(outcome(paid, request)).toEqual(expected))
@@ -120,7 +121,7 @@ describe("refund refusals name the account or member that is short, and by how m
     expect(outcome(afterOne, next(400))).toBe("taken")
     expect(outcome(afterOne, next(401))).toEqual({
       code: "REFUND_AMOUNT_EXCEEDED",
-      detail: "sharingParamList[0].sharingAmount AED 4.01 is more than sharing member 2 has left (AED 4.00)",
+      detail: "bizContent.sharingParamList[0].sharingAmount AED 4.01 is more than sharing member 2 has left (AED 4.00)",
     })
   })
 
@@ -129,7 +130,7 @@ describe("refund refusals name the account or member that is short, and by how m
     expect(outcome(withheld, listing(100, member(1, 100)))).toEqual({
       code: "REFUND_REJECTED",
       detail:
-        "the order withheld its fee from a sharing account (withholdAndRemitFee), so only a proportional refund is allowed: leave out sharingParamList",
+        "the order withheld its fee from a sharing account (withholdAndRemitFee), so only a proportional refund is allowed: leave out bizContent.sharingParamList",
     })
   })
 

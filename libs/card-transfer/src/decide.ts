@@ -1,4 +1,4 @@
-import { checkRequest, feeFor, type Rejection, reject, sameRequest } from "@mizan/kernel"
+import { checkRequest, feeFor, namesNoOrder, type Rejection, reject, sameRequest } from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import {
   BankCardTransferRequest,
@@ -37,7 +37,7 @@ const invalid = (detail: string): Decision => Result.fail(reject("INVALID_PARAME
  * decline is a failed order too).
  */
 const existingOrder = (order: BankCardTransferOrder): Rejection => {
-  const no = `merchantOrderNo ${order.merchantOrderNo} is order ${order.orderNo}`
+  const no = `bizContent.merchantOrderNo ${order.merchantOrderNo} is order ${order.orderNo}`
   switch (order.status) {
     case "SUCCESS":
       return reject("ORDER_SUCCESS", `${no}, which has succeeded`)
@@ -54,7 +54,7 @@ const holderProblem = ({ request, companyNameShape }: PlaceBankCardTransfer): st
   const { firstName, lastName, middleName, companyName } = request
   if (request.accountHolderType === "INDIVIDUAL") {
     if (firstName === undefined || lastName === undefined)
-      return "bizContent.firstName and bizContent.lastName are required when accountHolderType is INDIVIDUAL"
+      return "bizContent.firstName and lastName are required when accountHolderType is INDIVIDUAL"
     if (companyName !== undefined) return "bizContent.companyName is only for accountHolderType CORPORATE"
     return undefined
   }
@@ -88,7 +88,7 @@ const place = (command: PlaceBankCardTransfer, state: State): Decision => {
         ? existingOrder(state)
         : reject(
             "MERCHANT_ORDER_NO_EXIST",
-            `merchantOrderNo ${request.merchantOrderNo} is already a bank card transfer with different parameters`,
+            `bizContent.merchantOrderNo ${request.merchantOrderNo} is already a bank card transfer with different parameters`,
           ),
     )
   if (!command.enabledProducts.includes(bankCardTransferProduct))
@@ -144,7 +144,7 @@ const orderOf = (state: State, merchantId: string): BankCardTransferOrder | unde
   state.status === "ABSENT" || state.merchantId !== merchantId ? undefined : state
 
 const noSuchOrder = (): Decision =>
-  Result.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "this merchant has no such bank card transfer"))
+  Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo", "bank card transfer"))
 
 /** The bank's outcome ends a CREATED order; the same outcome again changes nothing; a terminal status is final. */
 const recordOutcome = ({ merchantId, outcome, now }: RecordCardPayoutOutcome, current: State): Decision => {

@@ -41,7 +41,7 @@ const messageOf = (schema: Schema.Top & Schema.Decoder<unknown>, input: unknown)
 }
 
 describe("what an existing order number answers", () => {
-  const existing = "merchantOrderNo K-1 is order C0001"
+  const existing = "bizContent.merchantOrderNo K-1 is order C0001"
   it("answers the same request by the order's status, naming the order", () => {
     spec
       .given([placed])
@@ -64,7 +64,7 @@ describe("what an existing order number answers", () => {
       .when(place({ expiryMonth: "10" }))
       .thenRejects({
         code: "MERCHANT_ORDER_NO_EXIST",
-        detail: "merchantOrderNo K-1 is already a bank card transfer with different parameters",
+        detail: "bizContent.merchantOrderNo K-1 is already a bank card transfer with different parameters",
       }))
 })
 
@@ -75,7 +75,7 @@ describe("the holder's names, by accountHolderType", () => {
   }
   const refused = (command: BankCardTransfer.PlaceBankCardTransfer, detail: string) =>
     spec.given([]).when(command).thenRejects({ code: "INVALID_PARAMETER", detail })
-  const required = "bizContent.firstName and bizContent.lastName are required when accountHolderType is INDIVIDUAL"
+  const required = "bizContent.firstName and lastName are required when accountHolderType is INDIVIDUAL"
 
   it("requires both a first and a last name of an INDIVIDUAL, and no companyName", () => {
     refused(individual({ lastName: sha256("X") }), required)
@@ -131,7 +131,7 @@ describe("outcomes and refunds after the order ended", () => {
   it("refuses an outcome or a refund of an order this merchant does not have, saying so", () => {
     const noSuch = {
       code: "MERCHANT_ORDER_NO_NOT_EXIST" as const,
-      detail: "this merchant has no such bank card transfer",
+      detail: "bizContent.merchantOrderNo names no bank card transfer of this merchant",
     }
     spec.given([]).when(outcome(paid)).thenRejects(noSuch)
     spec

@@ -39,6 +39,18 @@ describe("a tool's command line", () => {
     expect(lineOf(["replay", "--store"])).toBe("mizan-audit: --store needs a value; --help for usage")
   })
 
+  it("takes a negative number after an option as its value, for the tool to say what it takes", () => {
+    const line = readCommandLine("mizan-audit", ["at", "--store", "-1", "--store", "-.5"], options)
+    expect(line).toMatchObject({ values: { store: "-.5" } })
+    expect(readCommandLine("mizan-audit", ["at", "--store", "-1"], options)).toMatchObject({ values: { store: "-1" } })
+    // An option, or a word after --, is never taken for a value.
+    expect(lineOf(["replay", "--store", "--json"])).toBe("mizan-audit: --store needs a value; --help for usage")
+    expect(lineOf(["replay", "--store", "-x"])).toBe("mizan-audit: --store needs a value; --help for usage")
+    expect(readCommandLine("mizan-audit", ["at", "--", "--store", "-1"], options)).toMatchObject({
+      positionals: ["at", "--store", "-1"],
+    })
+  })
+
   it("exits 2 for a line it cannot read", () => {
     expect(new CommandLineError("x").exitCode).toBe(2)
   })

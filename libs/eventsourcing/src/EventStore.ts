@@ -7,6 +7,7 @@ import type {
   NewEvent,
   RecordedEvent,
   StoreError,
+  StreamAppend,
   VersionConflict,
 } from "./events.ts"
 
@@ -70,6 +71,20 @@ export class EventStore extends Context.Service<
       events: ReadonlyArray<NewEvent>,
       expected: ExpectedVersion,
     ) => Effect.Effect<AppendResult, VersionConflict | StoreError>
+    /**
+     * Appends to several streams in one write, each part checked against its
+     * own expected version, and answers each part's result in their order;
+     * the parts' events follow one another in the log in that order. Where
+     * the adapter commits many streams in one transaction (memory, SQLite)
+     * it is atomic: every part or none, and one wait for durability. Where
+     * it cannot (PostgreSQL, KurrentDB: `appendInTurn`), the parts are
+     * appended one after another, and a failure leaves the parts before it
+     * written, so a caller heals that cut as it heals a crash between two
+     * appends (the order flows' retries do). A stream named twice is refused.
+     */
+    readonly appendMany: (
+      parts: ReadonlyArray<StreamAppend>,
+    ) => Effect.Effect<ReadonlyArray<AppendResult>, VersionConflict | StoreError>
     /** Reads a stream forward; an unknown stream reads as empty. */
     readonly readStream: (
       streamId: string,

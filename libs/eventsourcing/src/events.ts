@@ -59,6 +59,13 @@ export interface RecordedEvent {
   readonly chainHash?: string
 }
 
+/** One stream's part of an `appendMany`: its events, and the version its stream must be at. */
+export interface StreamAppend {
+  readonly streamId: string
+  readonly events: ReadonlyArray<NewEvent>
+  readonly expected: ExpectedVersion
+}
+
 export interface AppendResult {
   /** The stream's version after the append: what the next append expects. */
   readonly streamVersion: number

@@ -32,3 +32,20 @@ export const inProcessExclusiveWork = (): ExclusiveWork["Service"] => {
     },
   })
 }
+
+/**
+ * `work` done while this process holds `lock` (`ExclusiveWork`), waiting
+ * its turn first; the hold ends with the work. Under `restartedOnFailure`
+ * the turn is awaited again at each start, so a standby may take over
+ * meanwhile.
+ */
+export const heldExclusively = <A, E, R>(
+  lock: string,
+  work: Effect.Effect<A, E, R>,
+): Effect.Effect<A, E | StoreError, Exclude<R, Scope.Scope> | ExclusiveWork> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      yield* (yield* ExclusiveWork).hold(lock)
+      return yield* work
+    }),
+  )

@@ -2,7 +2,13 @@ import { Effect, Predicate, Result } from "effect"
 import type { EventCodec } from "./codec.ts"
 import type { Decider } from "./decider.ts"
 import { EventStore, type EventStoreShape } from "./EventStore.ts"
-import { type EventMetadata, type RecordedEvent, StoreError, type VersionConflict } from "./events.ts"
+import {
+  type EventMetadata,
+  type RecordedEvent,
+  StoreError,
+  type StreamAppend,
+  type VersionConflict,
+} from "./events.ts"
 import { wrapperSpan } from "./instrumented.ts"
 import { CommandLocks } from "./locks.ts"
 
@@ -74,7 +80,11 @@ export const loadAggregate = <Command, Event, State, Error>(
     }
   })
 
-/** Appends what a command decided on `loaded` at its version, and answers the state after it. */
+/**
+ * Appends what a command decided on `loaded` at its version, with the
+ * `alongside` parts of other streams in the same `appendMany`, and answers
+ * the state after it.
+ */
 const appendDecided = <Command, Event, State, Error>(
   store: EventStoreShape,
   aggregate: Aggregate<Command, Event, State, Error>,
@@ -82,16 +92,17 @@ const appendDecided = <Command, Event, State, Error>(
   { state, streamVersion }: Loaded<State>,
   events: ReadonlyArray<Event>,
   metadata: EventMetadata | undefined,
+  alongside: ReadonlyArray<StreamAppend> = [],
 ): Effect.Effect<Handled<Event, State>, StoreError | VersionConflict> => {
   if (events.length === 0) return Effect.succeed({ state, streamVersion, events, records: [] })
+  const encoded = events.map((event) =>
+    metadata === undefined ? aggregate.codec.encode(event) : { ...aggregate.codec.encode(event), metadata },
+  )
+  const expected = streamVersion === 0 ? "no_stream" : streamVersion
   return Effect.flatMap(
-    store.append(
-      streamId,
-      events.map((event) =>
-        metadata === undefined ? aggregate.codec.encode(event) : { ...aggregate.codec.encode(event), metadata },
-      ),
-      streamVersion === 0 ? "no_stream" : streamVersion,
-    ),
+    alongside.length === 0
+      ? store.append(streamId, encoded, expected)
+      : Effect.map(store.appendMany([{ streamId, events: encoded, expected }, ...alongside]), (results) => results[0]!),
     (appended) =>
       // The store promised this version; a mismatch means the adapter is broken, not the request.
       appended.streamVersion !== streamVersion + events.length
@@ -156,18 +167,46 @@ export const handleCommand: CommandHandler = (aggregate, streamId, command, meta
  * the command, which the real state might not), the command is handled by
  * `handleCommand`, read, decide and append, so the answer is the same either
  * way: the guess only decides whether the read happens.
+ *
+ * `alongside`: parts of other streams appended in the same `appendMany` as
+ * the new stream's events, when the guess holds (an order's number in its
+ * index, say), so that both take one write and one wait for durability.
+ * Nothing of them is written when it does not: a caller that needs them
+ * then (a repeat, `written` false) appends them itself.
  */
-export const handleCommandOnNewStream: CommandHandler = (aggregate, streamId, command, metadata) =>
+export const handleCommandOnNewStream = <Command, Event, State, Error>(
+  aggregate: Aggregate<Command, Event, State, Error>,
+  streamId: string,
+  command: Command,
+  metadata?: EventMetadata,
+  alongside: ReadonlyArray<StreamAppend> = [],
+): Effect.Effect<
+  Handled<Event, State> & { readonly alongsideWritten: boolean },
+  Error | StoreError | VersionConflict,
+  EventStore
+> =>
   Effect.gen(function* () {
     const decided = aggregate.decide(command, aggregate.initialState)
-    if (Result.isFailure(decided) || decided.success.length === 0)
-      return yield* handleCommand(aggregate, streamId, command, metadata)
+    const handledAlone = Effect.map(handleCommand(aggregate, streamId, command, metadata), (handled) => ({
+      ...handled,
+      alongsideWritten: false,
+    }))
+    if (Result.isFailure(decided) || decided.success.length === 0) return yield* handledAlone
     const store = yield* EventStore
     const locks = yield* CommandLocks
     const empty = { state: aggregate.initialState, streamVersion: 0 }
     return yield* locks
-      .withLock(streamId, appendDecided(store, aggregate, streamId, empty, decided.success, metadata))
-      .pipe(Effect.catchTag("VersionConflict", () => handleCommand(aggregate, streamId, command, metadata)))
+      .withLock(
+        streamId,
+        Effect.map(
+          appendDecided(store, aggregate, streamId, empty, decided.success, metadata, alongside),
+          (handled) => ({
+            ...handled,
+            alongsideWritten: alongside.length > 0,
+          }),
+        ),
+      )
+      .pipe(Effect.catchTag("VersionConflict", () => handledAlone))
     // One span name for both handlers, so a trace reads the same; the attribute tells them apart (a fallback
     // shows as handleCommand's span inside this one).
   }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId, newStream: true } }, wrapperSpan))

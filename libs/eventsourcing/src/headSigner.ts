@@ -2,14 +2,16 @@
  * The signer of the log's heads (docs/architecture.md#a-tamper-evident-log):
  * every round it reads the log after the last signed head, folds each
  * event's chain hash into the running digest, and when the log moved, signs
- * and stores a new head. One process signs (the gateway runs it beside the
- * notifier, under ExclusiveWork); a round that finds nothing new costs one
+ * and stores a new head. One process signs (`keepHeadSignerRunning`: the
+ * gateway's beside its notifier, or the notifier's own process); a round that finds nothing new costs one
  * read of the last head and one empty page.
  */
 import { Clock, Effect } from "effect"
 import { chainGenesis, logDigestAfter, type SignedHead, signedHeadPayload } from "./chain.ts"
 import { EventStore } from "./EventStore.ts"
 import { type GlobalPosition, logStart, StoreError } from "./events.ts"
+import { heldExclusively } from "./exclusiveWork.ts"
+import { restartedOnFailure } from "./restart.ts"
 
 /** Once a minute: a cut-off tail or deleted stream is then detectable for everything older than a minute. */
 export const headSignIntervalMsDefault = 60_000
@@ -77,3 +79,12 @@ export const runHeadSigner = (
   intervalMs = headSignIntervalMsDefault,
 ): Effect.Effect<never, StoreError, EventStore> =>
   Effect.forever(Effect.andThen(signLogHead(sign), Effect.sleep(intervalMs)))
+
+/**
+ * The head signer as every process that holds the service's key runs it
+ * (the gateway with the notifier role, the notifier's own process): one
+ * process of all on the store signs while the others wait their turn, and
+ * a store failure pauses it until the store answers again.
+ */
+export const keepHeadSignerRunning = (sign: SignPayload, intervalMs = headSignIntervalMsDefault) =>
+  restartedOnFailure("head signer", heldExclusively("head-signer", runHeadSigner(sign, intervalMs)))

@@ -17,5 +17,6 @@ export {
 } from "./instrumented.ts"
 export * from "./locks.ts"
 export * from "./memory.ts"
+export * from "./restart.ts"
 export * from "./sealing/index.ts"
 export * from "./streamHeads.ts"

@@ -31,12 +31,13 @@ const appendsBy = {
 /**
  * Counts an append by what it came to, in one step once it ended: the
  * store's own errors and version conflicts by their outcome, an interrupted
- * append or a defect not at all.
+ * append or a defect not at all. An `appendMany` counts as an append to each
+ * of its streams when it succeeds, and as one when it fails.
  */
-const countAppend = (exit: Exit.Exit<unknown, VersionConflict | StoreError>, events: number) =>
+const countAppend = (exit: Exit.Exit<unknown, VersionConflict | StoreError>, events: number, streams = 1) =>
   Effect.contextWith((context: Context.Context<never>) => {
     if (Exit.isSuccess(exit)) {
-      appendsBy.appended.updateUnsafe(1, context)
+      appendsBy.appended.updateUnsafe(streams, context)
       storeEventsAppended.updateUnsafe(events, context)
       return Effect.void
     }
@@ -61,6 +62,17 @@ export const instrumentedEventStore = (store: EventStoreShape): EventStoreShape 
       Effect.onExit((exit) => countAppend(exit, events.length)),
       Effect.withSpan("EventStore.append", { attributes: { streamId, events: events.length } }, wrapperSpan),
     ),
+  appendMany: (parts) => {
+    const events = parts.reduce((sum, part) => sum + part.events.length, 0)
+    return store.appendMany(parts).pipe(
+      Effect.onExit((exit) => countAppend(exit, events, parts.length)),
+      Effect.withSpan(
+        "EventStore.appendMany",
+        { attributes: { streamIds: parts.map((part) => part.streamId), events } },
+        wrapperSpan,
+      ),
+    )
+  },
   readStream: (streamId, options) =>
     store
       .readStream(streamId, options)

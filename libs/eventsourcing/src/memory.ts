@@ -3,11 +3,13 @@ import { Clock, Effect, Layer } from "effect"
 import { chainGenesis, chainHashOf, type SignedHead } from "./chain.ts"
 import { EventStore, type EventStoreShape, placeOnly } from "./EventStore.ts"
 import {
+  type AppendResult,
   type ExpectedVersion,
   type GlobalPosition,
   logStart,
   type RecordedEvent,
   StoreError,
+  type StreamAppend,
   VersionConflict,
 } from "./events.ts"
 import { AppendSignal, followByReading } from "./follow.ts"
@@ -34,6 +36,38 @@ export const appendRequestProblem = (
     return new StoreError({ reason: "InvalidRequest", detail: `expected version ${expected} is not a version` })
   return undefined
 }
+
+/** `appendRequestProblem` for an `appendMany`: of each part, and no part at all or a stream named twice. */
+export const appendManyRequestProblem = (parts: ReadonlyArray<StreamAppend>): StoreError | undefined => {
+  if (parts.length === 0)
+    return new StoreError({ reason: "InvalidRequest", detail: "an appendMany needs at least one part" })
+  const streams = new Set<string>()
+  for (const part of parts) {
+    const problem = appendRequestProblem(part.streamId, part.events.length, part.expected)
+    if (problem !== undefined) return problem
+    if (streams.has(part.streamId))
+      return new StoreError({
+        reason: "InvalidRequest",
+        detail: `an appendMany names ${part.streamId} twice; one part a stream`,
+      })
+    streams.add(part.streamId)
+  }
+  return undefined
+}
+
+/**
+ * `appendMany` for an adapter that cannot commit several streams in one
+ * transaction: checks the request as every adapter does, then appends the
+ * parts one after another, stopping at the first that fails.
+ */
+export const appendInTurn =
+  (append: EventStoreShape["append"]): EventStoreShape["appendMany"] =>
+  (parts) => {
+    const problem = appendManyRequestProblem(parts)
+    return problem === undefined
+      ? Effect.forEach(parts, (part) => append(part.streamId, part.events, part.expected))
+      : Effect.fail(problem)
+  }
 
 /** Refuses what no adapter may accept (`appendRequestProblem`), as an Effect. */
 export const checkAppendRequest = (streamId: string, eventCount: number, expected: ExpectedVersion) => {
@@ -64,34 +98,48 @@ export const makeMemoryEventStore = (): EventStoreShape => {
         : page.map((record) => (wholeEventsOf(record.streamId) ? record : placeOnly(record)))
     })
 
+  /** Records one part after its stream's last event; its version was checked. */
+  const record = ({ streamId, events }: StreamAppend, recordedAt: number): AppendResult => {
+    const stream = streams.get(streamId) ?? []
+    let previous = stream.at(-1)?.chainHash ?? chainGenesis
+    const records = events.map((event, i): RecordedEvent => {
+      const fields = {
+        id: event.id ?? randomUUID(),
+        streamId,
+        type: event.type,
+        schemaVersion: event.schemaVersion,
+        data: structuredClone(event.data),
+        metadata: { ...event.metadata, recordedAt },
+        streamVersion: stream.length + i + 1,
+      }
+      previous = chainHashOf(previous, fields)
+      return { ...fields, globalPosition: BigInt(log.length + i + 1), chainHash: previous }
+    })
+    stream.push(...records)
+    streams.set(streamId, stream)
+    log.push(...records)
+    return { streamVersion: stream.length, records }
+  }
+
+  /** Every part or none: each part's version is checked before any is recorded. */
+  const appendMany: EventStoreShape["appendMany"] = (parts) => {
+    const problem = appendManyRequestProblem(parts)
+    if (problem !== undefined) return Effect.fail(problem)
+    return Effect.flatMap(Clock.currentTimeMillis, (recordedAt) => {
+      for (const { streamId, expected } of parts) {
+        const actual = streams.get(streamId)?.length ?? 0
+        if (!versionMatches(expected, actual)) return Effect.fail(new VersionConflict({ streamId, expected, actual }))
+      }
+      const results = parts.map((part) => record(part, recordedAt))
+      signal.notify()
+      return Effect.succeed(results)
+    })
+  }
+
   return {
     append: (streamId, events, expected) =>
-      Effect.flatMap(checkAppendRequest(streamId, events.length, expected), () =>
-        Effect.flatMap(Clock.currentTimeMillis, (recordedAt) => {
-          const stream = streams.get(streamId) ?? []
-          if (!versionMatches(expected, stream.length))
-            return Effect.fail(new VersionConflict({ streamId, expected, actual: stream.length }))
-          let previous = stream.at(-1)?.chainHash ?? chainGenesis
-          const records = events.map((event, i): RecordedEvent => {
-            const fields = {
-              id: event.id ?? randomUUID(),
-              streamId,
-              type: event.type,
-              schemaVersion: event.schemaVersion,
-              data: structuredClone(event.data),
-              metadata: { ...event.metadata, recordedAt },
-              streamVersion: stream.length + i + 1,
-            }
-            previous = chainHashOf(previous, fields)
-            return { ...fields, globalPosition: BigInt(log.length + i + 1), chainHash: previous }
-          })
-          stream.push(...records)
-          streams.set(streamId, stream)
-          log.push(...records)
-          signal.notify()
-          return Effect.succeed({ streamVersion: stream.length, records })
-        }),
-      ),
+      Effect.map(appendMany([{ streamId, events, expected }]), ([result]) => result!),
+    appendMany,
     readStream: (streamId, options) =>
       Effect.sync(() => {
         const from = Math.max((options?.fromVersion ?? 1) - 1, 0)

@@ -20,3 +20,16 @@ export class Rejection extends Schema.TaggedError<Rejection>()("Rejection", {
 }
 
 export const reject = (code: CodeName, detail: string): Rejection => new Rejection({ code, detail })
+
+/**
+ * 62004 MERCHANT_ORDER_NO_NOT_EXIST or 62035 ORDER_NO_NOT_EXIST: the number
+ * a request named an order by (`field`, its path in the request) names none
+ * of this merchant's; another merchant's orders read as absent. Every lookup
+ * words it alike, and none repeats the number: the merchant sent it, and a
+ * decider that finds no order on a stream does not know it.
+ */
+export const namesNoOrder = (
+  code: "MERCHANT_ORDER_NO_NOT_EXIST" | "ORDER_NO_NOT_EXIST",
+  field: string,
+  kind = "order",
+): Rejection => reject(code, `${field} names no ${kind} of this merchant`)

@@ -8,10 +8,10 @@
 
 import { AcquiringOrder, refundDetails } from "@mizan/acquiring"
 import { handleCommand, handleCommandOnNewStream, loadAggregate } from "@mizan/eventsourcing"
-import { type Rejection, reject, type Timestamp } from "@mizan/kernel"
+import { namesNoOrder, type Rejection, type Timestamp } from "@mizan/kernel"
 import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
-import { findByOrderNo, indexOrderNo, newOrderNo } from "./orderIndex.ts"
+import { findByOrderNo, indexOrderNo, newOrderNo, orderIndexPart } from "./orderIndex.ts"
 
 /** How a request names an order: exactly one of the two (the wire schema checks it). */
 export interface OrderName {
@@ -31,29 +31,48 @@ export const acquiringStreamOf = Effect.fn("OrderFlows.acquiringStreamOf")(funct
 ) {
   if (name.merchantOrderNo !== undefined) return AcquiringOrder.streamId(merchantId, name.merchantOrderNo)
   const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "acquiring")
-  if (streamId === undefined)
-    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
+  if (streamId === undefined) return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo"))
   return streamId
 })
+
+/** The order a command left, or 62004 when the stream holds none. */
+const orderIn = ({ state }: { readonly state: AcquiringOrder.State }) =>
+  AcquiringOrder.isOrder(state)
+    ? Effect.succeed(state)
+    : Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo"))
 
 /**
  * Runs a command on an acquiring order and answers the order after it. A
  * create names a merchant order number that is nearly always new, so it is
  * decided on the empty stream without reading it first (a repeat is read
- * and decided as any other command: `handleCommandOnNewStream`).
+ * and decided as any other command: `handleCommandOnNewStream`). A create
+ * that should also index its orderNo is `placeAcquiringOrder`.
  */
 export const onOrder = (streamId: string, command: AcquiringOrder.Command) =>
   Effect.flatMap(
-    (command._tag === "CreateOrder" ? handleCommandOnNewStream : handleCommand)(
-      AcquiringOrder.aggregate,
-      streamId,
-      command,
-    ),
-    ({ state }) =>
-      AcquiringOrder.isOrder(state)
-        ? Effect.succeed(state)
-        : Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")),
+    command._tag === "CreateOrder"
+      ? handleCommandOnNewStream(AcquiringOrder.aggregate, streamId, command)
+      : handleCommand(AcquiringOrder.aggregate, streamId, command),
+    orderIn,
   )
+
+/**
+ * Places an acquiring order and indexes its orderNo in the same write
+ * (`appendMany`: one transaction and one wait for durability where the
+ * store commits several streams at once). A repeat (the merchant's retry
+ * of a create) answers the order the first request placed and indexes that
+ * order's number again, which heals a first request cut short between the
+ * order and its index (a store that appends in turn, a crash). Idempotent.
+ */
+export const placeAcquiringOrder = (streamId: string, command: AcquiringOrder.CreateOrder) =>
+  Effect.gen(function* () {
+    const handled = yield* handleCommandOnNewStream(AcquiringOrder.aggregate, streamId, command, undefined, [
+      orderIndexPart(command.merchantId, command.orderNo, "acquiring", streamId),
+    ])
+    const order = yield* orderIn(handled)
+    if (!handled.alongsideWritten) yield* indexOrderNo(command.merchantId, order.orderNo, "acquiring", streamId)
+    return order
+  })
 
 /**
  * The order as it is now. A read that may write, and says so: an order past
@@ -68,7 +87,7 @@ export const readOrderExpiringIfDue = (merchantId: string, streamId: string, now
 export const onRefund = (streamId: string, command: RefundOrder.Command) =>
   Effect.flatMap(handleCommand(RefundOrder.aggregate, streamId, command), ({ state }) =>
     state.status === "ABSENT"
-      ? Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no refund exists with this refundMerchantOrderNo"))
+      ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
       : Effect.succeed(state as RefundOrder.Order),
   )
 
@@ -124,7 +143,7 @@ export const refundStreamOf = Effect.fn("OrderFlows.refundStreamOf")(function* (
   if (name.refundMerchantOrderNo !== undefined) return RefundOrder.streamId(merchantId, name.refundMerchantOrderNo)
   const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "refund")
   if (streamId === undefined)
-    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no refund exists with orderNo ${name.orderNo ?? ""}`))
+    return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo", "refund"))
   return streamId
 })
 
@@ -132,7 +151,7 @@ export const refundStreamOf = Effect.fn("OrderFlows.refundStreamOf")(function* (
 export const currentRefund = (streamId: string) =>
   Effect.flatMap(loadAggregate(RefundOrder.aggregate, streamId), ({ state }) =>
     state.status === "ABSENT"
-      ? Effect.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "no refund exists with this refundMerchantOrderNo"))
+      ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
       : Effect.succeed(state as RefundOrder.Order),
   )
 

@@ -10,7 +10,7 @@
  * reads as absent.
  */
 import { randomInt } from "node:crypto"
-import { type Aggregate, EventStore, makeEventCodec, type StoreError } from "@mizan/eventsourcing"
+import { type Aggregate, EventStore, makeEventCodec, type StoreError, type StreamAppend } from "@mizan/eventsourcing"
 import { formatCompactUtc, type Timestamp } from "@mizan/kernel"
 import { Effect, Schema } from "effect"
 
@@ -85,6 +85,22 @@ export const newOrderNo = (now: Timestamp, kind: OrderKind): string => {
 }
 
 /**
+ * The index's part of an append: the event that says which stream an
+ * orderNo names, on a stream that must not exist yet. Appended on its own
+ * (`indexOrderNo`) or beside the order's own events (`placeAcquiringOrder`).
+ */
+export const orderIndexPart = (
+  merchantId: string,
+  orderNo: string,
+  kind: OrderKind,
+  streamId: string,
+): StreamAppend => ({
+  streamId: orderIndexStreamId(merchantId, orderNo),
+  events: [orderIndexEventCodec.encode({ _tag: "OrderNumberIssued", orderNo, kind, streamId })],
+  expected: "no_stream",
+})
+
+/**
  * Records which stream an orderNo names. Idempotent: an existing index is
  * left as it is. Untraced: its one append is a span of its own
  * (`EventStore.append`, naming the index stream), and a span more per
@@ -98,13 +114,8 @@ export const indexOrderNo = Effect.fnUntraced(function* (
   streamId: string,
 ) {
   const store = yield* EventStore
-  yield* store
-    .append(
-      orderIndexStreamId(merchantId, orderNo),
-      [orderIndexEventCodec.encode({ _tag: "OrderNumberIssued", orderNo, kind, streamId })],
-      "no_stream",
-    )
-    .pipe(Effect.catchTag("VersionConflict", () => Effect.void))
+  const { streamId: indexStream, events, expected } = orderIndexPart(merchantId, orderNo, kind, streamId)
+  yield* store.append(indexStream, events, expected).pipe(Effect.catchTag("VersionConflict", () => Effect.void))
 })
 
 /** The stream an orderNo of this merchant names, if it names one of this kind. */

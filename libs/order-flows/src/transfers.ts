@@ -6,7 +6,7 @@
  */
 import { type BankCardTransfer, type CardNumber, CardPayoutBank, type ClearCardHolder } from "@mizan/card-transfer"
 import { type Aggregate, handleCommand, loadAggregate } from "@mizan/eventsourcing"
-import { reject } from "@mizan/kernel"
+import { namesNoOrder } from "@mizan/kernel"
 import { BankTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
 import type { OrderName } from "./flows.ts"
@@ -19,7 +19,7 @@ const isPlaced = <State extends { readonly status: string }>(state: State): stat
   state.status !== "ABSENT"
 
 /** 62004: the merchant has no order under this merchantOrderNo (another merchant's orders read as absent). */
-const noSuchOrder = () => reject("MERCHANT_ORDER_NO_NOT_EXIST", "no order exists with this merchantOrderNo")
+const noSuchOrder = () => namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo")
 
 /**
  * The stream of a merchant's transfer order, named either way: 62035
@@ -35,8 +35,7 @@ export const transferStreamOf = Effect.fn("OrderFlows.transferStreamOf")(functio
 ) {
   if (name.merchantOrderNo !== undefined) return streamIdOf(merchantId, name.merchantOrderNo)
   const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", kind)
-  if (streamId === undefined)
-    return yield* Effect.fail(reject("ORDER_NO_NOT_EXIST", `no order exists with orderNo ${name.orderNo ?? ""}`))
+  if (streamId === undefined) return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo"))
   return streamId
 })
 

@@ -2,13 +2,24 @@ import { it } from "@effect/vitest"
 import { test } from "@fast-check/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
 import { at, createOrder, merchantId, payOrder, refundRequest, sharingItem } from "@mizan/acquiring/testing"
-import { EventStore, handleCommand, layerMemory, loadAggregate, makeMemoryEventStore } from "@mizan/eventsourcing"
+import {
+  EventStore,
+  handleCommand,
+  layerMemory,
+  loadAggregate,
+  logStart,
+  makeMemoryEventStore,
+  type NewEvent,
+} from "@mizan/eventsourcing"
 import { fils, hourMs, type Timestamp } from "@mizan/kernel"
 import { RefundOrder } from "@mizan/refund"
 import { Effect, Exit, Layer } from "effect"
 import fc from "fast-check"
 import { describe, expect } from "vitest"
+import * as Flows from "../src/index.ts"
 import { endRefund, requestRefund, revokeOrder } from "./flow.ts"
+
+const event = (type: string): NewEvent => ({ type, schemaVersion: 1, data: {} })
 
 /**
  * The memory store, with a yield after every read: concurrent commands then
@@ -320,5 +331,65 @@ describe("concurrency", () => {
           expect(order.refunds.length).toBe(refunds.length)
         }),
       ),
+  )
+})
+
+describe("placing an acquiring order", () => {
+  const stream = AcquiringOrder.streamId(merchantId, "ORDER-1")
+  const place = (orderNo: string) => Flows.placeAcquiringOrder(stream, { ...createOrder(), orderNo })
+
+  it.effect("writes the order and its orderNo's index in one appendMany, the order first", () =>
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const writes: Array<ReadonlyArray<string>> = []
+      const order = yield* Effect.provideService(place("SVC-1"), EventStore, {
+        ...store,
+        append: (streamId, events, expected) => {
+          writes.push([streamId])
+          return store.append(streamId, events, expected)
+        },
+        appendMany: (parts) => {
+          writes.push(parts.map((part) => part.streamId))
+          return store.appendMany(parts)
+        },
+      })
+      expect(order.orderNo).toBe("SVC-1")
+      expect(writes).toEqual([[stream, Flows.orderIndexStreamId(merchantId, "SVC-1")]])
+      expect(yield* Flows.findByOrderNo(merchantId, "SVC-1", "acquiring")).toBe(stream)
+      const log = yield* store.readAll({ after: logStart, maxCount: 10 })
+      expect(log.map((e) => e.streamId)).toEqual([stream, Flows.orderIndexStreamId(merchantId, "SVC-1")])
+    }).pipe(onMemoryStore),
+  )
+
+  it.effect("places the order even when its new orderNo is indexed already, leaving that index as it was", () =>
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const taken = Flows.orderIndexStreamId(merchantId, "SVC-1")
+      yield* store.append(taken, [event("Squatter")], "no_stream")
+      // The appendMany conflicts on the index as a whole (nothing written); the order is then placed on its own.
+      const order = yield* place("SVC-1")
+      expect(order.status).toBe("CREATED")
+      expect((yield* store.readStream(stream)).length).toBe(1)
+      expect((yield* store.readStream(taken)).map((e) => e.type)).toEqual(["Squatter"])
+    }).pipe(onMemoryStore),
+  )
+
+  it.effect("answers a repeat with the first order, indexing that order's number and not the repeat's", () =>
+    Effect.gen(function* () {
+      yield* place("SVC-1")
+      const repeat = yield* place("SVC-2")
+      expect(repeat.orderNo).toBe("SVC-1")
+      expect(yield* Flows.findByOrderNo(merchantId, "SVC-2", "acquiring")).toBeUndefined()
+      expect((yield* (yield* EventStore).readAll({ after: logStart, maxCount: 10 })).length).toBe(2)
+    }).pipe(onMemoryStore),
+  )
+
+  it.effect("heals an order placed without its index (a first request cut short) when the create is repeated", () =>
+    Effect.gen(function* () {
+      yield* Flows.onOrder(stream, { ...createOrder(), orderNo: "SVC-1" })
+      expect(yield* Flows.findByOrderNo(merchantId, "SVC-1", "acquiring")).toBeUndefined()
+      yield* place("SVC-2")
+      expect(yield* Flows.findByOrderNo(merchantId, "SVC-1", "acquiring")).toBe(stream)
+    }).pipe(onMemoryStore),
   )
 })

@@ -10,6 +10,7 @@ import {
   sign,
   signOffLoop,
   verify,
+  verifyOffLoop,
 } from "../src/index.ts"
 
 const merchant = generateKeyPair()
@@ -71,8 +72,17 @@ describe("SHA256withRSA signatures over the raw body", () => {
       "URL-safe Base64",
       sign(body, merchant.privateKey).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") + "-_",
     ],
-  ])("answers false, without throwing, for %s", (_what, signature) => {
+  ])("answers false, without throwing, for %s", async (_what, signature) => {
     expect(verify(body, signature, merchant.publicKey)).toBe(false)
+    await expect(verifyOffLoop(body, signature, merchant.publicKey)).resolves.toBe(false)
+  })
+
+  it("verifies off the event loop as on it: the signer's key holds, another's and a changed body do not", async () => {
+    const signature = sign(body, merchant.privateKey)
+    await expect(verifyOffLoop(body, signature, merchant.publicKey)).resolves.toBe(true)
+    await expect(verifyOffLoop(body, ` ${signature}\n`, merchant.publicKey)).resolves.toBe(true)
+    await expect(verifyOffLoop(body, signature, stranger.publicKey)).resolves.toBe(false)
+    await expect(verifyOffLoop(body.replace("0.10", "0.1"), signature, merchant.publicKey)).resolves.toBe(false)
   })
 
   test.prop([fc.string({ maxLength: 400 })], { numRuns: 100 })("never throws on any signature text", (signature) => {

@@ -4,7 +4,7 @@
  * to find its rule. The refundable balance is not checked here: the acquiring
  * order guards it when it reserves the refund (see the README).
  */
-import { type CodeName, type Rejection, reject, type Timestamp } from "@mizan/kernel"
+import { type CodeName, namesNoOrder, type Rejection, reject, type Timestamp } from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import { detailsPartsFils } from "./allocation.ts"
 import type { Command, CreateRefund } from "./commands.ts"
@@ -20,7 +20,7 @@ const refuse = (code: CodeName, detail: string): Decision => Result.fail(reject(
 export const decide = (command: Command, state: State): Decision => {
   if (command._tag === "CreateRefund") return createRefund(command, state)
   if (!isRefund(state) || state.merchantId !== command.merchantId)
-    return refuse("MERCHANT_ORDER_NO_NOT_EXIST", "no refund exists with this refundMerchantOrderNo")
+    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
   switch (command._tag) {
     case "SettleRefund":
       return settleRefund(state, command.now)
@@ -52,7 +52,7 @@ const createRefund = (command: CreateRefund, state: State): Decision => {
       ? nothing
       : refuse(
           "REFUND_MERCHANT_ORDER_NO_EXIST",
-          "refundMerchantOrderNo is already used by a refund with other parameters",
+          "bizContent.refundMerchantOrderNo is already used by a refund with other parameters",
         )
   // The allocation was decided by the acquiring order; a set of parts that does not add up was not.
   if (detailsPartsFils(details) !== BigInt(details.amountFils))

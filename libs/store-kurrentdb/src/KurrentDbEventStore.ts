@@ -15,6 +15,7 @@ import {
 } from "@kurrent/kurrentdb-client"
 import {
   AppendSignal,
+  appendInTurn,
   checkAppendRequest,
   EventStore,
   type EventStoreShape,
@@ -191,6 +192,8 @@ export const storeOn = (client: KurrentDBClient, namespace: Namespace, pollInter
 
   return {
     append,
+    // The client's multiStreamAppend needs a 25.1 server and answers no event's position: in turn, as appended alone.
+    appendMany: appendInTurn(append),
     readStream: (streamId, options) => readStreamFrom(streamId, options?.fromVersion ?? 1, options?.maxCount),
     readAll,
     follow: followByReading(readAll, signal, pollIntervalMs),

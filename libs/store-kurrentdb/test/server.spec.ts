@@ -32,6 +32,6 @@ if (connectionString === undefined) {
       const store = yield* makeKurrentDbEventStore(connectionString, { namespace, pollIntervalMs: 100 })
       return { store, reopen: () => makeKurrentDbEventStore(connectionString, { namespace }) }
     }),
-    { propertyRuns: 10, testTimeoutMs: 60_000 },
+    { propertyRuns: 10, testTimeoutMs: 60_000, appendsManyInTurn: true },
   )
 }

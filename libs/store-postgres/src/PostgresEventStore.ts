@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto"
 import {
+  appendInTurn,
   canonicalJsonOrNothing,
   chainHashOfStored,
   checkAppendRequest,
@@ -320,6 +321,9 @@ export const makePostgresEventStore = (
     const store: PostgresEventStore = {
       subjectKeys: postgresSubjectKeys(pool, tables),
       append,
+      // Each append is one statement in a transaction of its own, its positions numbered by that transaction
+      // (globalPosition.ts): parts of one transaction would need those numbers offset. In turn until then.
+      appendMany: appendInTurn(append),
       readStream: (streamId, options) =>
         Effect.map(
           query<EventRow>(`reading ${streamId}`, statements.readStream, [

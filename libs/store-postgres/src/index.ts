@@ -14,3 +14,4 @@ export {
   type PostgresEventStore,
   type PostgresStoreOptions,
 } from "./PostgresEventStore.ts"
+export { dropPostgresSchema, postgresSchemaExists } from "./schemas.ts"

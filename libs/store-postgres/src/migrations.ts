@@ -98,7 +98,8 @@ export const migrations: ReadonlyArray<Migration> = [
 /** The schema version this code writes. */
 export const schemaVersion = migrations.at(-1)?.version ?? 0
 
-const migrationLockSql = "SELECT pg_advisory_xact_lock(hashtext('mizan.migrations'), hashtext($1))"
+/** The transaction-scoped lock a schema's migration (and its drop, schemas.ts) holds, keyed by the schema. */
+export const migrationLockSql = "SELECT pg_advisory_xact_lock(hashtext('mizan.migrations'), hashtext($1))"
 
 const inTransaction = async <A>(pool: pg.Pool, body: (client: pg.PoolClient) => Promise<A>): Promise<A> => {
   const client = await pool.connect()

@@ -10,4 +10,5 @@ eventStoreContract(
     // A restarted process: a new pool on the same database and schema.
     return { store, reopen: () => openStore(schema) }
   }),
+  { appendsManyInTurn: true },
 )

@@ -34,12 +34,19 @@ import { type Chaining, chainedOfEncoded, type EncodedEvent } from "./rows.ts"
 import { breaksUniqueConstraint, storeErrorFrom } from "./sqliteErrors.ts"
 import { makeStreamVersions, type StreamHead } from "./streamVersions.ts"
 
-export type AppendOutcome = Effect.Effect<AppendResult, VersionConflict | StoreError>
+/** Each part's result, in the parts' order; or why none was written. */
+export type AppendOutcome = Effect.Effect<ReadonlyArray<AppendResult>, VersionConflict | StoreError>
 
-export interface PendingAppend {
+/** One stream's part of a pending append, its events encoded. */
+export interface EncodedPart {
   readonly streamId: string
   readonly expected: ExpectedVersion
   readonly events: ReadonlyArray<EncodedEvent>
+}
+
+/** An append waiting for the writer: one part (`append`) or several (`appendMany`), written all or none. */
+export interface PendingAppend {
+  readonly parts: ReadonlyArray<EncodedPart>
   readonly recordedAt: number
   /** Hands the append its outcome; called once, after its transaction ended and, if it committed, became durable. */
   readonly settle: (outcome: AppendOutcome) => void
@@ -112,6 +119,13 @@ interface WrittenBatch {
   readonly positions: WrittenPositions
 }
 
+/** How many events an append carries, over all its parts. */
+const eventsOf = (append: PendingAppend): number => {
+  let events = 0
+  for (const part of append.parts) events += part.events.length
+  return events
+}
+
 export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOptions): GroupCommitWriter => {
   const statements = prepareWriterStatements(db)
   const streamVersions = makeStreamVersions(db, options.streamVersionCacheMaxStreams)
@@ -123,64 +137,80 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
   let appends = 0
   let largestBatchAppends = 0
 
-  /** Inserts one append's events after its stream's head, chaining each to the one before; throws what SQLite threw. */
-  const insertAppend = (
-    append: PendingAppend,
+  /** Inserts one part's events after its stream's head, chaining each to the one before; throws what SQLite threw. */
+  const insertPart = (
+    part: EncodedPart,
     head: StreamHead,
+    recordedAt: number,
   ): AppendResult & { readonly chainHash: string; readonly lastPosition: number } => {
     const records: Array<RecordedEvent> = []
     let previous = head.chainHash
     let lastPosition = 0
-    for (const [i, event] of append.events.entries()) {
+    for (const [i, event] of part.events.entries()) {
       const streamVersion = head.version + i + 1
       const { fields, chainHash } = chainedOfEncoded(
         event,
-        append.streamId,
+        part.streamId,
         streamVersion,
-        append.recordedAt,
+        recordedAt,
         previous,
         options.chaining.hash,
       )
       const { lastInsertRowid } = statements.insert.run(
         event.id,
-        append.streamId,
+        part.streamId,
         streamVersion,
         event.type,
         event.schemaVersion,
         event.dataJson,
         event.metadataJson,
-        append.recordedAt,
+        recordedAt,
         chainHash,
       )
       lastPosition = Number(lastInsertRowid)
       records.push({ ...fields, globalPosition: BigInt(lastPosition), chainHash })
       previous = chainHash
     }
-    return { streamVersion: head.version + append.events.length, records, chainHash: previous, lastPosition }
+    return { streamVersion: head.version + part.events.length, records, chainHash: previous, lastPosition }
   }
 
-  /** Why SQLite refused one append's insert, in the port's words. */
-  const insertFailure = (error: unknown, append: PendingAppend): VersionConflict | StoreError => {
+  /** Why SQLite refused one part's insert, in the port's words. */
+  const insertFailure = (error: unknown, part: EncodedPart): VersionConflict | StoreError => {
     if (breaksUniqueConstraint(error, "events.stream_id, events.stream_version")) {
       // The second guard held where the version check should have: trust no remembered version any more.
       streamVersions.forget()
       return new VersionConflict({
-        streamId: append.streamId,
-        expected: append.expected,
-        actual: streamVersions.committedHead(append.streamId).version,
+        streamId: part.streamId,
+        expected: part.expected,
+        actual: streamVersions.committedHead(part.streamId).version,
       })
     }
     if (breaksUniqueConstraint(error, "events.event_id"))
       return new StoreError({
         reason: "InvalidRequest",
-        detail: `an event id of this append to ${append.streamId} is already recorded; event ids are unique`,
+        detail: `an event id of this append to ${part.streamId} is already recorded; event ids are unique`,
       })
-    return storeErrorFrom(error, `appending to ${append.streamId} in ${options.path}`)
+    return storeErrorFrom(error, `appending to ${part.streamId} in ${options.path}`)
+  }
+
+  /** Each part's stream head, if every part's stream is at the version it expects; else the first conflict. */
+  const headsOf = (
+    append: PendingAppend,
+    heads: ReadonlyMap<string, StreamHead>,
+  ): ReadonlyArray<StreamHead> | VersionConflict => {
+    const partHeads: Array<StreamHead> = []
+    for (const { streamId, expected } of append.parts) {
+      const head = heads.get(streamId) ?? streamVersions.committedHead(streamId)
+      if (!versionMatches(expected, head.version))
+        return new VersionConflict({ streamId, expected, actual: head.version })
+      partHeads.push(head)
+    }
+    return partHeads
   }
 
   /**
-   * Checks and inserts each append of `batch` in the open transaction.
-   * Throws only when the transaction itself is lost.
+   * Checks and inserts each append of `batch` in the open transaction, each
+   * all or none. Throws only when the transaction itself is lost.
    */
   const writeBatch = (batch: ReadonlyArray<PendingAppend>): WrittenBatch => {
     const outcomes: Array<AppendOutcome> = []
@@ -190,26 +220,31 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
     let first = 0
     let last = 0
     for (const append of batch) {
-      const head = heads.get(append.streamId) ?? streamVersions.committedHead(append.streamId)
-      if (!versionMatches(append.expected, head.version)) {
-        outcomes.push(
-          Effect.fail(
-            new VersionConflict({ streamId: append.streamId, expected: append.expected, actual: head.version }),
-          ),
-        )
+      const partHeads = headsOf(append, heads)
+      if (partHeads instanceof VersionConflict) {
+        outcomes.push(Effect.fail(partHeads))
         continue
       }
       // One INSERT is atomic on its own (a failed statement is undone alone), so only a longer append needs a savepoint.
-      const savepoint = append.events.length > 1
+      const savepoint = append.parts.length > 1 || append.parts[0]!.events.length > 1
       if (savepoint) statements.savepoint.run()
+      let part = append.parts[0]!
       try {
-        const { chainHash, lastPosition: appendLastPosition, ...result } = insertAppend(append, head)
+        const inserted = append.parts.map((each, i) => {
+          part = each
+          return insertPart(each, partHeads[i]!, append.recordedAt)
+        })
         if (savepoint) statements.release.run()
-        heads.set(append.streamId, { version: result.streamVersion, chainHash })
-        outcomes.push(Effect.succeed(result))
+        const results: Array<AppendResult> = []
+        for (const [i, { chainHash, lastPosition: _, ...result }] of inserted.entries()) {
+          heads.set(append.parts[i]!.streamId, { version: result.streamVersion, chainHash })
+          results.push(result)
+        }
+        outcomes.push(Effect.succeed(results))
         written++
         // The rowids of one append are consecutive: this connection holds the write lock.
-        if (first === 0) first = appendLastPosition - append.events.length + 1
+        const appendLastPosition = inserted.at(-1)!.lastPosition
+        if (first === 0) first = appendLastPosition - eventsOf(append) + 1
         last = appendLastPosition
       } catch (error) {
         // A full disk or an I/O error can end the whole transaction; then nothing of the batch stands.
@@ -218,7 +253,7 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
           statements.rollbackToSavepoint.run()
           statements.release.run()
         }
-        outcomes.push(Effect.fail(insertFailure(error, append)))
+        outcomes.push(Effect.fail(insertFailure(error, part)))
       }
     }
     return { outcomes, heads, written, positions: { first, last } }
@@ -262,11 +297,8 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
   const takeBatch = (): Array<PendingAppend> => {
     let events = 0
     let count = 0
-    while (
-      count < queue.length &&
-      (count === 0 || events + queue[count]!.events.length <= options.appendBatchMaxEvents)
-    ) {
-      events += queue[count]!.events.length
+    while (count < queue.length && (count === 0 || events + eventsOf(queue[count]!) <= options.appendBatchMaxEvents)) {
+      events += eventsOf(queue[count]!)
       count++
     }
     const batch = queue.slice(0, count)

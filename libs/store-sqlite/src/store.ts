@@ -6,7 +6,7 @@ import type { DatabaseSync } from "node:sqlite"
 import {
   type AppendResult,
   AppendSignal,
-  appendRequestProblem,
+  appendManyRequestProblem,
   EventStore,
   type EventStoreShape,
   followByReading,
@@ -20,7 +20,7 @@ import {
 import { Context, Effect, Layer, type Scope } from "effect"
 import { type OnFile, openOnFile, type Synchronous } from "./connection.ts"
 import { makeDurability } from "./durability.ts"
-import { type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
+import { type EncodedPart, type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
 import { type LogSync, threadPoolLogSync } from "./logSync.ts"
 import {
   type Chaining,
@@ -246,12 +246,13 @@ const storeOnDatabase = (
 
   /**
    * One callback per append, checked and encoded inside it: the caller's
-   * fiber suspends once, until the group commit holding its events settles it.
+   * fiber suspends once, until the group commit holding its events settles
+   * it. Every part in one savepoint of one transaction: all or none.
    */
-  const append: EventStoreShape["append"] = (streamId, events, expected) =>
+  const appendMany: EventStoreShape["appendMany"] = (parts) =>
     Effect.clockWith((clock) =>
-      Effect.callback<AppendResult, VersionConflict | StoreError>((resume) => {
-        const problem = appendRequestProblem(streamId, events.length, expected)
+      Effect.callback<ReadonlyArray<AppendResult>, VersionConflict | StoreError>((resume) => {
+        const problem = appendManyRequestProblem(parts)
         if (problem !== undefined) {
           resume(Effect.fail(problem))
           return
@@ -260,15 +261,17 @@ const storeOnDatabase = (
           resume(storeClosed(path))
           return
         }
-        const encoded = encodeEvents(events, chaining.encode)
-        if (encoded instanceof StoreError) {
-          resume(Effect.fail(encoded))
-          return
+        const encodedParts: Array<EncodedPart> = []
+        for (const { streamId, events, expected } of parts) {
+          const encoded = encodeEvents(events, chaining.encode)
+          if (encoded instanceof StoreError) {
+            resume(Effect.fail(encoded))
+            return
+          }
+          encodedParts.push({ streamId, expected, events: encoded })
         }
         const pending: PendingAppend = {
-          streamId,
-          expected,
-          events: encoded,
+          parts: encodedParts,
           recordedAt: clock.currentTimeMillisUnsafe(),
           settle: resume,
           cancelled: false,
@@ -282,7 +285,9 @@ const storeOnDatabase = (
     )
 
   const store: SqliteEventStore = {
-    append,
+    append: (streamId, events, expected) =>
+      Effect.map(appendMany([{ streamId, events, expected }]), (results) => results[0]!),
+    appendMany,
     readStream: (streamId, options) => {
       const fromVersion = Math.max(options?.fromVersion ?? 1, 1)
       const maxCount = options?.maxCount ?? -1 // SQLite reads a negative LIMIT as no limit.

@@ -184,70 +184,81 @@ describe("another connection writing the same file", () => {
 
 // --- the writer against a model ---------------------------------------------
 
-const appendArbitrary = fc.record({
+const partArbitrary = fc.record({
   stream: fc.integer({ min: 0, max: 3 }),
   expected: fc.oneof(fc.constant("no_stream" as const), fc.constant("any" as const), fc.integer({ min: 0, max: 6 })),
   size: fc.integer({ min: 1, max: 3 }),
 })
 
-const outcomeOf = (outcome: Effect.Effect<AppendResult, unknown>) =>
+/** An append of one part (`append`) or of up to three streams at once (`appendMany`). */
+const appendArbitrary = fc.uniqueArray(partArbitrary, { minLength: 1, maxLength: 3, selector: (part) => part.stream })
+
+const outcomeOf = (outcome: Effect.Effect<ReadonlyArray<AppendResult>, unknown>) =>
   Exit.match(Effect.runSync(Effect.exit(outcome)), {
-    onSuccess: (result) => ({ ok: result.streamVersion }),
+    onSuccess: (results) => ({ ok: results.map((result) => result.streamVersion) }),
     onFailure: (cause) => ({ failed: JSON.stringify(cause).includes("VersionConflict") ? "VersionConflict" : "other" }),
   })
 
 describe("the group-commit writer", () => {
   test.prop([fc.array(fc.array(appendArbitrary, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 })], {
     numRuns: 60,
-  })("decides every append of a batch exactly as appending them one by one in queue order would", (batches) =>
-    Effect.runPromise(
-      Effect.scoped(
-        Effect.gen(function* () {
-          const path = yield* tempDatabasePath
-          const db = openDatabase(path, "the event store", { synchronous: "normal", busyTimeoutMs: 100 })
-          yield* Effect.addFinalizer(() => Effect.sync(() => db.close()))
-          // "normal" never asks the log for a sync at commit, and this writer is never read through its durability.
-          const logSync: LogSync = {
-            startedSyncs: () => 0,
-            afterSync: (_sync, done) => done(undefined),
-            close: () => {},
-          }
-          const writer = makeGroupCommitWriter(db, {
-            appendBatchMaxEvents: 1_000,
-            streamVersionCacheMaxStreams: 2,
-            path,
-            // "normal" acknowledges at commit, so each flush settles its batch before it returns.
-            durability: makeDurability("normal", logSync, path, () => 0),
-            onAcknowledged: () => {},
-            chaining: chained,
-          })
-          const model = makeMemoryEventStore()
-          let n = 0
-          for (const batch of batches) {
-            const outcomes: Array<AppendOutcome> = []
-            const expectedOutcomes = []
-            for (const { stream, expected, size } of batch) {
-              const events = Array.from({ length: size }, () => event(n++))
-              writer.submit({
-                streamId: `s-${stream}`,
-                expected,
-                events: encodeEvents(events, chained.encode) as ReadonlyArray<EncodedEvent>,
-                recordedAt: 0,
-                settle: (outcome) => outcomes.push(outcome),
-                cancelled: false,
-              })
-              expectedOutcomes.push(outcomeOf(model.append(`s-${stream}`, events, expected)))
+  })(
+    "decides every append of a batch, of one stream or several, exactly as appending them one by one in queue order would",
+    (batches) =>
+      Effect.runPromise(
+        Effect.scoped(
+          Effect.gen(function* () {
+            const path = yield* tempDatabasePath
+            const db = openDatabase(path, "the event store", { synchronous: "normal", busyTimeoutMs: 100 })
+            yield* Effect.addFinalizer(() => Effect.sync(() => db.close()))
+            // "normal" never asks the log for a sync at commit, and this writer is never read through its durability.
+            const logSync: LogSync = {
+              startedSyncs: () => 0,
+              afterSync: (_sync, done) => done(undefined),
+              close: () => {},
             }
-            writer.flush()
-            expect(outcomes.map(outcomeOf)).toEqual(expectedOutcomes)
-          }
-          const rows = db.prepare("SELECT stream_id, stream_version, data FROM events ORDER BY global_position").all()
-          const modelLog = yield* model.readAll({ after: -1n, maxCount: 1_000 })
-          expect(rows.map((r) => [r.stream_id, r.stream_version, JSON.parse(r.data as string)])).toEqual(
-            modelLog.map((e) => [e.streamId, e.streamVersion, e.data]),
-          )
-        }),
+            const writer = makeGroupCommitWriter(db, {
+              appendBatchMaxEvents: 1_000,
+              streamVersionCacheMaxStreams: 2,
+              path,
+              // "normal" acknowledges at commit, so each flush settles its batch before it returns.
+              durability: makeDurability("normal", logSync, path, () => 0),
+              onAcknowledged: () => {},
+              chaining: chained,
+            })
+            const model = makeMemoryEventStore()
+            let n = 0
+            for (const batch of batches) {
+              const outcomes: Array<AppendOutcome> = []
+              const expectedOutcomes = []
+              for (const append of batch) {
+                const parts = append.map(({ stream, expected, size }) => ({
+                  streamId: `s-${stream}`,
+                  expected,
+                  events: Array.from({ length: size }, () => event(n++)),
+                }))
+                writer.submit({
+                  parts: parts.map((part) => ({
+                    ...part,
+                    events: encodeEvents(part.events, chained.encode) as ReadonlyArray<EncodedEvent>,
+                  })),
+                  recordedAt: 0,
+                  settle: (outcome) => outcomes.push(outcome),
+                  cancelled: false,
+                })
+                // The memory store writes an appendMany all or none, as the writer must.
+                expectedOutcomes.push(outcomeOf(model.appendMany(parts)))
+              }
+              writer.flush()
+              expect(outcomes.map(outcomeOf)).toEqual(expectedOutcomes)
+            }
+            const rows = db.prepare("SELECT stream_id, stream_version, data FROM events ORDER BY global_position").all()
+            const modelLog = yield* model.readAll({ after: -1n, maxCount: 1_000 })
+            expect(rows.map((r) => [r.stream_id, r.stream_version, JSON.parse(r.data as string)])).toEqual(
+              modelLog.map((e) => [e.streamId, e.streamVersion, e.data]),
+            )
+          }),
+        ),
       ),
-    ),
   )
 })

@@ -7,7 +7,7 @@
  * it changed, at most every `keyFileCheckMs`, so that a rotation reaches
  * it without a restart.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import {
   fileErrorReason,
@@ -28,6 +28,25 @@ export const keyFileCheckMs = 5_000
 /** How a message names the setting that names the file: " (masterKeyFile)", or nothing for a caller that names none. */
 const namedBy = (settingName: string | undefined): string => (settingName === undefined ? "" : ` (${settingName})`)
 
+/** The sentence a master key file that does not read is refused with: the file system's reason in plain words. */
+const unreadable = (path: string, settingName: string | undefined, error: unknown): Error =>
+  new Error(`cannot read the master key file ${path}${namedBy(settingName)}: ${fileErrorReason(error)}`, {
+    cause: error,
+  })
+
+/**
+ * When the file at `path` last changed, or undefined when there is none. A
+ * file that cannot be looked at (in a folder this user may not enter) is
+ * refused as one that does not read, in the same words.
+ */
+const modifiedAtMs = (path: string, settingName: string | undefined): number | undefined => {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.mtimeMs
+  } catch (error) {
+    throw unreadable(path, settingName, error)
+  }
+}
+
 /**
  * The master keys in the file at `path`; throws a sentence naming the file,
  * the setting that names it when given, and what is wrong: a file that does
@@ -38,9 +57,7 @@ export const readMasterKeyFile = (path: string, settingName?: string): ReadonlyA
   try {
     text = readFileSync(path, "utf8")
   } catch (error) {
-    throw new Error(`cannot read the master key file ${path}${namedBy(settingName)}: ${fileErrorReason(error)}`, {
-      cause: error,
-    })
+    throw unreadable(path, settingName, error)
   }
   let parsed: unknown
   try {
@@ -96,7 +113,8 @@ export const keyRingOfFile = (
   options: Pick<Partial<KeyFileOptions>, "checkMs" | "settingName"> = {},
 ): KeyRingShape => {
   const { checkMs = keyFileCheckMs, settingName } = options
-  let loadedMtimeMs = statSync(path).mtimeMs
+  // Taken before the read: a change made during it is read at the next check.
+  let loadedMtimeMs = modifiedAtMs(path, settingName)
   let ring = keyRingOfMasterKeys(readMasterKeyFile(path, settingName))
   let checkedAt = Date.now()
   const current = Effect.try({
@@ -104,7 +122,7 @@ export const keyRingOfFile = (
       const now = Date.now()
       if (now - checkedAt >= checkMs) {
         checkedAt = now
-        const mtimeMs = statSync(path).mtimeMs
+        const mtimeMs = modifiedAtMs(path, settingName)
         if (mtimeMs !== loadedMtimeMs) {
           ring = keyRingOfMasterKeys(readMasterKeyFile(path, settingName))
           loadedMtimeMs = mtimeMs
@@ -127,7 +145,8 @@ export const layerKeyFile = (path: string, options: KeyFileOptions): Layer.Layer
     KeyRing,
     Effect.try({
       try: () => {
-        if (!existsSync(path)) {
+        // Not existsSync: it answers false for a file it may not look at, which then read as missing.
+        if (modifiedAtMs(path, options.settingName) === undefined) {
           if (!options.createWhenMissing)
             throw new Error(
               `the master key file ${path} does not exist: set ${options.settingName} to the file that holds the master keys (only sandbox mode makes one)`,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { it } from "@effect/vitest"
@@ -19,6 +19,7 @@ import {
 import { Effect, Fiber, Layer } from "effect"
 import { describe, expect } from "vitest"
 import {
+  keyRingOfFile,
   layerKeyFile,
   layerKeyTableOf,
   layerSealed,
@@ -125,6 +126,33 @@ describe("the master key file", () => {
         Effect.scoped(Layer.build(layerKeyFile(dir, { createWhenMissing: false, settingName: "masterKeyFile" }))),
       )
       expect(error.message).toContain(`cannot read the master key file ${dir} (masterKeyFile): is a folder, not a file`)
+    }),
+  )
+
+  // A folder this user may not enter is no bar to root, whom the tests may run as: a file that no user can look at
+  // (a symbolic link to itself) stands in for it, failing the same look before the read (stat).
+  it.effect("that cannot be looked at is refused in the file system's plain words, not as missing", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir("mizan-keys-"), "master-keys.json")
+      symlinkSync(path, path)
+      const refusal = `cannot read the master key file ${path} (masterKeyFile): too many symbolic links encountered`
+      expect(() => keyRingOfFile(path, { settingName: "masterKeyFile" })).toThrow(refusal)
+      const error = yield* Effect.flip(
+        Effect.scoped(Layer.build(layerKeyFile(path, { createWhenMissing: false, settingName: "masterKeyFile" }))),
+      )
+      expect(error.message).toContain(refusal)
+    }),
+  )
+
+  it.effect("that goes away under a running process is refused in plain words at its next look", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir("mizan-keys-"), "master-keys.json")
+      writeMasterKeyFile(path, [newMasterKey()])
+      const ring = keyRingOfFile(path, { settingName: "masterKeyFile", checkMs: 0 })
+      yield* ring.currentMasterKeyId
+      rmSync(path)
+      const error = yield* Effect.flip(ring.currentMasterKeyId)
+      expect(error.message).toContain(`cannot read the master key file ${path} (masterKeyFile): no such file`)
     }),
   )
 

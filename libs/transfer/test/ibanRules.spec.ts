@@ -11,7 +11,7 @@ const verdict = (text: string) => {
   const parsed = parseIban(text)
   return Result.isFailure(parsed) ? `${parsed.failure.code}: ${parsed.failure.detail}` : `accepted ${parsed.success}`
 }
-const refused = (why: string) => `WRONG_IBAN_FORMAT: iban ${why}`
+const refused = (why: string) => `WRONG_IBAN_FORMAT: bizContent.iban ${why}`
 
 describe("rule: check digits run from 02 to 98 (ISO 13616 computes 98 - n mod 97); 00, 01 and 99 are never issued", () => {
   // Pairs whose check digits differ by 97 verify alike under mod 97: only the range tells them apart.

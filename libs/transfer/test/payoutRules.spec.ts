@@ -54,7 +54,7 @@ layer(layerPayout)("payout refusals say which network and currency", (it) => {
       )
       expect(refusal).toMatchObject({
         code: "FUND_OUT_ABILITY_SUPPORTED",
-        detail: "networkCode LOCAL with fundoutCurrencyCode USD is not enabled for this merchant",
+        detail: "bizContent.networkCode LOCAL with fundoutCurrencyCode USD is not enabled for this merchant",
       })
     }),
   )
@@ -63,7 +63,7 @@ layer(layerPayout)("payout refusals say which network and currency", (it) => {
     Effect.gen(function* () {
       expect(yield* Effect.flip(fundoutTermsOf("m1", "SWIFT", "JPY"))).toMatchObject({
         code: "FUND_OUT_ABILITY_SUPPORTED",
-        detail: "fundoutCurrencyCode JPY has no rate at present",
+        detail: "bizContent.fundoutCurrencyCode JPY has no rate at present",
       })
     }),
   )

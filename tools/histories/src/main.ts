@@ -31,7 +31,7 @@ const wholeNumber = (name: string, text: string | undefined): number => {
   return /^[0-9]+$/.test(text) && Number.isSafeInteger(n) ? n : fail(`--${name} must be a whole number\n${usage}`)
 }
 
-/** The command line, or a refusal in one line (an unknown option, a value that looks like one: `--events -5`). */
+/** The command line, or a refusal in one line (an unknown option, an option without its value: `--events --seed 1`). */
 const argumentsOf = () => {
   try {
     return readCommandLine("histories", process.argv.slice(2), {

@@ -4,7 +4,7 @@
  * ids otherwise, and a seed must give the same history, ids included), and
  * every append counted, so the generator knows when it has written enough.
  */
-import type { EventStoreShape } from "@mizan/eventsourcing"
+import type { AppendResult, EventStoreShape, NewEvent } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import type { SimulatedClock } from "./clock.ts"
 import type { Random } from "./random.ts"
@@ -27,27 +27,24 @@ export interface RecordingStore {
 
 export const recordingStore = (target: EventStoreShape, random: Random, clock: SimulatedClock): RecordingStore => {
   let written = 0
+  /** Ids from the seeded random, so that one seed makes one history to the byte. */
+  const withIds = (events: ReadonlyArray<NewEvent>) =>
+    events.map((event) => (event.id === undefined ? { ...event, id: seededUuidV7(clock.nowMs, random) } : event))
+  const count = (results: ReadonlyArray<AppendResult>) =>
+    Effect.sync(() => {
+      for (const result of results) written += result.records.length
+    })
   return {
     eventsWritten: () => written,
     store: {
       ...target,
       append: (streamId, events, expected) =>
         Effect.suspend(() =>
-          target
-            .append(
-              streamId,
-              events.map((event) =>
-                event.id === undefined ? { ...event, id: seededUuidV7(clock.nowMs, random) } : event,
-              ),
-              expected,
-            )
-            .pipe(
-              Effect.tap((result) =>
-                Effect.sync(() => {
-                  written += result.records.length
-                }),
-              ),
-            ),
+          target.append(streamId, withIds(events), expected).pipe(Effect.tap((result) => count([result]))),
+        ),
+      appendMany: (parts) =>
+        Effect.suspend(() =>
+          target.appendMany(parts.map((part) => ({ ...part, events: withIds(part.events) }))).pipe(Effect.tap(count)),
         ),
     },
   }

@@ -9,10 +9,10 @@ import { AcquiringOrder } from "@mizan/acquiring"
 import { reject } from "@mizan/kernel"
 import {
   acquiringStreamOf,
-  indexOrderNo,
   MemberDirectory,
   newOrderNo,
   onOrder,
+  placeAcquiringOrder,
   readOrderExpiringIfDue,
   revokeOrder,
 } from "@mizan/order-flows"
@@ -139,7 +139,7 @@ export const acquiringHandlers: Pick<
       const merchantId = call.merchant.partnerId
       yield* checkPayee(call, request.payeeMid)
       const streamId = AcquiringOrder.streamId(merchantId, request.merchantOrderNo)
-      const order = yield* onOrder(streamId, {
+      const order = yield* placeAcquiringOrder(streamId, {
         _tag: "CreateOrder",
         merchantId,
         now: call.now,
@@ -147,7 +147,6 @@ export const acquiringHandlers: Pick<
         requestTime: call.requestTime,
         request: yield* orderRequestOf(call, request),
       })
-      yield* indexOrderNo(merchantId, order.orderNo, "acquiring", streamId)
       const token = payTokenFor({ merchantId, merchantOrderNo: request.merchantOrderNo }, gateway.servicePrivateKey)
       const interactionParams = interactionParamsOf(order, gateway.publicBaseUrl, token)
       return interactionParams === undefined ? answerOrder(order) : { ...answerOrder(order), interactionParams }

@@ -38,7 +38,7 @@ export const payoutHandlers: Pick<
   "/transfer/getIbanHolderName": (_call, request) =>
     Effect.gen(function* () {
       if (request.iban === undefined)
-        return yield* Effect.fail(reject("WRONG_IBAN_FORMAT", "iban is required to look up its holder name"))
+        return yield* Effect.fail(reject("WRONG_IBAN_FORMAT", "bizContent.iban is required to look up its holder name"))
       const iban = yield* revealField(ibanQuery, "iban", request.iban)
       const holderName = yield* revealField(ibanQuery, "holderName", request.holderName)
       const beneficiaryAddress = yield* revealOptional(ibanQuery, "beneficiaryAddress", request.beneficiaryAddress)

@@ -1,6 +1,6 @@
 /** The refund operations (spec: 4 refund; get refund from the wire conventions). */
 import { AcquiringOrder } from "@mizan/acquiring"
-import { Rejection, reject } from "@mizan/kernel"
+import { namesNoOrder, Rejection, reject } from "@mizan/kernel"
 import {
   acquiringStreamOf,
   currentRefund,
@@ -27,19 +27,17 @@ const refundRequestOf = Effect.fnUntraced(function* (request: DecodedRequestOf<"
 /**
  * A refund names the order it refunds by originMerchantOrderNo or
  * originOrderNo: when that order does not exist, the refusal names the field
- * the merchant sent, where the order lookup it shares with get order names
- * merchantOrderNo or orderNo.
+ * the merchant sent, where the order lookup and the order's decider, shared
+ * with get order, name merchantOrderNo or orderNo. The code says which of
+ * the two named nothing: nothing else a placement does answers either (the
+ * refund's own number names a refund this creates, never one it looks for).
  */
-const inOriginFields =
-  (request: DecodedRequestOf<"/acquire2/refund/placeOrder">) =>
-  <E>(error: E): E | Rejection => {
-    if (!(error instanceof Rejection)) return error
-    if (error.code === "MERCHANT_ORDER_NO_NOT_EXIST")
-      return reject(error.code, "no order exists with this originMerchantOrderNo")
-    if (error.code === "ORDER_NO_NOT_EXIST")
-      return reject(error.code, `no order exists with originOrderNo ${request.originOrderNo ?? ""}`)
-    return error
-  }
+const inOriginFields = <E>(error: E): E | Rejection => {
+  if (!(error instanceof Rejection)) return error
+  if (error.code === "MERCHANT_ORDER_NO_NOT_EXIST") return namesNoOrder(error.code, "bizContent.originMerchantOrderNo")
+  if (error.code === "ORDER_NO_NOT_EXIST") return namesNoOrder(error.code, "bizContent.originOrderNo")
+  return error
+}
 
 export const refundHandlers: Pick<
   Handlers<HandlerServices>,
@@ -57,7 +55,7 @@ export const refundHandlers: Pick<
         return yield* Effect.fail(
           reject(
             "MERCHANT_DEVICE_NOT_EXIST",
-            `deviceId ${request.deviceId} is not a registered device of this merchant`,
+            `bizContent.deviceId ${request.deviceId} is not a registered device of this merchant`,
           ),
         )
       return yield* Effect.gen(function* () {
@@ -72,7 +70,7 @@ export const refundHandlers: Pick<
           now: call.now,
         })
         return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }
-      }).pipe(Effect.mapError(inOriginFields(request)))
+      }).pipe(Effect.mapError(inOriginFields))
     }),
 
   "/acquire2/refund/getOrder": (call, request) =>

@@ -22,7 +22,14 @@
  * final: 62028 / 62002).
  */
 import { BankCardTransfer } from "@mizan/card-transfer"
-import { BoundedString, isForgotten, PositiveMoneyFromWire, RequiredString, reject, Timestamp } from "@mizan/kernel"
+import {
+  BoundedString,
+  isForgotten,
+  namesNoOrder,
+  PositiveMoneyFromWire,
+  RequiredString,
+  Timestamp,
+} from "@mizan/kernel"
 import type { OrderName } from "@mizan/order-flows"
 import { newOrderNo, onTransfer, placedOrder, transferStreamOf } from "@mizan/order-flows"
 import {
@@ -167,7 +174,7 @@ const settleDeposit = (call: Call, request: typeof SettleDeposit.Type) =>
     const streamId = VamDeposit.streamId(merchantId, request.orderNo)
     const pending = yield* placedOrder(VamDeposit.aggregate, streamId).pipe(
       Effect.catchTag("Rejection", () =>
-        Effect.fail(reject("ORDER_NO_NOT_EXIST", `no deposit exists with orderNo ${request.orderNo}`)),
+        Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo", "deposit")),
       ),
     )
     const { merchantId: _merchant, notifyUrl: _notifyUrl, remitterInfo, ...reported } = pending

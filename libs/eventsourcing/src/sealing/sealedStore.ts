@@ -8,7 +8,7 @@
 import { isSha256Hex } from "@mizan/kernel"
 import { Clock, Context, Effect, Exit, Layer, Result, Stream } from "effect"
 import { EventStore, type EventStoreShape } from "../EventStore.ts"
-import { type NewEvent, type RecordedEvent, StoreError } from "../events.ts"
+import { type AppendResult, type NewEvent, type RecordedEvent, StoreError, type StreamAppend } from "../events.ts"
 import { unkeyedDigestHex } from "./cipher.ts"
 import { forgottenSubjectCodec, forgottenSubjectStream } from "./forgetRecord.ts"
 import type { KeyRing } from "./KeyRing.ts"
@@ -99,40 +99,65 @@ const sealedAtOnce = (
 }
 
 /** `store` with sealing: what a caller appends and reads is clear; what the adapter holds is sealed. */
-export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventStoreShape => ({
-  ...store,
-  append: (streamId, events, expected) => {
-    const stored = sealer.storedStreamId(streamId)
-    // An append with nothing personal in its events or its stream id goes through as it is, with no copies.
-    if (stored === streamId && !events.some((event) => sealer.seals(event.type)))
-      return store.append(streamId, events, expected)
-    const appendSealed = (sealed: ReadonlyArray<NewEvent>) =>
-      Effect.map(store.append(stored, sealed, expected), (result) => ({
-        ...result,
-        // The caller gets back what it appended, in clear, under the id it used.
-        records: result.records.map((record, i) => ({ ...record, streamId, data: events[i]?.data })),
-      }))
-    // Sealed when the append runs, not when it is built: a run again (a retry) seals afresh, with new nonces and the
-    // key cache as it is then.
-    return Effect.suspend(() => {
-      const sealing = events.map((event) => sealer.seal(stored, event.type, event.data))
-      const sealed = sealedAtOnce(events, sealing)
-      if (sealed !== undefined) return appendSealed(sealed)
-      return Effect.flatMap(
-        Effect.forEach(events, (event, i) => Effect.map(sealing[i]!, (data) => withData(event, data))),
-        appendSealed,
+export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventStoreShape => {
+  /** Whether a part goes to the adapter as it is: nothing personal in its events or its stream id. */
+  const isClear = (part: StreamAppend) =>
+    sealer.storedStreamId(part.streamId) === part.streamId && !part.events.some((event) => sealer.seals(event.type))
+  /**
+   * A part as the adapter stores it: its stream id and events sealed. Run
+   * when the append runs, not when it is built: a run again (a retry) seals
+   * afresh, with new nonces and the key cache as it is then.
+   */
+  const sealedPart = (part: StreamAppend): Effect.Effect<StreamAppend, StoreError> => {
+    const streamId = sealer.storedStreamId(part.streamId)
+    const sealing = part.events.map((event) => sealer.seal(streamId, event.type, event.data))
+    const sealed = sealedAtOnce(part.events, sealing)
+    if (sealed !== undefined) return Effect.succeed({ ...part, streamId, events: sealed })
+    return Effect.map(
+      Effect.forEach(part.events, (event, i) => Effect.map(sealing[i]!, (data) => withData(event, data))),
+      (events) => ({ ...part, streamId, events }),
+    )
+  }
+  /** The caller gets back what it appended, in clear, under the id it used. */
+  const inClear = (part: StreamAppend, result: AppendResult): AppendResult => ({
+    ...result,
+    records: result.records.map((record, i) => ({ ...record, streamId: part.streamId, data: part.events[i]?.data })),
+  })
+  return {
+    ...store,
+    // A part with nothing personal in it goes through as it is, with no copies and no step of its own.
+    append: (streamId, events, expected) => {
+      const part = { streamId, events, expected }
+      if (isClear(part)) return store.append(streamId, events, expected)
+      return Effect.suspend(() =>
+        Effect.flatMap(sealedPart(part), (sealed) =>
+          Effect.map(store.append(sealed.streamId, sealed.events, expected), (result) => inClear(part, result)),
+        ),
       )
-    })
-  },
-  readStream: (streamId, options) =>
-    Effect.flatMap(store.readStream(sealer.storedStreamId(streamId), options), (records) =>
-      openedPage(sealer, records, undefined, streamId),
-    ),
-  readAll: (options) =>
-    Effect.flatMap(store.readAll(options), (records) => openedPage(sealer, records, options.wholeEventsOf)),
-  // A page at a time: one effect per page a follower is woken for, not one per event.
-  follow: (after, options) => Stream.mapArrayEffect(store.follow(after, options), (page) => openedPage(sealer, page)),
-})
+    },
+    appendMany: (parts) => {
+      const clear = parts.map(isClear)
+      if (clear.every(Boolean)) return store.appendMany(parts)
+      return Effect.suspend(() =>
+        Effect.flatMap(
+          Effect.forEach(parts, (part, i) => (clear[i] ? Effect.succeed(part) : sealedPart(part))),
+          (stored) =>
+            Effect.map(store.appendMany(stored), (results) =>
+              results.map((result, i) => (clear[i] ? result : inClear(parts[i]!, result))),
+            ),
+        ),
+      )
+    },
+    readStream: (streamId, options) =>
+      Effect.flatMap(store.readStream(sealer.storedStreamId(streamId), options), (records) =>
+        openedPage(sealer, records, undefined, streamId),
+      ),
+    readAll: (options) =>
+      Effect.flatMap(store.readAll(options), (records) => openedPage(sealer, records, options.wholeEventsOf)),
+    // A page at a time: one effect per page a follower is woken for, not one per event.
+    follow: (after, options) => Stream.mapArrayEffect(store.follow(after, options), (page) => openedPage(sealer, page)),
+  }
+}
 
 /**
  * Why a forget of `kind`, asked by `by`, cannot be taken, if anything. A

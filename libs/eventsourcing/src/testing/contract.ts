@@ -54,6 +54,12 @@ export interface ContractOptions {
    * becomes visible) leave it out.
    */
   readonly syncsAfterCommit?: boolean
+  /**
+   * The adapter appends an `appendMany`'s parts one after another
+   * (`appendInTurn`) rather than in one transaction: a part that fails
+   * leaves the parts before it written.
+   */
+  readonly appendsManyInTurn?: boolean
 }
 
 const event = (type: string, n: number, extra: Partial<NewEvent> = {}): NewEvent => ({
@@ -179,6 +185,87 @@ export const eventStoreContract = (
           expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" }),
         ),
       ),
+    )
+
+    it(
+      "appends to several streams in one appendMany, each at its version, the parts one after another in the log",
+      { timeout },
+      () =>
+        run(({ store }) =>
+          Effect.gen(function* () {
+            yield* store.append("many-a", batch(1), "no_stream")
+            const results = yield* store.appendMany([
+              { streamId: "many-a", events: batch(2, 1), expected: 1 },
+              { streamId: "many-b", events: batch(1, 3), expected: "no_stream" },
+            ])
+            expect(results.map((result) => result.streamVersion)).toEqual([3, 1])
+            expect(results.flatMap((result) => result.records.map((e) => [e.streamId, e.streamVersion]))).toEqual([
+              ["many-a", 2],
+              ["many-a", 3],
+              ["many-b", 1],
+            ])
+            const log = yield* readWholeLog(store, 100)
+            expect(log.map((e) => [e.streamId, e.streamVersion, (e.data as { n: number }).n])).toEqual([
+              ["many-a", 1, 0],
+              ["many-a", 2, 1],
+              ["many-a", 3, 2],
+              ["many-b", 1, 3],
+            ])
+            expect(log.slice(1).map((e) => e.globalPosition)).toEqual(
+              results.flatMap((r) => r.records.map((e) => e.globalPosition)),
+            )
+            expect((yield* store.readStream("many-b")).map((e) => e.data)).toEqual([batch(1, 3)[0]!.data])
+          }),
+        ),
+    )
+
+    it("refuses an appendMany of no part or naming a stream twice, writing nothing", { timeout }, () =>
+      run(({ store }) =>
+        Effect.gen(function* () {
+          const none = yield* Effect.flip(store.appendMany([]))
+          expect(none).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
+          const twice = yield* Effect.flip(
+            store.appendMany([
+              { streamId: "twice", events: batch(1), expected: "no_stream" },
+              { streamId: "twice", events: batch(1), expected: 1 },
+            ]),
+          )
+          expect(twice).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
+          expect(String(twice)).toContain("twice")
+          const emptyPart = yield* Effect.flip(
+            store.appendMany([
+              { streamId: "whole", events: batch(1), expected: "no_stream" },
+              { streamId: "hollow", events: [], expected: "no_stream" },
+            ]),
+          )
+          expect(emptyPart).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
+          expect(yield* readWholeLog(store, 100)).toEqual([])
+        }),
+      ),
+    )
+
+    it(
+      options.appendsManyInTurn
+        ? "appends an appendMany's parts in turn: a part whose stream moved fails, after the parts before it are written"
+        : "writes no part of an appendMany when one part's stream is not at the version it expects",
+      { timeout },
+      () =>
+        run(({ store }) =>
+          Effect.gen(function* () {
+            yield* store.append("taken", batch(1), "no_stream")
+            const conflict = yield* Effect.flip(
+              store.appendMany([
+                { streamId: "first", events: batch(2), expected: "no_stream" },
+                { streamId: "taken", events: batch(1), expected: "no_stream" },
+                { streamId: "last", events: batch(1), expected: "no_stream" },
+              ]),
+            )
+            expect(conflict).toMatchObject({ _tag: "VersionConflict", streamId: "taken", actual: 1 })
+            expect((yield* store.readStream("first")).length).toBe(options.appendsManyInTurn ? 2 : 0)
+            expect(yield* store.readStream("last")).toEqual([])
+            expect((yield* store.readStream("taken")).length).toBe(1)
+          }),
+        ),
     )
 
     it("lets exactly one of many truly concurrent appends at the same version win", { timeout }, () =>

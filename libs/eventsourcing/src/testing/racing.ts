@@ -23,17 +23,16 @@ export interface RacingStore {
  */
 export const racingStore = (store: EventStoreShape = makeMemoryEventStore()): RacingStore => {
   let lost = 0
+  const countLost = () =>
+    Effect.sync(() => {
+      lost += 1
+    })
   const racing: EventStoreShape = {
     ...store,
     readStream: (streamId, options) => store.readStream(streamId, options).pipe(Effect.tap(() => Effect.yieldNow)),
     append: (streamId, events, expected) =>
-      store.append(streamId, events, expected).pipe(
-        Effect.tapErrorTag("VersionConflict", () =>
-          Effect.sync(() => {
-            lost += 1
-          }),
-        ),
-      ),
+      store.append(streamId, events, expected).pipe(Effect.tapErrorTag("VersionConflict", countLost)),
+    appendMany: (parts) => store.appendMany(parts).pipe(Effect.tapErrorTag("VersionConflict", countLost)),
   }
   return { layer: Layer.succeed(EventStore, racing), lostRaces: () => lost }
 }

@@ -1,4 +1,4 @@
-import { checkRequest, type Rejection, reject, sameRequest } from "@mizan/kernel"
+import { checkRequest, namesNoOrder, type Rejection, reject, sameRequest } from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import { holderNameAndAddressFit, holderNameAndAddressTooLong } from "../iban/queryIbanHolderName.ts"
 import { findAbility } from "../payout/abilities.ts"
@@ -34,7 +34,7 @@ const place = (command: PlaceBankTransfer, state: State): Decision => {
       : Result.fail(
           reject(
             "MERCHANT_ORDER_NO_EXIST",
-            `merchantOrderNo ${terms.merchantOrderNo} is already a bank transfer with different parameters`,
+            `bizContent.merchantOrderNo ${terms.merchantOrderNo} is already a bank transfer with different parameters`,
           ),
         )
   const invalid = checkRequest(BankTransferRequest, command.request)
@@ -66,7 +66,7 @@ const place = (command: PlaceBankTransfer, state: State): Decision => {
 /** The bank's outcome ends a CREATED order; the same outcome again changes nothing; a terminal status is final. */
 const recordOutcome = ({ merchantId, outcome, now }: RecordBankOutcome, state: State): Decision => {
   if (state.status === "ABSENT" || state.merchantId !== merchantId)
-    return Result.fail(reject("MERCHANT_ORDER_NO_NOT_EXIST", "this merchant has no such bank transfer"))
+    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo", "bank transfer"))
   switch (state.status) {
     case "CREATED":
       return Result.succeed([

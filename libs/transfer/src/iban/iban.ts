@@ -50,7 +50,7 @@ export const ibanMod97 = (electronic: string): number => {
 const shape = /^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/
 
 const wrongFormat = (why: string): Result.Result<never, Rejection> =>
-  Result.fail(reject("WRONG_IBAN_FORMAT", `iban ${why}`))
+  Result.fail(reject("WRONG_IBAN_FORMAT", `bizContent.iban ${why}`))
 
 export const parseIban = (text: string): Result.Result<Iban, Rejection> => {
   const electronic = text.replaceAll(" ", "").toUpperCase()

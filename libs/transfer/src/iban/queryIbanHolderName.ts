@@ -23,7 +23,7 @@ export const holderNameAndAddressFit = (holderNameChars: number, beneficiaryAddr
 export const holderNameAndAddressTooLong = (): Rejection =>
   reject(
     "INVALID_PARAMETER",
-    `holderName plus beneficiaryAddress must be at most ${holderNameAndAddressMaxChars} characters`,
+    `bizContent.holderName plus beneficiaryAddress must be at most ${holderNameAndAddressMaxChars} characters`,
   )
 
 /** The query's clear values, decrypted at the edge; none of them is kept. */

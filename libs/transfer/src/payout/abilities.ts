@@ -41,7 +41,7 @@ export const findAbility = (
     ? Result.fail(
         reject(
           "FUND_OUT_ABILITY_SUPPORTED",
-          `networkCode ${networkCode} with fundoutCurrencyCode ${fundoutCurrencyCode} is not enabled for this merchant`,
+          `bizContent.networkCode ${networkCode} with fundoutCurrencyCode ${fundoutCurrencyCode} is not enabled for this merchant`,
         ),
       )
     : Result.succeed(found)

@@ -25,7 +25,10 @@ const enabledAbilityAndRate = Effect.fn("Transfer.enabledAbilityAndRate")(functi
     .rateFor(fundoutCurrencyCode)
     .pipe(
       Effect.mapError(() =>
-        reject("FUND_OUT_ABILITY_SUPPORTED", `fundoutCurrencyCode ${fundoutCurrencyCode} has no rate at present`),
+        reject(
+          "FUND_OUT_ABILITY_SUPPORTED",
+          `bizContent.fundoutCurrencyCode ${fundoutCurrencyCode} has no rate at present`,
+        ),
       ),
     )
   return { abilities, ability: ability.success, rate }

@@ -1,9 +1,10 @@
 /**
- * Background work that outlives a store outage. The API answers again once
- * the store does (PostgreSQL restarting, a failover); so must the notifier,
- * the head signer and the expiry sweep, rather than stay stopped for the
- * process's life. Starting one again is as safe as restarting the process,
- * since each resumes from the store.
+ * Background work that outlives a store outage. A service answers again
+ * once its store does (PostgreSQL restarting, a failover); so must the work
+ * it runs beside (the notifier, the head signer, the expiry sweep), in
+ * whichever process runs it, rather than stay stopped for the process's
+ * life. Starting one again is as safe as restarting the process, since each
+ * resumes from the store.
  */
 import { Effect, Schedule } from "effect"
 
