@@ -17,10 +17,13 @@ const secret = "password=hunter2 at /var/lib/secret"
 const failingStore = Layer.sync(EventStore, () => {
   const inner = makeMemoryEventStore()
   const broken = () => Effect.fail(new StoreError({ reason: "Unavailable", detail: secret }))
+  const isRevokeRefund = (streamId: string) => streamId.startsWith("refund-revoke-")
   return EventStore.of({
     ...inner,
     append: (streamId, events, expected) =>
-      streamId.startsWith("refund-revoke-") ? broken() : inner.append(streamId, events, expected),
+      isRevokeRefund(streamId) ? broken() : inner.append(streamId, events, expected),
+    // A refund order is created with its orderNo's index in one appendMany.
+    appendMany: (parts) => (parts.some((part) => isRevokeRefund(part.streamId)) ? broken() : inner.appendMany(parts)),
     readStream: (streamId, options) => (streamId.includes("BROKEN") ? broken() : inner.readStream(streamId, options)),
   })
 })

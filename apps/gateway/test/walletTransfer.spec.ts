@@ -4,14 +4,19 @@
  * MEMBER-1 (971500000001, Amal Saeed, AED 1,000) and MEMBER-2
  * (971500000002, Omar Khan, AED 19,990).
  */
+import { handleCommand } from "@mizan/eventsourcing"
+import { fils, timestamp } from "@mizan/kernel"
+import { findByOrderNo } from "@mizan/order-flows"
 import { sha256Hex } from "@mizan/protocol"
 import { WalletTransfer } from "@mizan/transfer"
+import { placeWalletTransfer } from "@mizan/transfer/testing"
 import { describe, expect, it } from "vitest"
 import { ok, refused } from "./calls.ts"
 import { newNumber, type TestGateway } from "./harness.ts"
 import { suiteGateway } from "./suiteGateway.ts"
 import {
   expectQueryAnswersOnlyOwnOrders,
+  handMadeOrderNo,
   sandboxOk,
   startProductionGateway,
   storedText,
@@ -246,5 +251,29 @@ describe("in production, where no member directory is connected", () => {
     )
     expect(refusal).toMatchObject({ code: "504" })
     expect(await streamLength(production, WalletTransfer.streamId("M1", no))).toBe(0)
+  })
+
+  it("answers a retry with the order an earlier request placed, and indexes its orderNo should that request have been cut short", async () => {
+    const no = newNumber("w")
+    const orderNo = handMadeOrderNo("3")
+    const streamId = WalletTransfer.streamId("M1", no)
+    const now = timestamp(Date.now())
+    // Placed while a directory answered, then the process died before the index was written.
+    await production.run(
+      handleCommand(
+        WalletTransfer.aggregate,
+        streamId,
+        placeWalletTransfer({
+          now,
+          orderNo,
+          beneficiaryIdentity: sha256Hex(member1Phone),
+          beneficiary: { _tag: "MemberFound", fullName: sha256Hex("Amal Saeed"), balanceFils: fils(100_000) },
+          request: { merchantOrderNo: no, amountFils: fils(1_000), memo: "Salary advance" },
+        }),
+      ),
+    )
+    const retried = await transfer({ merchantOrderNo: no }, "M1", production)
+    expect(retried.transferOrder).toMatchObject({ orderNo, status: "CREATED" })
+    expect(await production.run(findByOrderNo("M1", orderNo, "walletTransfer"))).toBe(streamId)
   })
 })

@@ -11,7 +11,8 @@ import { handleCommand, handleCommandOnNewStream, loadAggregate } from "@mizan/e
 import { namesNoOrder, type Rejection, type Timestamp } from "@mizan/kernel"
 import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
-import { findByOrderNo, indexOrderNo, newOrderNo, orderIndexPart } from "./orderIndex.ts"
+import { createIndexedOrder } from "./createIndexed.ts"
+import { findByOrderNo, newOrderNo } from "./orderIndex.ts"
 
 /** How a request names an order: exactly one of the two (the wire schema checks it). */
 export interface OrderName {
@@ -57,22 +58,12 @@ export const onOrder = (streamId: string, command: AcquiringOrder.Command) =>
   )
 
 /**
- * Places an acquiring order and indexes its orderNo in the same write
- * (`appendMany`: one transaction and one wait for durability where the
- * store commits several streams at once). A repeat (the merchant's retry
- * of a create) answers the order the first request placed and indexes that
- * order's number again, which heals a first request cut short between the
- * order and its index (a store that appends in turn, a crash). Idempotent.
+ * Places an acquiring order and indexes its orderNo in the same write; a
+ * repeat answers the first order and indexes its number
+ * (`createIndexedOrder`).
  */
 export const placeAcquiringOrder = (streamId: string, command: AcquiringOrder.CreateOrder) =>
-  Effect.gen(function* () {
-    const handled = yield* handleCommandOnNewStream(AcquiringOrder.aggregate, streamId, command, undefined, [
-      orderIndexPart(command.merchantId, command.orderNo, "acquiring", streamId),
-    ])
-    const order = yield* orderIn(handled)
-    if (!handled.alongsideWritten) yield* indexOrderNo(command.merchantId, order.orderNo, "acquiring", streamId)
-    return order
-  })
+  createIndexedOrder(AcquiringOrder.aggregate, streamId, command, "acquiring", orderIn)
 
 /**
  * The order as it is now. A read that may write, and says so: an order past
@@ -83,19 +74,23 @@ export const placeAcquiringOrder = (streamId: string, command: AcquiringOrder.Cr
 export const readOrderExpiringIfDue = (merchantId: string, streamId: string, now: Timestamp) =>
   onOrder(streamId, { _tag: "ExpireOrder", merchantId, now })
 
+/** The refund a command left, or 62004 when the stream holds none. */
+const refundIn = ({ state }: { readonly state: RefundOrder.State }) =>
+  state.status === "ABSENT"
+    ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
+    : Effect.succeed(state as RefundOrder.Order)
+
 /** Runs a command on a refund order and answers the refund after it. */
 export const onRefund = (streamId: string, command: RefundOrder.Command) =>
-  Effect.flatMap(handleCommand(RefundOrder.aggregate, streamId, command), ({ state }) =>
-    state.status === "ABSENT"
-      ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
-      : Effect.succeed(state as RefundOrder.Order),
-  )
+  Effect.flatMap(handleCommand(RefundOrder.aggregate, streamId, command), refundIn)
 
 /**
  * Creates the refund order a reservation on the acquiring order stands for,
- * and indexes its orderNo. Idempotent: on a repeat both steps decide
- * nothing. A reused refund number of another order answers 62017, after the
- * reservation just made is released again.
+ * and indexes its orderNo in the same write (`createIndexedOrder`: a refund
+ * number is nearly always new). Idempotent: a repeat decides nothing and
+ * indexes the first refund's number again. A reused refund number of
+ * another order answers 62017, after the reservation just made is released
+ * again.
  */
 export const createRefundFromReservation = (
   order: AcquiringOrder.Order,
@@ -111,13 +106,14 @@ export const createRefundFromReservation = (
         : AcquiringOrder.requestedRefund(order, refundMerchantOrderNo)
     if (reservation === undefined) return yield* Effect.die(new Error(`no ${cause} reservation on ${acquiringStream}`))
     const refundStream = RefundOrder.streamId(order.merchantId, refundMerchantOrderNo, cause)
-    const refund = yield* onRefund(refundStream, {
+    const create: RefundOrder.CreateRefund = {
       _tag: "CreateRefund",
       merchantId: order.merchantId,
       now,
       orderNo: reservation.refundOrderNo,
       details: refundDetails(order, reservation),
-    }).pipe(
+    }
+    return yield* createIndexedOrder(RefundOrder.aggregate, refundStream, create, "refund", refundIn).pipe(
       Effect.tapError((rejection: Rejection | unknown) =>
         (rejection as Rejection)._tag === "Rejection" &&
         (rejection as Rejection).code === "REFUND_MERCHANT_ORDER_NO_EXIST"
@@ -131,8 +127,6 @@ export const createRefundFromReservation = (
           : Effect.void,
       ),
     )
-    yield* indexOrderNo(order.merchantId, refund.orderNo, "refund", refundStream)
-    return refund
   }).pipe(Effect.withSpan("OrderFlows.createRefundFromReservation", { attributes: { acquiringStream } }))
 
 /** The refund stream of a merchant's refund named either way (62004 / 62035 when it names nothing). */

@@ -1,3 +1,4 @@
+export * from "./createIndexed.ts"
 export * from "./flows.ts"
 export * from "./orderIndex.ts"
 export * from "./transfers.ts"

@@ -9,6 +9,7 @@ import { type Aggregate, handleCommand, loadAggregate } from "@mizan/eventsourci
 import { namesNoOrder } from "@mizan/kernel"
 import { BankTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
+import { type CreatesNumberedOrder, createIndexedOrder } from "./createIndexed.ts"
 import type { OrderName } from "./flows.ts"
 import { findByOrderNo, type OrderKind } from "./orderIndex.ts"
 
@@ -48,15 +49,32 @@ export const placedOrder = <Command, Event, State extends { readonly status: str
     isPlaced(state) ? Effect.succeed(state) : Effect.fail(noSuchOrder()),
   )
 
+/** The order a command left, or 62004 when the stream holds none. */
+const placedIn = <State extends { readonly status: string }>({ state }: { readonly state: State }) =>
+  isPlaced(state) ? Effect.succeed(state) : Effect.fail(noSuchOrder())
+
 /** Runs a command on a transfer order and answers the order after it. */
 export const onTransfer = <Command, Event, State extends { readonly status: string }, Error>(
   aggregate: Aggregate<Command, Event, State, Error>,
   streamId: string,
   command: Command,
-) =>
-  Effect.flatMap(handleCommand(aggregate, streamId, command), ({ state }) =>
-    isPlaced(state) ? Effect.succeed(state) : Effect.fail(noSuchOrder()),
-  )
+) => Effect.flatMap(handleCommand(aggregate, streamId, command), placedIn)
+
+/** A transfer aggregate's state: no order yet, or an order with the service's number. */
+type NumberedState = { readonly status: "ABSENT" } | { readonly status: string; readonly orderNo: string }
+
+/**
+ * Places a transfer order and indexes its orderNo in the same write; a
+ * repeat the decider takes answers the first order and indexes its number
+ * (`createIndexedOrder`). A repeat it refuses (a card transfer's 62029,
+ * 62028, 62002) indexes nothing: the caller heals that one itself.
+ */
+export const placeTransfer = <Command, Event, State extends NumberedState, Error>(
+  aggregate: Aggregate<Command, Event, State, Error>,
+  streamId: string,
+  command: Command & CreatesNumberedOrder,
+  kind: OrderKind,
+) => createIndexedOrder(aggregate, streamId, command, kind, placedIn<State>)
 
 /**
  * Hands a CREATED bank transfer to the bank with the beneficiary's clear

@@ -18,6 +18,7 @@ import fc from "fast-check"
 import { describe, expect } from "vitest"
 import * as Flows from "../src/index.ts"
 import { endRefund, requestRefund, revokeOrder } from "./flow.ts"
+import { cutAfterTheFirstPart, withWritesRecorded } from "./stores.ts"
 
 const event = (type: string): NewEvent => ({ type, schemaVersion: 1, data: {} })
 
@@ -101,7 +102,7 @@ describe("the refund request flow", () => {
     }).pipe(onMemoryStore),
   )
 
-  it.effect("answers a repeated request with the existing refund and appends nothing", () =>
+  it.effect("answers a repeated request with the existing refund, its number indexed, and appends nothing", () =>
     Effect.gen(function* () {
       yield* paidOrder()
       const first = yield* request()
@@ -115,6 +116,9 @@ describe("the refund request flow", () => {
       })
       expect(again.refund).toEqual(first.refund)
       expect((yield* (yield* EventStore).readAll({ after: -1n, maxCount: 100 })).length).toBe(appended)
+      const refundStream = RefundOrder.streamId(merchantId, "REFUND-1")
+      expect(yield* Flows.findByOrderNo(merchantId, first.refund.orderNo, "refund")).toBe(refundStream)
+      expect(yield* Flows.findByOrderNo(merchantId, "SVC-FRESH", "refund")).toBeUndefined()
     }).pipe(onMemoryStore),
   )
 
@@ -157,6 +161,44 @@ describe("the refund request flow", () => {
         expect(other.refunds).toMatchObject([{ status: "RELEASED" }])
         expect(other.pendingRefundFils).toBe(0)
       }).pipe(onMemoryStore),
+  )
+})
+
+describe("creating a refund order", () => {
+  const refundStream = RefundOrder.streamId(merchantId, "REFUND-1")
+  const refundIndex = Flows.orderIndexStreamId(merchantId, "SVC-REFUND-1-ORDER-1")
+
+  it.effect("writes the refund order and its orderNo's index in one appendMany, after the reservation", () =>
+    Effect.gen(function* () {
+      yield* paidOrder()
+      const { answer, writes } = yield* withWritesRecorded(request())
+      expect(answer.refund.orderNo).toBe("SVC-REFUND-1-ORDER-1")
+      expect(writes).toEqual([[AcquiringOrder.streamId(merchantId, "ORDER-1")], [refundStream, refundIndex]])
+      expect(yield* Flows.findByOrderNo(merchantId, "SVC-REFUND-1-ORDER-1", "refund")).toBe(refundStream)
+    }).pipe(onMemoryStore),
+  )
+
+  it.effect("heals a refund order written without its index when the request is retried", () =>
+    Effect.gen(function* () {
+      yield* paidOrder()
+      expect(yield* cutAfterTheFirstPart(request())).toMatchObject({ _tag: "StoreError" })
+      expect((yield* loadRefund("REFUND-1")).status).toBe("CREATED")
+      expect(yield* Flows.findByOrderNo(merchantId, "SVC-REFUND-1-ORDER-1", "refund")).toBeUndefined()
+      const { writes } = yield* withWritesRecorded(request())
+      // The guess of a new refund conflicts, writing nothing; the repeat then indexes the first refund's number.
+      expect(writes).toEqual([[refundStream, refundIndex], [refundIndex]])
+      expect(yield* Flows.findByOrderNo(merchantId, "SVC-REFUND-1-ORDER-1", "refund")).toBe(refundStream)
+    }).pipe(onMemoryStore),
+  )
+
+  it.effect("indexes nothing for a refund number of another order's refund (62017)", () =>
+    Effect.gen(function* () {
+      yield* paidOrder("ORDER-1")
+      yield* paidOrder("ORDER-2")
+      yield* request({}, "ORDER-1")
+      yield* Effect.flip(request({}, "ORDER-2"))
+      expect(yield* Flows.findByOrderNo(merchantId, "SVC-REFUND-1-ORDER-2", "refund")).toBeUndefined()
+    }).pipe(onMemoryStore),
   )
 })
 
@@ -341,18 +383,7 @@ describe("placing an acquiring order", () => {
   it.effect("writes the order and its orderNo's index in one appendMany, the order first", () =>
     Effect.gen(function* () {
       const store = yield* EventStore
-      const writes: Array<ReadonlyArray<string>> = []
-      const order = yield* Effect.provideService(place("SVC-1"), EventStore, {
-        ...store,
-        append: (streamId, events, expected) => {
-          writes.push([streamId])
-          return store.append(streamId, events, expected)
-        },
-        appendMany: (parts) => {
-          writes.push(parts.map((part) => part.streamId))
-          return store.appendMany(parts)
-        },
-      })
+      const { answer: order, writes } = yield* withWritesRecorded(place("SVC-1"))
       expect(order.orderNo).toBe("SVC-1")
       expect(writes).toEqual([[stream, Flows.orderIndexStreamId(merchantId, "SVC-1")]])
       expect(yield* Flows.findByOrderNo(merchantId, "SVC-1", "acquiring")).toBe(stream)

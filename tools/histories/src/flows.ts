@@ -10,7 +10,7 @@ import * as Flows from "@mizan/order-flows"
 import { RefundOrder } from "@mizan/refund"
 import { Effect } from "effect"
 
-export { indexOrderNo, orderIndexStreamId } from "@mizan/order-flows"
+export { placeAcquiringOrder } from "@mizan/order-flows"
 
 /** Refund order: reserve on the acquiring order, then create the refund order (released again on 62017). */
 export const requestRefund = (input: {

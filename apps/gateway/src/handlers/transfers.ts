@@ -8,8 +8,10 @@
  * a `CardNumber`, which shows nothing but those). The clear values go on
  * only to the bank ports.
  *
- * Every step is idempotent: the command (a repeat decides nothing), the
- * orderNo index (appended once) and the bank submission (taken once by
+ * A new order and its orderNo's index go into the store in one write
+ * (`placeTransfer`, `transferToWallet`). Every step is idempotent: the
+ * command (a repeat decides nothing and indexes the first order's number
+ * again), the index (appended once) and the bank submission (taken once by
  * orderNo), so a request retried after a crash between two of them heals
  * the order.
  */
@@ -21,8 +23,8 @@ import {
   indexOrderNo,
   MemberDirectory,
   newOrderNo,
-  onTransfer,
   placedOrder,
+  placeTransfer,
   submitBankTransfer,
   submitCardPayout,
   transferToWallet,
@@ -63,16 +65,21 @@ const memberDirectoryFor = (merchantId: string) =>
  * When the member directory does not answer, the transfer went as far as
  * it could: an order it placed stays CREATED and is the answer (the
  * merchant's retry books the credit later); if it could not even look the
- * beneficiary up, nothing was recorded and the merchant retries.
+ * beneficiary up, nothing was recorded and the merchant retries. An order
+ * found here may be an earlier request's, placed by a store that appends
+ * in turn and cut short before its index: it is indexed again, as a repeat
+ * that reached the directory would have.
  */
-const walletOrderSoFar = (streamId: string) =>
-  Effect.flatMap(loadAggregate(WalletTransfer.aggregate, streamId), ({ state }) =>
-    state.status === "ABSENT"
-      ? Effect.fail(
-          reject("SERVICE_TIMEOUT", "the member directory did not answer: nothing was recorded, retry the request"),
-        )
-      : Effect.succeed(state),
-  )
+const walletOrderSoFar = (merchantId: string, streamId: string) =>
+  Effect.gen(function* () {
+    const { state } = yield* loadAggregate(WalletTransfer.aggregate, streamId)
+    if (state.status === "ABSENT")
+      return yield* Effect.fail(
+        reject("SERVICE_TIMEOUT", "the member directory did not answer: nothing was recorded, retry the request"),
+      )
+    yield* indexOrderNo(merchantId, state.orderNo, "walletTransfer", streamId)
+    return state
+  })
 
 const placeWalletTransfer = (call: Call, request: DecodedRequestOf<typeof walletPath>) =>
   Effect.gen(function* () {
@@ -93,9 +100,8 @@ const placeWalletTransfer = (call: Call, request: DecodedRequestOf<typeof wallet
       feePlan: call.merchant.config.fees?.walletTransfer ?? noFees,
     }).pipe(
       Effect.provideService(MemberDirectory, directory),
-      Effect.catchTag("MemberDirectoryUnavailable", () => walletOrderSoFar(streamId)),
+      Effect.catchTag("MemberDirectoryUnavailable", () => walletOrderSoFar(merchantId, streamId)),
     )
-    yield* indexOrderNo(merchantId, order.orderNo, "walletTransfer", streamId)
     return { transferOrder: toWireTransferOrder(order) }
   })
 
@@ -175,8 +181,7 @@ const placeBankTransfer = (call: Call, request: DecodedRequestOf<typeof bankPath
     const beneficiary = yield* clearBeneficiaryOf(request)
     const command = yield* placeBankTransferCommand(call, request, beneficiary)
     const streamId = BankTransfer.streamId(merchantId, request.merchantOrderNo)
-    const order = yield* onTransfer(BankTransfer.aggregate, streamId, command)
-    yield* indexOrderNo(merchantId, order.orderNo, "bankTransfer", streamId)
+    const order = yield* placeTransfer(BankTransfer.aggregate, streamId, command, "bankTransfer")
     if (order.status === "CREATED") yield* submitBankTransfer(order, beneficiary, call.traceCode)
     return { transferToBankOrder: toWireTransferToBankOrder(order) }
   })
@@ -254,23 +259,20 @@ const placeCardTransfer = (call: Call, request: DecodedRequestOf<typeof cardPath
     const holder = yield* clearHolderOf(request)
     const command = yield* placeCardTransferCommand(call, request, cardNumber, holder)
     const streamId = BankCardTransfer.streamId(merchantId, request.merchantOrderNo)
-    /** Index and submit: after a placement, and again on a resubmission, which heals a crash between the steps. */
-    const completePlacement = (order: BankCardTransfer.BankCardTransferOrder) =>
-      Effect.gen(function* () {
-        yield* indexOrderNo(merchantId, order.orderNo, "cardTransfer", streamId)
-        if (order.status === "CREATED") yield* submitCardPayout(order, cardNumber, holder, call.traceCode)
-      })
-    const order = yield* onTransfer(BankCardTransfer.aggregate, streamId, command).pipe(
+    const submit = (order: BankCardTransfer.BankCardTransferOrder) =>
+      order.status === "CREATED" ? submitCardPayout(order, cardNumber, holder, call.traceCode) : Effect.void
+    /** A resubmission is refused, so nothing indexed it: index and submit again, which heals a crash between the steps. */
+    const completeResubmitted = Effect.flatMap(placedOrder(BankCardTransfer.aggregate, streamId), (order) =>
+      Effect.andThen(indexOrderNo(merchantId, order.orderNo, "cardTransfer", streamId), submit(order)),
+    )
+    const order = yield* placeTransfer(BankCardTransfer.aggregate, streamId, command, "cardTransfer").pipe(
       Effect.catchTag("Rejection", (rejection: Rejection) =>
         repeatAnswers.has(rejection.code)
-          ? Effect.andThen(
-              Effect.flatMap(placedOrder(BankCardTransfer.aggregate, streamId), completePlacement),
-              Effect.fail(rejection),
-            )
+          ? Effect.andThen(completeResubmitted, Effect.fail(rejection))
           : Effect.fail(rejection),
       ),
     )
-    yield* completePlacement(order)
+    yield* submit(order)
     return { transferToBankCard: toWireBankCardOrder(order) }
   })
 

@@ -2,6 +2,7 @@ import { type EventStore, handleCommand, type StoreError, type VersionConflict }
 import type { Rejection } from "@mizan/kernel"
 import { WalletTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
+import { createIndexedOrder } from "../createIndexed.ts"
 import { MemberDirectory, type MemberDirectoryUnavailable } from "./memberDirectory.ts"
 
 const { aggregate, streamId, beneficiaryBalanceMaxFils } = WalletTransfer
@@ -13,7 +14,8 @@ export type WalletTransferInput = Omit<WalletTransfer.PlaceWalletTransfer, "_tag
  * The wallet transfer operation, end to end:
  *
  * 1. look the beneficiary up in the member directory;
- * 2. place the order: it fails at once on a broken rule, or stays CREATED;
+ * 2. place the order and index its orderNo in one write (`createIndexedOrder`):
+ *    it fails at once on a broken rule, or stays CREATED;
  * 3. a CREATED order asks the directory to credit the member (idempotent by
  *    the order's orderNo, refused atomically beyond AED 20,000);
  * 4. the credit's outcome settles the order: SUCCESS, or FAILURE.
@@ -34,9 +36,14 @@ export const transferToWallet = (
     const { request } = input
     const id = streamId(input.merchantId, request.merchantOrderNo)
     const beneficiary = yield* directory.find(request.beneficiaryIdentityType, request.beneficiaryIdentity)
-    const placed = yield* handleCommand(aggregate, id, { _tag: "PlaceWalletTransfer", ...input, beneficiary })
-    const order = placed.state
-    if (order.status === "ABSENT") return yield* Effect.die(new Error(`${id}: placing decided no order`))
+    const order = yield* createIndexedOrder(
+      aggregate,
+      id,
+      { _tag: "PlaceWalletTransfer", ...input, beneficiary },
+      "walletTransfer",
+      ({ state }) =>
+        state.status === "ABSENT" ? Effect.die(new Error(`${id}: placing decided no order`)) : Effect.succeed(state),
+    )
     if (order.status !== "CREATED") return order
     const outcome: CreditOutcome = yield* directory
       .credit({

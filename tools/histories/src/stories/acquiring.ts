@@ -9,7 +9,7 @@ import { AcquiringOrder } from "@mizan/acquiring"
 import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import { dayMs, type Fils, fils, hourMs, minuteMs, type Timestamp, timestamp } from "@mizan/kernel"
 import { Effect } from "effect"
-import { endRefund, indexOrderNo, requestRefund, revokeOrder } from "../flows.ts"
+import { endRefund, placeAcquiringOrder, requestRefund, revokeOrder } from "../flows.ts"
 import { after, type Next, type Step, stepLater, theEnd } from "../story.ts"
 import { type Merchant, sha256, type World } from "../world.ts"
 
@@ -233,7 +233,7 @@ const failAttempt = (story: OrderStory, attemptId: string): Step =>
       : [after(story.expiresAt - world.clock.nowMs + world.random.int(minuteMs, hourMs), expire(story))]
   })
 
-/** A new order: created (and its orderNo indexed), then one of the fates above. */
+/** A new order: created with its orderNo's index in one write, as the gateway creates it, then one of the fates above. */
 export const acquiringStory = (world: World): Step =>
   Effect.gen(function* () {
     const { random } = world
@@ -243,7 +243,7 @@ export const acquiringStory = (world: World): Step =>
     const request = orderRequestFor(world, merchantOrderNo, now)
     const streamId = AcquiringOrder.streamId(merchant.merchantId, merchantOrderNo)
     const orderNo = world.serviceOrderNo("acquiring")
-    const created = yield* handleCommand(AcquiringOrder.aggregate, streamId, {
+    const created = yield* placeAcquiringOrder(streamId, {
       _tag: "CreateOrder",
       merchantId: merchant.merchantId,
       orderNo,
@@ -251,15 +251,13 @@ export const acquiringStory = (world: World): Step =>
       now,
       request,
     })
-    yield* indexOrderNo(merchant.merchantId, orderNo, "acquiring", streamId)
-    if (!AcquiringOrder.isOrder(created.state)) return theEnd
     const story: OrderStory = {
       world,
       merchant,
       merchantOrderNo,
       streamId,
       request,
-      expiresAt: created.state.expiredTime,
+      expiresAt: created.expiredTime,
       payer: payerFor(world),
     }
     const firstAttempt = `${merchantOrderNo}-a1`

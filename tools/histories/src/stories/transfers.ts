@@ -8,10 +8,9 @@
 import { BankCardTransfer, CardNumber, legalNameShape } from "@mizan/card-transfer"
 import { handleCommand } from "@mizan/eventsourcing"
 import { fils, hourMs, minuteMs, type Sha256Hex } from "@mizan/kernel"
-import { transferToWallet } from "@mizan/order-flows"
-import { BankTransfer, VamDeposit, WalletTransfer } from "@mizan/transfer"
+import { placeTransfer, transferToWallet } from "@mizan/order-flows"
+import { BankTransfer, VamDeposit } from "@mizan/transfer"
 import { Effect } from "effect"
-import { indexOrderNo } from "../flows.ts"
 import { after, type Step, stepLater, theEnd } from "../story.ts"
 import { payoutAbilities, personName, quotedRates, sha256, type World } from "../world.ts"
 
@@ -61,12 +60,6 @@ export const walletStory = (world: World): Step =>
       },
       feePlan: walletFeePlan,
     })
-    yield* indexOrderNo(
-      merchant.merchantId,
-      orderNo,
-      "walletTransfer",
-      WalletTransfer.streamId(merchant.merchantId, merchantOrderNo),
-    )
     return theEnd
   })
 
@@ -109,7 +102,7 @@ export const bankStory = (world: World): Step =>
     const orderNo = world.serviceOrderNo("bankTransfer")
     const streamId = BankTransfer.streamId(merchant.merchantId, merchantOrderNo)
     const now = world.now()
-    yield* handleCommand(BankTransfer.aggregate, streamId, {
+    const place: BankTransfer.PlaceBankTransfer = {
       _tag: "PlaceBankTransfer",
       merchantId: merchant.merchantId,
       orderNo,
@@ -117,8 +110,8 @@ export const bankStory = (world: World): Step =>
       now,
       ...bankRequestFor(world, merchantOrderNo),
       abilities: payoutAbilities,
-    })
-    yield* indexOrderNo(merchant.merchantId, orderNo, "bankTransfer", streamId)
+    }
+    yield* placeTransfer(BankTransfer.aggregate, streamId, place, "bankTransfer")
     const fate = random.weighted({ paid: 0.8, failed: 0.15, silent: 0.05 })
     if (fate === "silent") return theEnd
     const outcome = stepLater(() =>
@@ -172,7 +165,7 @@ export const cardStory = (world: World): Step =>
     const now = world.now()
     const clear = `4${random.digits(15)}`
     const holder = cardHolder(world)
-    yield* handleCommand(BankCardTransfer.aggregate, streamId, {
+    const place: BankCardTransfer.PlaceBankCardTransfer = {
       _tag: "PlaceBankCardTransfer",
       merchantId: merchant.merchantId,
       orderNo,
@@ -192,8 +185,8 @@ export const cardStory = (world: World): Step =>
       enabledProducts: [BankCardTransfer.bankCardTransferProduct],
       feePlan: cardFeePlan,
       payerFeeMemberId: "100000000099",
-    })
-    yield* indexOrderNo(merchant.merchantId, orderNo, "cardTransfer", streamId)
+    }
+    yield* placeTransfer(BankCardTransfer.aggregate, streamId, place, "cardTransfer")
     const fate = random.weighted({ Paid: 0.8, BankDeclined: 0.1, Failed: 0.1 })
     const returned = stepLater(() =>
       Effect.as(
