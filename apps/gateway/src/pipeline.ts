@@ -101,6 +101,8 @@ export interface Api<R> {
   readonly operations: Readonly<Record<string, ApiOperation<R>>>
   /** Other paths of the same operations (alias -> operation path): one grant, one rate limit, one answer. */
   readonly aliases?: Readonly<Record<string, string>>
+  /** Why a path under `basePath` names no operation, said after "no operation at <path>": an API switched off. */
+  readonly absentBecause?: string
 }
 
 /** A typed row of an operation table. */
@@ -201,11 +203,21 @@ const refuseWith = (envelope: ResponseEnvelope) => Effect.fail(new Refused({ hea
 
 const refuse = (code: Exclude<CodeName, "SUCCESS">, msg?: string) => refuseWith(failureResponse(code, msg))
 
+/**
+ * What a requestTime sent in seconds (as `date +%s` and many clocks give it)
+ * is: read as milliseconds it lands in January 1970, and "more than 15
+ * minutes before" alone leaves the merchant hunting a clock skew.
+ */
+const secondsHint = (requestTime: Timestamp, nowMs: number, windowMs: number): string =>
+  Math.abs(requestTime * 1000 - nowMs) <= windowMs
+    ? `: ${requestTime} reads as ${new Date(requestTime).toISOString()}; send milliseconds since 1970, not seconds`
+    : ""
+
 const checkRequestTime = (requestTime: Timestamp, nowMs: number, windowMs: number) => {
   if (requestTime < nowMs - windowMs)
     return refuse(
       "REQUESTTIME_TOO_EARLY",
-      `requestTime is more than ${windowMs / 60_000} minutes before the service's time`,
+      `requestTime is more than ${windowMs / 60_000} minutes before the service's time${secondsHint(requestTime, nowMs, windowMs)}`,
     )
   if (requestTime > nowMs + windowMs)
     return refuse(
@@ -362,7 +374,13 @@ export const handleApiRequest = Effect.fnUntraced(function* <R>(api: Api<R>, req
       (response): ApiOutcome => ({ response, traceCode, operation, code: envelope.head.code }),
     )
   if (path === undefined || row === undefined)
-    return yield* answer(failureResponse("SERVICE_NOT_AVAILABLE", `no operation at ${request.path}`), undefined)
+    return yield* answer(
+      failureResponse(
+        "SERVICE_NOT_AVAILABLE",
+        `no operation at ${request.path}${api.absentBecause === undefined ? "" : `: ${api.absentBecause}`}`,
+      ),
+      undefined,
+    )
   // A refusal is HTTP 200; an unexpected failure is HTTP 500 (docs/api.md#transport), so that a
   // proxy, a load balancer or a merchant's HTTP client counts it as the server error it is.
   const unexpected = { envelope: failureResponse("SYSTEM_ERROR", "retry later, quoting the traceCode"), status: 500 }

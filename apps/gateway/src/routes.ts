@@ -4,13 +4,13 @@ import { handlers } from "./handlers/index.ts"
 import { openApiRoute } from "./openapi.ts"
 import { type PayPageSettings, payPageRoutes } from "./payPage/index.ts"
 import { merchantApi } from "./pipeline.ts"
-import { sandboxApi } from "./sandbox/index.ts"
+import { sandboxApi, sandboxApiOff } from "./sandbox/index.ts"
 import { apiRoutes } from "./server.ts"
 
 export const gatewayRoutes = (mode: "sandbox" | "production", payPage?: PayPageSettings) =>
   Layer.mergeAll(
     apiRoutes(merchantApi(handlers)),
-    mode === "sandbox" ? apiRoutes(sandboxApi) : Layer.empty,
+    apiRoutes(mode === "sandbox" ? sandboxApi : sandboxApiOff),
     payPageRoutes(mode, payPage),
     openApiRoute(mode === "sandbox" ? [merchantApi(handlers), sandboxApi] : [merchantApi(handlers)]),
   )

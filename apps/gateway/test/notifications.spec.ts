@@ -102,6 +102,9 @@ describe("notifications of payment orders and refunds", () => {
       refundOrders().find((o) => o.refundMerchantOrderNo === refundMerchantOrderNo && o.status === "SUCCESS"),
     )
     expect(done).toMatchObject({ amount: 500, originMerchantOrderNo: merchantOrderNo })
+    // completeRefund on a CREATED refund settles it on the way, and each status is announced, in order.
+    const announced = refundOrders().filter((o) => o.refundMerchantOrderNo === refundMerchantOrderNo)
+    expect(announced.map((o) => o.status)).toEqual(["REFUNDED_SETTLED", "SUCCESS"])
     // The order itself had no notifyUrl: nothing about it was announced.
     expect(acquireOrders().some((o) => o.merchantOrderNo === merchantOrderNo)).toBe(false)
   })

@@ -111,6 +111,10 @@ describe("GET /openapi.json", () => {
       expect(document.paths[`/sgs/api${alias}`]?.post, alias).toMatchObject({ "x-alias-of": `/sgs/api${path}` })
   })
 
+  it("says of resetClock what it does: refuses a moved clock, which never goes back", () => {
+    expect(document.paths["/sgs/sandbox/resetClock"]?.post.description).toContain("refuses a moved one")
+  })
+
   it("leaves the sandbox out of a production gateway's description", () => {
     const production = openApiDocument([merchantApi(handlers)], "https://pay.example")
     expect(Object.keys(production.paths).every((path) => path.startsWith("/sgs/api/"))).toBe(true)

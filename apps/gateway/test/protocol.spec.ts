@@ -1,8 +1,10 @@
 import { maxNestingDepth, parsePublicKey, verify } from "@mizan/protocol"
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { merchantKeys, startGateway, testConfig, testMerchant } from "./harness.ts"
 import { postRaw, postSigned } from "./raw.ts"
 import { suiteGateway } from "./suiteGateway.ts"
+import { startProductionGateway } from "./transferSupport.ts"
 
 const orderPath = "/sgs/api/acquire2/getOrder"
 
@@ -116,6 +118,15 @@ describe("the envelope pipeline", () => {
     expect(past.json.head.msg).toMatch(/^REQUESTTIME_TOO_EARLY: requestTime is more than 15 minutes before/)
     const future = await postSigned(`${gateway.baseUrl}${orderPath}`, envelope({}, now + 3_600_000), "M1", key("M1"))
     expect(future.json.head.msg).toMatch(/^REQUESTTIME_TOO_LATER: requestTime is more than 15 minutes after/)
+  })
+
+  it("says a requestTime in seconds is seconds, still REQUESTTIME_TOO_EARLY by name", async () => {
+    const seconds = Math.floor(Date.now() / 1000)
+    const answer = await postSigned(`${gateway.baseUrl}${orderPath}`, envelope({}, seconds), "M1", key("M1"))
+    expect(answer.json.head).toMatchObject({
+      code: "400",
+      msg: `REQUESTTIME_TOO_EARLY: requestTime is more than 15 minutes before the service's time: ${seconds} reads as ${new Date(seconds).toISOString()}; send milliseconds since 1970, not seconds`,
+    })
   })
 
   it("refuses malformed JSON and a missing requestTime with 400, naming what is wrong", async () => {
@@ -312,5 +323,21 @@ describe("the envelope pipeline", () => {
       key("M1"),
     )
     expect(answer.json.head.code).toBe("62004")
+  })
+})
+
+describe("the sandbox's path on a production gateway", () => {
+  const production = suiteGateway(startProductionGateway)
+
+  it("answers a sandbox helper signed, saying the sandbox is served in sandbox mode only", async () => {
+    // Not the router's bare 404, which a merchant's client can only read as a broken connection.
+    const refusal = await Effect.runPromise(
+      Effect.flip(production.merchant().sandbox("payOrder", { merchantOrderNo: "M-1" })),
+    )
+    expect(refusal).toMatchObject({
+      _tag: "ServiceRefused",
+      code: "404",
+      msg: "SERVICE_NOT_AVAILABLE: no operation at /sgs/sandbox/payOrder: the sandbox API is served in sandbox mode only, and this gateway runs in production mode",
+    })
   })
 })

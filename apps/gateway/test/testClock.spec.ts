@@ -34,10 +34,11 @@ const order = (merchantOrderNo: string, notifyUrl?: string) =>
     ...(notifyUrl === undefined ? {} : { notifyUrl }),
   }) as never
 
-/** A merchant endpoint that answers 500 to every notification, counting them by merchant. */
+/** A merchant endpoint that answers 500 to every notification, counting them by order and keeping their notify_timestamps. */
 let failingEndpoint: Server
 let failingUrl: string
 const attemptsByOrder = new Map<string, number>()
+const attemptTimesByOrder = new Map<string, Array<number>>()
 
 let gateway: TestGateway
 beforeAll(async () => {
@@ -47,10 +48,12 @@ beforeAll(async () => {
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
     request.on("end", () => {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        notify_timestamp: number
         acquireOrder?: { merchantOrderNo: string }
       }
       const no = body.acquireOrder?.merchantOrderNo ?? "?"
       attemptsByOrder.set(no, (attemptsByOrder.get(no) ?? 0) + 1)
+      attemptTimesByOrder.set(no, [...(attemptTimesByOrder.get(no) ?? []), body.notify_timestamp])
       response.writeHead(500).end("down")
     })
   })
@@ -117,7 +120,7 @@ describe("a merchant's test clock", () => {
     )
 
     await gateway.advanceClock(24 * 60, "M1")
-    // A's retries run on A's day-later time: its whole round of 8 attempts (1462 minutes) is due at once.
+    // A's retries run on A's day-later time: its next retry, 2 minutes after the first attempt, is due at once.
     await waitUntil(() => (attemptsByOrder.get(forA) ?? 0) >= 2, "A's retry")
     expect(attemptsByOrder.get(forB)).toBe(1)
 
@@ -126,6 +129,21 @@ describe("a merchant's test clock", () => {
     expect(Math.abs(after.now - Date.now())).toBeLessThan(5_000)
     const stillB = (await ok(gateway.merchant("M2"), "/acquire2/getOrder", { merchantOrderNo: forB })).acquireOrder
     expect(stillB.status).toBe("PAID_SUCCESS")
+  })
+
+  it("makes one retry due per advance, not the whole schedule: each is due its delay after the attempt before, on the merchant's time", async () => {
+    const no = newNumber("retries")
+    await ok(gateway.merchant("M1"), "/acquire2/placeOrder", order(no, failingUrl))
+    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "payOrder", { merchantOrderNo: no })
+    await waitUntil(() => (attemptsByOrder.get(no) ?? 0) >= 1, "the first attempt")
+    // A day covers the 2, 10, 10, 60, 120 and 360 minutes of retries 2 to 7, yet only retry 2 comes due...
+    await gateway.advanceClock(24 * 60, "M1")
+    await waitUntil(() => (attemptsByOrder.get(no) ?? 0) >= 2, "the second attempt")
+    // ...and the third is due 10 minutes after it on M1's time: it carries that time, not the second's.
+    await gateway.advanceClock(10, "M1")
+    await waitUntil(() => (attemptsByOrder.get(no) ?? 0) >= 3, "the third attempt")
+    const [, second = 0, third = 0] = attemptTimesByOrder.get(no) ?? []
+    expect(third - second).toBeGreaterThanOrEqual(10 * minuteMs)
   })
 
   it("never goes back: resetClock is refused once the clock has moved, and answers an unmoved clock", async () => {
@@ -154,6 +172,27 @@ describe("a merchant's test clock", () => {
       lastRecordedAt.set(event.streamId, event.metadata.recordedAt)
     }
     expect([...lastRecordedAt.keys()].some((streamId) => streamId.startsWith("memberAccount/"))).toBe(true)
+  })
+
+  it("settles nothing by itself: a paid order and its refund stay as they are a week on, until the sandbox settles them", async () => {
+    const paid = newNumber("unsettled")
+    const refundMerchantOrderNo = newNumber("unsettled-refund")
+    await ok(gateway.merchant("M1"), "/acquire2/placeOrder", order(paid))
+    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "payOrder", { merchantOrderNo: paid })
+    await ok(gateway.merchant("M1"), "/acquire2/refund/placeOrder", {
+      refundMerchantOrderNo,
+      originMerchantOrderNo: paid,
+      amount: { amount: 1, currency: "AED" },
+    })
+    await gateway.advanceClock(7 * 24 * 60, "M1")
+    const statusOf = async () => [
+      (await ok(gateway.merchant("M1"), "/acquire2/getOrder", { merchantOrderNo: paid })).acquireOrder.status,
+      (await ok(gateway.merchant("M1"), "/acquire2/refund/getOrder", { refundMerchantOrderNo })).refundOrder.status,
+    ]
+    expect(await statusOf()).toEqual(["PAID_SUCCESS", "CREATED"])
+    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "settleOrder", { merchantOrderNo: paid })
+    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "settleRefund", { refundMerchantOrderNo })
+    expect(await statusOf()).toEqual(["SETTLED", "REFUNDED_SETTLED"])
   })
 
   it("keeps the requestTime window on real time: a request sent now is no stale request on a clock a day ahead", async () => {

@@ -75,12 +75,13 @@ export class EventStore extends Context.Service<
      * Appends to several streams in one write, each part checked against its
      * own expected version, and answers each part's result in their order;
      * the parts' events follow one another in the log in that order. Where
-     * the adapter commits many streams in one transaction (memory, SQLite)
-     * it is atomic: every part or none, and one wait for durability. Where
-     * it cannot (PostgreSQL, KurrentDB: `appendInTurn`), the parts are
-     * appended one after another, and a failure leaves the parts before it
-     * written, so a caller heals that cut as it heals a crash between two
-     * appends (the order flows' retries do). A stream named twice is refused.
+     * the adapter commits many streams in one transaction (memory, SQLite,
+     * PostgreSQL) it is atomic: every part or none, and one wait for
+     * durability; a part expecting "any" is retried as a single append is.
+     * Where it cannot (KurrentDB: `appendInTurn`), the parts are appended
+     * one after another, and a failure leaves the parts before it written,
+     * so a caller heals that cut as it heals a crash between two appends
+     * (the order flows' retries do). A stream named twice is refused.
      */
     readonly appendMany: (
       parts: ReadonlyArray<StreamAppend>,

@@ -41,10 +41,12 @@ export const appendRequestProblem = (
 export const appendManyRequestProblem = (parts: ReadonlyArray<StreamAppend>): StoreError | undefined => {
   if (parts.length === 0)
     return new StoreError({ reason: "InvalidRequest", detail: "an appendMany needs at least one part" })
-  const streams = new Set<string>()
+  // A single append (most of them) needs no set to find a stream named twice.
+  const streams = parts.length > 1 ? new Set<string>() : undefined
   for (const part of parts) {
     const problem = appendRequestProblem(part.streamId, part.events.length, part.expected)
     if (problem !== undefined) return problem
+    if (streams === undefined) continue
     if (streams.has(part.streamId))
       return new StoreError({
         reason: "InvalidRequest",

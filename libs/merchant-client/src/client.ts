@@ -16,13 +16,14 @@ import {
   parsePublicKey,
   type RequestOf,
   type ResponseBodyOf,
+  sandboxBasePath,
   sign,
   stringifyJson,
 } from "@mizan/protocol"
 import { Effect, type Result } from "effect"
 import { type MerchantCallError, TransportError } from "./errors.ts"
 import { type NotificationRejected, type ReceivedNotification, verifyNotification } from "./notifications.ts"
-import { type RawResponse, readResponse } from "./response.ts"
+import { type Answer, type RawResponse, readAnswer, readSignedAnswer } from "./response.ts"
 
 /** A request that gets no answer in this time is abandoned; the merchant retries it (every create is idempotent). */
 export const defaultRequestTimeoutMs = 30_000
@@ -57,6 +58,20 @@ export interface MerchantClient {
     path: P,
     ...bizContent: BizContentArgs<P>
   ) => Effect.Effect<ResponseBodyOf<P>, MerchantCallError>
+  /**
+   * `call`, answering the head beside the body: its `traceCode` names the request in the service's
+   * logs, successes too, for a merchant to keep and quote when asking about an answer.
+   */
+  readonly callWithHead: <P extends OperationPath>(
+    path: P,
+    ...bizContent: BizContentArgs<P>
+  ) => Effect.Effect<Answer<P>, MerchantCallError>
+  /**
+   * Calls a sandbox helper (`payOrder`, `advanceClock`, ...: `POST /sgs/sandbox/<helper>`, served in
+   * sandbox mode only), signed and verified as `call` is. The client does not know the helpers'
+   * schemas, so the answer is the body as the service wrote it: amounts in AED, as on the wire.
+   */
+  readonly sandbox: (helper: string, bizContent?: unknown) => Effect.Effect<unknown, MerchantCallError>
   /** Encrypts a field (card number, IBAN, name) with the service's public key. */
   readonly encryptField: (plain: string) => string
   /** Verifies a notification's signature over its raw body (the bytes as received) and decodes it. */
@@ -95,12 +110,12 @@ export const makeMerchantClient = (options: MerchantClientOptions): MerchantClie
   const clock = options.clock ?? Date.now
   const timeoutMs = options.requestTimeoutMs ?? defaultRequestTimeoutMs
   const bytesMax = options.responseBytesMax ?? defaultResponseBytesMax
-  const base = `${options.baseUrl.replace(/\/+$/, "")}${apiBasePath}`
+  const origin = options.baseUrl.replace(/\/+$/, "")
 
-  const exchange = (path: OperationPath, body: Uint8Array, signature: string) =>
+  const exchange = (url: string, body: Uint8Array, signature: string) =>
     Effect.tryPromise({
       try: async (interrupted): Promise<RawResponse> => {
-        const response = await fetchImpl(`${base}${path}`, {
+        const response = await fetchImpl(url, {
           method: "POST",
           headers: {
             [headerNames.partnerId]: options.partnerId,
@@ -130,19 +145,34 @@ export const makeMerchantClient = (options: MerchantClientOptions): MerchantClie
     return typeof code === "string" ? `request failed: ${code}` : "request failed"
   }
 
-  const call = <P extends OperationPath>(path: P, ...args: BizContentArgs<P>) =>
-    Effect.gen(function* () {
-      const [bizContent] = args
-      const envelope = bizContent === undefined ? { requestTime: clock() } : { requestTime: clock(), bizContent }
-      // Serialised once: the signature covers exactly these bytes.
-      const body = utf8.encode(stringifyJson(envelope))
-      const raw = yield* exchange(path, body, sign(body, merchantKey))
-      return yield* Effect.fromResult(readResponse(path, raw, serviceKey))
-    }).pipe(Effect.withSpan("MerchantClient.call", { attributes: { path } }))
+  /** Builds `{ requestTime, bizContent }`, serialises it once and signs exactly those bytes, then POSTs them. */
+  const post = (url: string, bizContent: unknown) => {
+    const envelope = bizContent === undefined ? { requestTime: clock() } : { requestTime: clock(), bizContent }
+    const body = utf8.encode(stringifyJson(envelope))
+    return exchange(url, body, sign(body, merchantKey))
+  }
+
+  const callWithHead = <P extends OperationPath>(path: P, ...[bizContent]: BizContentArgs<P>) =>
+    post(`${origin}${apiBasePath}${path}`, bizContent).pipe(
+      Effect.flatMap((raw) => Effect.fromResult(readAnswer(path, raw, serviceKey))),
+      Effect.withSpan("MerchantClient.call", { attributes: { path } }),
+    )
+
+  const call = <P extends OperationPath>(path: P, ...bizContent: BizContentArgs<P>) =>
+    Effect.map(callWithHead(path, ...bizContent), (answer) => answer.body)
+
+  const sandbox = (helper: string, bizContent?: unknown) =>
+    post(`${origin}${sandboxBasePath}/${helper.replace(/^\/+/, "")}`, bizContent).pipe(
+      Effect.flatMap((raw) => Effect.fromResult(readSignedAnswer(raw, serviceKey))),
+      Effect.map((answer) => answer.body),
+      Effect.withSpan("MerchantClient.sandbox", { attributes: { helper } }),
+    )
 
   return {
     partnerId: options.partnerId,
     call,
+    callWithHead,
+    sandbox,
     encryptField: (plain) => encryptField(plain, serviceKey),
     verifyNotification: (headers, rawBody) => verifyNotification(serviceKey, headers, rawBody),
   }

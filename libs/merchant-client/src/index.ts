@@ -7,4 +7,4 @@ export { encryptField, type OperationPath, type RequestOf, type ResponseBodyOf }
 export * from "./client.ts"
 export * from "./errors.ts"
 export * from "./notifications.ts"
-export { type RawResponse, readResponse } from "./response.ts"
+export { type Answer, type RawResponse, readAnswer, readResponse } from "./response.ts"

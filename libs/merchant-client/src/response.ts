@@ -14,6 +14,7 @@ import {
   parseJson,
   type ResponseBodyOf,
   ResponseEnvelopeWire,
+  type ResponseHead,
   readHeader,
   verify,
 } from "@mizan/protocol"
@@ -34,11 +35,22 @@ export interface RawResponse {
 
 const decodeEnvelope = Schema.decodeUnknownResult(ResponseEnvelopeWire, { errors: "all" })
 
-export const readResponse = <P extends OperationPath>(
-  path: P,
+/** A successful answer's head and its body as the service wrote it. */
+export interface SignedAnswer {
+  /** `applyStatus` SUCCESS and code "0"; its `traceCode` names the request in the service's logs. */
+  readonly head: ResponseHead
+  readonly body: unknown
+}
+
+/**
+ * A response's head and body as the service wrote them, once its signature
+ * verifies and its head says success: what every answer shares, whatever the
+ * body's schema.
+ */
+export const readSignedAnswer = (
   response: RawResponse,
   servicePublicKey: PublicKey,
-): Result.Result<ResponseBodyOf<P>, MerchantCallError> => {
+): Result.Result<SignedAnswer, MerchantCallError> => {
   const signature = readHeader(response.headers, headerNames.sign)
   const isHttpSuccess = response.status >= 200 && response.status <= 299
   if (signature === undefined)
@@ -67,5 +79,31 @@ export const readResponse = <P extends OperationPath>(
         httpStatus: response.status,
       }),
     )
-  return Result.mapError(decodeResponseBody(path, body), (error) => new MalformedResponse({ detail: error.message }))
+  return Result.succeed({ head, body })
 }
+
+/** A successful answer of an operation: its head, and its body decoded (amounts in fils). */
+export interface Answer<P extends OperationPath> {
+  readonly head: ResponseHead
+  readonly body: ResponseBodyOf<P>
+}
+
+/** `readResponse`, keeping the answer's head (its `traceCode`) beside the decoded body. */
+export const readAnswer = <P extends OperationPath>(
+  path: P,
+  response: RawResponse,
+  servicePublicKey: PublicKey,
+): Result.Result<Answer<P>, MerchantCallError> =>
+  Result.flatMap(readSignedAnswer(response, servicePublicKey), ({ head, body }) =>
+    Result.mapBoth(decodeResponseBody(path, body), {
+      onFailure: (error) => new MalformedResponse({ detail: error.message }),
+      onSuccess: (decoded) => ({ head, body: decoded }),
+    }),
+  )
+
+export const readResponse = <P extends OperationPath>(
+  path: P,
+  response: RawResponse,
+  servicePublicKey: PublicKey,
+): Result.Result<ResponseBodyOf<P>, MerchantCallError> =>
+  Result.map(readAnswer(path, response, servicePublicKey), (answer) => answer.body)

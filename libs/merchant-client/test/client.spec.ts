@@ -12,6 +12,7 @@ import {
   generateKeyPair,
   notificationBody,
   sign,
+  stringifyJson,
 } from "@mizan/protocol"
 import { Effect, Result } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect } from "vitest"
@@ -93,6 +94,19 @@ describe("calling an operation", () => {
       const body = yield* client.call("/acquire2/getOrder", { orderNo: "13000001" })
       expect(body.acquireOrder.totalAmount).toBe(10050)
       expect(body.acquireOrder.status).toBe("CREATED")
+    }),
+  )
+
+  it.effect("answers the head beside the body when asked, so that a success's traceCode can be quoted", () =>
+    Effect.gen(function* () {
+      const head = { applyStatus: "SUCCESS", code: "0", msg: "SUCCESS", traceCode: "5e4ebe5a40ff26ca" } as const
+      stub.answer = {
+        kind: "raw",
+        text: stringifyJson({ head, body: encodeResponseBody("/acquire2/getOrder", { acquireOrder: order }) }),
+      }
+      const answer = yield* client.callWithHead("/acquire2/getOrder", { merchantOrderNo: "M-1" })
+      expect(answer.head).toEqual(head)
+      expect(answer.body.acquireOrder.totalAmount).toBe(10050)
     }),
   )
 
@@ -291,6 +305,47 @@ describe("calling an operation", () => {
     const cipher = client.encryptField("4111111111111111")
     expect(Result.getOrThrow(decryptField(cipher, stub.service.privateKey))).toBe("4111111111111111")
   })
+})
+
+describe("calling a sandbox helper", () => {
+  it.effect("signs it as an operation is signed and answers the body as the service wrote it", () =>
+    Effect.gen(function* () {
+      stub.answer = { kind: "success", body: { now: now + 60_000, offsetMinutes: 1 } }
+      const body = yield* client.sandbox("advanceClock", { minutes: 1 })
+      const [request] = stub.received
+      expect(request?.path).toBe("/sgs/sandbox/advanceClock")
+      expect(request?.signatureValid).toBe(true)
+      expect(request?.headers).toMatchObject({ "partner-id": "200000000002", "content-type": "application/json" })
+      expect(JSON.parse(request?.text ?? "")).toEqual({ requestTime: now, bizContent: { minutes: 1 } })
+      expect(body).toEqual({ now: now + 60_000, offsetMinutes: 1 })
+    }),
+  )
+
+  it.effect("takes the helper's path as the docs write it, with its leading slash", () =>
+    Effect.gen(function* () {
+      stub.answer = { kind: "success", body: { now, offsetMinutes: 0 } }
+      yield* client.sandbox("/getClock")
+      expect(stub.received[0]?.path).toBe("/sgs/sandbox/getClock")
+      expect(JSON.parse(stub.received[0]?.text ?? "")).toEqual({ requestTime: now })
+    }),
+  )
+
+  it.effect("surfaces the service's refusal of a helper as a call's", () =>
+    Effect.gen(function* () {
+      stub.answer = { kind: "envelope", envelope: failureResponse("MERCHANT_ORDER_NO_NOT_EXIST", "no such order") }
+      const error = yield* failureOf(client.sandbox("payOrder", { merchantOrderNo: "M-404" }))
+      expect(error).toBeInstanceOf(ServiceRefused)
+      expect((error as ServiceRefused).codeName).toBe("MERCHANT_ORDER_NO_NOT_EXIST")
+    }),
+  )
+
+  it.effect("refuses a helper's answer signed with a key other than the service's", () =>
+    Effect.gen(function* () {
+      stub.answer = { kind: "foreign-signature", body: { now, offsetMinutes: 0 } }
+      const error = yield* failureOf(client.sandbox("getClock"))
+      expect(error).toMatchObject({ _tag: "ResponseSignatureError", reason: "invalid" })
+    }),
+  )
 })
 
 describe("receiving a notification", () => {

@@ -61,9 +61,19 @@ const parse = <K>(kind: string, make: () => KeyObject): K => {
 export const parsePrivateKey = (pem: string): PrivateKey =>
   parse("private", () => createPrivateKey({ key: armoured(pem, "PRIVATE KEY"), format: "pem" }))
 
-/** Parses an SPKI public key PEM. Throws `KeyError`. */
-export const parsePublicKey = (pem: string): PublicKey =>
-  parse("public", () => createPublicKey({ key: armoured(pem, "PUBLIC KEY"), format: "pem" }))
+/**
+ * Parses an SPKI public key PEM (PKCS#1 `RSA PUBLIC KEY` is accepted too).
+ * Throws `KeyError`, also for a private key PEM: Node would take its public
+ * half, so a merchant's own private key pasted where the service's public
+ * key belongs would be taken, kept in the wrong place, and verify nothing.
+ */
+export const parsePublicKey = (pem: string): PublicKey => {
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem))
+    throw new KeyError({
+      reason: "the public key PEM holds a private key: give the public key (-----BEGIN PUBLIC KEY-----)",
+    })
+  return parse("public", () => createPublicKey({ key: armoured(pem, "PUBLIC KEY"), format: "pem" }))
+}
 
 /** The public half of a private key, for a service that only keeps its private PEM. */
 export const publicKeyOf = (privateKey: PrivateKey): PublicKey => createPublicKey(privateKey) as PublicKey

@@ -37,6 +37,8 @@ import {
 
 /** Every operation is `POST` under this base path (docs/api.md#transport). */
 export const apiBasePath = "/sgs/api"
+/** A sandbox-mode gateway serves its helpers (payOrder, advanceClock, ...) under this one (docs/api.md#sandbox). */
+export const sandboxBasePath = "/sgs/sandbox"
 
 /** A wire schema with no services: decodes the wire form, encodes back to it. */
 type WireSchema = Schema.Codec<unknown, unknown, never, never>

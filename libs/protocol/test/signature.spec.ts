@@ -113,6 +113,13 @@ describe("keys", () => {
     }
   })
 
+  it("refuses a private key given where a public key belongs, rather than quietly taking its public half", () => {
+    // A service key option holding the merchant's own private key would verify nothing the service signs.
+    expect(() => parsePublicKey(merchant.privateKeyPem)).toThrow(
+      "the public key PEM holds a private key: give the public key (-----BEGIN PUBLIC KEY-----)",
+    )
+  })
+
   it("refuses an RSA key below 2048 bits", async () => {
     const { generateKeyPairSync } = await import("node:crypto")
     const small = generateKeyPairSync("rsa", {

@@ -50,16 +50,16 @@ const signedHeadColumns = "count, last_event_id, digest, signed_at_ms, signature
  * re-evaluates UPDATE and ON CONFLICT against the committed row). There is
  * no claim for "any": the chain hashes are computed before the statement,
  * from the version the append builds on, so the store appends "any" at the
- * version it last saw (PostgresEventStore.ts).
- * Parameters: $1 stream id, $2 event count, $11 expected version.
+ * version it last saw (appends.ts).
+ * Parameters: $1 stream id, $2 event count, `expectedVersion` the expected version.
  */
-const claimSql = (t: Tables) => ({
+const claimSql = (t: Tables, expectedVersion: string) => ({
   new: `INSERT INTO ${t.streams} (stream_id, stream_version) VALUES ($1, $2::integer)
         ON CONFLICT (stream_id) DO NOTHING
         RETURNING 0 AS version_before`,
   at: `UPDATE ${t.streams} SET stream_version = stream_version + $2::integer
-       WHERE stream_id = $1 AND stream_version = $11::integer
-       RETURNING $11::integer AS version_before`,
+       WHERE stream_id = $1 AND stream_version = ${expectedVersion}::integer
+       RETURNING ${expectedVersion}::integer AS version_before`,
 })
 
 /**
@@ -68,25 +68,39 @@ const claimSql = (t: Tables) => ({
  * $3 recorded at (ms), $4-$10 the events' columns as parallel arrays. Data
  * travels as JSON text and is cast to json here: parsing it inside a JSON
  * document would refuse a `\u0000` escape, which json (unlike jsonb) stores.
+ * `placeInTransaction` is SQL for each event's place among its transaction's
+ * events (globalPosition.ts): its place in the append, for an append alone.
  */
-const appendSql = (t: Tables, claim: string) => `
+const appendSql = (t: Tables, claim: string, placeInTransaction = "e.ordinal") => `
   WITH claimed AS (${claim})
   INSERT INTO ${t.events} (${eventColumns})
-  SELECT ${transactionBaseSql} + e.ordinal, $1, claimed.version_before + e.ordinal, e.id, e.type, e.schema_version,
-         e.data::json, e.correlation_id, e.causation_id, $3::bigint, e.chain_hash
+  SELECT ${transactionBaseSql} + ${placeInTransaction}, $1, claimed.version_before + e.ordinal, e.id, e.type,
+         e.schema_version, e.data::json, e.correlation_id, e.causation_id, $3::bigint, e.chain_hash
   FROM claimed,
        unnest($4::text[], $5::text[], $6::integer[], $7::text[], $8::text[], $9::text[], $10::text[])
          WITH ORDINALITY AS e(id, type, schema_version, data, correlation_id, causation_id, chain_hash, ordinal)
   RETURNING global_position, stream_version`
 
+/**
+ * A part of an appendMany: the append statement run inside the appendMany's
+ * transaction, its events placed after the $11 events of the parts before it
+ * (so that they follow those in the log); $12 the expected version.
+ */
+const appendPartSql = (t: Tables, claim: string) => appendSql(t, claim, "$11::integer + e.ordinal")
+
 export const statementsFor = (t: Tables) => {
   const named = (operation: string, text: string): Statement => ({ name: `mizan.${t.schema}.${operation}`, text })
-  const claims = claimSql(t)
+  const claims = claimSql(t, "$11")
   const appendNew = named("append-new", appendSql(t, claims.new))
   const appendAt = named("append-at", appendSql(t, claims.at))
+  const partClaims = claimSql(t, "$12")
+  const appendPartNew = named("append-part-new", appendPartSql(t, partClaims.new))
+  const appendPartAt = named("append-part-at", appendPartSql(t, partClaims.at))
   return {
     /** The statement for an append at a known version (0: a new stream). */
     append: (version: number): Statement => (version === 0 ? appendNew : appendAt),
+    /** The statement for a part of an appendMany at a known version (0: a new stream). */
+    appendPart: (version: number): Statement => (version === 0 ? appendPartNew : appendPartAt),
     /** $1 stream id: the version and chain hash of its last event (no row for a stream with none). */
     streamHead: named(
       "stream-head",

@@ -10,5 +10,4 @@ eventStoreContract(
     // A restarted process: a new pool on the same database and schema.
     return { store, reopen: () => openStore(schema) }
   }),
-  { appendsManyInTurn: true },
 )

@@ -8,14 +8,16 @@
  */
 import { codeCatalogue } from "@mizan/kernel"
 import { retryScheduleMinutes } from "@mizan/notification"
-import { apiBasePath, notificationOrderKeys, operations } from "@mizan/protocol"
+import { apiBasePath, notificationOrderKeys, operations, sandboxBasePath } from "@mizan/protocol"
 import type { JsonSchema } from "effect"
 import { handlers } from "../handlers/index.ts"
+import { sandboxConfigDefault } from "../main.ts"
 import { orderComponentName } from "../openapi/shared.ts"
 import { inlineRefs } from "../openapi/tree.ts"
 import { openApiDocument } from "../openapi.ts"
+import { sandboxPayer } from "../payments.ts"
 import { merchantApi } from "../pipeline.ts"
-import { sandboxApi, sandboxBasePath } from "../sandbox/index.ts"
+import { sandboxApi } from "../sandbox/index.ts"
 import { type FieldRow, fieldRows } from "./fields.ts"
 import { code, table } from "./markdown.ts"
 
@@ -137,6 +139,27 @@ const sandboxHelpers = (): string =>
     }),
   )
 
+/** Who a fresh sandbox knows (the configuration `npm start` first writes), and who pays when `payOrder` names no payer. */
+const sandboxData = (): string => {
+  const { members = [], ibanHolders = {} } = sandboxConfigDefault.sandbox ?? {}
+  return [
+    table(
+      ["wallet member", "`memberId`", "`phoneNo`", "opening balance"],
+      members.map((member) => [
+        member.fullName,
+        code(member.memberId),
+        code(member.phoneNo),
+        `AED ${member.openingBalance}`,
+      ]),
+    ),
+    table(
+      ["IBAN", "holder name"],
+      Object.entries(ibanHolders).map(([iban, holder]) => [code(iban), holder]),
+    ),
+    `\`payOrder\` without a \`payerMid\` is paid by ${code(sandboxPayer.payerMid)}.`,
+  ].join("\n\n")
+}
+
 /** Every generated section of `docs/api.md`, by marker name. */
 export const apiDocSections = (): Readonly<Record<string, string>> => ({
   operations: operationTable(),
@@ -147,4 +170,5 @@ export const apiDocSections = (): Readonly<Record<string, string>> => ({
   "notification-kinds": notificationKinds(),
   "retry-schedule": retrySchedule(),
   sandbox: sandboxHelpers(),
+  "sandbox-data": sandboxData(),
 })

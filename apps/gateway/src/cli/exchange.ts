@@ -1,26 +1,11 @@
 /**
  * One signed call from the command line, as a merchant's system makes it:
- * the merchant API through libs/merchant-client, the sandbox API (whose
- * paths the client does not know) with the protocol's `sign` and `verify`.
+ * the merchant API and the sandbox API both through libs/merchant-client.
  * Either way the answer is trusted only once its signature verifies with
  * the service's public key; the tool then prints it as it travelled.
  */
 import { type MerchantCallError, makeMerchantClient, type OperationPath, type RequestOf } from "@mizan/merchant-client"
-import {
-  headerNames,
-  isSuccessHead,
-  jsonContentType,
-  parseJson,
-  parsePrivateKey,
-  parsePublicKey,
-  ResponseEnvelopeWire,
-  readHeader,
-  sign,
-  stringifyJson,
-  verify,
-} from "@mizan/protocol"
-import { Effect, Result, Schema } from "effect"
-import { sandboxBasePath } from "../sandbox/index.ts"
+import { Effect, Result } from "effect"
 import { CliError } from "./args.ts"
 
 export interface Target {
@@ -69,8 +54,8 @@ const failureOf = (target: Target, error: MerchantCallError): CliError => {
   }
 }
 
-/** A merchant API operation through the merchant client (which signs, verifies and decodes). */
-export const callMerchantApi = async (target: Target, path: OperationPath, bizContent: unknown): Promise<Answer> => {
+/** The merchant client of the target, with a copy of the last answer's bytes: the tool prints them as they travelled. */
+const recordingClient = (target: Target) => {
   let received: string | undefined
   // The client verifies the bytes it reads; a copy of them is what the tool prints.
   const recordingFetch: typeof fetch = async (input, init) => {
@@ -85,11 +70,17 @@ export const callMerchantApi = async (target: Target, path: OperationPath, bizCo
     servicePublicKeyPem: target.servicePublicKeyPem,
     fetch: recordingFetch,
   })
-  const call = client.call as (
-    path: OperationPath,
-    bizContent?: RequestOf<OperationPath>,
-  ) => ReturnType<typeof client.call>
-  const result = await Effect.runPromise(Effect.result(call(path, bizContent as RequestOf<OperationPath> | undefined)))
+  return { client, received: () => received }
+}
+
+/** Runs one call of `recording`'s client: its answer as received, with the refusal when the service refused. */
+const answerOf = async (
+  target: Target,
+  recording: ReturnType<typeof recordingClient>,
+  call: Effect.Effect<unknown, MerchantCallError>,
+): Promise<Answer> => {
+  const result = await Effect.runPromise(Effect.result(call))
+  const received = recording.received()
   if (Result.isSuccess(result)) return { text: received ?? "" }
   const error = result.failure
   if (error._tag !== "ServiceRefused" || received === undefined) throw failureOf(target, error)
@@ -99,40 +90,18 @@ export const callMerchantApi = async (target: Target, path: OperationPath, bizCo
   }
 }
 
-const decodeEnvelope = Schema.decodeUnknownResult(ResponseEnvelopeWire)
+/** A merchant API operation through the merchant client (which signs, verifies and decodes). */
+export const callMerchantApi = (target: Target, path: OperationPath, bizContent: unknown): Promise<Answer> => {
+  const recording = recordingClient(target)
+  const call = recording.client.call as (
+    path: OperationPath,
+    bizContent?: RequestOf<OperationPath>,
+  ) => Effect.Effect<unknown, MerchantCallError>
+  return answerOf(target, recording, call(path, bizContent as RequestOf<OperationPath> | undefined))
+}
 
-/** A sandbox helper, `POST /sgs/sandbox/<name>`, signed and verified like any other call. */
-export const callSandbox = async (target: Target, name: string, bizContent: unknown): Promise<Answer> => {
-  const body = stringifyJson(
-    bizContent === undefined ? { requestTime: Date.now() } : { requestTime: Date.now(), bizContent },
-  )
-  let response: Response
-  try {
-    response = await fetch(`${target.baseUrl.replace(/\/+$/, "")}${sandboxBasePath}/${name}`, {
-      method: "POST",
-      headers: {
-        [headerNames.partnerId]: target.partnerId,
-        [headerNames.sign]: sign(body, parsePrivateKey(target.merchantPrivateKeyPem)),
-        [headerNames.contentType]: jsonContentType,
-      },
-      body,
-    })
-  } catch (error) {
-    throw noAnswer(target, ((error as Error).cause as { code?: string } | undefined)?.code ?? "request failed")
-  }
-  const bytes = new Uint8Array(await response.arrayBuffer())
-  const signature = readHeader(response.headers, headerNames.sign)
-  if (signature === undefined)
-    throw new CliError(
-      `the answer carries no signature (HTTP ${response.status}): is ${target.baseUrl} a Mizan gateway in sandbox mode?`,
-    )
-  if (!verify(bytes, signature, parsePublicKey(target.servicePublicKeyPem))) throw notVerified(target)
-  const parsed = parseJson(bytes)
-  const envelope = Result.isSuccess(parsed) ? decodeEnvelope(parsed.success) : undefined
-  if (envelope === undefined || Result.isFailure(envelope)) throw new CliError("the answer is signed but malformed")
-  const text = new TextDecoder().decode(bytes)
-  const { head } = envelope.success
-  return isSuccessHead(head)
-    ? { text }
-    : { text, refusal: { applyStatus: head.applyStatus, code: head.code, msg: head.msg, traceCode: head.traceCode } }
+/** A sandbox helper, `POST /sgs/sandbox/<name>`, through the merchant client (which signs and verifies). */
+export const callSandbox = (target: Target, name: string, bizContent: unknown): Promise<Answer> => {
+  const recording = recordingClient(target)
+  return answerOf(target, recording, recording.client.sandbox(name, bizContent))
 }

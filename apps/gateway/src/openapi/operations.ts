@@ -40,7 +40,8 @@ export const operationDescriptions: Readonly<Record<string, string>> = {
     "Sandbox: a payment attempt fails. The order stays open for another attempt, unless it is a one-time payment.",
   "/sgs/sandbox/settleOrder": "Sandbox: the channel settles a paid order (SETTLED).",
   "/sgs/sandbox/settleRefund": "Sandbox: the channel settles a refund (REFUNDED_SETTLED).",
-  "/sgs/sandbox/completeRefund": "Sandbox: a refund succeeds (SUCCESS).",
+  "/sgs/sandbox/completeRefund":
+    "Sandbox: a refund succeeds (SUCCESS). A CREATED refund is settled on the way (REFUNDED_SETTLED, then SUCCESS), and each status is notified.",
   "/sgs/sandbox/failRefund": "Sandbox: a refund fails (FAILURE): its reservation on the order is released.",
   "/sgs/sandbox/completeBankTransfer":
     "Sandbox: the bank completes a bank transfer (SUCCESS, with the bank's reference).",
@@ -56,7 +57,8 @@ export const operationDescriptions: Readonly<Record<string, string>> = {
     "Sandbox: the member directory stops answering, so wallet transfers placed meanwhile stay CREATED until retried.",
   "/sgs/sandbox/endMemberDirectoryOutage": "Sandbox: the member directory answers again.",
   "/sgs/sandbox/advanceClock":
-    "Sandbox: moves this merchant's clock forward by some minutes: expiries, refund windows and notification retries come due at once.",
+    "Sandbox: moves this merchant's clock forward by some minutes: expiries and refund windows come due at once, and each failing notification's next retry (one per advance).",
   "/sgs/sandbox/getClock": "Sandbox: answers this merchant's time and how far it is ahead of real time.",
-  "/sgs/sandbox/resetClock": "Sandbox: puts this merchant's clock back to real time.",
+  "/sgs/sandbox/resetClock":
+    "Sandbox: answers this merchant's clock while it has not moved, and refuses a moved one (400): a test clock never goes back, or recorded history would run backwards.",
 }

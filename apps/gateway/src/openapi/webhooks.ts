@@ -43,7 +43,7 @@ export const notificationWebhooks = (shared: SharedComponents) => {
       notificationComponentName(key),
       {
         ...shared.withRefs(compiled[i] ?? {}, "answer"),
-        description: `The body of a notification about a ${key}: the order as it is now, under \`${key}\`.`,
+        description: `The body of a notification that an order changed: the order as it is now, under \`${key}\`.`,
       },
     ]),
   )
