@@ -204,8 +204,32 @@ describe("place bank transfer", () => {
   it("answers 62076 for a network and currency the merchant may not pay out in", async () => {
     expect(
       await refusedPlace({ merchantOrderNo: newNumber("b"), networkCode: "SWIFT", fundoutCurrencyCode: "EUR" }),
-    ).toMatchObject({ code: "62076" })
+    ).toMatchObject({
+      code: "62076",
+      msg: "FUND_OUT_ABILITY_SUPPORTED: bizContent.networkCode SWIFT with fundoutCurrencyCode EUR is not enabled for this merchant",
+    })
   })
+
+  it.each([
+    [
+      "the network",
+      { fundoutCurrencyCode: "USD" },
+      "bizContent.networkCode was not sent and defaults to LOCAL, which with fundoutCurrencyCode USD is not enabled for this merchant",
+    ],
+    [
+      "the currency",
+      { networkCode: "SWIFT" },
+      "bizContent.fundoutCurrencyCode was not sent and defaults to AED, which with networkCode SWIFT is not enabled for this merchant",
+    ],
+  ])(
+    "answers 62076 saying %s was not sent and what it defaults to, where the default is what is refused",
+    async (_, fields, detail) => {
+      expect(await refusedPlace({ merchantOrderNo: newNumber("b"), ...fields })).toMatchObject({
+        code: "62076",
+        msg: `FUND_OUT_ABILITY_SUPPORTED: ${detail}`,
+      })
+    },
+  )
 
   describe("refuses bad input with 400 INVALID_PARAMETER naming the field", () => {
     const notWholeBlocks = Buffer.alloc(300, 2).toString("base64")

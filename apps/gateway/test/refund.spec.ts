@@ -63,6 +63,33 @@ describe("refund order", () => {
     expect((await refund(other, 50)).refundSummary.remainRefundAmount).toBe(0)
   })
 
+  it("names the refund's number in 62017 by the field it was sent as: refundMerchantOrderNo or the sample's merchantOrderNo", async () => {
+    const origin = await paidOrder(50)
+    const number = newNumber("r")
+    const underName = (key: string, amount: number, originMerchantOrderNo = origin) =>
+      ({ [key]: number, originMerchantOrderNo, amount: aed(amount) }) as never
+    const path = "/acquire2/refund/placeOrder"
+    const first = await ok(gateway.merchant(), path, underName("merchantOrderNo", 10))
+    // Which name the number came under is no parameter: the other name repeats the same refund.
+    const again = await ok(gateway.merchant(), path, underName("refundMerchantOrderNo", 10))
+    expect(again.refundOrder.orderNo).toBe(first.refundOrder.orderNo)
+    const otherParameters = "is already used by a refund with other parameters"
+    expect(await refused(gateway.merchant(), path, underName("merchantOrderNo", 11))).toMatchObject({
+      code: "62017",
+      msg: `REFUND_MERCHANT_ORDER_NO_EXIST: bizContent.merchantOrderNo ${otherParameters}`,
+    })
+    expect(await refused(gateway.merchant(), path, underName("refundMerchantOrderNo", 11))).toMatchObject({
+      code: "62017",
+      msg: `REFUND_MERCHANT_ORDER_NO_EXIST: bizContent.refundMerchantOrderNo ${otherParameters}`,
+    })
+    // The refund order refuses a number another order's refund holds, in the same words.
+    const other = await paidOrder(50)
+    expect(await refused(gateway.merchant(), path, underName("merchantOrderNo", 10, other))).toMatchObject({
+      code: "62017",
+      msg: `REFUND_MERCHANT_ORDER_NO_EXIST: bizContent.merchantOrderNo ${otherParameters}`,
+    })
+  })
+
   it("finds the origin by the service's orderNo, and answers 62035 / 62004 naming the origin field when it names nothing", async () => {
     const origin = await paidOrder(20)
     const { acquireOrder } = await ok(gateway.merchant(), "/acquire2/getOrder", { merchantOrderNo: origin })

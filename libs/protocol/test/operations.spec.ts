@@ -339,14 +339,25 @@ describe("refund", () => {
     const refund = decoded(path, requests[path])
     expect(refund.amountFils).toBe(1010)
     expect(refund.refundMerchantOrderNo).toBe("R1700000000001")
+    expect(refund.refundMerchantOrderNoSentAs).toBe("refundMerchantOrderNo")
     expect(refund.sharingParamList?.[0]?.sharingAmountFils).toBe(100)
   })
 
-  it("accepts the refund's number under merchantOrderNo, as the spec's sample names it", () => {
+  it("accepts the refund's number under merchantOrderNo, as the spec's sample names it, and keeps that name", () => {
     const refund = decoded(path, { ...without(path, "refundMerchantOrderNo"), merchantOrderNo: "R-sample" })
     expect(refund.refundMerchantOrderNo).toBe("R-sample")
+    expect(refund.refundMerchantOrderNoSentAs).toBe("merchantOrderNo")
     expect(refund).not.toHaveProperty("merchantOrderNo")
   })
+
+  it.each(["refundMerchantOrderNo", "merchantOrderNo"])(
+    "encodes the refund's number back under %s, as it came",
+    (key) => {
+      const wire = { ...without(path, "refundMerchantOrderNo"), [key]: "R-again" }
+      const request = operations[path].request
+      expect(Schema.encodeSync(request)(Schema.decodeUnknownSync(request)(wire))).toEqual(wire)
+    },
+  )
 
   it("refuses both names of the refund's number, or neither", () => {
     expect(messageOf(path, withField(path, { merchantOrderNo: "R2" }))).toBe(

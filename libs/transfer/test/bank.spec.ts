@@ -94,6 +94,16 @@ describe("placing a bank transfer", () => {
       .when(place({ networkCode: "SWIFT", fundoutCurrencyCode: "EUR" }))
       .thenRejects({ code: "FUND_OUT_ABILITY_SUPPORTED" }))
 
+  it("says of a network left out that it defaults to LOCAL, which is not enabled with the currency sent", () =>
+    spec
+      .given([])
+      .when(place({ fundoutCurrencyCode: "USD" }))
+      .thenRejects({
+        code: "FUND_OUT_ABILITY_SUPPORTED",
+        detail:
+          "bizContent.networkCode was not sent and defaults to LOCAL, which with fundoutCurrencyCode USD is not enabled for this merchant",
+      }))
+
   it("accepts holderName plus beneficiaryAddress of exactly 140 characters", () =>
     spec
       .given([])

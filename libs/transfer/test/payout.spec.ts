@@ -136,7 +136,9 @@ describe("payout abilities", () => {
   const abilities = [ability("LOCAL", "AED"), ability("SWIFT", "USD")]
 
   it("finds an enabled network and currency", () => {
-    expect(Result.getOrThrow(findAbility(abilities, "SWIFT", "USD")).name).toBe("SWIFT transfer")
+    expect(Result.getOrThrow(findAbility(abilities, { networkCode: "SWIFT", fundoutCurrencyCode: "USD" })).name).toBe(
+      "SWIFT transfer",
+    )
   })
 
   it.each([
@@ -144,7 +146,7 @@ describe("payout abilities", () => {
     ["a currency not enabled on the network", "SWIFT", "EUR"],
     ["a currency enabled on another network only", "LOCAL", "USD"],
   ])("refuses %s with 62076 FUND_OUT_ABILITY_SUPPORTED", (_, network, currency) => {
-    const found = findAbility(abilities, network, currency)
+    const found = findAbility(abilities, { networkCode: network, fundoutCurrencyCode: currency })
     expect(Result.isFailure(found) && found.failure.code).toBe("FUND_OUT_ABILITY_SUPPORTED")
   })
 

@@ -61,16 +61,53 @@ layer(layerPayout)("payout refusals say which network and currency", (it) => {
 
   it.effect("refuses an enabled currency the rate source cannot price", () =>
     Effect.gen(function* () {
-      expect(yield* Effect.flip(fundoutTermsOf("m1", "SWIFT", "JPY"))).toMatchObject({
+      expect(
+        yield* Effect.flip(fundoutTermsOf("m1", { networkCode: "SWIFT", fundoutCurrencyCode: "JPY" })),
+      ).toMatchObject({
         code: "FUND_OUT_ABILITY_SUPPORTED",
         detail: "bizContent.fundoutCurrencyCode JPY has no rate at present",
       })
     }),
   )
 
+  it.effect.each([
+    [
+      "a network",
+      { networkCode: "LOCAL", fundoutCurrencyCode: "USD", defaulted: ["networkCode"] },
+      "bizContent.networkCode was not sent and defaults to LOCAL, which with fundoutCurrencyCode USD is not enabled for this merchant",
+    ],
+    [
+      "a currency",
+      { networkCode: "SWIFT", fundoutCurrencyCode: "AED", defaulted: ["fundoutCurrencyCode"] },
+      "bizContent.fundoutCurrencyCode was not sent and defaults to AED, which with networkCode SWIFT is not enabled for this merchant",
+    ],
+    [
+      "both",
+      { networkCode: "LOCAL", fundoutCurrencyCode: "AED", defaulted: ["networkCode", "fundoutCurrencyCode"] },
+      "bizContent.networkCode and fundoutCurrencyCode were not sent and default to LOCAL and AED, which are not enabled for this merchant",
+    ],
+  ] as const)("says of %s left to its default that it was not sent, and what it defaults to", ([, choice, detail]) =>
+    Effect.gen(function* () {
+      expect(yield* Effect.flip(fundoutTermsOf("m1", choice))).toMatchObject({
+        code: "FUND_OUT_ABILITY_SUPPORTED",
+        detail,
+      })
+    }),
+  )
+
+  it.effect("says of a defaulted currency the rate source cannot price that it was not sent", () =>
+    Effect.gen(function* () {
+      const choice = { networkCode: "SWIFT", fundoutCurrencyCode: "JPY", defaulted: ["fundoutCurrencyCode"] } as const
+      expect(yield* Effect.flip(fundoutTermsOf("m1", choice))).toMatchObject({
+        code: "FUND_OUT_ABILITY_SUPPORTED",
+        detail: "bizContent.fundoutCurrencyCode was not sent and defaults to JPY, which has no rate at present",
+      })
+    }),
+  )
+
   it.effect("hands the bank transfer the merchant's abilities and the rate", () =>
     Effect.gen(function* () {
-      expect(yield* fundoutTermsOf("m1", "SWIFT", "USD")).toEqual({
+      expect(yield* fundoutTermsOf("m1", { networkCode: "SWIFT", fundoutCurrencyCode: "USD" })).toEqual({
         abilities: [swift, { ...swift, fundoutCurrencyCode: "JPY" }],
         rate: "0.2723",
       })

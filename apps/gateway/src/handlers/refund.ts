@@ -17,7 +17,14 @@ import type { HandlerServices } from "./services.ts"
 
 const refundRequestOf = Effect.fnUntraced(function* (request: DecodedRequestOf<"/acquire2/refund/placeOrder">) {
   // The origin names the order refunded, which the handler finds; the rest is the refund's own request.
-  const { originMerchantOrderNo: _m, originOrderNo: _o, sharingParamList, ...named } = request
+  // The name the refund's number came under is no parameter: a repeat under the other name is the same refund.
+  const {
+    originMerchantOrderNo: _m,
+    originOrderNo: _o,
+    refundMerchantOrderNoSentAs: _sentAs,
+    sharingParamList,
+    ...named
+  } = request
   return withoutUndefined({
     ...named,
     sharingParamList: sharingParamList && (yield* digestSharingList("/acquire2/refund/placeOrder", sharingParamList)),
@@ -38,6 +45,20 @@ const inOriginFields = <E>(error: E): E | Rejection => {
   if (error.code === "ORDER_NO_NOT_EXIST") return namesNoOrder(error.code, "bizContent.originOrderNo")
   return error
 }
+
+/**
+ * The refund's own number comes as refundMerchantOrderNo or, as the spec's
+ * sample sends it, merchantOrderNo; the deciders know it by the first name
+ * only (62017 says "bizContent.refundMerchantOrderNo is already used ...").
+ * A refusal that names it names the field the merchant sent.
+ */
+const inRefundNumberField =
+  (sentAs: DecodedRequestOf<"/acquire2/refund/placeOrder">["refundMerchantOrderNoSentAs"]) =>
+  <E>(error: E): E | Rejection => {
+    const domainName = "bizContent.refundMerchantOrderNo "
+    if (!(error instanceof Rejection) || !error.detail.startsWith(domainName)) return error
+    return reject(error.code, `bizContent.${sentAs} ${error.detail.slice(domainName.length)}`)
+  }
 
 export const refundHandlers: Pick<
   Handlers<HandlerServices>,
@@ -70,7 +91,10 @@ export const refundHandlers: Pick<
           now: call.now,
         })
         return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }
-      }).pipe(Effect.mapError(inOriginFields))
+      }).pipe(
+        Effect.mapError(inOriginFields),
+        Effect.mapError(inRefundNumberField(request.refundMerchantOrderNoSentAs)),
+      )
     }),
 
   "/acquire2/refund/getOrder": (call, request) =>

@@ -138,11 +138,7 @@ const placeBankTransferCommand = (
 ) =>
   Effect.gen(function* () {
     const merchantId = call.merchant.partnerId
-    const terms = yield* fundoutTermsOf(
-      merchantId,
-      request.networkCode ?? BankTransfer.bankTransferDefaults.networkCode,
-      request.fundoutCurrencyCode ?? BankTransfer.bankTransferDefaults.fundoutCurrencyCode,
-    )
+    const terms = yield* fundoutTermsOf(merchantId, BankTransfer.fundoutChoiceOf(request))
     // The encrypted fields travel on as the digests of the clear values checked above.
     const {
       holderName: _holderName,

@@ -6,12 +6,17 @@
  * money) is the compiled schema's. A field missing here fails the OpenAPI
  * test, which requires a description on every field.
  */
+import { BankTransfer } from "@mizan/transfer"
 import { type Json, mapSchema } from "./tree.ts"
 
 const encrypted =
   "Sent encrypted with the service's public key (see Encrypted fields in the description's introduction)"
 const digestAnswered = "answered as the 64-character lower-case hex SHA-256 of the clear value"
 const orderNumber = "The service's number of the order (`orderNo`), as answered when it was created"
+
+/** What a bank transfer takes for a field the merchant leaves out (the field's meaning is shared with the payout helpers). */
+const bankTransferDefault = (field: keyof typeof BankTransfer.bankTransferDefaults): string =>
+  ` A bank transfer that leaves it out takes ${BankTransfer.bankTransferDefaults[field]}.`
 
 export const fieldDescriptions: Readonly<Record<string, string>> = {
   // The envelope and head.
@@ -140,11 +145,11 @@ export const fieldDescriptions: Readonly<Record<string, string>> = {
   memo: "A note the beneficiary sees.",
   arrivalTime: "When the money arrived.",
   fundoutAbilityList: "The payout networks this merchant may use.",
-  countryCode: "The beneficiary bank's country.",
-  fundoutCurrencyCode: "The currency the beneficiary receives.",
-  networkCode: "The payout network (LOCAL, SWIFT, ...).",
+  countryCode: `The beneficiary bank's country.${bankTransferDefault("countryCode")}`,
+  fundoutCurrencyCode: `The currency the beneficiary receives.${bankTransferDefault("fundoutCurrencyCode")}`,
+  networkCode: `The payout network (LOCAL, SWIFT, ...).${bankTransferDefault("networkCode")}`,
   name: "The network's name.",
-  beneficiaryType: "How the beneficiary is named (IBAN, ...).",
+  beneficiaryType: `How the beneficiary is named (IBAN, ...).${bankTransferDefault("beneficiaryType")}`,
   orderAmount: "What the merchant sends, in AED.",
   fundoutAmount: "What the beneficiary receives, in fundoutCurrencyCode.",
   feeAmount: "The service's fee.",

@@ -12,7 +12,7 @@ export const operationDescriptions: Readonly<Record<string, string>> = {
   "/sgs/api/acquire2/getOrderPayer":
     "Answers who paid an order: the payer's member id, masked mobile number, device and address.",
   "/sgs/api/acquire2/refund/placeOrder":
-    "Refunds part or all of a paid order. The refund is reserved on the order first, so refunds never exceed what was paid, under any interleaving. Idempotent by refundMerchantOrderNo (62017 with other parameters).",
+    "Refunds part or all of a paid order. The refund is reserved on the order first, so refunds never exceed what was paid, under any interleaving. Idempotent by the refund's number, sent as refundMerchantOrderNo or (as the spec's sample sends it) merchantOrderNo: 62017 with other parameters, naming the field the number came in.",
   "/sgs/api/acquire2/refund/getOrder":
     "Answers a refund order, named by exactly one of refundMerchantOrderNo or orderNo, and what is left to refund on its order.",
   "/sgs/api/acquire2/revokeOrder":

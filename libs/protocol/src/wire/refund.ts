@@ -62,27 +62,42 @@ const RefundRequestWire = Schema.Struct({
 
 const { amount: _amount, ...otherRefundFields } = refundFields
 
+/** The two keys the refund's own number may come under. */
+const RefundNumberKey = Schema.Literals(["refundMerchantOrderNo", "merchantOrderNo"])
+
 /**
  * The refund request decoded: money named in fils (`amountFils`) as the
  * domain's refund request names it, and the refund's number always
- * `refundMerchantOrderNo`, whichever of its two names it came under.
+ * `refundMerchantOrderNo`, whichever of its two names it came under. That
+ * name is kept beside it (`refundMerchantOrderNoSentAs`), so that a refusal
+ * about the number names the field the merchant sent, and the request
+ * encodes back as it came.
  */
 type RefundRequestFields = typeof otherRefundFields & {
   readonly refundMerchantOrderNo: typeof MerchantOrderNo
+  readonly refundMerchantOrderNoSentAs: typeof RefundNumberKey
   readonly amountFils: typeof PositiveMoneyFromWire
 }
+type DecodedRefundRequest = Schema.Struct<RefundRequestFields>["Type"]
 
 export const RefundRequest = withDomainNames(RefundRequestWire, { amount: "amountFils" }).pipe(
   Schema.decodeTo(
     // Checked on the wire already (withDomainNames): one number under one name, checked again by nothing.
-    Schema.declare((_: unknown): _ is Schema.Struct<RefundRequestFields>["Type"] => true),
+    Schema.declare((_: unknown): _ is DecodedRefundRequest => true),
     SchemaTransformation.transform({
-      decode: ({ refundMerchantOrderNo, merchantOrderNo, ...rest }) => ({
-        ...rest,
+      decode: ({ refundMerchantOrderNo, merchantOrderNo, ...rest }): DecodedRefundRequest =>
         // exactlyOneOf above guarantees one of the two.
-        refundMerchantOrderNo: (refundMerchantOrderNo ?? merchantOrderNo) as string,
+        refundMerchantOrderNo !== undefined
+          ? { ...rest, refundMerchantOrderNo, refundMerchantOrderNoSentAs: "refundMerchantOrderNo" }
+          : {
+              ...rest,
+              refundMerchantOrderNo: merchantOrderNo as string,
+              refundMerchantOrderNoSentAs: "merchantOrderNo",
+            },
+      encode: ({ refundMerchantOrderNo, refundMerchantOrderNoSentAs, ...rest }) => ({
+        ...rest,
+        [refundMerchantOrderNoSentAs]: refundMerchantOrderNo,
       }),
-      encode: (request) => request,
     }),
   ),
 )

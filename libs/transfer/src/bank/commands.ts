@@ -1,7 +1,7 @@
 import { BoundedString, PositiveFils, RequiredString, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { Schema } from "effect"
 import { MerchantId, MerchantOrderNo, NotifyUrl, OrderNo } from "../common/fields.ts"
-import { NetworkCode, PayoutAbility } from "../payout/abilities.ts"
+import { type FundoutChoice, NetworkCode, PayoutAbility } from "../payout/abilities.ts"
 import { Rate } from "../payout/rate.ts"
 
 /** A bank identifier code: 8 to 11 characters (spec: Bank transfer order, swiftCode). */
@@ -65,6 +65,16 @@ export type BankTransferRequest = typeof BankTransferRequest.Type
 /** The request with its defaults applied: what the order records and what a repeat is compared on. */
 export const BankTransferTerms = Schema.Struct({ ...bankTransferFields, ...defaultedFields })
 export type BankTransferTerms = typeof BankTransferTerms.Type
+
+/** The network and currency a bank transfer request chooses, saying which of them it left to the default. */
+export const fundoutChoiceOf = (request: {
+  readonly networkCode?: string | undefined
+  readonly fundoutCurrencyCode?: string | undefined
+}): FundoutChoice => ({
+  networkCode: request.networkCode ?? bankTransferDefaults.networkCode,
+  fundoutCurrencyCode: request.fundoutCurrencyCode ?? bankTransferDefaults.fundoutCurrencyCode,
+  defaulted: (["networkCode", "fundoutCurrencyCode"] as const).filter((field) => request[field] === undefined),
+})
 
 export const withDefaults = (request: BankTransferRequest): BankTransferTerms => ({
   ...request,

@@ -7,6 +7,7 @@ import {
   BankTransferRequest,
   BankTransferTerms,
   type Command,
+  fundoutChoiceOf,
   type PlaceBankTransfer,
   type RecordBankOutcome,
   withDefaults,
@@ -43,7 +44,7 @@ const place = (command: PlaceBankTransfer, state: State): Decision => {
   if (!holderNameAndAddressFit(holderNameChars, beneficiaryAddressChars))
     return Result.fail(holderNameAndAddressTooLong())
   // 62076 unless the network and currency are an enabled ability; the quote fixes rate and fee now.
-  const ability = findAbility(command.abilities, terms.networkCode, terms.fundoutCurrencyCode)
+  const ability = findAbility(command.abilities, fundoutChoiceOf(command.request))
   if (Result.isFailure(ability)) return Result.fail(ability.failure)
   const quote = quoteFundout(ability.success, terms.amountFils, command.rate)
   return Result.succeed([

@@ -26,6 +26,47 @@ export type PayoutAbility = typeof PayoutAbility.Type
 /** One item of the wire's `fundoutAbilityList`. */
 export const toFundoutAbilityItem = ({ feePlan: _, ...item }: PayoutAbility): Omit<PayoutAbility, "feePlan"> => item
 
+/** The fields of a request that choose its payout ability. */
+export type FundoutField = "networkCode" | "fundoutCurrencyCode"
+
+/**
+ * A payout's network and currency, as chosen by a request: each as the
+ * merchant sent it or, where `defaulted` names it, the default the request
+ * took because the merchant left it out (a bank transfer may; the rate
+ * calculator requires both). A refusal names what the merchant sent, and
+ * says of a default that it was not sent: naming a field the merchant did
+ * not send as if it had would send the merchant after a value it never wrote.
+ */
+export interface FundoutChoice {
+  readonly networkCode: string
+  readonly fundoutCurrencyCode: string
+  readonly defaulted?: ReadonlyArray<FundoutField>
+}
+
+/**
+ * The start of a refusal about one field of the choice, naming it in full:
+ * "bizContent.networkCode SWIFT" as sent, or "bizContent.networkCode was not
+ * sent and defaults to LOCAL, which" as defaulted; the refusal goes on with
+ * what is wrong with that value.
+ */
+export const fundoutFieldAsSent = (choice: FundoutChoice, field: FundoutField): string =>
+  choice.defaulted?.includes(field) === true
+    ? `bizContent.${field} was not sent and defaults to ${choice[field]}, which`
+    : `bizContent.${field} ${choice[field]}`
+
+const otherField = (field: FundoutField): FundoutField =>
+  field === "networkCode" ? "fundoutCurrencyCode" : "networkCode"
+
+/** Why no ability answers the choice: named from a defaulted field first, as the field to send. */
+const notEnabledDetail = (choice: FundoutChoice): string => {
+  const defaulted = choice.defaulted ?? []
+  if (defaulted.includes("networkCode") && defaulted.includes("fundoutCurrencyCode"))
+    return `bizContent.networkCode and fundoutCurrencyCode were not sent and default to ${choice.networkCode} and ${choice.fundoutCurrencyCode}, which are not enabled for this merchant`
+  const first = defaulted[0] ?? "networkCode"
+  const second = otherField(first)
+  return `${fundoutFieldAsSent(choice, first)} with ${second} ${choice[second]} is not enabled for this merchant`
+}
+
 /**
  * The enabled ability for a network and currency, or 62076
  * FUND_OUT_ABILITY_SUPPORTED ("networkCode or fundoutCurrencyCode not
@@ -33,17 +74,13 @@ export const toFundoutAbilityItem = ({ feePlan: _, ...item }: PayoutAbility): Om
  */
 export const findAbility = (
   abilities: ReadonlyArray<PayoutAbility>,
-  networkCode: string,
-  fundoutCurrencyCode: string,
+  choice: FundoutChoice,
 ): Result.Result<PayoutAbility, Rejection> => {
-  const found = abilities.find((a) => a.networkCode === networkCode && a.fundoutCurrencyCode === fundoutCurrencyCode)
+  const found = abilities.find(
+    (a) => a.networkCode === choice.networkCode && a.fundoutCurrencyCode === choice.fundoutCurrencyCode,
+  )
   return found === undefined
-    ? Result.fail(
-        reject(
-          "FUND_OUT_ABILITY_SUPPORTED",
-          `bizContent.networkCode ${networkCode} with fundoutCurrencyCode ${fundoutCurrencyCode} is not enabled for this merchant`,
-        ),
-      )
+    ? Result.fail(reject("FUND_OUT_ABILITY_SUPPORTED", notEnabledDetail(choice)))
     : Result.succeed(found)
 }
 

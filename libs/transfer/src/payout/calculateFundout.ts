@@ -1,7 +1,13 @@
 import type { Fils, Rejection } from "@mizan/kernel"
 import { reject } from "@mizan/kernel"
 import { Effect, Result } from "effect"
-import { findAbility, PayoutAbilities, type PayoutAbility } from "./abilities.ts"
+import {
+  type FundoutChoice,
+  findAbility,
+  fundoutFieldAsSent,
+  PayoutAbilities,
+  type PayoutAbility,
+} from "./abilities.ts"
 import { type FundoutQuote, quoteFundout } from "./quote.ts"
 import { RateSource } from "./RateSource.ts"
 import type { Rate } from "./rate.ts"
@@ -14,20 +20,19 @@ export interface FundoutTerms {
 
 const enabledAbilityAndRate = Effect.fn("Transfer.enabledAbilityAndRate")(function* (
   merchantId: string,
-  networkCode: string,
-  fundoutCurrencyCode: string,
+  choice: FundoutChoice,
 ) {
   const abilities = yield* (yield* PayoutAbilities).abilitiesOf(merchantId)
-  const ability = findAbility(abilities, networkCode, fundoutCurrencyCode)
+  const ability = findAbility(abilities, choice)
   if (Result.isFailure(ability)) return yield* Effect.fail(ability.failure)
   // A currency the rate source cannot price is not supported either: 62076, as for one not enabled.
   const rate = yield* (yield* RateSource)
-    .rateFor(fundoutCurrencyCode)
+    .rateFor(choice.fundoutCurrencyCode)
     .pipe(
       Effect.mapError(() =>
         reject(
           "FUND_OUT_ABILITY_SUPPORTED",
-          `bizContent.fundoutCurrencyCode ${fundoutCurrencyCode} has no rate at present`,
+          `${fundoutFieldAsSent(choice, "fundoutCurrencyCode")} has no rate at present`,
         ),
       ),
     )
@@ -37,19 +42,15 @@ const enabledAbilityAndRate = Effect.fn("Transfer.enabledAbilityAndRate")(functi
 /** A merchant's abilities and the rate of the payout currency, for the bank transfer command. */
 export const fundoutTermsOf = (
   merchantId: string,
-  networkCode: string,
-  fundoutCurrencyCode: string,
+  choice: FundoutChoice,
 ): Effect.Effect<FundoutTerms, Rejection, PayoutAbilities | RateSource> =>
-  Effect.map(enabledAbilityAndRate(merchantId, networkCode, fundoutCurrencyCode), ({ abilities, rate }) => ({
-    abilities,
-    rate,
-  }))
+  Effect.map(enabledAbilityAndRate(merchantId, choice), ({ abilities, rate }) => ({ abilities, rate }))
 
 /** The rate calculator operation (spec: 8. Rate calculator): the `fundoutInfo` of a payout. */
 export const calculateFundout = (
   merchantId: string,
   request: { readonly networkCode: string; readonly fundoutCurrencyCode: string; readonly orderAmount: Fils },
 ): Effect.Effect<FundoutQuote, Rejection, PayoutAbilities | RateSource> =>
-  Effect.map(enabledAbilityAndRate(merchantId, request.networkCode, request.fundoutCurrencyCode), ({ ability, rate }) =>
+  Effect.map(enabledAbilityAndRate(merchantId, request), ({ ability, rate }) =>
     quoteFundout(ability, request.orderAmount, rate),
   )
