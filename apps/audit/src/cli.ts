@@ -8,13 +8,20 @@
 import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs"
 import { resolve } from "node:path"
 import { type CommandLine, fileErrorReason, fileWriteErrorReason, readCommandLine } from "@mizan/command-line"
-import { EventStore, Sealing, type StoreError, SubjectKeys, subjectKindsOf } from "@mizan/eventsourcing"
+import {
+  EventStore,
+  type ForgetOutcome,
+  Sealing,
+  type StoreError,
+  SubjectKeys,
+  subjectKindsOf,
+} from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { exportLog } from "./exportLog.ts"
-import { formatCount } from "./format.ts"
+import { formatCount, isoTime } from "./format.ts"
 import { importSealNeedsKeys } from "./importCheck.ts"
 import { importDefaults, importLog } from "./importLog.ts"
 import { removedIfNewAndFailed } from "./newStore.ts"
@@ -393,13 +400,25 @@ const forgetCommand = (io: CliIo, subject: ForgetTarget, by: string) =>
     const outcome = yield* subject._tag === "ByValue"
       ? sealing.forget(subject.kind, subject.value, by)
       : sealing.forgetOfStream(subject.kind, subject.streamId, by)
-    yield* ioWrite(io)(
-      outcome.keysDestroyed === 0
-        ? `${outcome.subjectId} holds no data key: already forgotten, or never seen; nothing changed\n`
-        : `forgot ${outcome.subjectId}: ${outcome.keysDestroyed} data key(s) destroyed, recorded as by ${by}\n`,
-    )
+    yield* ioWrite(io)(`${forgetAnswer(subject, outcome, by)}\n`)
     return exitCodes.ok
   })
+
+/**
+ * What a forget tells the operator. A subject forgotten before and one the
+ * store never held are told apart: a misspelt VALUE (a card number with its
+ * dashes) names a subject nobody has, and read as "already forgotten" it
+ * let the officer close a request whose data still reads in clear.
+ */
+const forgetAnswer = (subject: ForgetTarget, outcome: ForgetOutcome, by: string): string => {
+  if (outcome.keysDestroyed > 0)
+    return `forgot ${outcome.subjectId}: ${outcome.keysDestroyed} data key(s) destroyed, recorded as by ${by}`
+  if (outcome.forgottenBefore !== undefined)
+    return `${outcome.subjectId} was forgotten already, at ${isoTime(outcome.forgottenBefore.at)} by ${outcome.forgottenBefore.by}: nothing changed`
+  return subject._tag === "ByValue"
+    ? `no event holds data of ${outcome.subjectId}, nor was it ever forgotten: nothing changed. Is VALUE as the service received it (a card number's digits alone, a phone number as +971...), in clear or as its SHA-256 hex?`
+    : `no event of ${subject.streamId} holds a ${subject.kind} of its own, nor was one ever forgotten: nothing changed`
+}
 
 const rotateCommand = (io: CliIo, masterKeyFile: string, retire: boolean) =>
   Effect.gen(function* () {

@@ -86,8 +86,26 @@ describe("forget", () => {
 
     const second = await cli(["forget", `card:${cardNumber}`, "--by", "dpo@example.ae", ...args])
     expect(second.code).toBe(exitCodes.ok)
-    expect(second.stdout).toContain("nothing changed")
+    const at = new Date((forgets[0]!.data as { at: number }).at).toISOString()
+    expect(second.stdout).toMatch(
+      new RegExp(`^card:[0-9a-f]{64} was forgotten already, at ${at} by dpo@example.ae: nothing changed\n$`),
+    )
     expect((await rawLog()).length).toBe(log.length)
+  })
+
+  it("tells a subject the store never held from one forgotten: a card number with its dashes names nobody", async () => {
+    const before = (await rawLog()).length
+    const run = await cli(["forget", "card:4111-1111-1111-1111", "--by", "dpo", ...args])
+    expect(run.code).toBe(exitCodes.ok)
+    expect(run.stdout).toMatch(
+      /^no event holds data of card:[0-9a-f]{64}, nor was it ever forgotten: nothing changed\. /,
+    )
+    expect(run.stdout).not.toContain("4111")
+    const ofStream = await cli(["forget", "card", "--stream", card.streamId, "--by", "dpo", ...args])
+    expect(ofStream.stdout).toBe(
+      `no event of ${card.streamId} holds a card of its own, nor was one ever forgotten: nothing changed\n`,
+    )
+    expect((await rawLog()).length).toBe(before)
   })
 
   it("refuses a KIND no event holds, naming the kinds, with 2 and no event written", async () => {
