@@ -623,6 +623,19 @@ describe("the sealed store", () => {
       expect(yield* failureMessageOf(sealedOn(stranger, readStream("order/1")))).toMatch(/not in the key ring/)
     }),
   )
+
+  it.effect(
+    "says a key file holding another key under the store's master key id may be the cause, not only an alteration",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* worldWithCardPaid
+        const id = yield* world.keyRing.currentMasterKeyId
+        const impostor = { ...world, keyRing: keyRingOfMasterKeys([{ ...newMasterKey(), id }]) }
+        expect(yield* failureMessageOf(sealedOn(impostor, readStream("order/1")))).toContain(
+          `a data key wrapped by ${id} does not unwrap: the master key file holds another key under that id, or the wrapped key was altered`,
+        )
+      }),
+  )
 })
 
 describe("sealing plans", () => {
