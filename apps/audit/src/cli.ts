@@ -416,7 +416,7 @@ const forgetAnswer = (subject: ForgetTarget, outcome: ForgetOutcome, by: string)
   if (outcome.forgottenBefore !== undefined)
     return `${outcome.subjectId} was forgotten already, at ${isoTime(outcome.forgottenBefore.at)} by ${outcome.forgottenBefore.by}: nothing changed`
   return subject._tag === "ByValue"
-    ? `no event holds data of ${outcome.subjectId}, nor was it ever forgotten: nothing changed. Is VALUE as the service received it (a card number's digits alone, a phone number as +971...), in clear or as its SHA-256 hex?`
+    ? `no event holds data of ${outcome.subjectId}, nor was it ever forgotten: nothing changed. Is VALUE as the service received it (a card number's digits alone, with no spaces or dashes), in clear or as its SHA-256 hex?`
     : `no event of ${subject.streamId} holds a ${subject.kind} of its own, nor was one ever forgotten: nothing changed`
 }
 
