@@ -459,20 +459,20 @@ const commandShapes: ReadonlyMap<string, { readonly words: 0 | 1; readonly json:
 const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | AuditError => {
   const [name, argument] = parsed.positionals
   const { json } = parsed.values
-  const masterKeyFile = resolve(
-    io.cwd,
-    parsed.values["master-key-file"] ?? io.env[masterKeyFileEnvironmentVariable] ?? masterKeyFileDefault,
-  )
+  const masterKeyFileGiven = parsed.values["master-key-file"] ?? io.env[masterKeyFileEnvironmentVariable]
+  const masterKeyFile = resolve(io.cwd, masterKeyFileGiven ?? masterKeyFileDefault)
   /**
    * The events as stored: what verify checks and export and import carry
    * (the chain covers the stored bytes). The master key file, when there is
-   * one, is there for import to open sealed events and seal clear ones.
+   * one, is there for import to open sealed events and seal clear ones;
+   * `keyFileGiven`, one named and missing is refused, naming it, rather than
+   * asked for at the first sealed event as if none had been given.
    */
-  const asStored = (run: Run, storeMustExist = true): Command => ({
+  const asStored = (run: Run, storeMustExist = true, keyFileGiven = false): Command => ({
     program: Effect.provide(
       run,
       Layer.fresh(
-        existsSync(masterKeyFile)
+        keyFileGiven || existsSync(masterKeyFile)
           ? Layer.merge(layerStore(store, { mustExist: storeMustExist }), layerKeyFileOf(masterKeyFile))
           : layerStore(store, { mustExist: storeMustExist }),
       ),
@@ -516,7 +516,11 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
       if (argument === undefined) return new AuditError({ detail: "import needs the FILE to import" })
       // Refused before the store is opened, which would create it: a refused import leaves no empty store behind.
       if (parsed.values.seal && !existsSync(masterKeyFile)) return importSealNeedsKeys()
-      const importing = asStored(importCommand(io, store, argument, inFlight, parsed.values.seal), false)
+      const importing = asStored(
+        importCommand(io, store, argument, inFlight, parsed.values.seal),
+        false,
+        masterKeyFileGiven !== undefined,
+      )
       return { program: removedIfNewAndFailed(store, importing.program) }
     }
     case "verify": {

@@ -253,17 +253,32 @@ describe("export and import of a sealed store", () => {
     const exportPath = join(folder.dir, "sealed-again.ndjson")
     await cli(["export", "--out", exportPath, ...args])
     const targetPath = join(folder.dir, "refused.db")
-    const run = await cli([
-      "import",
-      exportPath,
-      "--store",
-      `sqlite:${targetPath}`,
-      "--master-key-file",
-      join(folder.dir, "no-such-keys.json"),
-    ])
+    // None given, and none where the default points (data/master-keys.json, from the folder the command starts in).
+    const run = await cli(["import", exportPath, "--store", `sqlite:${targetPath}`], { cwd: folder.dir })
     expect(run.code).toBe(exitCodes.failed)
     expect(run.stderr).toContain("give the master key file that wraps the data keys")
     expect(await rawLogOf(targetPath)).toEqual([])
+  })
+
+  it("refuses a master key file given and missing, naming it, rather than ask for one at the first sealed event", async () => {
+    const exportPath = join(folder.dir, "sealed-again.ndjson")
+    await cli(["export", "--out", exportPath, ...args])
+    const targetPath = join(folder.dir, "refused-given.db")
+    const missing = join(folder.dir, "no-such-keys.json")
+    for (const given of [
+      { argv: ["--master-key-file", missing], env: {} },
+      { argv: [], env: { MIZAN_MASTER_KEY_FILE: missing } },
+    ]) {
+      const run = await cli(["import", exportPath, "--store", `sqlite:${targetPath}`, ...given.argv], {
+        env: given.env,
+      })
+      expect([run.code, run.stdout, run.stderr]).toEqual([
+        exitCodes.failed,
+        "",
+        `mizan-audit: the master key file ${missing} does not exist: set --master-key-file or MIZAN_MASTER_KEY_FILE to the file that holds the master keys (only sandbox mode makes one)\n`,
+      ])
+      expect(existsSync(targetPath)).toBe(false)
+    }
   })
 
   it("with --seal, seal a store written before sealing into a new one: no card digest left in its file, the same events read back", async () => {
