@@ -8,13 +8,20 @@
 import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs"
 import { resolve } from "node:path"
 import { type CommandLine, fileErrorReason, fileWriteErrorReason, readCommandLine } from "@mizan/command-line"
-import { EventStore, Sealing, type StoreError, SubjectKeys, subjectKindsOf } from "@mizan/eventsourcing"
+import {
+  EventStore,
+  type ForgetOutcome,
+  Sealing,
+  type StoreError,
+  SubjectKeys,
+  subjectKindsOf,
+} from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { exportLog } from "./exportLog.ts"
-import { formatCount } from "./format.ts"
+import { formatCount, isoTime } from "./format.ts"
 import { importSealNeedsKeys } from "./importCheck.ts"
 import { importDefaults, importLog } from "./importLog.ts"
 import { removedIfNewAndFailed } from "./newStore.ts"
@@ -393,13 +400,25 @@ const forgetCommand = (io: CliIo, subject: ForgetTarget, by: string) =>
     const outcome = yield* subject._tag === "ByValue"
       ? sealing.forget(subject.kind, subject.value, by)
       : sealing.forgetOfStream(subject.kind, subject.streamId, by)
-    yield* ioWrite(io)(
-      outcome.keysDestroyed === 0
-        ? `${outcome.subjectId} holds no data key: already forgotten, or never seen; nothing changed\n`
-        : `forgot ${outcome.subjectId}: ${outcome.keysDestroyed} data key(s) destroyed, recorded as by ${by}\n`,
-    )
+    yield* ioWrite(io)(`${forgetAnswer(subject, outcome, by)}\n`)
     return exitCodes.ok
   })
+
+/**
+ * What a forget tells the operator. A subject forgotten before and one the
+ * store never held are told apart: a misspelt VALUE (a card number with its
+ * dashes) names a subject nobody has, and read as "already forgotten" it
+ * let the officer close a request whose data still reads in clear.
+ */
+const forgetAnswer = (subject: ForgetTarget, outcome: ForgetOutcome, by: string): string => {
+  if (outcome.keysDestroyed > 0)
+    return `forgot ${outcome.subjectId}: ${outcome.keysDestroyed} data key(s) destroyed, recorded as by ${by}`
+  if (outcome.forgottenBefore !== undefined)
+    return `${outcome.subjectId} was forgotten already, at ${isoTime(outcome.forgottenBefore.at)} by ${outcome.forgottenBefore.by}: nothing changed`
+  return subject._tag === "ByValue"
+    ? `no event holds data of ${outcome.subjectId}, nor was it ever forgotten: nothing changed. Is VALUE as the service received it (a card number's digits alone, with no spaces or dashes), in clear or as its SHA-256 hex?`
+    : `no event of ${subject.streamId} holds a ${subject.kind} of its own, nor was one ever forgotten: nothing changed`
+}
 
 const rotateCommand = (io: CliIo, masterKeyFile: string, retire: boolean) =>
   Effect.gen(function* () {
@@ -440,20 +459,20 @@ const commandShapes: ReadonlyMap<string, { readonly words: 0 | 1; readonly json:
 const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | AuditError => {
   const [name, argument] = parsed.positionals
   const { json } = parsed.values
-  const masterKeyFile = resolve(
-    io.cwd,
-    parsed.values["master-key-file"] ?? io.env[masterKeyFileEnvironmentVariable] ?? masterKeyFileDefault,
-  )
+  const masterKeyFileGiven = parsed.values["master-key-file"] ?? io.env[masterKeyFileEnvironmentVariable]
+  const masterKeyFile = resolve(io.cwd, masterKeyFileGiven ?? masterKeyFileDefault)
   /**
    * The events as stored: what verify checks and export and import carry
    * (the chain covers the stored bytes). The master key file, when there is
-   * one, is there for import to open sealed events and seal clear ones.
+   * one, is there for import to open sealed events and seal clear ones;
+   * `keyFileGiven`, one named and missing is refused, naming it, rather than
+   * asked for at the first sealed event as if none had been given.
    */
-  const asStored = (run: Run, storeMustExist = true): Command => ({
+  const asStored = (run: Run, storeMustExist = true, keyFileGiven = false): Command => ({
     program: Effect.provide(
       run,
       Layer.fresh(
-        existsSync(masterKeyFile)
+        keyFileGiven || existsSync(masterKeyFile)
           ? Layer.merge(layerStore(store, { mustExist: storeMustExist }), layerKeyFileOf(masterKeyFile))
           : layerStore(store, { mustExist: storeMustExist }),
       ),
@@ -497,7 +516,11 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
       if (argument === undefined) return new AuditError({ detail: "import needs the FILE to import" })
       // Refused before the store is opened, which would create it: a refused import leaves no empty store behind.
       if (parsed.values.seal && !existsSync(masterKeyFile)) return importSealNeedsKeys()
-      const importing = asStored(importCommand(io, store, argument, inFlight, parsed.values.seal), false)
+      const importing = asStored(
+        importCommand(io, store, argument, inFlight, parsed.values.seal),
+        false,
+        masterKeyFileGiven !== undefined,
+      )
       return { program: removedIfNewAndFailed(store, importing.program) }
     }
     case "verify": {

@@ -86,8 +86,26 @@ describe("forget", () => {
 
     const second = await cli(["forget", `card:${cardNumber}`, "--by", "dpo@example.ae", ...args])
     expect(second.code).toBe(exitCodes.ok)
-    expect(second.stdout).toContain("nothing changed")
+    const at = new Date((forgets[0]!.data as { at: number }).at).toISOString()
+    expect(second.stdout).toMatch(
+      new RegExp(`^card:[0-9a-f]{64} was forgotten already, at ${at} by dpo@example.ae: nothing changed\n$`),
+    )
     expect((await rawLog()).length).toBe(log.length)
+  })
+
+  it("tells a subject the store never held from one forgotten: a card number with its dashes names nobody", async () => {
+    const before = (await rawLog()).length
+    const run = await cli(["forget", "card:4111-1111-1111-1111", "--by", "dpo", ...args])
+    expect(run.code).toBe(exitCodes.ok)
+    expect(run.stdout).toMatch(
+      /^no event holds data of card:[0-9a-f]{64}, nor was it ever forgotten: nothing changed\. /,
+    )
+    expect(run.stdout).not.toContain("4111")
+    const ofStream = await cli(["forget", "card", "--stream", card.streamId, "--by", "dpo", ...args])
+    expect(ofStream.stdout).toBe(
+      `no event of ${card.streamId} holds a card of its own, nor was one ever forgotten: nothing changed\n`,
+    )
+    expect((await rawLog()).length).toBe(before)
   })
 
   it("refuses a KIND no event holds, naming the kinds, with 2 and no event written", async () => {
@@ -235,17 +253,32 @@ describe("export and import of a sealed store", () => {
     const exportPath = join(folder.dir, "sealed-again.ndjson")
     await cli(["export", "--out", exportPath, ...args])
     const targetPath = join(folder.dir, "refused.db")
-    const run = await cli([
-      "import",
-      exportPath,
-      "--store",
-      `sqlite:${targetPath}`,
-      "--master-key-file",
-      join(folder.dir, "no-such-keys.json"),
-    ])
+    // None given, and none where the default points (data/master-keys.json, from the folder the command starts in).
+    const run = await cli(["import", exportPath, "--store", `sqlite:${targetPath}`], { cwd: folder.dir })
     expect(run.code).toBe(exitCodes.failed)
     expect(run.stderr).toContain("give the master key file that wraps the data keys")
     expect(await rawLogOf(targetPath)).toEqual([])
+  })
+
+  it("refuses a master key file given and missing, naming it, rather than ask for one at the first sealed event", async () => {
+    const exportPath = join(folder.dir, "sealed-again.ndjson")
+    await cli(["export", "--out", exportPath, ...args])
+    const targetPath = join(folder.dir, "refused-given.db")
+    const missing = join(folder.dir, "no-such-keys.json")
+    for (const given of [
+      { argv: ["--master-key-file", missing], env: {} },
+      { argv: [], env: { MIZAN_MASTER_KEY_FILE: missing } },
+    ]) {
+      const run = await cli(["import", exportPath, "--store", `sqlite:${targetPath}`, ...given.argv], {
+        env: given.env,
+      })
+      expect([run.code, run.stdout, run.stderr]).toEqual([
+        exitCodes.failed,
+        "",
+        `mizan-audit: the master key file ${missing} does not exist: set --master-key-file or MIZAN_MASTER_KEY_FILE to the file that holds the master keys (only sandbox mode makes one)\n`,
+      ])
+      expect(existsSync(targetPath)).toBe(false)
+    }
   })
 
   it("with --seal, seal a store written before sealing into a new one: no card digest left in its file, the same events read back", async () => {

@@ -20,7 +20,7 @@ import { fils, parseFils } from "@mizan/kernel"
 import { MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { sha256Hex } from "@mizan/protocol"
-import { layerExclusiveWork, layerKeyFile, layerSealed, layerStore } from "@mizan/stores"
+import { layerExclusiveWork, layerKeyFile, layerSandboxKeyFile, layerSealed, layerStore } from "@mizan/stores"
 import { layerLogging, layerOtlpFromEnv } from "@mizan/telemetry"
 import { MerchantClocks } from "@mizan/test-clock"
 import {
@@ -181,18 +181,23 @@ export const layerTelemetry = (config: GatewayConfig) =>
 
 /** The store the handlers write: the configured one, sealed (docs/architecture.md#sealed-personal-data) and instrumented. */
 const layerGatewayStore = (options: GatewayOptions) => {
-  const keyRing = layerKeyFile(resolve(options.baseDir, options.config.masterKeyFile ?? masterKeyFileDefault), {
-    createWhenMissing: options.config.mode === "sandbox",
-    settingName: "masterKeyFile",
-  }).pipe(
-    // The file's refusal names it and masterKeyFile: a setting's fault, not "the event store cannot be used".
-    Layer.catchTag("StoreError", (error) => Layer.effect(KeyRing, Effect.fail(new ConfigError(error.detail)))),
-  )
   // A store given as a layer (the tests' memory store) keeps its data keys in memory beside it.
   const storeWithKeys =
     options.storeLayer === undefined
       ? layerStore(options.config.store ?? storeSettingDefault, options.baseDir)
       : Layer.merge(options.storeLayer, layerMemorySubjectKeys)
+  const keyFile = resolve(options.baseDir, options.config.masterKeyFile ?? masterKeyFileDefault)
+  // Sandbox mode makes a missing file, but not for a store whose data keys another master key wraps.
+  const keyRing = (
+    options.config.mode === "sandbox"
+      ? layerSandboxKeyFile(keyFile, "masterKeyFile")
+      : layerKeyFile(keyFile, { createWhenMissing: false, settingName: "masterKeyFile" })
+  ).pipe(
+    // The file's refusal names it and masterKeyFile: a setting's fault, not "the event store cannot be used".
+    Layer.catchTag("StoreError", (error) => Layer.effect(KeyRing, Effect.fail(new ConfigError(error.detail)))),
+    // The same layer as the sealed store's below, so built once.
+    Layer.provide(storeWithKeys),
+  )
   // Sealing sits below the instrumentation, so that an append's span includes what sealing costs.
   return layerInstrumentedEventStore.pipe(
     Layer.provideMerge(

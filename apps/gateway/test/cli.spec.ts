@@ -3,13 +3,15 @@
  * (vitest's own `process.execPath`), against a gateway started here on the
  * configuration the tools wrote. From an empty folder to a paid order.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { layerMemory } from "@mizan/eventsourcing"
+import { mizanSealingPlan } from "@mizan/order-views"
 import { generateKeyPair } from "@mizan/protocol"
-import { Effect, ManagedRuntime } from "effect"
+import { layerKeyFile, layerSealed, layerStore, readMasterKeyFile } from "@mizan/stores"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readConfigFile } from "../src/main.ts"
@@ -267,6 +269,34 @@ describe("npm start", () => {
       1,
       `mizan: the service's public key ${folder} (serviceKeys.publicKeyFile) does not read: is a folder, not a file`,
     ])
+  })
+
+  it("in sandbox mode makes no master key file for a store that holds data keys, and says which master key to put back", async () => {
+    const dir = join(folder, "lost-master-keys")
+    const masterKeyFile = join(dir, "master-keys.json")
+    const config = join(dir, "config.json")
+    mkdirSync(dir)
+    writeFileSync(config, JSON.stringify({ mode: "sandbox", merchants: [] }))
+    // A store sealed under the file's master key (the keyed ids' secret is a data key), and then the file lost.
+    await Effect.runPromise(
+      Effect.scoped(
+        Layer.build(
+          layerSealed(
+            layerStore("sqlite:mizan.db", dir),
+            layerKeyFile(masterKeyFile, { createWhenMissing: true, settingName: "masterKeyFile" }),
+            mizanSealingPlan,
+          ),
+        ),
+      ),
+    )
+    const [lost] = readMasterKeyFile(masterKeyFile)
+    rmSync(masterKeyFile)
+    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: config, PORT: "0" })
+    expect([started.code, started.stderr.trim()]).toEqual([
+      1,
+      `mizan: the master key file ${masterKeyFile} (masterKeyFile) does not exist, and the store holds data keys wrapped by master key ${lost?.id}: put back the file that holds it (a new master key would open none of them, so none was made)`,
+    ])
+    expect(existsSync(masterKeyFile)).toBe(false)
   })
 
   it("refuses a master key file that does not read as its setting's fault, not the store's, in one line", async () => {

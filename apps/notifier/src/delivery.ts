@@ -28,6 +28,29 @@ export interface DeliveryContext {
   readonly wakeUp: Latch.Latch
 }
 
+/**
+ * How long after its round opened a notification's first attempt may send
+ * the order as it was read then. Any later attempt (a retry, or a first one
+ * that waited behind the order's earlier notification) reads it again from
+ * the store: a person forgotten meanwhile (`mizan-audit forget`) reads
+ * `[forgotten]` there, while the copy held here would still carry them in
+ * clear to the merchant.
+ */
+export const heldOrderFreshMs = 1_000
+
+/**
+ * The notification to send at `at`: the one held when its round opened
+ * just now, else the store's (its personal fields as they stand).
+ */
+const notificationToSend = (tracked: Tracked, at: Timestamp) => {
+  const held = tracked.state
+  if (held.attemptsInRound === 0 && at - held.roundStartedAt <= heldOrderFreshMs)
+    return Effect.succeed(held.notification)
+  return Effect.map(loadAggregate(Notification.aggregate, tracked.streamId), ({ state }) =>
+    state.status === "ABSENT" ? held.notification : state.notification,
+  )
+}
+
 export const makeDelivery = (context: DeliveryContext) => {
   const { settings, pending, clocks, agents, wakeUp } = context
   const resolveHost = settings.resolveHost ?? resolveWithSystem
@@ -35,7 +58,7 @@ export const makeDelivery = (context: DeliveryContext) => {
 
   /** What one attempt comes to: the URL is checked first, and a refused one is never fetched. */
   const attempt = Effect.fnUntraced(function* (tracked: Tracked, at: Timestamp) {
-    const { notification } = tracked.state
+    const notification = yield* notificationToSend(tracked, at)
     // The resolver gets the same real-time allowance as the POST itself.
     const verdict = yield* checkNotifyUrl(
       notification.notifyUrl,

@@ -3,8 +3,9 @@
  * clock: the merchant endpoint is real, time is not.
  */
 import { it } from "@effect/vitest"
+import { EventStore, makeMemoryEventStore, type RecordedEvent } from "@mizan/eventsourcing"
 import { minuteMs } from "@mizan/kernel"
-import { Effect, Fiber } from "effect"
+import { Effect, Fiber, Layer, References } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect } from "vitest"
 import { notifyIdFor, readNotification, resendNotification } from "../src/index.ts"
@@ -172,5 +173,66 @@ describe("operator resend", () => {
         expect(nameless).toMatchObject({ _tag: "NotificationRefused" })
       }),
     ),
+  )
+})
+
+/**
+ * A store that reads a person's name as `[forgotten]` in every stream read
+ * once `forgotten.done` is set: what the sealed store does after
+ * `mizan-audit forget` destroys the person's data key.
+ */
+const forgettingStore = (name: string, forgotten: { done: boolean }) =>
+  Layer.sync(EventStore, () => {
+    const store = makeMemoryEventStore()
+    const placeholder = (record: RecordedEvent): RecordedEvent => ({
+      ...record,
+      data: JSON.parse(JSON.stringify(record.data).replaceAll(JSON.stringify(name), '"[forgotten]"')),
+    })
+    return {
+      ...store,
+      readStream: (streamId, options) =>
+        Effect.map(store.readStream(streamId, options), (records) =>
+          forgotten.done ? records.map(placeholder) : records,
+        ),
+    }
+  })
+
+describe("a person forgotten while a notification waits", () => {
+  const name = "Huda Al Mansoori"
+  const subjectsSent = (endpoint: Merchant) =>
+    endpoint.received.map((r) => [r.notifyId, (r.body.acquireOrder as { subject: string }).subject])
+
+  it.effect(
+    "a retry, and a first attempt that waited behind the order's earlier notification, send what the store reads now",
+    () => {
+      const forgotten = { done: false }
+      return Effect.gen(function* () {
+        yield* TestClock.setTime(testClockStartMs)
+        // The first attempt of the order's first notification fails, so the second waits behind it.
+        const endpoint = yield* startMerchant((received, seenBefore) =>
+          (received.body.acquireOrder as { status: string }).status === "CREATED" && seenBefore === 0 ? failure : ack,
+        )
+        yield* startNotifier(sandboxOptions())
+        const first = notifyIdFor(
+          (yield* announce("acquiring-M1-H", endpoint.url(), { status: "CREATED", subject: name })).id,
+        )
+        const second = notifyIdFor(
+          (yield* announce("acquiring-M1-H", endpoint.url(), { status: "PAID_SUCCESS", subject: name })).id,
+        )
+        yield* attemptCount(first, 1)
+        expect(subjectsSent(endpoint)).toEqual([[first, name]])
+        forgotten.done = true
+        yield* TestClock.setTime(atMinute(2))
+        yield* attemptCount(second, 1)
+        expect(subjectsSent(endpoint)).toEqual([
+          [first, name],
+          [first, "[forgotten]"],
+          [second, "[forgotten]"],
+        ])
+      }).pipe(
+        Effect.provideService(References.MinimumLogLevel, "Error"),
+        Effect.provide(forgettingStore(name, forgotten)),
+      )
+    },
   )
 })

@@ -366,11 +366,38 @@ describe("the sealed store", () => {
         }),
       )
       expect(first?.keysDestroyed).toBe(1)
-      expect(second?.keysDestroyed).toBe(0)
       const forgets = yield* forgetRecords(world)
       expect(forgets).toHaveLength(1)
       expect(forgets[0]?.data).toMatchObject({ subjectId: first?.subjectId, by: "dpo", keysDestroyed: 1 })
       expect(JSON.stringify(forgets.map((r) => [r.streamId, r.data]))).not.toContain(panDigest)
+      // The second answers when and by whom the subject was forgotten, which tells it from one never seen.
+      expect(second).toEqual({
+        subjectId: first?.subjectId,
+        keysDestroyed: 0,
+        forgottenBefore: { at: (forgets[0]!.data as { at: number }).at, by: "dpo" },
+      })
+    }),
+  )
+
+  it.effect("answers a subject it never held as nothing forgotten before, by value and by stream alike", () =>
+    Effect.gen(function* () {
+      const world = newWorld()
+      const outcomes = yield* sealedOn(
+        world,
+        Effect.gen(function* () {
+          yield* append("order/1", cardPaid("1"))
+          const sealing = yield* Sealing
+          return [
+            yield* sealing.forget("card", "4111-1111-1111-1111", "dpo"),
+            yield* sealing.forgetOfStream("card", "order/1", "dpo"),
+          ]
+        }),
+      )
+      for (const outcome of outcomes) {
+        expect(outcome.keysDestroyed).toBe(0)
+        expect(outcome.forgottenBefore).toBeUndefined()
+      }
+      expect(yield* forgetRecords(world)).toHaveLength(0)
     }),
   )
 
@@ -595,6 +622,19 @@ describe("the sealed store", () => {
       const stranger = { ...world, keyRing: keyRingOfMasterKeys([newMasterKey()]) }
       expect(yield* failureMessageOf(sealedOn(stranger, readStream("order/1")))).toMatch(/not in the key ring/)
     }),
+  )
+
+  it.effect(
+    "says a key file holding another key under the store's master key id may be the cause, not only an alteration",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* worldWithCardPaid
+        const id = yield* world.keyRing.currentMasterKeyId
+        const impostor = { ...world, keyRing: keyRingOfMasterKeys([{ ...newMasterKey(), id }]) }
+        expect(yield* failureMessageOf(sealedOn(impostor, readStream("order/1")))).toContain(
+          `a data key wrapped by ${id} does not unwrap: the master key file holds another key under that id, or the wrapped key was altered`,
+        )
+      }),
   )
 })
 
@@ -890,7 +930,7 @@ describe("subjects named in clear, or by no value at all", () => {
         }),
       )
       expect(outcome.keysDestroyed).toBe(1)
-      expect(again).toEqual({ subjectId: outcome.subjectId, keysDestroyed: 0 })
+      expect(again).toMatchObject({ subjectId: outcome.subjectId, keysDestroyed: 0, forgottenBefore: { by: "dpo" } })
       expect(read[0]?.data).toEqual({ payerMid: forgotten, ip: forgotten, amount: 5 })
     }),
   )

@@ -19,6 +19,7 @@ import {
   masterKeyBytes,
   newMasterKey,
   StoreError,
+  SubjectKeys,
 } from "@mizan/eventsourcing"
 import { Effect, Layer } from "effect"
 
@@ -156,5 +157,29 @@ export const layerKeyFile = (path: string, options: KeyFileOptions): Layer.Layer
         return keyRingOfFile(path, options)
       },
       catch: (error) => new StoreError({ reason: "Unavailable", detail: (error as Error).message, cause: error }),
+    }),
+  )
+
+/**
+ * The KeyRing of the master key file at `path`, made when missing (sandbox
+ * mode) only for a key table that holds no live key. A store that holds
+ * some was written under a master key a new file lacks: none of its data
+ * would open, and the file made would stand where the lost one is to be
+ * put back, so the missing file is refused, naming the master key to find.
+ */
+export const layerSandboxKeyFile = (path: string, settingName: string): Layer.Layer<KeyRing, StoreError, SubjectKeys> =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const missing = yield* Effect.try({
+        try: () => modifiedAtMs(path, settingName) === undefined,
+        catch: (error) => new StoreError({ reason: "Unavailable", detail: (error as Error).message, cause: error }),
+      })
+      const [held] = missing ? yield* (yield* SubjectKeys).liveKeys("", 1) : []
+      if (held !== undefined)
+        return yield* new StoreError({
+          reason: "Unavailable",
+          detail: `the master key file ${path} (${settingName}) does not exist, and the store holds data keys wrapped by master key ${held.masterKeyId}: put back the file that holds it (a new master key would open none of them, so none was made)`,
+        })
+      return layerKeyFile(path, { createWhenMissing: true, settingName })
     }),
   )

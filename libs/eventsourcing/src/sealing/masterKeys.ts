@@ -51,8 +51,13 @@ export const keyRingOfMasterKeys = (keys: ReadonlyArray<MasterKey>): KeyRingShap
           }),
         )
       const opened = openBytes(master, wrapped, wrapContext(masterKeyId))
+      // Named first: a wrong key file under the right id is a likelier mistake than an edited key table.
       return opened === undefined
-        ? Effect.fail(new KeyRingError({ detail: `a data key wrapped by ${masterKeyId} does not unwrap: altered` }))
+        ? Effect.fail(
+            new KeyRingError({
+              detail: `a data key wrapped by ${masterKeyId} does not unwrap: the master key file holds another key under that id, or the wrapped key was altered`,
+            }),
+          )
         : Effect.succeed(opened)
     },
   }

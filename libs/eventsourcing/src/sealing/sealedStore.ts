@@ -20,6 +20,13 @@ export interface ForgetOutcome {
   readonly subjectId: string
   /** How many data keys were destroyed: 0 when the subject was forgotten before, or never seen. */
   readonly keysDestroyed: number
+  /**
+   * When nothing was destroyed, the last forget recorded of the subject:
+   * absent for a subject this store never held (a misspelt value, a
+   * person it never saw), which a data-protection officer must not take
+   * for one already forgotten.
+   */
+  readonly forgottenBefore?: { readonly at: number; readonly by: string }
 }
 
 /** The sealing behind a sealed store: keyed ids, and forgetting a subject. */
@@ -177,14 +184,26 @@ const refusedForget = (kind: string, by: string, kinds: ReadonlyArray<string>): 
   return undefined
 }
 
-/** Whether the last forget recorded of `subjectId` names `keyId`: a forget cut off before the key went. */
-const forgetRecordedOf = (store: EventStoreShape, subjectId: string, keyId: string) =>
+/** The last forget recorded of `subjectId`, if any. */
+const lastForgetOf = (store: EventStoreShape, subjectId: string) =>
   Effect.map(store.readStream(forgottenSubjectStream(subjectId)), (records) => {
     const last = records.at(-1)
-    if (last === undefined) return false
+    if (last === undefined) return undefined
     const decoded = forgottenSubjectCodec.decode(last)
-    return Result.isSuccess(decoded) && decoded.success.keyId === keyId
+    return Result.isSuccess(decoded) ? decoded.success : undefined
   })
+
+/** Whether the last forget recorded of `subjectId` names `keyId`: a forget cut off before the key went. */
+const forgetRecordedOf = (store: EventStoreShape, subjectId: string, keyId: string) =>
+  Effect.map(lastForgetOf(store, subjectId), (last) => last !== undefined && last.keyId === keyId)
+
+/** What a forget of `subjectId` that found no live key answers: whether, and when and by whom, it was forgotten. */
+const nothingToForget = (store: EventStoreShape, subjectId: string): Effect.Effect<ForgetOutcome, StoreError> =>
+  Effect.map(lastForgetOf(store, subjectId), (last) =>
+    last === undefined
+      ? { subjectId, keysDestroyed: 0 }
+      : { subjectId, keysDestroyed: 0, forgottenBefore: { at: last.at, by: last.by } },
+  )
 
 /** Destroys the live key of `subjectId`, recording who asked first; a subject with none is left as it is. */
 const forgetSubject =
@@ -210,7 +229,7 @@ const forgetSubject =
       )
     return Effect.flatMap(keys.liveKeyOf(subjectId), (live) =>
       live === undefined
-        ? Effect.succeed({ subjectId, keysDestroyed: 0 })
+        ? nothingToForget(store, subjectId)
         : // Recorded before the key goes: a forget cut off between the two leaves its record and a live key, and
           // running it again finishes it without a second record. The other way round could destroy a key with no
           // record of who asked.
@@ -229,7 +248,7 @@ const forgetSubject =
 const subjectValuesOf = (value: string): ReadonlyArray<string> =>
   isSha256Hex(value) ? [value] : [value, unkeyedDigestHex(value)]
 
-/** Forgets every subject `kind:value` may name (subjectValuesOf); the outcome names the one whose key went. */
+/** Forgets every subject `kind:value` may name (subjectValuesOf); the outcome names the one whose key went, else one forgotten before. */
 const forgetByValue =
   (store: EventStoreShape, keys: SubjectKeys["Service"], sealer: Sealer, kinds: ReadonlyArray<string>) =>
   (kind: string, value: string, by: string): Effect.Effect<ForgetOutcome, StoreError> => {
@@ -239,10 +258,13 @@ const forgetByValue =
       Effect.forEach(subjectValuesOf(value), (each) =>
         forgetSubject(store, keys, sealer)(sealer.subjectIdOf(kind, each), by),
       ),
-      (outcomes) => ({
-        subjectId: (outcomes.find((outcome) => outcome.keysDestroyed > 0) ?? outcomes.at(-1)!).subjectId,
-        keysDestroyed: outcomes.reduce((sum, outcome) => sum + outcome.keysDestroyed, 0),
-      }),
+      (outcomes) => {
+        const named =
+          outcomes.find((outcome) => outcome.keysDestroyed > 0) ??
+          outcomes.find((outcome) => outcome.forgottenBefore !== undefined) ??
+          outcomes.at(-1)!
+        return { ...named, keysDestroyed: outcomes.reduce((sum, outcome) => sum + outcome.keysDestroyed, 0) }
+      },
     )
   }
 
