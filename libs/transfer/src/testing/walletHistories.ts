@@ -5,7 +5,7 @@
  * 20,000 exactly or passed by a fils), with and without late retries. The
  * laws they must keep are in `laws.ts`.
  */
-import { validHistories, withRetries } from "@mizan/eventsourcing/testing"
+import { validHistories, withRetries } from "@mizan/eventsourcing/testing/properties"
 import { type Timestamp, timestamp } from "@mizan/kernel"
 import fc from "fast-check"
 import { aggregate } from "../wallet/aggregate.ts"
