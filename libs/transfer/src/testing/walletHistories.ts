@@ -20,7 +20,9 @@ export const walletFrom: Timestamp = timestamp(Date.UTC(2026, 2, 1, 10))
 /**
  * Sequences of commands against one wallet transfer (`W-1`): placements
  * within and past the limits, to found and missing members, with names that
- * match or not, then credits and refused credits, by its merchant or another.
+ * match or not, now and then a blank memo (refused as INVALID_PARAMETER, as
+ * the request schema refuses it at an edge), then credits and refused
+ * credits, by its merchant or another.
  *
  *   fc.property(walletCommands, (commands) => myPayoutService.run(commands))
  */
