@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from "@effect/vitest"
 import { test } from "@fast-check/vitest"
-import { CommandLocks, decodeRecord, EventStore, handleCommand, StreamLocks } from "@mizan/eventsourcing"
+import { decodeRecord, EventStore, handleCommand } from "@mizan/eventsourcing"
 import { historyOf, lawBrokenBy, racingStore } from "@mizan/eventsourcing/testing"
 import { fils } from "@mizan/kernel"
 import { Effect, Exit, Result } from "effect"
@@ -67,18 +67,14 @@ describe("the acquiring histories", () => {
   })
 })
 
-/** Sends the race's opening, then every refund at once, each fiber without the process's stream lock: a real race. */
+/** Sends the race's opening, then every refund at once, as from processes of their own (`racingStore`): a real race. */
 const race = ({ opening, refunds }: ConcurrentRefunds) => {
   const { layer, lostRaces } = racingStore()
   return Effect.gen(function* () {
     const stream = acquiringStreamId(opening[0].merchantId, opening[0].request.merchantOrderNo)
     for (const command of opening) yield* handleCommand(acquiringOrder, stream, command)
     const answers = yield* Effect.all(
-      refunds.map((refund) =>
-        Effect.exit(
-          handleCommand(acquiringOrder, stream, refund).pipe(Effect.provideService(CommandLocks, new StreamLocks())),
-        ),
-      ),
+      refunds.map((refund) => Effect.exit(handleCommand(acquiringOrder, stream, refund))),
       { concurrency: "unbounded" },
     )
     const store = yield* EventStore

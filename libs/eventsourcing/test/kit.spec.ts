@@ -339,8 +339,8 @@ describe("racingStore", () => {
   it.effect("makes commands sent at once read one version and lose appends to each other, each decided again", () =>
     Effect.gen(function* () {
       const { layer, lostRaces } = racingStore()
-      const send = (command: BudgetCommand) =>
-        handleCommand(budget, "budget-1", command).pipe(Effect.provideService(CommandLocks, new StreamLocks()))
+      // No lock of the caller's: under the layer, the process's stream locks hold nobody back.
+      const send = (command: BudgetCommand) => handleCommand(budget, "budget-1", command)
       const balance = yield* Effect.gen(function* () {
         yield* send(fund(100))
         yield* Effect.all(
@@ -353,6 +353,20 @@ describe("racingStore", () => {
       }).pipe(Effect.provide(layer))
       expect(lostRaces()).toBeGreaterThan(0)
       expect(balance).toBe(20)
+    }),
+  )
+
+  it.effect("lets commands that share stream locks of their own take turns, losing no race", () =>
+    Effect.gen(function* () {
+      const { layer, lostRaces } = racingStore()
+      const oneProcess = new StreamLocks()
+      const send = (command: BudgetCommand) =>
+        handleCommand(budget, "budget-1", command).pipe(Effect.provideService(CommandLocks, oneProcess))
+      yield* Effect.gen(function* () {
+        yield* send(fund(100))
+        yield* Effect.all([spend(40, "a"), spend(40, "b")].map(send), { concurrency: "unbounded" })
+      }).pipe(Effect.provide(layer))
+      expect(lostRaces()).toBe(0)
     }),
   )
 })

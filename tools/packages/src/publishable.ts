@@ -15,6 +15,7 @@ export interface Manifest {
   readonly engines?: { readonly node?: string }
   readonly exports?: Readonly<Record<string, string | Readonly<Record<string, string>>>>
   readonly dependencies?: Readonly<Record<string, string>>
+  readonly peerDependencies?: Readonly<Record<string, string>>
 }
 
 export interface WorkspacePackage {

@@ -6,9 +6,11 @@
  * and the example's other dependencies from the npm registry, type-checks
  * the example (then again with lib checks on, tsconfig.declarations.json:
  * our packages' declarations as a consumer that does not skip them sees
- * them) and runs its tests. Nothing there can reach the workspace:
- * npm's node-options (the @mizan/source condition) and the workspace's
- * node_modules/.bin are kept out of its environment.
+ * them) and runs its tests; then type-checks and runs the READMEs'
+ * runnable examples on the same tarballs (src/readmeExamples.ts). Nothing
+ * there can reach the workspace: npm's node-options (the @mizan/source
+ * condition) and the workspace's node_modules/.bin are kept out of its
+ * environment.
  * Then every package's engines claim is tried on every Node at hand
  * (src/checkEngines.ts).
  */
@@ -17,6 +19,7 @@ import { tmpdir } from "node:os"
 import { basename, delimiter, join, sep } from "node:path"
 import { checkEngines } from "./checkEngines.ts"
 import { packAll, repositoryRoot } from "./pack.ts"
+import { checkReadmeExamples } from "./readmeExamples.ts"
 import { run } from "./run.ts"
 
 /** The environment of a process that must not see the workspace. */
@@ -48,9 +51,10 @@ const main = () => {
   run("npm", ["run", "typecheck"], { cwd: folder, env })
   run("npx", ["tsc", "-p", "tsconfig.declarations.json"], { cwd: folder, env })
   run("npm", ["test"], { cwd: folder, env })
+  checkReadmeExamples(repositoryRoot, folder, join(scratch, "readme-examples"), { env })
   checkEngines(folder, env)
   rmSync(scratch, { recursive: true, force: true })
-  console.log(`Examples: ${example} type-checks and passes its tests on the packed libs`)
+  console.log(`Examples: ${example} and the READMEs' runnable examples type-check and pass on the packed libs`)
 }
 
 if (import.meta.main) main()

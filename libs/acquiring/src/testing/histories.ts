@@ -6,7 +6,7 @@
  * refunds raced against one paid order (`concurrentRefunds`). The laws they
  * must keep are in `laws.ts`.
  */
-import { historyOf, inAnyOrder, validHistories, withRetries } from "@mizan/eventsourcing/testing"
+import { historyOf, inAnyOrder, validHistories, withRetries } from "@mizan/eventsourcing/testing/properties"
 import { fils } from "@mizan/kernel"
 import fc from "fast-check"
 import { acquiringOrder } from "../aggregate.ts"

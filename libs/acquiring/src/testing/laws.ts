@@ -3,14 +3,14 @@
  * (from `validAcquiringHistories`, or read back from your store after your
  * code ran): each throws `LawBroken` naming the rule and the event.
  */
-import { rulesHoldThroughout } from "@mizan/eventsourcing/testing"
+import { rulesHoldThroughout } from "@mizan/eventsourcing/testing/properties"
 import { acquiringOrder } from "../aggregate.ts"
 import { invariants, rules } from "../invariants.ts"
 import type { State } from "../state.ts"
 import { viewOfOrder } from "./view.ts"
 
 /** What every law throws, and the law over retries, from `@mizan/eventsourcing/testing`. */
-export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing"
+export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
 
 /**
  * Every rule of the order's `invariants` (the audit's check) holds after

@@ -4,7 +4,7 @@
  * card-number, expiry and holder edges, the bank's outcomes and refunds of
  * failed payouts, with and without late retries. The laws are in `laws.ts`.
  */
-import { validHistories, withRetries } from "@mizan/eventsourcing/testing"
+import { validHistories, withRetries } from "@mizan/eventsourcing/testing/properties"
 import { fils } from "@mizan/kernel"
 import fc from "fast-check"
 import { aggregate } from "../aggregate.ts"

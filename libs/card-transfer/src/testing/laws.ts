@@ -3,14 +3,14 @@
  * events (from `validCardTransferHistories`, or read back from your store):
  * each throws `LawBroken` naming the rule and the step.
  */
-import { type History, LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing"
+import { type History, LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing/properties"
 import { aggregate } from "../aggregate.ts"
 import type { Command } from "../commands.ts"
 import type { Event } from "../events.ts"
 import { invariants } from "../invariants.ts"
 
 /** What every law throws, and the law over retries, from `@mizan/eventsourcing/testing`. */
-export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing"
+export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
 
 /**
  * Every rule of the order's `invariants` holds after every append: names

@@ -5,7 +5,7 @@
  * operators' resends, minutes apart on the retry schedule or at random,
  * with and without late retries. The laws they must keep are in `laws.ts`.
  */
-import { validHistories, withRetries } from "@mizan/eventsourcing/testing"
+import { validHistories, withRetries } from "@mizan/eventsourcing/testing/properties"
 import fc from "fast-check"
 import { notificationAggregate } from "../aggregate.ts"
 import type { NotificationCommand } from "../commands.ts"

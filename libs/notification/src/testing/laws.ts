@@ -3,7 +3,7 @@
  * (from `validNotificationHistories`, or read back from your store): each
  * throws `LawBroken` naming the rule and the step.
  */
-import { LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing"
+import { LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing/properties"
 import { notificationAggregate } from "../aggregate.ts"
 import type { NotificationEvent } from "../events.ts"
 import { invariants } from "../invariants.ts"
@@ -16,7 +16,11 @@ import type { State } from "../state.ts"
  * round's), so its retries are judged right after their original:
  * `retriesRightAfterDecideNothing`.
  */
-export { LawBroken, retriesDecideNothing, retriesRightAfterDecideNothing } from "@mizan/eventsourcing/testing"
+export {
+  LawBroken,
+  retriesDecideNothing,
+  retriesRightAfterDecideNothing,
+} from "@mizan/eventsourcing/testing/properties"
 
 /**
  * Every rule of the notification's `invariants` holds after every append.

@@ -5,7 +5,7 @@
  * make (`validRefundHistories`) and the same with late retries
  * (`refundRetries`). The laws they must keep are in `laws.ts`.
  */
-import { validHistories, withRetries } from "@mizan/eventsourcing/testing"
+import { validHistories, withRetries } from "@mizan/eventsourcing/testing/properties"
 import { fils, type Timestamp, timestamp } from "@mizan/kernel"
 import fc from "fast-check"
 import { refundOrder } from "../aggregate.ts"

@@ -4,14 +4,14 @@
  * refund orders of one payment: each throws `LawBroken` naming the rule and
  * the step.
  */
-import { LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing"
+import { LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing/properties"
 import { refundOrder } from "../aggregate.ts"
 import type { Event } from "../events.ts"
 import { invariants } from "../invariants.ts"
 import type { State } from "../state.ts"
 
 /** What every law throws, and the law over retries, from `@mizan/eventsourcing/testing`. */
-export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing"
+export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
 
 /**
  * Every rule of the refund's `invariants` holds after every event (the

@@ -5,7 +5,7 @@
  * bank's outcomes, with and without late retries. The laws they must keep
  * are in `laws.ts`.
  */
-import { validHistories, withRetries } from "@mizan/eventsourcing/testing"
+import { validHistories, withRetries } from "@mizan/eventsourcing/testing/properties"
 import { type FeePlan, fils, timestamp } from "@mizan/kernel"
 import fc from "fast-check"
 import { aggregate } from "../bank/aggregate.ts"

@@ -4,7 +4,7 @@
  * or read back from your store after your code ran): each throws
  * `LawBroken` naming the rule and the step.
  */
-import { type History, LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing"
+import { type History, LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing/properties"
 import { Result } from "effect"
 import * as BankTransfer from "../bank/index.ts"
 import * as VamDeposit from "../deposit/index.ts"
@@ -12,7 +12,7 @@ import * as MemberAccount from "../member/index.ts"
 import * as WalletTransfer from "../wallet/index.ts"
 
 /** What every law throws, and the law over retries, from `@mizan/eventsourcing/testing`. */
-export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing"
+export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
 
 /** AED 10,000 and AED 20,000 (spec: Limits), in fils, written here apart from the decider's constants. */
 const transferLimitFils = 1_000_000

@@ -5,7 +5,7 @@
  * limit exactly or pass it by a fils, with references reused, with and
  * without late retries. The laws they must keep are in `laws.ts`.
  */
-import { validHistories, withRetries } from "@mizan/eventsourcing/testing"
+import { validHistories, withRetries } from "@mizan/eventsourcing/testing/properties"
 import { fils, timestamp } from "@mizan/kernel"
 import fc from "fast-check"
 import { aggregate } from "../member/aggregate.ts"

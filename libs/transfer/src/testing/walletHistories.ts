@@ -5,7 +5,7 @@
  * 20,000 exactly or passed by a fils), with and without late retries. The
  * laws they must keep are in `laws.ts`.
  */
-import { validHistories, withRetries } from "@mizan/eventsourcing/testing"
+import { validHistories, withRetries } from "@mizan/eventsourcing/testing/properties"
 import { type Timestamp, timestamp } from "@mizan/kernel"
 import fc from "fast-check"
 import { aggregate } from "../wallet/aggregate.ts"
@@ -20,7 +20,9 @@ export const walletFrom: Timestamp = timestamp(Date.UTC(2026, 2, 1, 10))
 /**
  * Sequences of commands against one wallet transfer (`W-1`): placements
  * within and past the limits, to found and missing members, with names that
- * match or not, then credits and refused credits, by its merchant or another.
+ * match or not, now and then a blank memo (refused as INVALID_PARAMETER, as
+ * the request schema refuses it at an edge), then credits and refused
+ * credits, by its merchant or another.
  *
  *   fc.property(walletCommands, (commands) => myPayoutService.run(commands))
  */
