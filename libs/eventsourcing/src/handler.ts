@@ -187,11 +187,13 @@ export const handleCommandOnNewStream = <Command, Event, State, Error>(
 > =>
   Effect.gen(function* () {
     const decided = aggregate.decide(command, aggregate.initialState)
-    const handledAlone = Effect.map(handleCommand(aggregate, streamId, command, metadata), (handled) => ({
-      ...handled,
-      alongsideWritten: false,
-    }))
-    if (Result.isFailure(decided) || decided.success.length === 0) return yield* handledAlone
+    // Built only when the guess fails: a create that opens its stream (nearly all) never reads it.
+    const handleAlone = () =>
+      Effect.map(handleCommand(aggregate, streamId, command, metadata), (handled) => ({
+        ...handled,
+        alongsideWritten: false,
+      }))
+    if (Result.isFailure(decided) || decided.success.length === 0) return yield* handleAlone()
     const store = yield* EventStore
     const locks = yield* CommandLocks
     const empty = { state: aggregate.initialState, streamVersion: 0 }
@@ -206,7 +208,7 @@ export const handleCommandOnNewStream = <Command, Event, State, Error>(
           }),
         ),
       )
-      .pipe(Effect.catchTag("VersionConflict", () => handledAlone))
+      .pipe(Effect.catchTag("VersionConflict", handleAlone))
     // One span name for both handlers, so a trace reads the same; the attribute tells them apart (a fallback
     // shows as handleCommand's span inside this one).
   }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId, newStream: true } }, wrapperSpan))
