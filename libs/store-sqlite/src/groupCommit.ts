@@ -228,24 +228,25 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
       // One INSERT is atomic on its own (a failed statement is undone alone), so only a longer append needs a savepoint.
       const savepoint = append.parts.length > 1 || append.parts[0]!.events.length > 1
       if (savepoint) statements.savepoint.run()
-      let part = append.parts[0]!
+      const results: Array<AppendResult> = []
+      const newHeads: Array<StreamHead> = []
+      let lastPosition = 0
+      let index = 0
       try {
-        const inserted = append.parts.map((each, i) => {
-          part = each
-          return insertPart(each, partHeads[i]!, append.recordedAt)
-        })
-        if (savepoint) statements.release.run()
-        const results: Array<AppendResult> = []
-        for (const [i, { chainHash, lastPosition: _, ...result }] of inserted.entries()) {
-          heads.set(append.parts[i]!.streamId, { version: result.streamVersion, chainHash })
+        for (; index < append.parts.length; index++) {
+          const inserted = insertPart(append.parts[index]!, partHeads[index]!, append.recordedAt)
+          const { chainHash, lastPosition: partLastPosition, ...result } = inserted
           results.push(result)
+          newHeads.push({ version: result.streamVersion, chainHash })
+          lastPosition = partLastPosition
         }
+        if (savepoint) statements.release.run()
+        for (const [i, head] of newHeads.entries()) heads.set(append.parts[i]!.streamId, head)
         outcomes.push(Effect.succeed(results))
         written++
         // The rowids of one append are consecutive: this connection holds the write lock.
-        const appendLastPosition = inserted.at(-1)!.lastPosition
-        if (first === 0) first = appendLastPosition - eventsOf(append) + 1
-        last = appendLastPosition
+        if (first === 0) first = lastPosition - eventsOf(append) + 1
+        last = lastPosition
       } catch (error) {
         // A full disk or an I/O error can end the whole transaction; then nothing of the batch stands.
         if (!db.isTransaction) throw error
@@ -253,7 +254,8 @@ export const makeGroupCommitWriter = (db: DatabaseSync, options: GroupCommitOpti
           statements.rollbackToSavepoint.run()
           statements.release.run()
         }
-        outcomes.push(Effect.fail(insertFailure(error, part)))
+        // The part whose insert failed (the last one when the savepoint's release did).
+        outcomes.push(Effect.fail(insertFailure(error, append.parts[index] ?? append.parts.at(-1)!)))
       }
     }
     return { outcomes, heads, written, positions: { first, last } }
