@@ -34,6 +34,7 @@ import {
   paySceneCodes,
   type Rejection,
   reject,
+  rejectField,
   sumFilsBig,
   type Timestamp,
 } from "@mizan/kernel"
@@ -359,9 +360,12 @@ const reserveRefund = (command: ReserveRefund, order: Order): Decision => {
   if (existing !== undefined)
     return Equal.equals(existing.request, request)
       ? nothing
-      : refuse(
-          "REFUND_MERCHANT_ORDER_NO_EXIST",
-          "bizContent.refundMerchantOrderNo is already used by a refund with other parameters",
+      : Result.fail(
+          rejectField(
+            "REFUND_MERCHANT_ORDER_NO_EXIST",
+            "bizContent.refundMerchantOrderNo",
+            "is already used by a refund with other parameters",
+          ),
         )
   if (request.secondaryMerchantId !== undefined && request.deviceId === undefined)
     return refuse("INVALID_PARAMETER", "bizContent.deviceId is required with secondaryMerchantId")

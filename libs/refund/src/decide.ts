@@ -4,7 +4,7 @@
  * to find its rule. The refundable balance is not checked here: the acquiring
  * order guards it when it reserves the refund (see the README).
  */
-import { type CodeName, namesNoOrder, type Rejection, reject, type Timestamp } from "@mizan/kernel"
+import { type CodeName, namesNoOrder, type Rejection, reject, rejectField, type Timestamp } from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import { detailsPartsFils } from "./allocation.ts"
 import type { Command, CreateRefund } from "./commands.ts"
@@ -50,9 +50,12 @@ const createRefund = (command: CreateRefund, state: State): Decision => {
     // "Same refund order number with different business parameters"; the same ones answer the existing refund.
     return Equal.equals(state.details, details)
       ? nothing
-      : refuse(
-          "REFUND_MERCHANT_ORDER_NO_EXIST",
-          "bizContent.refundMerchantOrderNo is already used by a refund with other parameters",
+      : Result.fail(
+          rejectField(
+            "REFUND_MERCHANT_ORDER_NO_EXIST",
+            "bizContent.refundMerchantOrderNo",
+            "is already used by a refund with other parameters",
+          ),
         )
   // The allocation was decided by the acquiring order; a set of parts that does not add up was not.
   if (detailsPartsFils(details) !== BigInt(details.amountFils))

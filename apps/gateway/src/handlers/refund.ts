@@ -1,6 +1,6 @@
 /** The refund operations (spec: 4 refund; get refund from the wire conventions). */
 import { AcquiringOrder } from "@mizan/acquiring"
-import { namesNoOrder, Rejection, reject } from "@mizan/kernel"
+import { reject, renameField } from "@mizan/kernel"
 import {
   acquiringStreamOf,
   currentRefund,
@@ -32,33 +32,23 @@ const refundRequestOf = Effect.fnUntraced(function* (request: DecodedRequestOf<"
 })
 
 /**
- * A refund names the order it refunds by originMerchantOrderNo or
- * originOrderNo: when that order does not exist, the refusal names the field
- * the merchant sent, where the order lookup and the order's decider, shared
- * with get order, name merchantOrderNo or orderNo. The code says which of
- * the two named nothing: nothing else a placement does answers either (the
- * refund's own number names a refund this creates, never one it looks for).
+ * The fields a refusal of a refund placement names, as the merchant sent
+ * them. The refund names the order it refunds by originMerchantOrderNo or
+ * originOrderNo, where the order lookup and the order's decider, shared
+ * with get order, name merchantOrderNo or orderNo (nothing else a placement
+ * does names either: the refund's own number names a refund this creates,
+ * never one it looks for). The refund's own number comes as
+ * refundMerchantOrderNo or, as the spec's sample sends it, merchantOrderNo;
+ * the deciders know it by the first name only (62017 says
+ * "bizContent.refundMerchantOrderNo is already used ...").
  */
-const inOriginFields = <E>(error: E): E | Rejection => {
-  if (!(error instanceof Rejection)) return error
-  if (error.code === "MERCHANT_ORDER_NO_NOT_EXIST") return namesNoOrder(error.code, "bizContent.originMerchantOrderNo")
-  if (error.code === "ORDER_NO_NOT_EXIST") return namesNoOrder(error.code, "bizContent.originOrderNo")
-  return error
-}
-
-/**
- * The refund's own number comes as refundMerchantOrderNo or, as the spec's
- * sample sends it, merchantOrderNo; the deciders know it by the first name
- * only (62017 says "bizContent.refundMerchantOrderNo is already used ...").
- * A refusal that names it names the field the merchant sent.
- */
-const inRefundNumberField =
-  (sentAs: DecodedRequestOf<"/acquire2/refund/placeOrder">["refundMerchantOrderNoSentAs"]) =>
-  <E>(error: E): E | Rejection => {
-    const domainName = "bizContent.refundMerchantOrderNo "
-    if (!(error instanceof Rejection) || !error.detail.startsWith(domainName)) return error
-    return reject(error.code, `bizContent.${sentAs} ${error.detail.slice(domainName.length)}`)
-  }
+const placementFieldNames = (
+  refundNumberSentAs: DecodedRequestOf<"/acquire2/refund/placeOrder">["refundMerchantOrderNoSentAs"],
+): Record<string, string> => ({
+  "bizContent.merchantOrderNo": "bizContent.originMerchantOrderNo",
+  "bizContent.orderNo": "bizContent.originOrderNo",
+  "bizContent.refundMerchantOrderNo": `bizContent.${refundNumberSentAs}`,
+})
 
 export const refundHandlers: Pick<
   Handlers<HandlerServices>,
@@ -92,8 +82,9 @@ export const refundHandlers: Pick<
         })
         return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }
       }).pipe(
-        Effect.mapError(inOriginFields),
-        Effect.mapError(inRefundNumberField(request.refundMerchantOrderNoSentAs)),
+        Effect.catchTag("Rejection", (rejection) =>
+          Effect.fail(renameField(rejection, placementFieldNames(request.refundMerchantOrderNoSentAs))),
+        ),
       )
     }),
 
