@@ -15,7 +15,7 @@
 import type { BrokenRule } from "@mizan/kernel"
 import { type Fils, sumFilsBig } from "@mizan/kernel"
 import type { RefundAllocation, Settlement } from "./events.ts"
-import { accountBalances, allocationTotalFils } from "./refundAllocation.ts"
+import { accountBalances, allocationTotalFils, describeAccount } from "./refundAllocation.ts"
 import { splitTotalFils } from "./settlement.ts"
 import {
   acquireAmountFils,
@@ -122,7 +122,7 @@ const paymentRules = (order: Order, broken: Array<BrokenRule>): void => {
       if (balance.refundedFils > balance.receivedFils)
         broken.push({
           rule: rules.accountsWithinReceived,
-          detail: `${JSON.stringify(balance.account)} gives back ${balance.refundedFils} of ${balance.receivedFils}`,
+          detail: `${describeAccount(balance.account)} gives back ${balance.refundedFils} of ${balance.receivedFils}`,
         })
   if (order.revoked && !order.refunds.some((r) => r.cause === "REVOKE"))
     broken.push({ rule: rules.revokedWasPaid, detail: "no refund started by the revoke" })

@@ -83,7 +83,8 @@ export const accountBalances = (
   })
 }
 
-const describe = (account: Account): string =>
+/** An account as a refusal and a broken rule name it: "the payee account", "sharing account 2", "the fee account". */
+export const describeAccount = (account: Account): string =>
   account.kind === "sharing" ? `sharing account ${account.sharingIdentitySeqId}` : `the ${account.kind} account`
 
 /** "a", "a and b", "a, b and c". */
@@ -100,7 +101,7 @@ const proportionally = (
     return Result.fail(
       reject(
         "REFUND_AMOUNT_EXCEEDED",
-        `the refund of ${formatAed(amountFils)} is more than the ${formatAed(leftFils)} left in ${sentence(balances.map((b) => describe(b.account)))}`,
+        `the refund of ${formatAed(amountFils)} is more than the ${formatAed(leftFils)} left in ${sentence(balances.map((b) => describeAccount(b.account)))}`,
       ),
     )
   const parts = allocateProportionally(
