@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
-import { createOrder, eventsOf, merchantId } from "@mizan/acquiring/testing"
+import { createOrder, eventsDecidedBy, merchantId } from "@mizan/acquiring/testing"
 import { EventStore, makeMemoryEventStore, type RecordedEvent, Sealing } from "@mizan/eventsourcing"
 import { expectChained } from "@mizan/eventsourcing/testing"
 import { generateHistory } from "@mizan/histories"
@@ -146,7 +146,7 @@ describe("forget", () => {
   })
 
   it("forgets the payer of an order created without an eid by the order's stream: its email and customer id read [forgotten]", async () => {
-    const [created] = eventsOf(
+    const [created] = eventsDecidedBy(
       createOrder({
         merchantOrderNo: "no-eid-1",
         paySceneParams: { email: "amal@example.ae", customerId: "customer-9" },

@@ -20,7 +20,7 @@ import {
   createOrder,
   digest,
   emptyAcquiringModel,
-  eventsOf,
+  eventsDecidedBy,
   merchantId,
   payOrder,
   predictAcquiring,
@@ -63,7 +63,7 @@ const smallPaidOrder = fc
 
 /** The order and its reference model after the same commands. */
 const orderAndModel = (commands: ReadonlyArray<Command>): { state: State; model: AcquiringModel } => ({
-  state: eventsOf(...commands).reduce(evolve, initialState),
+  state: eventsDecidedBy(...commands).reduce(evolve, initialState),
   model: commands.reduce((model, command) => predictAcquiring(model, command).model, emptyAcquiringModel(merchantId)),
 })
 

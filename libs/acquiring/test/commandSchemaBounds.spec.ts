@@ -25,7 +25,7 @@ import {
   at,
   createOrder,
   digest,
-  eventsOf,
+  eventsDecidedBy,
   merchantId,
   orderRequest,
   payOrder,
@@ -221,7 +221,7 @@ describe("every command decodes under its own tag", () => {
 })
 
 describe("events decode under their tag, with the close reasons and refund causes the order knows", () => {
-  const revoked = eventsOf(createOrder({ sharingParamList: [sharingItem(1, 3_000)] }), payOrder(), {
+  const revoked = eventsDecidedBy(createOrder({ sharingParamList: [sharingItem(1, 3_000)] }), payOrder(), {
     _tag: "RevokeOrder",
     merchantId,
     now: at(3_600_000),
@@ -232,7 +232,7 @@ describe("events decode under their tag, with the close reasons and refund cause
     Result.isSuccess(eventCodec.decode({ type: event._tag, schemaVersion: 1, data: event }))
 
   it("round-trips a revoke's events (cause REVOKE) and a request's reservation (cause REQUEST)", () => {
-    const requested = eventsOf(createOrder(), payOrder(), reserveRefund())
+    const requested = eventsDecidedBy(createOrder(), payOrder(), reserveRefund())
     for (const event of [...revoked, ...requested]) expect(decodes(event)).toBe(true)
     expect(revoked.map((e) => e._tag)).toEqual(["OrderCreated", "OrderPaid", "RefundReserved", "OrderRevoked"])
   })

@@ -11,7 +11,16 @@ import {
   initialState,
   type OrderRequest,
 } from "../src/acquiringOrder.ts"
-import { at, createOrder, eventsOf, merchantId, orderRequest, payOrder, sharingItem, t0 } from "../src/testing/index.ts"
+import {
+  at,
+  createOrder,
+  eventsDecidedBy,
+  merchantId,
+  orderRequest,
+  payOrder,
+  sharingItem,
+  t0,
+} from "../src/testing/index.ts"
 
 const spec = deciderSpec(acquiringOrder)
 
@@ -175,7 +184,7 @@ describe("create order: split payment rules over random lists", () => {
 })
 
 describe("create order: idempotency", () => {
-  const created = eventsOf(createOrder())
+  const created = eventsDecidedBy(createOrder())
 
   it("decides nothing for the same request sent again later, and keeps the first requestTime and orderNo", () => {
     const again = { ...createOrder({}, at(5 * 60_000)), orderNo: "SVC-ORDER-2" }
@@ -188,7 +197,7 @@ describe("create order: idempotency", () => {
 
   it("answers the same request with the current order whatever its status", () =>
     spec
-      .given(eventsOf(createOrder(), payOrder(), { _tag: "SettleOrder", merchantId, now: at(hourMs) }))
+      .given(eventsDecidedBy(createOrder(), payOrder(), { _tag: "SettleOrder", merchantId, now: at(hourMs) }))
       .when(createOrder())
       .thenNothing())
 
@@ -197,17 +206,17 @@ describe("create order: idempotency", () => {
     spec.given(created).when(otherRequest).thenRejects({ code: "MERCHANT_ORDER_NO_EXIST" }))
 
   it("refuses other parameters under the number of a paid order with 62001", () =>
-    spec.given(eventsOf(createOrder(), payOrder())).when(otherRequest).thenRejects({ code: "ORDER_PAID" }))
+    spec.given(eventsDecidedBy(createOrder(), payOrder())).when(otherRequest).thenRejects({ code: "ORDER_PAID" }))
 
   it("refuses other parameters under the number of a settled order with 62003", () =>
     spec
-      .given(eventsOf(createOrder(), payOrder(), { _tag: "SettleOrder", merchantId, now: at(hourMs) }))
+      .given(eventsDecidedBy(createOrder(), payOrder(), { _tag: "SettleOrder", merchantId, now: at(hourMs) }))
       .when(otherRequest)
       .thenRejects({ code: "ORDER_SETTLED" }))
 
   it("refuses other parameters under the number of a failed order with 62002", () =>
     spec
-      .given(eventsOf(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) }))
+      .given(eventsDecidedBy(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) }))
       .when(otherRequest)
       .thenRejects({ code: "ORDER_FAILURE" }))
 

@@ -22,7 +22,7 @@ import { sharingInfoList } from "../src/index.ts"
 import {
   createOrder,
   digest,
-  eventsOf,
+  eventsDecidedBy,
   merchantId,
   payOrder,
   reserveRefund,
@@ -40,7 +40,7 @@ const commands: ReadonlyArray<Command> = [
 
 /** The events as a store reads them once the payer and sharing member 1 are forgotten. */
 const forgottenEvents = (): ReadonlyArray<Event> =>
-  eventsOf(...commands).map((event) =>
+  eventsDecidedBy(...commands).map((event) =>
     event._tag !== "OrderCreated"
       ? event
       : {
@@ -119,7 +119,7 @@ const directPay: ReadonlyArray<Command> = [
 
 /** A DIRECTPAY order's events once its payer is forgotten: the payment's payer and card, and the creation's email and customer id. */
 const forgottenPayerEvents = (): ReadonlyArray<Event> =>
-  eventsOf(...directPay).map((event) => {
+  eventsDecidedBy(...directPay).map((event) => {
     switch (event._tag) {
       case "OrderCreated": {
         const params = { email: forgotten, customerId: forgotten }
@@ -166,7 +166,7 @@ describe("an order whose payer is forgotten", () => {
       failCode: "CARD_DECLINED",
       failDes: "the issuer declined the card",
     }
-    const bound = eventsOf(createOrder(), failed).map((event) =>
+    const bound = eventsDecidedBy(createOrder(), failed).map((event) =>
       event._tag === "PaymentAttemptFailed" ? { ...event, payerMid: forgotten } : event,
     )
     const order = orderOf(bound)

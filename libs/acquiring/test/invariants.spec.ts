@@ -2,14 +2,22 @@ import { fold } from "@mizan/eventsourcing"
 import { fils } from "@mizan/kernel"
 import { describe, expect, it } from "vitest"
 import { aggregate as acquiringOrder, type Event, invariants, rules } from "../src/acquiringOrder.ts"
-import { at, createOrder, eventsOf, merchantId, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
+import {
+  at,
+  createOrder,
+  eventsDecidedBy,
+  merchantId,
+  payOrder,
+  reserveRefund,
+  sharingItem,
+} from "../src/testing/index.ts"
 
 /** Histories no decider would write, as a damaged or hand-edited store might hold: the audit must see them. */
 const brokenRulesOf = (events: ReadonlyArray<Event>) => invariants(fold(acquiringOrder, events)).map((b) => b.rule)
 
-const paid = eventsOf(createOrder({ sharingParamList: [sharingItem(1, 3_000)] }), payOrder())
+const paid = eventsDecidedBy(createOrder({ sharingParamList: [sharingItem(1, 3_000)] }), payOrder())
 const reserved = (refundOrderNo: string, amountFils: number): Event => {
-  const [event] = eventsOf(
+  const [event] = eventsDecidedBy(
     createOrder({ sharingParamList: [sharingItem(1, 3_000)] }),
     payOrder(),
     reserveRefund({ amountFils: fils(amountFils), refundSharingAmount: true }, { refundOrderNo }),
@@ -22,7 +30,7 @@ describe("invariants on damaged histories", () => {
   it("hold on a history the decider wrote", () => expect(brokenRulesOf([...paid, reserved("S1", 4_000)])).toEqual([]))
 
   it("report an event that does not fit the order's status", () => {
-    const closed = eventsOf(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) })
+    const closed = eventsDecidedBy(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) })
     const [payment] = paid.slice(1)
     expect(brokenRulesOf([...closed, payment as Event])).toEqual([rules.transitions])
     expect(brokenRulesOf([{ _tag: "OrderSettled", settledAt: at(1) }])).toEqual([rules.transitions])

@@ -23,15 +23,15 @@ import {
   type State,
 } from "../src/acquiringOrder.ts"
 import { feeTotalFils } from "../src/settlement.ts"
-import { at, createOrder, eventsOf, merchantId, payOrder, sharingItem } from "../src/testing/index.ts"
+import { at, createOrder, eventsDecidedBy, merchantId, payOrder, sharingItem } from "../src/testing/index.ts"
 
 const orderOf = (state: State): Order => {
   if (!isOrder(state)) throw new Error("no order")
   return state
 }
 
-const created = eventsOf(createOrder({ sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 1_000, true)] }))
-const paidEvents = eventsOf(
+const created = eventsDecidedBy(createOrder({ sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 1_000, true)] }))
+const paidEvents = eventsDecidedBy(
   createOrder({ sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 1_000, true)] }),
   payOrder(),
 )
@@ -122,7 +122,7 @@ describe("rule: no account gives back more than it received", () => {
 
   it("counts the fee the payee bore as the fee account's", () => {
     const payeeBears = orderOf(
-      fold(acquiringOrder, eventsOf(createOrder({ sharingParamList: [sharingItem(1, 3_000)] }), payOrder())),
+      fold(acquiringOrder, eventsDecidedBy(createOrder({ sharingParamList: [sharingItem(1, 3_000)] }), payOrder())),
     )
     expect(invariants(withRefunds(payeeBears, { fee: 250 }))).toEqual([])
     expect(invariants(withRefunds(payeeBears, { sharing1: 3_001 }))).toEqual([
@@ -286,7 +286,7 @@ describe("rule: only the spec's status transitions happen (evolve writes down wh
     reservedAt: at(3),
   })
   /** Paid, settled and revoked by the decider: the revoke's refund SVC-REVOKE is pending. */
-  const settledRevoked = eventsOf(
+  const settledRevoked = eventsDecidedBy(
     createOrder({ sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 1_000, true)] }),
     payOrder(),
     { _tag: "SettleOrder", merchantId, now: at(120_000) },
@@ -338,7 +338,7 @@ describe("rule: only the spec's status transitions happen (evolve writes down wh
   })
 
   it("keeps a revoked order's refund ending after it became FAILURE", () => {
-    const revokedPaid = eventsOf(createOrder({ sharingParamList: [sharingItem(1, 3_000)] }), payOrder(), {
+    const revokedPaid = eventsDecidedBy(createOrder({ sharingParamList: [sharingItem(1, 3_000)] }), payOrder(), {
       _tag: "RevokeOrder",
       merchantId,
       now: at(3_600_000),

@@ -2,13 +2,13 @@ import { deciderSpec } from "@mizan/eventsourcing/testing"
 import { fils, hourMs } from "@mizan/kernel"
 import { describe, expect, it } from "vitest"
 import { aggregate as acquiringOrder, type Command, type FailPaymentAttempt } from "../src/acquiringOrder.ts"
-import { at, createOrder, eventsOf, merchantId, payOrder, t0 } from "../src/testing/index.ts"
+import { at, createOrder, eventsDecidedBy, merchantId, payOrder, t0 } from "../src/testing/index.ts"
 
 const spec = deciderSpec(acquiringOrder)
-const created = eventsOf(createOrder())
-const paid = eventsOf(createOrder(), payOrder())
+const created = eventsDecidedBy(createOrder())
+const paid = eventsDecidedBy(createOrder(), payOrder())
 const settle: Command = { _tag: "SettleOrder", merchantId, now: at(hourMs) }
-const settled = eventsOf(createOrder(), payOrder(), settle)
+const settled = eventsDecidedBy(createOrder(), payOrder(), settle)
 const expiredTime = t0 + 2 * hourMs
 
 const failAttempt = (overrides: Partial<FailPaymentAttempt> = {}): FailPaymentAttempt => ({
@@ -57,7 +57,7 @@ describe("payment", () => {
 
   it("keeps cardInfo only for the DIRECTPAY scene", () => {
     spec
-      .given(eventsOf(createOrder({ paySceneCode: "DIRECTPAY" })))
+      .given(eventsDecidedBy(createOrder({ paySceneCode: "DIRECTPAY" })))
       .when(payOrder({ cardInfo: card }))
       .thenState((state) => expect(state).toMatchObject({ payment: { cardInfo: card } }))
     spec
@@ -70,7 +70,7 @@ describe("payment", () => {
 
   it("never lets a card number put beside cardInfo reach an event", () => {
     const withNumber = { ...card, cardNo: "4242424242424242" }
-    const events = eventsOf(createOrder({ paySceneCode: "DIRECTPAY" }), payOrder({ cardInfo: withNumber }))
+    const events = eventsDecidedBy(createOrder({ paySceneCode: "DIRECTPAY" }), payOrder({ cardInfo: withNumber }))
     expect(JSON.stringify(events)).not.toContain("4242424242424242")
   })
 
@@ -90,7 +90,7 @@ describe("payment", () => {
 
   it("refuses to pay a closed order with 62002", () =>
     spec
-      .given(eventsOf(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) }))
+      .given(eventsDecidedBy(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) }))
       .when(payOrder())
       .thenRejects({ code: "ORDER_FAILURE" }))
 
@@ -117,32 +117,32 @@ describe("failed payment attempts", () => {
 
   it("pays after a failed attempt when oneTimePayment is false", () =>
     spec
-      .given(eventsOf(createOrder(), failAttempt()))
+      .given(eventsDecidedBy(createOrder(), failAttempt()))
       .when(payOrder())
       .thenState((state) => expect(state.status).toBe("PAID_SUCCESS")))
 
   it("closes the order on a failed first attempt when oneTimePayment is true, and refuses to pay it with 62002", () => {
     const oneTime = createOrder({ paySceneParams: { oneTimePayment: "true" } })
     spec
-      .given(eventsOf(oneTime))
+      .given(eventsDecidedBy(oneTime))
       .when(failAttempt())
       .thenState((state) => expect(state).toMatchObject({ status: "FAILURE", failure: { failCode: "PAYMENT_FAILED" } }))
-    spec.given(eventsOf(oneTime, failAttempt())).when(payOrder()).thenRejects({ code: "ORDER_FAILURE" })
+    spec.given(eventsDecidedBy(oneTime, failAttempt())).when(payOrder()).thenRejects({ code: "ORDER_FAILURE" })
   })
 
   it("decides nothing when the same failed attempt is reported again", () =>
-    spec.given(eventsOf(createOrder(), failAttempt())).when(failAttempt()).thenNothing())
+    spec.given(eventsDecidedBy(createOrder(), failAttempt())).when(failAttempt()).thenNothing())
 
   it("refuses to turn a failed attempt into a payment (400)", () =>
     spec
-      .given(eventsOf(createOrder(), failAttempt()))
+      .given(eventsDecidedBy(createOrder(), failAttempt()))
       .when(payOrder({ attemptId: "attempt-0" }))
       .thenRejects({ code: "INVALID_PARAMETER" }))
 
   it("refuses a failed attempt on a paid order with 62001 and on a closed one with 62002", () => {
     spec.given(paid).when(failAttempt()).thenRejects({ code: "ORDER_PAID" })
     spec
-      .given(eventsOf(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) }))
+      .given(eventsDecidedBy(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) }))
       .when(failAttempt())
       .thenRejects({ code: "ORDER_FAILURE" })
   })
@@ -152,22 +152,22 @@ describe("changePayer", () => {
   const otherPayer = payOrder({ payer: { ...payOrder().payer, payerMid: "PAYER-2" } })
 
   it("refuses another payer once the first one tried, when changePayer is true (the default), with 601", () => {
-    spec.given(eventsOf(createOrder(), failAttempt())).when(otherPayer).thenRejects({ code: "RISK_FAIL" })
+    spec.given(eventsDecidedBy(createOrder(), failAttempt())).when(otherPayer).thenRejects({ code: "RISK_FAIL" })
     spec
-      .given(eventsOf(createOrder(), failAttempt()))
+      .given(eventsDecidedBy(createOrder(), failAttempt()))
       .when(failAttempt({ attemptId: "attempt-9", payerMid: "PAYER-2" }))
       .thenRejects({ code: "RISK_FAIL" })
   })
 
   it("lets the first payer try again when changePayer is true", () =>
     spec
-      .given(eventsOf(createOrder(), failAttempt()))
+      .given(eventsDecidedBy(createOrder(), failAttempt()))
       .when(payOrder())
       .thenState((state) => expect(state.status).toBe("PAID_SUCCESS")))
 
   it("lets another payer pay after the first one failed when changePayer is false", () =>
     spec
-      .given(eventsOf(createOrder({ paySceneParams: { changePayer: "false" } }), failAttempt()))
+      .given(eventsDecidedBy(createOrder({ paySceneParams: { changePayer: "false" } }), failAttempt()))
       .when(otherPayer)
       .thenState((state) => expect(state).toMatchObject({ status: "PAID_SUCCESS", boundPayerMid: "PAYER-1" })))
 })
@@ -186,7 +186,7 @@ describe("settlement", () => {
 
   it("refuses to settle a failed order with 62002", () =>
     spec
-      .given(eventsOf(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) }))
+      .given(eventsDecidedBy(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) }))
       .when(settle)
       .thenRejects({ code: "ORDER_FAILURE" }))
 })
@@ -215,14 +215,14 @@ describe("expiry", () => {
       .when(expire(3 * hourMs))
       .thenNothing()
     spec
-      .given(eventsOf(createOrder(), expire(2 * hourMs)))
+      .given(eventsDecidedBy(createOrder(), expire(2 * hourMs)))
       .when(expire(3 * hourMs))
       .thenNothing()
   })
 
   it("refuses to pay an expired order with 62002", () =>
     spec
-      .given(eventsOf(createOrder(), expire(2 * hourMs)))
+      .given(eventsDecidedBy(createOrder(), expire(2 * hourMs)))
       .when(payOrder())
       .thenRejects({ code: "ORDER_FAILURE" }))
 })
@@ -239,7 +239,7 @@ describe("cancel", () => {
       ))
 
   it("decides nothing when the order is already closed", () =>
-    spec.given(eventsOf(createOrder(), cancel)).when(cancel).thenNothing())
+    spec.given(eventsDecidedBy(createOrder(), cancel)).when(cancel).thenNothing())
 
   it("refuses to cancel a paid order with 62001 and a settled one with 62003", () => {
     spec.given(paid).when(cancel).thenRejects({ code: "ORDER_PAID" })

@@ -15,14 +15,22 @@ import {
   type RefundReservation,
 } from "../src/acquiringOrder.ts"
 import { refundDetails, sharingInfoList } from "../src/index.ts"
-import { at, createOrder, eventsOf, merchantId, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
+import {
+  at,
+  createOrder,
+  eventsDecidedBy,
+  merchantId,
+  payOrder,
+  reserveRefund,
+  sharingItem,
+} from "../src/testing/index.ts"
 
 /** Item 1 (AED 30.00) was matched to member MID-1 at creation; item 2 (AED 10.00) was not. */
 const matched = { ...sharingItem(1, 3_000), sharingMid: "MID-1" }
 const items = [matched, sharingItem(2, 1_000)]
 
 const orderAfter = (...commands: ReadonlyArray<Command>): Order => {
-  const state = fold(acquiringOrder, eventsOf(...commands))
+  const state = fold(acquiringOrder, eventsDecidedBy(...commands))
   if (!isOrder(state)) throw new Error("no order")
   return state
 }

@@ -22,13 +22,13 @@ import {
   type RefundSharingParam,
 } from "../src/acquiringOrder.ts"
 import { accountBalances, allocateRefund } from "../src/index.ts"
-import { createOrder, digest, eventsOf, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
+import { createOrder, digest, eventsDecidedBy, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
 
 const items = [sharingItem(1, 3_000), sharingItem(2, 1_000)]
 const paidCommands: ReadonlyArray<Command> = [createOrder({ sharingParamList: items }), payOrder()]
 
 const orderAfter = (...commands: ReadonlyArray<Command>): Order => {
-  const state = fold(acquiringOrder, eventsOf(...commands))
+  const state = fold(acquiringOrder, eventsDecidedBy(...commands))
   if (!isOrder(state)) throw new Error("no order")
   return state
 }

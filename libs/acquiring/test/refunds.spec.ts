@@ -14,7 +14,7 @@ import {
   at,
   createOrder,
   digest,
-  eventsOf,
+  eventsDecidedBy,
   merchantId,
   payOrder,
   reserveRefund,
@@ -22,7 +22,7 @@ import {
 } from "../src/testing/index.ts"
 
 const spec = deciderSpec(acquiringOrder)
-const paid = eventsOf(createOrder(), payOrder())
+const paid = eventsDecidedBy(createOrder(), payOrder())
 const confirm = (refundOrderNo: string): Command => ({
   _tag: "ConfirmRefund",
   merchantId,
@@ -63,7 +63,7 @@ describe("refund reservation: the refundable balance", () => {
   })
 
   it("counts pending and succeeded refunds against the amount: 62006 above paid minus both", () => {
-    const twoRefunds = eventsOf(
+    const twoRefunds = eventsDecidedBy(
       createOrder(),
       payOrder(),
       reserveRefund({ refundMerchantOrderNo: "R1", amountFils: fils(4_000) }),
@@ -82,7 +82,7 @@ describe("refund reservation: the refundable balance", () => {
 
   it("gives a failed refund's amount back to the refundable balance", () =>
     spec
-      .given(eventsOf(createOrder(), payOrder(), reserveRefund({ amountFils: fils(10_000) })))
+      .given(eventsDecidedBy(createOrder(), payOrder(), reserveRefund({ amountFils: fils(10_000) })))
       .when(release("SVC-REFUND-1"))
       .thenState((state) => {
         expect(summaryOf(state)).toEqual({ acquireAmountFils: 10_000, remainRefundAmountFils: 10_000 })
@@ -91,35 +91,35 @@ describe("refund reservation: the refundable balance", () => {
 
   it("refunds a settled order too", () =>
     spec
-      .given(eventsOf(createOrder(), payOrder(), { _tag: "SettleOrder", merchantId, now: at(hourMs) }))
+      .given(eventsDecidedBy(createOrder(), payOrder(), { _tag: "SettleOrder", merchantId, now: at(hourMs) }))
       .when(reserveRefund())
       .thenState((state) => expect(state).toMatchObject({ status: "SETTLED", pendingRefundFils: 1_000 })))
 })
 
 describe("refund reservation: refusals", () => {
   it("refuses a refund of an unpaid order with 62015", () =>
-    spec.given(eventsOf(createOrder())).when(reserveRefund()).thenRejects({ code: "ORDER_NOT_PAID" }))
+    spec.given(eventsDecidedBy(createOrder())).when(reserveRefund()).thenRejects({ code: "ORDER_NOT_PAID" }))
 
   it("refuses a refund of a failed order with 62002", () =>
     spec
-      .given(eventsOf(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) }))
+      .given(eventsDecidedBy(createOrder(), { _tag: "CancelOrder", merchantId, now: at(1) }))
       .when(reserveRefund())
       .thenRejects({ code: "ORDER_FAILURE" }))
 
   it("refuses a refund of a revoked order with 62040, settled or not", () => {
     const revoke: Command = { _tag: "RevokeOrder", merchantId, now: at(hourMs), refundOrderNo: "SVC-REVOKE" }
     spec
-      .given(eventsOf(createOrder(), payOrder(), revoke))
+      .given(eventsDecidedBy(createOrder(), payOrder(), revoke))
       .when(reserveRefund())
       .thenRejects({ code: "ACQUIRE_ORDER_REVOKED" })
     spec
-      .given(eventsOf(createOrder(), payOrder(), { _tag: "SettleOrder", merchantId, now: at(hourMs) }, revoke))
+      .given(eventsDecidedBy(createOrder(), payOrder(), { _tag: "SettleOrder", merchantId, now: at(hourMs) }, revoke))
       .when(reserveRefund())
       .thenRejects({ code: "ACQUIRE_ORDER_REVOKED" })
   })
 
   it("refuses a secondaryMerchantId other than the order's with 62038", () => {
-    const subOrder = eventsOf(createOrder({ secondaryMerchantId: "SUB-1", deviceId: "POS-1" }), payOrder())
+    const subOrder = eventsDecidedBy(createOrder({ secondaryMerchantId: "SUB-1", deviceId: "POS-1" }), payOrder())
     spec
       .given(subOrder)
       .when(reserveRefund({ secondaryMerchantId: "SUB-2", deviceId: "POS-1" }))
@@ -156,7 +156,7 @@ describe("refund reservation: refusals", () => {
 })
 
 describe("refund reservation: idempotency by refundMerchantOrderNo", () => {
-  const reserved = eventsOf(createOrder(), payOrder(), reserveRefund())
+  const reserved = eventsDecidedBy(createOrder(), payOrder(), reserveRefund())
 
   it("decides nothing for the same request again, later, with another refundOrderNo, and keeps the first", () => {
     const again = reserveRefund({}, { now: at(200 * dayMs), refundOrderNo: "SVC-OTHER" })
@@ -166,7 +166,7 @@ describe("refund reservation: idempotency by refundMerchantOrderNo", () => {
   it("answers a repeat even after the refund failed and the order was revoked", () =>
     spec
       .given(
-        eventsOf(createOrder(), payOrder(), reserveRefund(), release("SVC-REFUND-1"), {
+        eventsDecidedBy(createOrder(), payOrder(), reserveRefund(), release("SVC-REFUND-1"), {
           _tag: "RevokeOrder",
           merchantId,
           now: at(3 * hourMs),
@@ -195,7 +195,7 @@ describe("refund reservation: idempotency by refundMerchantOrderNo", () => {
 })
 
 describe("refund confirmation and release", () => {
-  const reserved = eventsOf(createOrder(), payOrder(), reserveRefund())
+  const reserved = eventsDecidedBy(createOrder(), payOrder(), reserveRefund())
 
   it("confirms a pending refund: it becomes refunded, and the remaining amount stays lowered", () =>
     spec
@@ -208,22 +208,22 @@ describe("refund confirmation and release", () => {
 
   it("decides nothing when confirming or releasing twice", () => {
     spec
-      .given(eventsOf(createOrder(), payOrder(), reserveRefund(), confirm("SVC-REFUND-1")))
+      .given(eventsDecidedBy(createOrder(), payOrder(), reserveRefund(), confirm("SVC-REFUND-1")))
       .when(confirm("SVC-REFUND-1"))
       .thenNothing()
     spec
-      .given(eventsOf(createOrder(), payOrder(), reserveRefund(), release("SVC-REFUND-1")))
+      .given(eventsDecidedBy(createOrder(), payOrder(), reserveRefund(), release("SVC-REFUND-1")))
       .when(release("SVC-REFUND-1"))
       .thenNothing()
   })
 
   it("refuses to confirm a released refund with 62002 and to release a succeeded one with 62028", () => {
     spec
-      .given(eventsOf(createOrder(), payOrder(), reserveRefund(), release("SVC-REFUND-1")))
+      .given(eventsDecidedBy(createOrder(), payOrder(), reserveRefund(), release("SVC-REFUND-1")))
       .when(confirm("SVC-REFUND-1"))
       .thenRejects({ code: "ORDER_FAILURE" })
     spec
-      .given(eventsOf(createOrder(), payOrder(), reserveRefund(), confirm("SVC-REFUND-1")))
+      .given(eventsDecidedBy(createOrder(), payOrder(), reserveRefund(), confirm("SVC-REFUND-1")))
       .when(release("SVC-REFUND-1"))
       .thenRejects({ code: "ORDER_SUCCESS" })
   })
@@ -236,7 +236,10 @@ describe("refund confirmation and release", () => {
 
 describe("refund allocation over the payee, sharing and fee accounts", () => {
   // Paid 100.00 AED, 2.5% fee borne by the payee: payee 47.50, member 1 30.00, member 2 20.00, fee 2.50.
-  const shared = eventsOf(createOrder({ sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 2_000)] }), payOrder())
+  const shared = eventsDecidedBy(
+    createOrder({ sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 2_000)] }),
+    payOrder(),
+  )
   const allocationAfter = (events: ReadonlyArray<Event>, command: Command) => {
     let allocation: unknown
     spec
@@ -280,7 +283,7 @@ describe("refund allocation over the payee, sharing and fee accounts", () => {
     }))
 
   it("takes later proportional refunds from what each account has left, down to exactly zero", () => {
-    const first = eventsOf(
+    const first = eventsDecidedBy(
       createOrder({ sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 2_000)] }),
       payOrder(),
       reserveRefund({ refundMerchantOrderNo: "R1", amountFils: fils(1_000), refundSharingAmount: true }),
@@ -307,15 +310,15 @@ describe("refund allocation over the payee, sharing and fee accounts", () => {
     ]
     const refund = (n: number) =>
       reserveRefund({ refundMerchantOrderNo: `R${n}`, amountFils: fils(1), refundSharingAmount: true })
-    expect(allocationAfter(eventsOf(...tiny), refund(1))).toMatchObject({ payeeFils: 1 })
-    expect(allocationAfter(eventsOf(...tiny, refund(1)), refund(2))).toMatchObject({
+    expect(allocationAfter(eventsDecidedBy(...tiny), refund(1))).toMatchObject({ payeeFils: 1 })
+    expect(allocationAfter(eventsDecidedBy(...tiny, refund(1)), refund(2))).toMatchObject({
       payeeFils: 0,
       sharing: [
         { sharingIdentitySeqId: 1, amountFils: 1 },
         { sharingIdentitySeqId: 2, amountFils: 0 },
       ],
     })
-    expect(allocationAfter(eventsOf(...tiny, refund(1), refund(2)), refund(3))).toMatchObject({
+    expect(allocationAfter(eventsDecidedBy(...tiny, refund(1), refund(2)), refund(3))).toMatchObject({
       payeeFils: 0,
       sharing: [
         { sharingIdentitySeqId: 1, amountFils: 0 },
@@ -402,7 +405,7 @@ describe("refund allocation over the payee, sharing and fee accounts", () => {
   })
 
   it("refuses a list when the order withheld its fee from a sharing account, with 62045, and allows a proportional refund", () => {
-    const withheld = eventsOf(createOrder({ sharingParamList: [sharingItem(1, 3_000, true)] }), payOrder())
+    const withheld = eventsDecidedBy(createOrder({ sharingParamList: [sharingItem(1, 3_000, true)] }), payOrder())
     spec
       .given(withheld)
       .when(listed(member(1, 100)))

@@ -10,7 +10,7 @@ import { type Command, decide, type Event, evolve, initialState } from "../src/a
 import {
   at,
   createOrder,
-  eventsOf,
+  eventsDecidedBy,
   merchantId,
   payOrder,
   reserveRefund,
@@ -39,13 +39,13 @@ const failAttempt = (attemptId: string, now = at(1)): Command => ({
   failDes: "declined",
 })
 
-const created = eventsOf(createOrder())
-const paid = eventsOf(createOrder(), payOrder())
-const cancelled = eventsOf(createOrder(), cancel)
-const settled = eventsOf(createOrder(), payOrder(), settle)
-const refunded = eventsOf(createOrder(), payOrder(), reserveRefund())
-const released = eventsOf(createOrder(), payOrder(), reserveRefund(), release("SVC-REFUND-1"))
-const confirmed = eventsOf(createOrder(), payOrder(), reserveRefund(), confirm("SVC-REFUND-1"))
+const created = eventsDecidedBy(createOrder())
+const paid = eventsDecidedBy(createOrder(), payOrder())
+const cancelled = eventsDecidedBy(createOrder(), cancel)
+const settled = eventsDecidedBy(createOrder(), payOrder(), settle)
+const refunded = eventsDecidedBy(createOrder(), payOrder(), reserveRefund())
+const released = eventsDecidedBy(createOrder(), payOrder(), reserveRefund(), release("SVC-REFUND-1"))
+const confirmed = eventsDecidedBy(createOrder(), payOrder(), reserveRefund(), confirm("SVC-REFUND-1"))
 
 const refusalOf = (given: ReadonlyArray<Event>, command: Command) => {
   const decided = decide(command, given.reduce(evolve, initialState))
@@ -124,7 +124,7 @@ describe("payment, settlement and cancellation refusals", () => {
     ],
     [
       "a payment by a second payer",
-      eventsOf(createOrder(), failAttempt("attempt-0")),
+      eventsDecidedBy(createOrder(), failAttempt("attempt-0")),
       payOrder(),
       "RISK_FAIL",
       "another payer already started paying this order (changePayer is true)",
@@ -145,7 +145,7 @@ describe("payment, settlement and cancellation refusals", () => {
     ],
     [
       "a payment by an attempt that failed",
-      eventsOf(createOrder(), failAttempt("attempt-1")),
+      eventsDecidedBy(createOrder(), failAttempt("attempt-1")),
       payOrder({ payer: { ...payOrder().payer, payerMid: "PAYER-2" } }),
       "INVALID_PARAMETER",
       "this payment attempt already failed",
@@ -232,7 +232,7 @@ describe("revoke and refund refusals", () => {
     ],
     [
       "a refund of a revoked order",
-      eventsOf(createOrder(), payOrder(), revoke),
+      eventsDecidedBy(createOrder(), payOrder(), revoke),
       reserveRefund({ refundMerchantOrderNo: "REFUND-2" }),
       "ACQUIRE_ORDER_REVOKED",
       "the order has been revoked",

@@ -8,7 +8,15 @@ import {
   type RevokeOrder,
   refundSummary,
 } from "../src/acquiringOrder.ts"
-import { at, createOrder, eventsOf, merchantId, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
+import {
+  at,
+  createOrder,
+  eventsDecidedBy,
+  merchantId,
+  payOrder,
+  reserveRefund,
+  sharingItem,
+} from "../src/testing/index.ts"
 
 const spec = deciderSpec(acquiringOrder)
 const revoke = (now = at(hourMs)): RevokeOrder => ({
@@ -23,7 +31,7 @@ const shared = createOrder({ sharingParamList: [sharingItem(1, 3_000), sharingIt
 describe("revoke order", () => {
   it("closes an unpaid order: FAILURE, revoked stays false (nothing was paid)", () =>
     spec
-      .given(eventsOf(createOrder()))
+      .given(eventsDecidedBy(createOrder()))
       .when(revoke())
       .thenState((state) =>
         expect(state).toMatchObject({ status: "FAILURE", revoked: false, failure: { failCode: "ORDER_REVOKED" } }),
@@ -31,7 +39,7 @@ describe("revoke order", () => {
 
   it("turns a paid, unsettled order into FAILURE with revoked true and reserves a full refund of every account", () =>
     spec
-      .given(eventsOf(shared, payOrder()))
+      .given(eventsDecidedBy(shared, payOrder()))
       .when(revoke())
       .thenState((state) => {
         expect(state).toMatchObject({
@@ -59,7 +67,7 @@ describe("revoke order", () => {
 
   it("keeps a settled order SETTLED with revoked true and the refund reserved for a separate refund order", () =>
     spec
-      .given(eventsOf(createOrder(), payOrder(), settle))
+      .given(eventsDecidedBy(createOrder(), payOrder(), settle))
       .when(revoke())
       .thenState((state) =>
         expect(state).toMatchObject({
@@ -71,12 +79,12 @@ describe("revoke order", () => {
 
   it("refuses to revoke an order with a pending or succeeded refund with 62041", () => {
     spec
-      .given(eventsOf(createOrder(), payOrder(), reserveRefund()))
+      .given(eventsDecidedBy(createOrder(), payOrder(), reserveRefund()))
       .when(revoke())
       .thenRejects({ code: "ACQUIRE_ORDER_REFUNDED" })
     spec
       .given(
-        eventsOf(createOrder(), payOrder(), reserveRefund(), {
+        eventsDecidedBy(createOrder(), payOrder(), reserveRefund(), {
           _tag: "ConfirmRefund",
           merchantId,
           now: at(hourMs),
@@ -90,7 +98,7 @@ describe("revoke order", () => {
   it("revokes an order whose only refund failed, refunding the whole paid amount", () =>
     spec
       .given(
-        eventsOf(createOrder(), payOrder(), reserveRefund({ amountFils: fils(4_000) }), {
+        eventsDecidedBy(createOrder(), payOrder(), reserveRefund({ amountFils: fils(4_000) }), {
           _tag: "ReleaseRefund",
           merchantId,
           now: at(hourMs),
@@ -102,32 +110,32 @@ describe("revoke order", () => {
       .thenState((state) => expect(state).toMatchObject({ revoked: true, pendingRefundFils: 10_000 })))
 
   it("decides nothing when revoking twice, paid or not", () => {
-    spec.given(eventsOf(createOrder(), revoke())).when(revoke()).thenNothing()
+    spec.given(eventsDecidedBy(createOrder(), revoke())).when(revoke()).thenNothing()
     spec
-      .given(eventsOf(createOrder(), payOrder(), revoke()))
+      .given(eventsDecidedBy(createOrder(), payOrder(), revoke()))
       .when(revoke())
       .thenNothing()
     spec
-      .given(eventsOf(createOrder(), payOrder(), settle, revoke()))
+      .given(eventsDecidedBy(createOrder(), payOrder(), settle, revoke()))
       .when(revoke(at(3 * hourMs)))
       .thenNothing()
   })
 
   it("decides nothing for an order already closed by expiry or cancel", () =>
     spec
-      .given(eventsOf(createOrder(), { _tag: "ExpireOrder", merchantId, now: at(2 * hourMs) }))
+      .given(eventsDecidedBy(createOrder(), { _tag: "ExpireOrder", merchantId, now: at(2 * hourMs) }))
       .when(revoke(at(3 * hourMs)))
       .thenNothing())
 
   it("refuses to revoke a paid order older than 180 days with 62046, since its refund would be refused", () =>
     spec
-      .given(eventsOf(createOrder(), payOrder(), settle))
+      .given(eventsDecidedBy(createOrder(), payOrder(), settle))
       .when(revoke(at(180 * dayMs + 1)))
       .thenRejects({ code: "REVOKE_REJECTED" }))
 
   it("refuses to settle a paid order revoked before settlement with 62002", () =>
     spec
-      .given(eventsOf(createOrder(), payOrder(), revoke()))
+      .given(eventsDecidedBy(createOrder(), payOrder(), revoke()))
       .when(settle)
       .thenRejects({ code: "ORDER_FAILURE" }))
 })

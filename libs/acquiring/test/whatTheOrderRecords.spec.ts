@@ -15,10 +15,18 @@ import {
   type Order,
   requestedRefund,
 } from "../src/acquiringOrder.ts"
-import { at, createOrder, eventsOf, merchantId, payOrder, reserveRefund, sharingItem } from "../src/testing/index.ts"
+import {
+  at,
+  createOrder,
+  eventsDecidedBy,
+  merchantId,
+  payOrder,
+  reserveRefund,
+  sharingItem,
+} from "../src/testing/index.ts"
 
 const orderAfter = (...commands: ReadonlyArray<Command>): Order => {
-  const state = fold(acquiringOrder, eventsOf(...commands))
+  const state = fold(acquiringOrder, eventsDecidedBy(...commands))
   if (!isOrder(state)) throw new Error("no order")
   return state
 }

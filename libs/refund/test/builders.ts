@@ -1,6 +1,14 @@
 /** Refund commands built from a real reservation of a real acquiring order. */
 import { AcquiringOrder, refundDetails } from "@mizan/acquiring"
-import { at, createOrder, eventsOf, merchantId, payOrder, reserveRefund, sharingItem } from "@mizan/acquiring/testing"
+import {
+  at,
+  createOrder,
+  eventsDecidedBy,
+  merchantId,
+  payOrder,
+  reserveRefund,
+  sharingItem,
+} from "@mizan/acquiring/testing"
 import { fold } from "@mizan/eventsourcing"
 import { fils, type Timestamp } from "@mizan/kernel"
 import type { Command, CreateRefund, RefundDetails } from "../src/refundOrder.ts"
@@ -9,7 +17,7 @@ export { at, merchantId }
 
 const reservedOrder = fold(
   AcquiringOrder.aggregate,
-  eventsOf(
+  eventsDecidedBy(
     createOrder({ sharingParamList: [sharingItem(1, 3_000), sharingItem(2, 2_000)] }),
     payOrder(),
     reserveRefund({ amountFils: fils(1_000), refundSharingAmount: true, reason: "damaged" }),

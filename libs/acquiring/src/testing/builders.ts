@@ -91,7 +91,7 @@ export const reserveRefund = (
 })
 
 /** The events a sequence of commands decides, each on the state the earlier ones left; throws on a refusal. */
-export const eventsOf = (...commands: ReadonlyArray<Command>): ReadonlyArray<Event> => {
+export const eventsDecidedBy = (...commands: ReadonlyArray<Command>): ReadonlyArray<Event> => {
   const events: Array<Event> = []
   let state: State = initialState
   for (const command of commands) {
@@ -102,3 +102,10 @@ export const eventsOf = (...commands: ReadonlyArray<Command>): ReadonlyArray<Eve
   }
   return events
 }
+
+/**
+ * @deprecated The old name of `eventsDecidedBy`: it said less, and it is the
+ * name `@mizan/eventsourcing/testing` gives to the events of one step of
+ * `runCommands`.
+ */
+export const eventsOf = eventsDecidedBy
