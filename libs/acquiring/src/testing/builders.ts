@@ -102,10 +102,3 @@ export const eventsDecidedBy = (...commands: ReadonlyArray<Command>): ReadonlyAr
   }
   return events
 }
-
-/**
- * @deprecated The old name of `eventsDecidedBy`: it said less, and it is the
- * name `@mizan/eventsourcing/testing` gives to the events of one step of
- * `runCommands`.
- */
-export const eventsOf = eventsDecidedBy
