@@ -18,6 +18,13 @@
  *   ceiling's durability): the same work with Effect's router, a fiber per
  *   request and the signing as Effect steps; what the framework the gateway
  *   is built on costs a request before any of the gateway's own layers.
+ * - the bare server doing the gateway's work through effect/http
+ *   (`BARE_WORK=gateway`, `src/bareGatewayWork.ts`): the wire's schemas,
+ *   the domain's decision, sealing, the store's encoding and chain hashes,
+ *   the pay token, each the library's own function called as a plain
+ *   function. What a create costs the gateway beyond that is its layering
+ *   (fibers, services, wrappers); what this costs beyond the effect/http
+ *   server is the work the gateway's users rely on.
  *
  * Both servers run as child processes (the gateway as `npm start` does, on
  * the embedded SQLite store at its default durability, the notifier and the
@@ -218,7 +225,24 @@ try {
             )
           },
         )
-  const allBareLoads = [...bareLoadsByLevel.flat(), ...effectEdgeLoads]
+  // The gateway's work as plain functions (bareGatewayWork.ts), served as the gateway is: what its layering costs.
+  const gatewayWorkLoads =
+    process.env.BENCH_GATEWAY_ONLY === "1" || ceilingLevel === undefined
+      ? []
+      : await startBareServerProcess(
+          dataDir,
+          bareKeys.privateKeyPem,
+          ceilingLevel,
+          threadPoolEnv,
+          "effect-http",
+          "gateway",
+        ).then((bare) => {
+          servers.push(bare)
+          return inFlightCounts.map((n) =>
+            loadOn(`bare server (${ceilingLevel}, effect/http, the gateway's work)`, bare, bareKeys.publicKey, n),
+          )
+        })
+  const allBareLoads = [...bareLoadsByLevel.flat(), ...effectEdgeLoads, ...gatewayWorkLoads]
   const workloads = [...gatewayLoads, ...beforeLoads, ...allBareLoads, bareSigning] as ReadonlyArray<Workload<unknown>>
   const measurements = await measureTogether(workloads, counts)
   const measurementOf = (workload: unknown): Measurement | undefined =>
@@ -245,6 +269,15 @@ try {
     const gateway = gatewayLoads[i]
     if (gateway !== undefined)
       comparisons.push(comparisonOf(measurementOf(gateway), measurementOf(throughEffect), "requests"))
+  }
+  // What the gateway's work costs on the framework, and what its layering costs above that work.
+  for (const [i, gatewayWork] of gatewayWorkLoads.entries()) {
+    const throughEffect = effectEdgeLoads[i]
+    if (throughEffect !== undefined)
+      comparisons.push(comparisonOf(measurementOf(gatewayWork), measurementOf(throughEffect), "requests"))
+    const gateway = gatewayLoads[i]
+    if (gateway !== undefined)
+      comparisons.push(comparisonOf(measurementOf(gateway), measurementOf(gatewayWork), "requests"))
   }
   console.log(formatTable(comparisons))
   console.log(`\nlatency over the measured runs (${counts.measuredRuns} of ${requestsPerRun} requests each):`)

@@ -120,11 +120,15 @@ export type BareSynchronous = "full-offloaded" | "full"
 /** What serves the bare server's requests (bareServer.ts): `node:http` itself, or effect/http on it. */
 export type BareEdge = "node-http" | "effect-http"
 
+/** What the bare server does for a create (bareServer.ts): the work no design can skip, or the gateway's work as plain functions (bareGatewayWork.ts). */
+export type BareWork = "minimal" | "gateway"
+
 /**
  * Starts `src/bareServer.ts` (the ceiling beside the gateway: verify, decide
  * on a unique index, group commit made durable as `synchronous` says, sign
  * in the thread pool) on a fresh SQLite file in `dataDir`, signing with
- * `servicePrivateKeyPem` and taking BENCH's requests through `edge`.
+ * `servicePrivateKeyPem`, taking BENCH's requests through `edge` and doing
+ * `work` for each.
  */
 export const startBareServerProcess = (
   dataDir: string,
@@ -132,16 +136,19 @@ export const startBareServerProcess = (
   synchronous: BareSynchronous,
   env: Readonly<Record<string, string>> = {},
   edge: BareEdge = "node-http",
+  work: BareWork = "minimal",
 ): Promise<ServerProcess> => {
   const serviceKeyFile = join(dataDir, "bare-service-private.pem")
   const merchantKeyFile = join(dataDir, "bare-merchant-public.pem")
   writeFileSync(serviceKeyFile, servicePrivateKeyPem, { mode: 0o600 })
   writeFileSync(merchantKeyFile, benchMerchant.publicKeyPem)
-  return startServerProcess(`the bare server (${synchronous}, ${edge})`, join(import.meta.dirname, "bareServer.ts"), {
+  const name = `${synchronous}, ${edge}${work === "minimal" ? "" : `, ${work} work`}`
+  return startServerProcess(`the bare server (${name})`, join(import.meta.dirname, "bareServer.ts"), {
     env: {
       ...env,
-      BARE_DB: join(dataDir, `bare-${synchronous}-${edge}.db`),
+      BARE_DB: join(dataDir, `bare-${synchronous}-${edge}-${work}.db`),
       BARE_EDGE: edge,
+      BARE_WORK: work,
       BARE_SYNCHRONOUS: synchronous,
       BARE_SERVICE_KEY: serviceKeyFile,
       BARE_MERCHANT_KEY: merchantKeyFile,

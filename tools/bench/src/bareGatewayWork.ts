@@ -1,0 +1,238 @@
+/**
+ * The gateway benchmark's third ceiling (issue 19): the bare server
+ * (bareServer.ts) doing everything a create costs the gateway that a user
+ * relies on, with the layers taken away. `BARE_WORK=gateway` chooses it.
+ * Each step is the library's own function, called as a plain function, one
+ * after the other:
+ *
+ * 1. the request's signature checked in the thread pool (`verifyOffLoop`);
+ * 2. the body parsed strictly (`parseJson`), the envelope and bizContent
+ *    decoded with the wire's Effect Schemas (`RequestEnvelope`, the
+ *    operation's request schema, every error reported), the URLs checked
+ *    (`merchantUrlRefusal`);
+ * 3. the acquiring order decided on the empty state (`AcquiringOrder.decide`)
+ *    with a new orderNo, its events encoded by the aggregate's codec beside
+ *    the orderNo's index event (`orderIndexPart`), the order's personal
+ *    fields sealed (`Sealer.seal` on the acquiring sealing plan);
+ * 4. both streams written in the next group commit as the SQLite store
+ *    writes them: each event's JSON in the store's encoding and chain hash
+ *    (`encodeEvents`, `chainedOfEncoded`), the new streams decided on a
+ *    unique index of stream and version, the commit made durable before any
+ *    answer;
+ * 5. the answer built as the gateway builds it: the state folded
+ *    (`AcquiringOrder.evolve`), the wire view (`toWireAcquireOrder`) with
+ *    its pay token (AES-256-GCM, `payTokenFor`), encoded by the
+ *    operation's response schema (`encodeWire`); the edge then writes and
+ *    signs it in the thread pool.
+ *
+ * Not here: the access log, metrics and trace spans, the rate limiter and
+ * the grant check (a few lookups), an idempotent repeat's read (every create
+ * is new). What is left between this and the gateway is the gateway's
+ * layering: the fibers, services and wrappers between these steps.
+ */
+import type { KeyObject } from "node:crypto"
+import type { DatabaseSync } from "node:sqlite"
+import { AcquiringOrder, sealingPlan } from "@mizan/acquiring"
+import {
+  chainGenesis,
+  keyRingOfMasterKeys,
+  makeMemorySubjectKeys,
+  makeSealerOn,
+  type NewEvent,
+  type Sealer,
+} from "@mizan/eventsourcing"
+import type { Timestamp } from "@mizan/kernel"
+import { newOrderNo, orderIndexPart } from "@mizan/order-flows"
+import { toWireAcquireOrder, withoutUndefined } from "@mizan/order-views"
+import {
+  encodeWire,
+  failureResponse,
+  merchantUrlRefusal,
+  operations,
+  type PrivateKey,
+  type PublicKey,
+  parseJson,
+  RequestEnvelope,
+  signatureErrorResponse,
+  successResponse,
+  verifyOffLoop,
+} from "@mizan/protocol"
+import { Effect, Exit, Result, Schema } from "effect"
+import { payTokenFor } from "../../../apps/gateway/src/payToken.ts"
+import { newMasterKey } from "../../../libs/eventsourcing/src/sealing/masterKeys.ts"
+import { chained, chainedOfEncoded, encodeEvents } from "../../../libs/store-sqlite/src/rows.ts"
+
+const createOrder = operations["/acquire2/placeOrder"]
+const merchantId = "BENCH"
+const publicBaseUrl = "http://127.0.0.1"
+const allErrors = { errors: "all" } as const
+
+interface StreamWrite {
+  readonly streamId: string
+  readonly events: ReadonlyArray<NewEvent>
+}
+
+interface Pending {
+  readonly writes: ReadonlyArray<StreamWrite>
+  readonly order: AcquiringOrder.Order
+  readonly merchantOrderNo: string
+  readonly reply: (envelope: unknown) => void
+}
+
+export interface GatewayWorkOptions {
+  readonly db: DatabaseSync
+  readonly merchantPublicKey: KeyObject
+  readonly servicePrivateKey: KeyObject
+  /** Calls `done` once every commit made before the call is durable (bareServer.ts). */
+  readonly afterNextSync: (done: () => void) => void
+}
+
+/** A sealed event's data, which the memory key table gives at once (an Exit), or a failure the bench should not meet. */
+const sealedNow = (sealing: Effect.Effect<unknown, unknown>): unknown => {
+  if (Exit.isExit(sealing) && Exit.isSuccess(sealing)) return sealing.value
+  throw new Error("bareGatewayWork: sealing waited on a key, which the memory key table never does")
+}
+
+/** The take of bareServer.ts, doing the gateway's work: see the module's comment. */
+export const gatewayWork = (options: GatewayWorkOptions) => {
+  const { db } = options
+  // The PEM files bareServer.ts parsed: an RSA key pair as parsePrivateKey and parsePublicKey would give it.
+  const servicePrivateKey = options.servicePrivateKey as PrivateKey
+  const merchantPublicKey = options.merchantPublicKey as PublicKey
+  const sealer: Sealer = Effect.runSync(
+    makeSealerOn(sealingPlan, makeMemorySubjectKeys(), keyRingOfMasterKeys([newMasterKey()])),
+  )
+  db.exec(`CREATE TABLE IF NOT EXISTS events (
+    position INTEGER PRIMARY KEY,
+    stream_id TEXT NOT NULL,
+    stream_version INTEGER NOT NULL,
+    event_id TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL,
+    schema_version INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    metadata TEXT,
+    recorded_at INTEGER NOT NULL,
+    chain_hash TEXT NOT NULL,
+    UNIQUE (stream_id, stream_version)
+  )`)
+  const begin = db.prepare("BEGIN IMMEDIATE")
+  const commit = db.prepare("COMMIT")
+  const insert = db.prepare(
+    `INSERT INTO events (stream_id, stream_version, event_id, type, schema_version, data, metadata, recorded_at, chain_hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (stream_id, stream_version) DO NOTHING`,
+  )
+  let previousChainHash =
+    (db.prepare("SELECT chain_hash FROM events ORDER BY position DESC LIMIT 1").get()?.chain_hash as string) ??
+    chainGenesis
+
+  const refuse = (reply: Pending["reply"], msg: string) => reply(failureResponse("INVALID_PARAMETER", msg))
+
+  /** Decodes, decides and seals a verified create; undefined when refused (answered already). */
+  const decided = (raw: Buffer, reply: Pending["reply"]): Pending | undefined => {
+    const parsed = parseJson(raw)
+    if (Result.isFailure(parsed)) return void refuse(reply, parsed.failure.message)
+    const envelope = Schema.decodeUnknownResult(RequestEnvelope)(parsed.success)
+    if (Result.isFailure(envelope)) return void refuse(reply, "the envelope does not decode")
+    const request = Schema.decodeUnknownResult(createOrder.request, allErrors)(envelope.success.bizContent)
+    if (Result.isFailure(request)) return void refuse(reply, "bizContent does not decode")
+    const urlProblem = merchantUrlRefusal(request.success.notifyUrl ?? "", "sandbox")
+    if (request.success.notifyUrl !== undefined && urlProblem !== undefined) return void refuse(reply, urlProblem)
+    const now = Date.now() as Timestamp
+    const { expiredTime: _, paySceneParams: __, sharingParamList: ___, ...named } = request.success
+    const orderNo = newOrderNo(now, "acquiring")
+    const streamId = AcquiringOrder.streamId(merchantId, request.success.merchantOrderNo)
+    const command: AcquiringOrder.CreateOrder = {
+      _tag: "CreateOrder",
+      merchantId,
+      now,
+      orderNo,
+      requestTime: envelope.success.requestTime,
+      request: withoutUndefined({ ...named }),
+    }
+    const events = AcquiringOrder.decide(command, AcquiringOrder.initialState)
+    if (Result.isFailure(events)) return void reply(failureResponse("INVALID_PARAMETER", events.failure.detail))
+    const storedStreamId = sealer.storedStreamId(streamId)
+    const orderEvents = events.success.map((event) => {
+      const encoded = AcquiringOrder.aggregate.codec.encode(event)
+      return sealer.seals(encoded.type)
+        ? { ...encoded, data: sealedNow(sealer.seal(storedStreamId, encoded.type, encoded.data)) }
+        : encoded
+    })
+    const index = orderIndexPart(merchantId, orderNo, "acquiring", streamId)
+    const order = events.success.reduce(AcquiringOrder.evolve, AcquiringOrder.initialState) as AcquiringOrder.Order
+    return {
+      writes: [
+        { streamId: storedStreamId, events: orderEvents },
+        { streamId: index.streamId, events: index.events },
+      ],
+      order,
+      merchantOrderNo: request.success.merchantOrderNo,
+      reply,
+    }
+  }
+
+  const answer = (pending: Pending) => {
+    const token = payTokenFor({ merchantId, merchantOrderNo: pending.merchantOrderNo }, servicePrivateKey)
+    const body = {
+      acquireOrder: toWireAcquireOrder(pending.order),
+      interactionParams: { tokenUrl: `${publicBaseUrl}/pay/${token}` },
+    }
+    pending.reply(successResponse(encodeWire(createOrder.response, body, "body")))
+  }
+
+  let queue: Array<Pending> = []
+  let flushScheduled = false
+  const flush = () => {
+    flushScheduled = false
+    const batch = queue
+    queue = []
+    const recordedAt = Date.now()
+    begin.run()
+    for (const pending of batch)
+      for (const write of pending.writes) {
+        const encoded = encodeEvents(write.events, chained.encode)
+        if (!Array.isArray(encoded)) throw new Error(`bareGatewayWork: ${String(encoded)}`)
+        for (const [i, event] of encoded.entries()) {
+          const { chainHash } = chainedOfEncoded(
+            event,
+            write.streamId,
+            i + 1,
+            recordedAt,
+            previousChainHash,
+            chained.hash,
+          )
+          const { changes } = insert.run(
+            write.streamId,
+            i + 1,
+            event.id,
+            event.type,
+            event.schemaVersion,
+            event.dataJson,
+            event.metadataJson,
+            recordedAt,
+            chainHash,
+          )
+          // Every create of the benchmark is new: a stream already there would be a repeat, which it never sends.
+          if (changes !== 1) throw new Error(`bareGatewayWork: ${write.streamId} was written before`)
+          previousChainHash = chainHash
+        }
+      }
+    commit.run()
+    options.afterNextSync(() => {
+      for (const pending of batch) answer(pending)
+    })
+  }
+
+  return (raw: Buffer, signature: string | undefined, reply: Pending["reply"]) => {
+    void verifyOffLoop(raw, signature, merchantPublicKey).then((valid) => {
+      if (!valid) return reply(signatureErrorResponse())
+      const pending = decided(raw, reply)
+      if (pending === undefined) return
+      queue.push(pending)
+      if (!flushScheduled) {
+        flushScheduled = true
+        setImmediate(flush)
+      }
+    })
+  }
+}
