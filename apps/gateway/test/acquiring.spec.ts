@@ -104,9 +104,9 @@ describe("create order", () => {
   it("answers 62001, 62003 and 62002 for a used number of a paid, settled or failed order", async () => {
     const paid = newNumber("o")
     await createOrder(paid)
-    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: paid })
+    await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo: paid })
     expect(await createRefusalCode(paid)).toBe("62001")
-    await sandbox(gateway.baseUrl, gateway.merchant(), "settleOrder", { merchantOrderNo: paid })
+    await sandbox(gateway.merchant(), "settleOrder", { merchantOrderNo: paid })
     expect(await createRefusalCode(paid)).toBe("62003")
     const cancelled = newNumber("o")
     await createOrder(cancelled)
@@ -167,7 +167,7 @@ describe("create order", () => {
         },
       ],
     })
-    const paid = await sandbox(gateway.baseUrl, client, "payOrder", { merchantOrderNo: no })
+    const paid = await sandbox(client, "payOrder", { merchantOrderNo: no })
     expect(paid.head.code).toBe("0")
     const order = (await ok(client, "/acquire2/getOrder", { merchantOrderNo: no })).acquireOrder
     expect(order.status).toBe("PAID_SUCCESS")
@@ -205,7 +205,7 @@ describe("sharingMid: the member a sharing identity matches", () => {
       ],
     })
     expect(created.acquireOrder.sharingInfoList?.map((item) => item.sharingMid)).toEqual(["MEMBER-2", "MEMBER-1", ""])
-    await sandbox(gateway.baseUrl, client, "payOrder", { merchantOrderNo: no })
+    await sandbox(client, "payOrder", { merchantOrderNo: no })
     const refund = await ok(client, "/acquire2/refund/placeOrder", {
       refundMerchantOrderNo: newNumber("r"),
       originMerchantOrderNo: no,
@@ -261,7 +261,7 @@ describe("get order and payer", () => {
     const no = newNumber("o")
     await createOrder(no)
     expect((await refused(gateway.merchant(), "/acquire2/getOrderPayer", { merchantOrderNo: no })).code).toBe("62015")
-    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: no, payerMid: "PAYER42" })
+    await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo: no, payerMid: "PAYER42" })
     const { payer } = await ok(gateway.merchant(), "/acquire2/getOrderPayer", { merchantOrderNo: no })
     expect(payer).toMatchObject({ payerMid: "PAYER42", mobileNumberMask: expect.stringContaining("*") })
   })
@@ -278,7 +278,7 @@ describe("expiry, cancel and revoke", () => {
       status: "FAILURE",
       failCode: "ORDER_EXPIRED",
     })
-    const paid = await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: read })
+    const paid = await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo: read })
     expect(paid.head.code).toBe("62002")
     // Nobody reads the other order: the sweep (once a second) closes it on its own.
     const sweptTypes = async () =>
@@ -295,14 +295,14 @@ describe("expiry, cancel and revoke", () => {
     )
     const paid = newNumber("o")
     await createOrder(paid)
-    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: paid })
+    await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo: paid })
     expect((await refused(gateway.merchant(), "/acquire2/cancelOrder", { merchantOrderNo: paid })).code).toBe("62001")
   })
 
   it("revokes a paid order into FAILURE with revoked true and a full refund order; revoking twice changes nothing", async () => {
     const no = newNumber("o")
     await createOrder(no)
-    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: no })
+    await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo: no })
     const revoked = await ok(gateway.merchant(), "/acquire2/revokeOrder", { merchantOrderNo: no })
     expect(revoked.acquireOrder).toMatchObject({ status: "FAILURE", revoked: "true" })
     const again = await ok(gateway.merchant(), "/acquire2/revokeOrder", { merchantOrderNo: no })
@@ -313,7 +313,7 @@ describe("expiry, cancel and revoke", () => {
   it("answers 62041 when revoking an order that has a refund", async () => {
     const no = newNumber("o")
     await createOrder(no)
-    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: no })
+    await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo: no })
     await ok(gateway.merchant(), "/acquire2/refund/placeOrder", refundOf(no, 10))
     expect((await refused(gateway.merchant(), "/acquire2/revokeOrder", { merchantOrderNo: no })).code).toBe("62041")
   })

@@ -98,7 +98,7 @@ describe("notifications of transfers, delivered to a merchant's endpoint", () =>
     const no = newNumber("b")
     const path = `/bank/${no}`
     await placeBankTransfer(no, { amount: 300, memo: "Invoice 9", notifyUrl: `${endpointUrl}${path}` })
-    await sandboxOk(gateway, client(), "completeBankTransfer", { merchantOrderNo: no, bankReference: "FT-77" })
+    await sandboxOk(client(), "completeBankTransfer", { merchantOrderNo: no, bankReference: "FT-77" })
     const [notification] = await awaitNotifications(path, 1)
     const { transferToBankOrder } = await ok(client(), "/transfer/getTransferToBankOrder", { merchantOrderNo: no })
     expect(notification).toMatchObject({ orderKey: "transferToBankOrder", order: transferToBankOrder })
@@ -109,7 +109,7 @@ describe("notifications of transfers, delivered to a merchant's endpoint", () =>
     const no = newNumber("b")
     const path = `/bank/${no}`
     await placeBankTransfer(no, { amount: 300, memo: "Invoice 10", notifyUrl: `${endpointUrl}${path}` })
-    await sandboxOk(gateway, client(), "failBankTransfer", { merchantOrderNo: no, failDes: "Account closed" })
+    await sandboxOk(client(), "failBankTransfer", { merchantOrderNo: no, failDes: "Account closed" })
     const [notification] = await awaitNotifications(path, 1)
     expect(notification?.order).toMatchObject({ merchantOrderNo: no, status: "FAILURE", failDes: "Account closed" })
   })
@@ -148,7 +148,7 @@ describe("notifications of transfers, delivered to a merchant's endpoint", () =>
       amount: { amount: 80, currency: "AED" },
       notifyUrl: `${endpointUrl}${path}`,
     })
-    await sandboxOk(gateway, client(), "declineBankCardTransfer", {
+    await sandboxOk(client(), "declineBankCardTransfer", {
       merchantOrderNo: no,
       failDes: "Do not honour",
       payoutReturned: true,
@@ -161,13 +161,13 @@ describe("notifications of transfers, delivered to a merchant's endpoint", () =>
   })
 
   it("tells the merchant's vamNotifyUrl of a top-up at each status", async () => {
-    const pending = await sandboxOk<{ vamDepositOrder: { orderNo: string } }>(gateway, client(), "postDeposit", {
+    const pending = await sandboxOk<{ vamDepositOrder: { orderNo: string } }>(client(), "postDeposit", {
       amount: { amount: 99.5, currency: "AED" },
       status: "PENDING",
       referenceNo: "VAM-1",
     })
     const { orderNo } = pending.vamDepositOrder
-    await sandboxOk(gateway, client(), "settleDeposit", { orderNo, status: "SUCCESS" })
+    await sandboxOk(client(), "settleDeposit", { orderNo, status: "SUCCESS" })
     const deadline = Date.now() + 10_000
     const ofDeposit = () => notificationsAt("/vam").filter((n) => (n.order as { orderNo?: string }).orderNo === orderNo)
     while (ofDeposit().length < 2 && Date.now() < deadline) await new Promise((tick) => setTimeout(tick, 25))
@@ -187,7 +187,7 @@ describe("the notification source, on transfer events", () => {
   it("announces nothing at placement, nor for an order whose request had no notifyUrl", async () => {
     const no = newNumber("b")
     await placeBankTransfer(no, { amount: 1, memo: "no url" })
-    await sandboxOk(gateway, client(), "completeBankTransfer", { merchantOrderNo: no, bankReference: "FT-0" })
+    await sandboxOk(client(), "completeBankTransfer", { merchantOrderNo: no, bankReference: "FT-0" })
     const events = await eventsOf(BankTransfer.streamId("M1", no))
     expect(events.map((e) => e.type)).toEqual(["BankTransferPlaced", "BankTransferSucceeded"])
     for (const event of events) expect(Option.isNone(await describeEvent(event))).toBe(true)
@@ -205,8 +205,8 @@ describe("the notification source, on transfer events", () => {
       amount: { amount: 10, currency: "AED" },
       notifyUrl: "http://127.0.0.1:9/never-answers",
     })
-    await sandboxOk(gateway, client(), "failBankCardTransfer", { merchantOrderNo: no, failDes: "Network error" })
-    await sandboxOk(gateway, client(), "returnBankCardPayout", { merchantOrderNo: no })
+    await sandboxOk(client(), "failBankCardTransfer", { merchantOrderNo: no, failDes: "Network error" })
+    await sandboxOk(client(), "returnBankCardPayout", { merchantOrderNo: no })
     const [placed, failed, returned] = await eventsOf(BankCardTransfer.streamId("M1", no))
     expect(Option.isNone(await describeEvent(placed as RecordedEvent))).toBe(true)
     const onFailure = Option.getOrThrow(await describeEvent(failed as RecordedEvent))

@@ -175,11 +175,11 @@ describe("place bank transfer", () => {
         })
       }),
     )
-    expect(
-      await sandboxRefused(gateway, gateway.merchant(), "failBankTransfer", { orderNo, failDes: "x" }),
-    ).toMatchObject({ code: "62035" })
+    expect(await sandboxRefused(gateway.merchant(), "failBankTransfer", { orderNo, failDes: "x" })).toMatchObject({
+      code: "62035",
+    })
     expect((await place({ merchantOrderNo: no })).transferToBankOrder.orderNo).toBe(orderNo)
-    await sandboxOk(gateway, gateway.merchant(), "completeBankTransfer", { orderNo, bankReference: "FT-HEALED" })
+    await sandboxOk(gateway.merchant(), "completeBankTransfer", { orderNo, bankReference: "FT-HEALED" })
     expect((await get(no)).transferToBankOrder).toMatchObject({ status: "SUCCESS", bankReference: "FT-HEALED" })
   })
 
@@ -284,7 +284,6 @@ describe("the sandbox's bank", () => {
     await place({ merchantOrderNo: no })
     const arrivalTime = Date.now() + 60_000
     const { transferToBankOrder } = await sandboxOk<{ transferToBankOrder: Record<string, unknown> }>(
-      gateway,
       gateway.merchant(),
       "completeBankTransfer",
       { merchantOrderNo: no, bankReference: "FT-0001", arrivalTime },
@@ -300,7 +299,7 @@ describe("the sandbox's bank", () => {
   it("fails a transfer named by the service's orderNo: FAILURE with the reason", async () => {
     const no = newNumber("b")
     const { transferToBankOrder } = await place({ merchantOrderNo: no })
-    await sandboxOk(gateway, gateway.merchant(), "failBankTransfer", {
+    await sandboxOk(gateway.merchant(), "failBankTransfer", {
       orderNo: transferToBankOrder.orderNo,
       failDes: "Beneficiary account closed",
     })
@@ -314,15 +313,15 @@ describe("the sandbox's bank", () => {
     const client = gateway.merchant()
     const succeeded = newNumber("b")
     await place({ merchantOrderNo: succeeded })
-    await sandboxOk(gateway, client, "completeBankTransfer", { merchantOrderNo: succeeded, bankReference: "FT-1" })
+    await sandboxOk(client, "completeBankTransfer", { merchantOrderNo: succeeded, bankReference: "FT-1" })
     expect(
-      await sandboxRefused(gateway, client, "failBankTransfer", { merchantOrderNo: succeeded, failDes: "late" }),
+      await sandboxRefused(client, "failBankTransfer", { merchantOrderNo: succeeded, failDes: "late" }),
     ).toMatchObject({ code: "62028" })
     const failed = newNumber("b")
     await place({ merchantOrderNo: failed })
-    await sandboxOk(gateway, client, "failBankTransfer", { merchantOrderNo: failed, failDes: "closed" })
+    await sandboxOk(client, "failBankTransfer", { merchantOrderNo: failed, failDes: "closed" })
     expect(
-      await sandboxRefused(gateway, client, "completeBankTransfer", { merchantOrderNo: failed, bankReference: "FT-2" }),
+      await sandboxRefused(client, "completeBankTransfer", { merchantOrderNo: failed, bankReference: "FT-2" }),
     ).toMatchObject({ code: "62002" })
   })
 
@@ -330,13 +329,13 @@ describe("the sandbox's bank", () => {
 
   it("refuses a request naming the order both ways, or neither, with 400", async () => {
     expect(
-      await sandboxRefused(gateway, gateway.merchant(), "failBankTransfer", {
+      await sandboxRefused(gateway.merchant(), "failBankTransfer", {
         merchantOrderNo: "a",
         orderNo: "b",
         failDes: "x",
       }),
     ).toMatchObject({ code: "400" })
-    expect(await sandboxRefused(gateway, gateway.merchant(), "failBankTransfer", { failDes: "x" })).toMatchObject({
+    expect(await sandboxRefused(gateway.merchant(), "failBankTransfer", { failDes: "x" })).toMatchObject({
       code: "400",
     })
   })

@@ -1,9 +1,8 @@
 /** Calls through the merchant client, as promises, for readable tests. */
 import type { MerchantClient, OperationPath, RequestOf, ResponseBodyOf } from "@mizan/merchant-client"
-import { sign } from "@mizan/protocol"
 import { Effect } from "effect"
 import { expect } from "vitest"
-import { merchantKeys, newNumber, type TestGateway } from "./harness.ts"
+import { newNumber, type TestGateway } from "./harness.ts"
 
 /** The decoded body of a successful call; throws with head.code and msg otherwise. */
 export const ok = <P extends OperationPath>(client: MerchantClient, path: P, bizContent?: RequestOf<P>) =>
@@ -29,20 +28,22 @@ export const refused = async <P extends OperationPath>(client: MerchantClient, p
   }
 }
 
-/** A sandbox helper call: `/sgs/sandbox/<name>` through the same signed envelope. */
-export const sandbox = async (baseUrl: string, client: MerchantClient, name: string, bizContent: unknown) => {
-  const body = JSON.stringify({ requestTime: Date.now(), bizContent })
-  const response = await fetch(`${baseUrl}/sgs/sandbox/${name}`, {
-    method: "POST",
-    body,
-    headers: {
-      "content-type": "application/json",
-      "Partner-Id": client.partnerId,
-      sign: sign(body, merchantKeys(client.partnerId).privateKey),
-    },
-  })
-  return (await response.json()) as { head: { code: string; msg?: string }; body?: Record<string, never> }
-}
+/**
+ * A sandbox helper call (`/sgs/sandbox/<name>`) through the merchant client,
+ * which signs the request and verifies the answer's signature as a
+ * merchant's own client does: the answer's head (its code, and the msg of a
+ * refusal) and its body. A transport failure or an answer that does not
+ * verify throws.
+ */
+export const sandbox = (client: MerchantClient, name: string, bizContent: unknown) =>
+  Effect.runPromise(
+    client.sandbox(name, bizContent).pipe(
+      Effect.map((body) => ({ head: { code: "0", msg: undefined as string | undefined }, body })),
+      Effect.catchTag("ServiceRefused", (refusal) =>
+        Effect.succeed({ head: { code: refusal.code, msg: refusal.msg }, body: undefined }),
+      ),
+    ),
+  ) as Promise<{ head: { code: string; msg?: string | undefined }; body?: Record<string, never> }>
 
 /** An amount as the wire writes it: `aed(10.5)` is `{ amount: 10.5, currency: "AED" }`. */
 export const aed = (amount: number) => ({ amount, currency: "AED" as const })
@@ -71,7 +72,7 @@ export const placeOrder = async (gateway: TestGateway, { amount = 100, extra = {
 /** Places an order as `placeOrder` does, and pays it through the sandbox; answers its merchantOrderNo. */
 export const placePaidOrder = async (gateway: TestGateway, terms: OrderTerms = {}) => {
   const merchantOrderNo = await placeOrder(gateway, terms)
-  const paid = await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })
+  const paid = await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo })
   expect(paid.head.code, `payOrder: ${paid.head.msg}`).toBe("0")
   return merchantOrderNo
 }

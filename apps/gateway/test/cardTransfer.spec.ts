@@ -147,13 +147,13 @@ describe("bank card transfer", () => {
 
     const paid = newNumber("c")
     await place({ merchantOrderNo: paid })
-    await sandboxOk(gateway, client, "completeBankCardTransfer", { merchantOrderNo: paid, bankReference: "CP-1" })
+    await sandboxOk(client, "completeBankCardTransfer", { merchantOrderNo: paid, bankReference: "CP-1" })
     expect(await refusedPlace({ merchantOrderNo: paid })).toMatchObject({ code: "62028" })
 
     for (const helper of ["failBankCardTransfer", "declineBankCardTransfer"]) {
       const failed = newNumber("c")
       await place({ merchantOrderNo: failed })
-      await sandboxOk(gateway, client, helper, { merchantOrderNo: failed, failDes: "Card blocked" })
+      await sandboxOk(client, helper, { merchantOrderNo: failed, failDes: "Card blocked" })
       expect(await refusedPlace({ merchantOrderNo: failed })).toMatchObject({ code: "62002" })
     }
   })
@@ -187,7 +187,7 @@ describe("bank card transfer", () => {
       }),
     )
     expect(await refusedPlace({ merchantOrderNo: no })).toMatchObject({ code: "62029" })
-    await sandboxOk(gateway, gateway.merchant(), "completeBankCardTransfer", { orderNo, bankReference: "CP-HEALED" })
+    await sandboxOk(gateway.merchant(), "completeBankCardTransfer", { orderNo, bankReference: "CP-HEALED" })
     expect((await get(no)).transferToBankCard).toMatchObject({ orderNo, status: "SUCCESS" })
   })
 
@@ -261,7 +261,7 @@ describe("the sandbox's card bank", () => {
   it("pays a transfer out: SUCCESS with the bank's reference", async () => {
     const no = newNumber("c")
     await place({ merchantOrderNo: no })
-    await sandboxOk(gateway, gateway.merchant(), "completeBankCardTransfer", {
+    await sandboxOk(gateway.merchant(), "completeBankCardTransfer", {
       merchantOrderNo: no,
       bankReference: "CP-9",
     })
@@ -271,7 +271,7 @@ describe("the sandbox's card bank", () => {
   it("fails a transfer: FAILURE, and with the payout returned at once, refundedTime", async () => {
     const no = newNumber("c")
     const { transferToBankCard } = await place({ merchantOrderNo: no })
-    const answer = await sandboxOk<CardAnswer>(gateway, gateway.merchant(), "failBankCardTransfer", {
+    const answer = await sandboxOk<CardAnswer>(gateway.merchant(), "failBankCardTransfer", {
       orderNo: transferToBankCard.orderNo,
       failDes: "Card network error",
       payoutReturned: true,
@@ -284,11 +284,11 @@ describe("the sandbox's card bank", () => {
     const client = gateway.merchant()
     const no = newNumber("c")
     await place({ merchantOrderNo: no })
-    await sandboxOk(gateway, client, "declineBankCardTransfer", { merchantOrderNo: no, failDes: "Do not honour" })
+    await sandboxOk(client, "declineBankCardTransfer", { merchantOrderNo: no, failDes: "Do not honour" })
     const declined = (await get(no)).transferToBankCard
     expect(declined).toMatchObject({ status: "BANK_FAIL", failDes: "Do not honour" })
     expect(declined.refundedTime).toBeUndefined()
-    await sandboxOk(gateway, client, "returnBankCardPayout", { merchantOrderNo: no })
+    await sandboxOk(client, "returnBankCardPayout", { merchantOrderNo: no })
     expect((await get(no)).transferToBankCard).toMatchObject({ status: "BANK_FAIL", refundedTime: expect.any(Number) })
   })
 
@@ -296,15 +296,15 @@ describe("the sandbox's card bank", () => {
     const client = gateway.merchant()
     const no = newNumber("c")
     await place({ merchantOrderNo: no })
-    expect(await sandboxRefused(gateway, client, "returnBankCardPayout", { merchantOrderNo: no })).toMatchObject({
+    expect(await sandboxRefused(client, "returnBankCardPayout", { merchantOrderNo: no })).toMatchObject({
       code: "62029",
     })
-    await sandboxOk(gateway, client, "completeBankCardTransfer", { merchantOrderNo: no, bankReference: "CP-10" })
-    expect(await sandboxRefused(gateway, client, "returnBankCardPayout", { merchantOrderNo: no })).toMatchObject({
+    await sandboxOk(client, "completeBankCardTransfer", { merchantOrderNo: no, bankReference: "CP-10" })
+    expect(await sandboxRefused(client, "returnBankCardPayout", { merchantOrderNo: no })).toMatchObject({
       code: "62028",
     })
     expect(
-      await sandboxRefused(gateway, client, "declineBankCardTransfer", { merchantOrderNo: no, failDes: "late" }),
+      await sandboxRefused(client, "declineBankCardTransfer", { merchantOrderNo: no, failDes: "late" }),
     ).toMatchObject({ code: "62028" })
   })
 

@@ -64,13 +64,13 @@ describe("codes that need a setting to reach", () => {
       paySceneCode: "PAYPAGE",
       paySceneParams: { changePayer: "true" },
     } as never)
-    await sandbox(gateway.baseUrl, gateway.merchant(), "failPayment", { merchantOrderNo, payerMid: "FIRST" })
-    const other = await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", {
+    await sandbox(gateway.merchant(), "failPayment", { merchantOrderNo, payerMid: "FIRST" })
+    const other = await sandbox(gateway.merchant(), "payOrder", {
       merchantOrderNo,
       payerMid: "SECOND",
     })
     expect(other.head.code).toBe("601")
-    const first = await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo, payerMid: "FIRST" })
+    const first = await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo, payerMid: "FIRST" })
     expect(first.head.code).toBe("0")
   })
 

@@ -42,7 +42,6 @@ describe("SIGTERM under load", () => {
       service.once("exit", (code, signal) => resolve({ code, signal })),
     )
     const client = clientOf(dataDir, port)
-    const baseUrl = `http://127.0.0.1:${port}`
     const paidAcknowledged: Array<string> = []
     let signalled = false
     let refusedAfterSignal = 0
@@ -60,7 +59,7 @@ describe("SIGTERM under load", () => {
                 notifyUrl: endpoint.url,
               } as never),
             )
-            const paid = await sandbox(baseUrl, client, "payOrder", { merchantOrderNo })
+            const paid = await sandbox(client, "payOrder", { merchantOrderNo })
             expect(paid.head.code).toBe("0")
             paidAcknowledged.push(merchantOrderNo)
           } catch (error) {

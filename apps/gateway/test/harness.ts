@@ -10,7 +10,7 @@ import { BankCardTransfer } from "@mizan/card-transfer"
 import { EventStore, layerMemory, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
 import { readWholeLog } from "@mizan/eventsourcing/testing"
 import { type MerchantClient, makeMerchantClient } from "@mizan/merchant-client"
-import { type GeneratedKeyPair, generateKeyPair, sign } from "@mizan/protocol"
+import { type GeneratedKeyPair, generateKeyPair } from "@mizan/protocol"
 import { Effect, type Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
 import type { GatewayConfig, MerchantConfig } from "../src/config.ts"
@@ -110,30 +110,19 @@ export const startGateway = async (options: StartOptions = {}): Promise<TestGate
     resolve(dataDir, config.serviceKeys?.publicKeyFile ?? "service-public.pem"),
     "utf8",
   )
+  const merchant = (partnerId = "M1") =>
+    makeMerchantClient({
+      baseUrl,
+      partnerId,
+      merchantPrivateKeyPem: merchantKeys(partnerId).privateKeyPem,
+      servicePublicKeyPem,
+    })
   return {
     baseUrl,
     servicePublicKeyPem,
-    advanceClock: async (minutes, partnerId = "M1") => {
-      const body = JSON.stringify({ requestTime: Date.now(), bizContent: { minutes } })
-      const response = await fetch(`${baseUrl}/sgs/sandbox/advanceClock`, {
-        method: "POST",
-        body,
-        headers: {
-          "content-type": "application/json",
-          "Partner-Id": partnerId,
-          sign: sign(body, merchantKeys(partnerId).privateKey),
-        },
-      })
-      const answer = (await response.json()) as { head: { code: string; msg?: string } }
-      if (answer.head.code !== "0") throw new Error(`advanceClock: ${answer.head.msg}`)
-    },
-    merchant: (partnerId = "M1") =>
-      makeMerchantClient({
-        baseUrl,
-        partnerId,
-        merchantPrivateKeyPem: merchantKeys(partnerId).privateKeyPem,
-        servicePublicKeyPem,
-      }),
+    advanceClock: (minutes, partnerId = "M1") =>
+      Effect.runPromise(Effect.asVoid(merchant(partnerId).sandbox("advanceClock", { minutes }))),
+    merchant,
     run: (effect) => runtime.runPromise(effect),
     allEvents: () => runtime.runPromise(Effect.flatMap(EventStore, (store) => readWholeLog(store))),
     close: async () => {

@@ -60,7 +60,7 @@ describe("notifications of payment orders and refunds", () => {
       paySceneCode: "PAYPAGE",
       notifyUrl: endpointUrl,
     } as never)
-    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })
+    await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo })
     const paid = await waitFor(() =>
       received.find(
         (n) =>
@@ -73,7 +73,7 @@ describe("notifications of payment orders and refunds", () => {
     expect(paid.order).toEqual(acquireOrder)
     expect(paid.notifyId).toMatch(/^[0-9a-f]{32}$/)
 
-    await sandbox(gateway.baseUrl, gateway.merchant(), "settleOrder", { merchantOrderNo })
+    await sandbox(gateway.merchant(), "settleOrder", { merchantOrderNo })
     await waitFor(() => acquireOrders().find((o) => o.merchantOrderNo === merchantOrderNo && o.status === "SETTLED"))
     const statuses = acquireOrders()
       .filter((o) => o.merchantOrderNo === merchantOrderNo)
@@ -90,14 +90,14 @@ describe("notifications of payment orders and refunds", () => {
       totalAmount: { amount: 25, currency: "AED" },
       paySceneCode: "PAYPAGE",
     } as never)
-    await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })
+    await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo })
     await ok(gateway.merchant(), "/acquire2/refund/placeOrder", {
       refundMerchantOrderNo,
       originMerchantOrderNo: merchantOrderNo,
       amount: { amount: 5, currency: "AED" },
       notifyUrl: endpointUrl,
     } as never)
-    await sandbox(gateway.baseUrl, gateway.merchant(), "completeRefund", { refundMerchantOrderNo })
+    await sandbox(gateway.merchant(), "completeRefund", { refundMerchantOrderNo })
     const done = await waitFor(() =>
       refundOrders().find((o) => o.refundMerchantOrderNo === refundMerchantOrderNo && o.status === "SUCCESS"),
     )

@@ -40,13 +40,13 @@ const runTwoNotifiers = async (dataDir: string, store: string) => {
             notifyUrl: endpoint.url,
           } as never),
         )
-        expect((await sandbox(`http://127.0.0.1:${port}`, client, "payOrder", { merchantOrderNo })).head.code).toBe("0")
+        expect((await sandbox(client, "payOrder", { merchantOrderNo })).head.code).toBe("0")
       }
     }
     /** Moves the merchant's clock past the 2-minute retry, and waits until every notification has had both attempts. */
     const retryAll = async (port: number, notifications: number) => {
       await waitUntil(() => endpoint.posts.size === notifications, `${notifications} first attempts`)
-      const moved = await sandbox(`http://127.0.0.1:${port}`, clientOf(dataDir, port), "advanceClock", { minutes: 3 })
+      const moved = await sandbox(clientOf(dataDir, port), "advanceClock", { minutes: 3 })
       expect(moved.head.code).toBe("0")
       await waitUntil(() => [...endpoint.posts.values()].every((count) => count >= 2), "every retry")
       // Time enough for a second notifier, were one delivering, to make its copies.

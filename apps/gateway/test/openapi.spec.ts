@@ -405,7 +405,7 @@ describe("digests", () => {
       amount: aed(5),
       memo: "digests",
     } as never)
-    const deposit = await sandbox(gateway.baseUrl, client, "postDeposit", {
+    const deposit = await sandbox(client, "postDeposit", {
       amount: aed(5),
       status: "SUCCESS",
       remitterInfo: "Some Trading LLC",
@@ -456,7 +456,7 @@ describe("webhooks", () => {
         paySceneCode: "PAYPAGE",
         notifyUrl: endpoint.url,
       })
-      expect((await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })).head.code).toBe("0")
+      expect((await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo })).head.code).toBe("0")
       await expect.poll(() => endpoint.bodies.length, { timeout: 10_000 }).toBeGreaterThan(0)
       const schema = document.webhooks.acquireOrder?.post.requestBody.content["application/json"].schema ?? {}
       for (const body of endpoint.bodies) expect(validate(schema, body, resolveIn(document))).toEqual([])

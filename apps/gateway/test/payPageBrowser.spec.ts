@@ -109,7 +109,7 @@ describe("the pay page in a browser", () => {
     "shows an already paid order as paid, with no button",
     async () => {
       const { merchantOrderNo, tokenUrl } = await createPayPageOrder()
-      await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })
+      await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo })
       await withPage(async (page) => {
         await page.goto(tokenUrl)
         await page.getByRole("heading", { name: "Payment received" }).waitFor()

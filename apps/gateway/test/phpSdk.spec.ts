@@ -76,7 +76,7 @@ describe("the official PHP SDK, unchanged", () => {
 
     const paid = newNumber("php")
     await phpOk("/acquire2/placeOrder", phpOrder(paid))
-    const payment = await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: paid })
+    const payment = await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo: paid })
     expect(payment.head.code).toBe("0")
     const refundMerchantOrderNo = newNumber("phpr")
     const { refundOrder } = await phpOk("/acquire2/refund/placeOrder", {

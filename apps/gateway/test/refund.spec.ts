@@ -183,13 +183,11 @@ describe("refund lifecycle", () => {
     const origin = await paidOrder(10)
     const number = newNumber("r")
     const placed = await refund(origin, 4, number)
-    expect(
-      (await sandbox(gateway.baseUrl, gateway.merchant(), "settleRefund", { refundMerchantOrderNo: number })).head.code,
-    ).toBe("0")
+    expect((await sandbox(gateway.merchant(), "settleRefund", { refundMerchantOrderNo: number })).head.code).toBe("0")
     expect(
       (await ok(gateway.merchant(), "/acquire2/refund/getOrder", { refundMerchantOrderNo: number })).refundOrder.status,
     ).toBe("REFUNDED_SETTLED")
-    await sandbox(gateway.baseUrl, gateway.merchant(), "completeRefund", { refundMerchantOrderNo: number })
+    await sandbox(gateway.merchant(), "completeRefund", { refundMerchantOrderNo: number })
     const done = await ok(gateway.merchant(), "/acquire2/refund/getOrder", { orderNo: placed.refundOrder.orderNo })
     expect(done.refundOrder.status).toBe("SUCCESS")
     expect(done.refundSummary?.remainRefundAmount).toBe(600)
@@ -203,7 +201,7 @@ describe("refund lifecycle", () => {
     const number = newNumber("r")
     await refund(origin, 10, number)
     expect((await refuseRefund({ originMerchantOrderNo: origin }, 1)).code).toBe("62006")
-    const failed = await sandbox(gateway.baseUrl, gateway.merchant(), "failRefund", {
+    const failed = await sandbox(gateway.merchant(), "failRefund", {
       refundMerchantOrderNo: number,
       failDes: "account closed",
     })

@@ -43,7 +43,7 @@ describe("a process without the notifier role", () => {
       paySceneCode: "PAYPAGE",
       notifyUrl: "http://127.0.0.1:9/notify",
     } as never)
-    expect((await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo })).head.code).toBe("0")
+    expect((await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo })).head.code).toBe("0")
     // A notifier in this process would have scheduled the payment's notification within milliseconds.
     await new Promise((resolve) => setTimeout(resolve, 1_000))
     const streams = new Set((await gateway.allEvents()).map((event) => event.streamId))

@@ -80,8 +80,8 @@ const proveScaleOut = async (folder: string, store: string, auditStore: string) 
           } as never),
         ),
       )
-      await onGateway(i, async (port, client) => {
-        const paid = await sandbox(`http://127.0.0.1:${port}`, client, "payOrder", { merchantOrderNo })
+      await onGateway(i, async (_port, client) => {
+        const paid = await sandbox(client, "payOrder", { merchantOrderNo })
         // 62001 ORDER_PAID: a retry after the killed gateway had paid it before it died.
         if (paid.head.code !== "0" && paid.head.code !== "62001") throw new Error(`payOrder: ${paid.head.msg}`)
       })
@@ -99,8 +99,8 @@ const proveScaleOut = async (folder: string, store: string, auditStore: string) 
           ),
         )
         for (const step of ["settleRefund", "completeRefund"])
-          await onGateway(i, async (port, client) => {
-            const done = await sandbox(`http://127.0.0.1:${port}`, client, step, { refundMerchantOrderNo })
+          await onGateway(i, async (_port, client) => {
+            const done = await sandbox(client, step, { refundMerchantOrderNo })
             if (done.head.code !== "0") throw new Error(`${step}: ${done.head.msg}`)
           })
         expected.push(`${refundMerchantOrderNo} SUCCESS`)

@@ -142,7 +142,6 @@ interface Run {
   readonly store: string
   readonly service: ChildProcess
   readonly client: MerchantClient
-  readonly baseUrl: string
   readonly log: Array<string>
 }
 
@@ -159,7 +158,6 @@ const startSealedService = async (dataDir: string, store: string): Promise<Run> 
     store: auditStore,
     service,
     client: clientOf(dataDir, port),
-    baseUrl: `http://127.0.0.1:${port}`,
     log,
   }
 }
@@ -208,7 +206,7 @@ const sharingMember = (client: MerchantClient, amount: number) => ({
  * refunded with the member named: the eid and the identity reach the
  * order's request, the refund's reservation and the order's notification.
  */
-const acquireAndRefund = async ({ client, baseUrl }: Run) => {
+const acquireAndRefund = async ({ client }: Run) => {
   await ok(client, "/acquire2/placeOrder", {
     merchantOrderNo: "sealed-order-1",
     subject: "Sealed",
@@ -217,7 +215,7 @@ const acquireAndRefund = async ({ client, baseUrl }: Run) => {
     paySceneParams: { eid: client.encryptField(eid) },
     sharingParamList: [sharingMember(client, 40)],
   } as never)
-  const paid = await sandbox(baseUrl, client, "payOrder", { merchantOrderNo: "sealed-order-1" })
+  const paid = await sandbox(client, "payOrder", { merchantOrderNo: "sealed-order-1" })
   expect(paid.head.code, `payOrder: ${paid.head.msg}`).toBe("0")
   await ok(client, "/acquire2/refund/placeOrder", {
     refundMerchantOrderNo: "sealed-refund-1",
@@ -246,7 +244,7 @@ const getPayer = async (client: MerchantClient) =>
  * by a named payer with a card, and announced: the order, its payment and
  * the notification's copy of both hold the payer's fields.
  */
-const payDirectly = async ({ client, baseUrl }: Run) => {
+const payDirectly = async ({ client }: Run) => {
   const endpoint = await startMerchantEndpoint()
   await ok(client, "/acquire2/placeOrder", {
     merchantOrderNo: "sealed-direct-1",
@@ -256,7 +254,7 @@ const payDirectly = async ({ client, baseUrl }: Run) => {
     paySceneParams: { email, customerId },
     notifyUrl: endpoint.url,
   } as never)
-  const paid = await sandbox(baseUrl, client, "payOrder", {
+  const paid = await sandbox(client, "payOrder", {
     merchantOrderNo: "sealed-direct-1",
     payerMid,
     cardInfo: directCard,

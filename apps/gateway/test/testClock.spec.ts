@@ -20,7 +20,7 @@ interface MerchantClock {
 }
 
 const clockOf = async (gateway: TestGateway, partnerId: string) => {
-  const answer = await sandbox(gateway.baseUrl, gateway.merchant(partnerId), "getClock", {})
+  const answer = await sandbox(gateway.merchant(partnerId), "getClock", {})
   expect(answer.head.code).toBe("0")
   return answer.body as unknown as MerchantClock
 }
@@ -79,9 +79,7 @@ describe("a merchant's test clock", () => {
     expect(created.acquireOrder.status).toBe("CREATED")
     expect(created.acquireOrder.expiredTime - created.acquireOrder.requestTime).toBe(2 * hourMs)
     expect(Math.abs(created.acquireOrder.requestTime - clock.now)).toBeLessThan(5_000)
-    expect((await sandbox(gateway.baseUrl, gateway.merchant(), "payOrder", { merchantOrderNo: paid })).head.code).toBe(
-      "0",
-    )
+    expect((await sandbox(gateway.merchant(), "payOrder", { merchantOrderNo: paid })).head.code).toBe("0")
 
     const expiring = newNumber("expiring")
     await ok(gateway.merchant(), "/acquire2/placeOrder", order(expiring))
@@ -111,8 +109,8 @@ describe("a merchant's test clock", () => {
     const forA = newNumber("a")
     await ok(gateway.merchant("M2"), "/acquire2/placeOrder", order(forB, failingUrl))
     await ok(gateway.merchant("M1"), "/acquire2/placeOrder", order(forA, failingUrl))
-    await sandbox(gateway.baseUrl, gateway.merchant("M2"), "payOrder", { merchantOrderNo: forB })
-    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "payOrder", { merchantOrderNo: forA })
+    await sandbox(gateway.merchant("M2"), "payOrder", { merchantOrderNo: forB })
+    await sandbox(gateway.merchant("M1"), "payOrder", { merchantOrderNo: forA })
     // Each paid order is announced once at once, then retried 2 minutes later on its merchant's time.
     await waitUntil(
       () => (attemptsByOrder.get(forA) ?? 0) >= 1 && (attemptsByOrder.get(forB) ?? 0) >= 1,
@@ -134,7 +132,7 @@ describe("a merchant's test clock", () => {
   it("makes one retry due per advance, not the whole schedule: each is due its delay after the attempt before, on the merchant's time", async () => {
     const no = newNumber("retries")
     await ok(gateway.merchant("M1"), "/acquire2/placeOrder", order(no, failingUrl))
-    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "payOrder", { merchantOrderNo: no })
+    await sandbox(gateway.merchant("M1"), "payOrder", { merchantOrderNo: no })
     await waitUntil(() => (attemptsByOrder.get(no) ?? 0) >= 1, "the first attempt")
     // A day covers the 2, 10, 10, 60, 120 and 360 minutes of retries 2 to 7, yet only retry 2 comes due...
     await gateway.advanceClock(24 * 60, "M1")
@@ -147,10 +145,10 @@ describe("a merchant's test clock", () => {
   })
 
   it("never goes back: resetClock is refused once the clock has moved, and answers an unmoved clock", async () => {
-    const refusal = await sandbox(gateway.baseUrl, gateway.merchant("M1"), "resetClock", {})
+    const refusal = await sandbox(gateway.merchant("M1"), "resetClock", {})
     expect(refusal.head.code).toBe("400")
     expect(refusal.head.msg).toContain("never goes back")
-    expect((await sandbox(gateway.baseUrl, gateway.merchant("M2"), "resetClock", {})).head.code).toBe("0")
+    expect((await sandbox(gateway.merchant("M2"), "resetClock", {})).head.code).toBe("0")
   })
 
   it("never records a stream's history backwards, even for a member credited by a merchant a day ahead and by one on real time", async () => {
@@ -178,7 +176,7 @@ describe("a merchant's test clock", () => {
     const paid = newNumber("unsettled")
     const refundMerchantOrderNo = newNumber("unsettled-refund")
     await ok(gateway.merchant("M1"), "/acquire2/placeOrder", order(paid))
-    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "payOrder", { merchantOrderNo: paid })
+    await sandbox(gateway.merchant("M1"), "payOrder", { merchantOrderNo: paid })
     await ok(gateway.merchant("M1"), "/acquire2/refund/placeOrder", {
       refundMerchantOrderNo,
       originMerchantOrderNo: paid,
@@ -190,8 +188,8 @@ describe("a merchant's test clock", () => {
       (await ok(gateway.merchant("M1"), "/acquire2/refund/getOrder", { refundMerchantOrderNo })).refundOrder.status,
     ]
     expect(await statusOf()).toEqual(["PAID_SUCCESS", "CREATED"])
-    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "settleOrder", { merchantOrderNo: paid })
-    await sandbox(gateway.baseUrl, gateway.merchant("M1"), "settleRefund", { refundMerchantOrderNo })
+    await sandbox(gateway.merchant("M1"), "settleOrder", { merchantOrderNo: paid })
+    await sandbox(gateway.merchant("M1"), "settleRefund", { refundMerchantOrderNo })
     expect(await statusOf()).toEqual(["SETTLED", "REFUNDED_SETTLED"])
   })
 
@@ -208,10 +206,8 @@ describe("a merchant's test clock across a kill", () => {
   const configPath = join(dataDir, "config.json")
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-  const sandboxOf = (port: number, client: MerchantClient, name: string, bizContent: unknown) =>
-    sandbox(`http://127.0.0.1:${port}`, client, name, bizContent)
-  const getClock = async (port: number, client: MerchantClient) =>
-    (await sandboxOf(port, client, "getClock", {})).body as unknown as MerchantClock
+  const getClock = async (client: MerchantClient) =>
+    (await sandbox(client, "getClock", {})).body as unknown as MerchantClock
 
   it("survives a SIGKILL: after the restart the merchant's time is not earlier, new events sort after old ones, and the audit finds no time going back", {
     timeout: 90_000,
@@ -221,14 +217,14 @@ describe("a merchant's test clock across a kill", () => {
     const first = await startService(configPath, port)
     const client = clientOf(dataDir, port)
     await call(client.call("/acquire2/placeOrder", order("restart-1")))
-    expect((await sandboxOf(port, client, "advanceClock", { minutes: 600 })).head.code).toBe("0")
+    expect((await sandbox(client, "advanceClock", { minutes: 600 })).head.code).toBe("0")
     await call(client.call("/acquire2/placeOrder", order("restart-2")))
-    const beforeKill = await getClock(port, client)
+    const beforeKill = await getClock(client)
     await stopService(first)
 
     const second = await startService(configPath, port)
     try {
-      const afterRestart = await getClock(port, client)
+      const afterRestart = await getClock(client)
       expect(afterRestart.offsetMinutes).toBe(600)
       expect(afterRestart.now).toBeGreaterThanOrEqual(beforeKill.now)
       const again = (await call(client.call("/acquire2/placeOrder", order("restart-3")))) as {

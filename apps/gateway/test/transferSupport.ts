@@ -21,25 +21,15 @@ let serial = 0
 export const handMadeOrderNo = (kindDigit: string) => `${Date.now()}${kindDigit}${String(++serial).padStart(11, "0")}`
 
 /** A sandbox helper's answer body; fails the test with head.code and msg when it is refused. */
-export const sandboxOk = async <Body>(
-  gateway: TestGateway,
-  client: MerchantClient,
-  name: string,
-  bizContent: unknown,
-) => {
-  const answer = await sandbox(gateway.baseUrl, client, name, bizContent)
+export const sandboxOk = async <Body>(client: MerchantClient, name: string, bizContent: unknown) => {
+  const answer = await sandbox(client, name, bizContent)
   expect(answer.head, `sandbox ${name}: ${answer.head.msg}`).toMatchObject({ code: "0" })
   return answer.body as unknown as Body
 }
 
 /** A sandbox helper's refusal head. */
-export const sandboxRefused = async (
-  gateway: TestGateway,
-  client: MerchantClient,
-  name: string,
-  bizContent: unknown,
-) => {
-  const answer = await sandbox(gateway.baseUrl, client, name, bizContent)
+export const sandboxRefused = async (client: MerchantClient, name: string, bizContent: unknown) => {
+  const answer = await sandbox(client, name, bizContent)
   expect(answer.head.code, `sandbox ${name} succeeded`).not.toBe("0")
   return answer.head
 }
@@ -112,10 +102,10 @@ export const expectSandboxReachesOnlyOwnOrders = async (
   fields: Record<string, unknown>,
 ) => {
   const other = gateway.merchant("M2")
-  expect(
-    await sandboxRefused(gateway, other, helper, { merchantOrderNo: placed.merchantOrderNo, ...fields }),
-  ).toMatchObject({ code: "62004" })
-  expect(await sandboxRefused(gateway, other, helper, { orderNo: placed.orderNo, ...fields })).toMatchObject({
+  expect(await sandboxRefused(other, helper, { merchantOrderNo: placed.merchantOrderNo, ...fields })).toMatchObject({
+    code: "62004",
+  })
+  expect(await sandboxRefused(other, helper, { orderNo: placed.orderNo, ...fields })).toMatchObject({
     code: "62035",
   })
 }

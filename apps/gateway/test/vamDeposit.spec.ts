@@ -26,17 +26,17 @@ const remitter = "Khalid Al Mansoori"
 const collectIban = "AE460330000010123456789"
 
 const post = (fields: Record<string, unknown> = {}, partnerId = "M1") =>
-  sandboxOk<DepositAnswer>(gateway, gateway.merchant(partnerId), "postDeposit", {
+  sandboxOk<DepositAnswer>(gateway.merchant(partnerId), "postDeposit", {
     amount: { amount: 750.25, currency: "AED" },
     status: "SUCCESS",
     ...fields,
   })
 
 const settle = (orderNo: string, status: string, partnerId = "M1") =>
-  sandboxOk<DepositAnswer>(gateway, gateway.merchant(partnerId), "settleDeposit", { orderNo, status })
+  sandboxOk<DepositAnswer>(gateway.merchant(partnerId), "settleDeposit", { orderNo, status })
 
 const refusedSettle = (orderNo: string, status: string, partnerId = "M1") =>
-  sandboxRefused(gateway, gateway.merchant(partnerId), "settleDeposit", { orderNo, status })
+  sandboxRefused(gateway.merchant(partnerId), "settleDeposit", { orderNo, status })
 
 describe("virtual-account deposit", () => {
   it("posts a top-up with the bank's details, the remitter and collection IBAN kept as digests", async () => {
@@ -49,11 +49,11 @@ describe("virtual-account deposit", () => {
       depositDetails: "Top-up for March",
       collectIBAN: collectIban,
     })
-    // The sandbox answers in the wire's own form: amounts as JSON numbers.
+    // The sandbox answers in the wire's own form, in AED; the merchant client gives a decimal as its exact text.
     expect(vamDepositOrder).toEqual({
       orderNo: expect.stringMatching(/^\d{14}6\d{11}$/),
       transactionTime,
-      amount: { amount: 750.25, currency: "AED" },
+      amount: { amount: "750.25", currency: "AED" },
       status: "SUCCESS",
       referenceNo: "REF-2026-0001",
       remitterInfo: sha256Hex(remitter),
@@ -96,7 +96,7 @@ describe("virtual-account deposit", () => {
     ["an unknown status", { status: "REVERSED" }, "bizContent.status"],
     ["a referenceNo over 200 characters", { referenceNo: "r".repeat(201) }, "bizContent.referenceNo"],
   ])("refuses %s with 400 naming the field", async (_case, fields, field) => {
-    const head = await sandboxRefused(gateway, gateway.merchant(), "postDeposit", {
+    const head = await sandboxRefused(gateway.merchant(), "postDeposit", {
       amount: { amount: 1, currency: "AED" },
       status: "SUCCESS",
       ...fields,

@@ -144,7 +144,7 @@ describe("wallet transfer", () => {
   describe("during a sandbox outage of the member directory", () => {
     it("leaves the transfer CREATED, and the merchant's retry after the outage completes it once", async () => {
       const client = gateway.merchant()
-      expect(await sandboxOk(gateway, client, "startMemberDirectoryOutage", undefined)).toEqual({
+      expect(await sandboxOk(client, "startMemberDirectoryOutage", undefined)).toEqual({
         memberDirectoryAvailable: false,
       })
       const no = newNumber("w")
@@ -156,7 +156,7 @@ describe("wallet transfer", () => {
       // Another merchant's transfers are not affected.
       expect((await transfer({ merchantOrderNo: newNumber("w") }, "M2")).transferOrder.status).toBe("SUCCESS")
 
-      await sandboxOk(gateway, client, "endMemberDirectoryOutage", undefined)
+      await sandboxOk(client, "endMemberDirectoryOutage", undefined)
       const retried = await transfer({ merchantOrderNo: no })
       expect(retried.transferOrder).toMatchObject({ status: "SUCCESS", orderNo: created.transferOrder.orderNo })
       const eventsBefore = (await gateway.allEvents()).length
@@ -166,10 +166,10 @@ describe("wallet transfer", () => {
 
     it("answers starting or ending it twice like once", async () => {
       const client = gateway.merchant("M2")
-      await sandboxOk(gateway, client, "endMemberDirectoryOutage", undefined)
-      await sandboxOk(gateway, client, "startMemberDirectoryOutage", undefined)
-      await sandboxOk(gateway, client, "startMemberDirectoryOutage", undefined)
-      expect(await sandboxOk(gateway, client, "endMemberDirectoryOutage", undefined)).toEqual({
+      await sandboxOk(client, "endMemberDirectoryOutage", undefined)
+      await sandboxOk(client, "startMemberDirectoryOutage", undefined)
+      await sandboxOk(client, "startMemberDirectoryOutage", undefined)
+      expect(await sandboxOk(client, "endMemberDirectoryOutage", undefined)).toEqual({
         memberDirectoryAvailable: true,
       })
     })
