@@ -1,12 +1,19 @@
 /**
  * `import` may create its target store: a SQLite file that does not exist
- * yet, a PostgreSQL schema that does not. One that is refused, or fails,
- * takes it back once closed: left behind, an empty or part-written store
- * would audit clean. A store that was there before is left as the import
- * leaves it.
+ * yet, a PostgreSQL schema that does not, or a store's tables in a schema
+ * that is there without them (empty, or another application's). One that
+ * is refused, or fails, takes back what it made once closed: the file
+ * removed; the schema dropped, or the store's tables alone, the schema left
+ * as it was. Left behind, an empty or part-written store would audit
+ * clean. A store that was there before is left as the import leaves it.
  */
 import { existsSync, rmSync } from "node:fs"
-import { dropPostgresSchema, postgresSchemaExists } from "@mizan/store-postgres"
+import {
+  dropPostgresSchema,
+  dropPostgresStoreTables,
+  postgresSchemaExists,
+  postgresSchemaHoldsStore,
+} from "@mizan/store-postgres"
 import type { StoreSetting } from "@mizan/stores"
 import { Effect } from "effect"
 
@@ -22,11 +29,20 @@ const removalIfNew = (store: StoreSetting): Effect.Effect<Effect.Effect<void> | 
             }),
       )
     case "Postgres":
-      return postgresSchemaExists(store.url, store.schema).pipe(
-        // Not known (no server answers): taken as there, never dropped; the import fails to open it anyway.
-        Effect.orElseSucceed(() => true),
-        // A drop that fails leaves the schema, as a crash would: the import's own refusal is what to say.
-        Effect.map((exists) => (exists ? undefined : Effect.ignore(dropPostgresSchema(store.url, store.schema)))),
+      return Effect.all([
+        postgresSchemaExists(store.url, store.schema),
+        postgresSchemaHoldsStore(store.url, store.schema),
+      ]).pipe(
+        // Not known (no server answers): taken as a store there, never dropped; the import fails to open it anyway.
+        Effect.orElseSucceed(() => [true, true] as const),
+        // A drop that fails leaves the schema or the tables, as a crash would: the import's own refusal is what to say.
+        Effect.map(([schemaThere, storeThere]) =>
+          storeThere
+            ? undefined
+            : schemaThere
+              ? Effect.ignore(dropPostgresStoreTables(store.url, store.schema))
+              : Effect.ignore(dropPostgresSchema(store.url, store.schema)),
+        ),
       )
     case "KurrentDb":
       // Its streams are the server's, not a file or a schema this import made.
