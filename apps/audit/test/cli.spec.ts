@@ -380,6 +380,15 @@ describe("export and import", () => {
     expect(replay.events).toBe(0)
   })
 
+  it("refuses a damaged file into an empty file that was there, leaving it empty: not a store that audits clean", async () => {
+    const target = join(folder.dir, "empty-before.db")
+    writeFileSync(target, "")
+    const file = damagedCopy("cut-short-into-an-empty-file.ndjson", (lines) => lines.slice(0, 40))
+    expect((await importInto(file, target)).code).toBe(exitCodes.failed)
+    expect(readdirSync(folder.dir).filter((name) => name.startsWith(basename(target)))).toEqual([basename(target)])
+    expect(readFileSync(target).length).toBe(0)
+  })
+
   it("refuses an export file that does not read, naming it, with 2", async () => {
     const run = await importInto(folder.dir, join(folder.dir, "unread.db"))
     expect(run.code).toBe(exitCodes.failed)
