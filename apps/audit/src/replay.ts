@@ -19,7 +19,15 @@
  * still count every one), and one page of events at a time.
  */
 
-import { EventStore, type GlobalPosition, logStart, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
+import {
+  type DamagedEvent,
+  EventStore,
+  type GlobalPosition,
+  logStart,
+  type ReadAllOptions,
+  type RecordedEvent,
+  type StoreError,
+} from "@mizan/eventsourcing"
 import { Effect, Result } from "effect"
 import type { AuditFold, FoldedStates } from "./auditFold.ts"
 import {
@@ -182,6 +190,13 @@ export interface TrackedStreams {
 export interface Replayer {
   /** Folds one recorded event into its stream. Events must come in global order. */
   readonly apply: (record: RecordedEvent) => void
+  /**
+   * Takes an event the store could not give back (its JSON damaged) in its
+   * place in the order: reported undecodable with the store's `why`, and
+   * otherwise read as an undecodable event is (it ends the append before
+   * it, and its version and recorded time are its stream's).
+   */
+  readonly applyDamaged: (event: DamagedEvent) => void
   /** The report of everything applied so far (with the checks that need the whole log). */
   readonly report: () => ReplayReport
   readonly streams: TrackedStreams
@@ -348,7 +363,8 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
   const undecodableAt = (tracked: TrackedStream, record: RecordedEvent, reason: string) =>
     undecodable.add({ ...placeOf(tracked), type: record.type, schemaVersion: record.schemaVersion, reason })
 
-  const apply = (record: RecordedEvent): void => {
+  /** Folds `record`, or reports it undecodable for `damage` (an event the store could not give back). */
+  const foldEvent = (record: RecordedEvent, damage: string | undefined): void => {
     const streamId = record.streamId
     let tracked = due
     read++
@@ -393,6 +409,10 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
     tracked.version = record.streamVersion
     tracked.lastPosition = record.globalPosition
     tracked.lastRecordedAt = record.metadata.recordedAt
+    if (damage !== undefined) {
+      undecodableAt(tracked, record, damage)
+      return
+    }
     const { aggregate, fold } = tracked
     if (aggregate === undefined || fold === undefined) {
       undecodableAt(tracked, record, "no aggregate the audit knows owns this stream")
@@ -521,7 +541,9 @@ export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
   }
 
   return {
-    apply,
+    apply: (record) => foldEvent(record, undefined),
+    applyDamaged: ({ why, recordedAt, ...place }) =>
+      foldEvent({ ...place, data: undefined, metadata: { recordedAt } }, `the store cannot read it: ${why}`),
     streams: tracked,
     part,
     // Each stream once: only other parts' streams cross to another thread, and each costs a copy there and back.
@@ -558,30 +580,76 @@ export interface ReplayLogOptions extends ReplayerOptions {
 }
 
 /**
+ * A page of the log, or the damaged event the read of it stopped at: a store
+ * names one whose JSON no longer parses, or whose sealed fields do not open
+ * (StoreError's `damagedEvent`), and the replay goes on past it.
+ */
+const pageOrDamage = (
+  options: ReadAllOptions,
+): Effect.Effect<Result.Result<ReadonlyArray<RecordedEvent>, DamagedEvent>, StoreError, EventStore> =>
+  Effect.flatMap(EventStore, (store) =>
+    Effect.matchEffect(store.readAll(options), {
+      onSuccess: (page) => Effect.succeed(Result.succeed(page)),
+      onFailure: (error) =>
+        // Past the read's start, or the replay would read the same event again and again.
+        error.damagedEvent !== undefined && error.damagedEvent.globalPosition > options.after
+          ? Effect.succeed(Result.fail(error.damagedEvent))
+          : Effect.fail(error),
+    }),
+  )
+
+/**
  * Replays the store's whole log (or the part before a cut) and answers the
  * replayer, whose `report()` and `streams` hold the result. A time cut reads
  * the whole log, since recordedAt need not rise with the position when
  * several processes write; a position cut stops at the position.
+ *
+ * A damaged event (`pageOrDamage`) fails the read of its whole page: the
+ * page is read again one event at a time, so that the events before the
+ * damaged one are replayed, the damaged one is reported where it stands
+ * (`applyDamaged`), and whole pages go on after it. Every damaged event is
+ * reported, not the first alone.
  */
 export const replayLog = (options: ReplayLogOptions = {}): Effect.Effect<Replayer, StoreError, EventStore> =>
   Effect.gen(function* () {
-    const store = yield* EventStore
     const replayer = makeReplayer(options)
     const cut = options.cut ?? everything
-    const maxCount = options.pageSizeEvents ?? replayPageSizeEventsDefault
+    const pageSizeEvents = options.pageSizeEvents ?? replayPageSizeEventsDefault
     // A worker decodes its own streams' events only; the others' places still end appends and count as read.
     const wholeEventsOf = options.partition === undefined ? undefined : holderOf(options.partition)
+    /** Whether a position cut ends before the event at `position`: the replay stops there. */
+    const past = (position: GlobalPosition) => cut._tag === "Position" && position > cut.position
+    /** Whether a time cut takes an event recorded at `recordedAt` (a later one is passed over: times need not rise). */
+    const inCut = (recordedAt: number) => cut._tag !== "Time" || recordedAt <= cut.atMs
     let after = logStart
-    let read = 0
+    let eventsRead = 0
+    // One event at a time from a page that held a damaged event, until the damaged event is passed.
+    let oneAtATime = false
     while (true) {
-      const page = yield* store.readAll({ after, maxCount, ...(wholeEventsOf === undefined ? {} : { wholeEventsOf }) })
+      const maxCount = oneAtATime ? 1 : pageSizeEvents
+      const read = yield* pageOrDamage({ after, maxCount, ...(wholeEventsOf === undefined ? {} : { wholeEventsOf }) })
+      if (Result.isFailure(read)) {
+        const damaged = read.failure
+        if (!oneAtATime && pageSizeEvents > 1) {
+          oneAtATime = true
+          continue
+        }
+        if (past(damaged.globalPosition)) return replayer
+        if (inCut(damaged.recordedAt)) replayer.applyDamaged(damaged)
+        oneAtATime = false
+        eventsRead++
+        after = damaged.globalPosition
+        options.onProgress?.(eventsRead)
+        continue
+      }
+      const page = read.success
       if (page.length === 0) return replayer
       for (const record of page) {
-        if (cut._tag === "Position" && record.globalPosition > cut.position) return replayer
-        if (cut._tag !== "Time" || record.metadata.recordedAt <= cut.atMs) replayer.apply(record)
+        if (past(record.globalPosition)) return replayer
+        if (inCut(record.metadata.recordedAt)) replayer.apply(record)
       }
-      read += page.length
+      eventsRead += page.length
       after = page[page.length - 1]!.globalPosition
-      options.onProgress?.(read)
+      options.onProgress?.(eventsRead)
     }
   })

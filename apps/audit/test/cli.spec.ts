@@ -98,6 +98,47 @@ describe("replay", () => {
     expect(run.stdout).toContain("BROKEN")
   })
 
+  it("reports every event whose stored JSON is damaged by its place, and replays the rest: 1, not 2", async () => {
+    const damaged = join(folder.dir, "damaged-json.db")
+    await withSqliteStore(damaged, generateHistory({ seed: 17, events: 600 }))
+    const { streamId, records } = streamWith(3)
+    const [first, , third] = records as [(typeof records)[0], unknown, (typeof records)[0]]
+    const typeOf = (position: string) =>
+      (exportLines.map((l) => JSON.parse(l)) as Array<{ globalPosition?: string; type: string }>).find(
+        (r) => r.globalPosition === position,
+      )!.type
+    // Two in one page (the replay reads 500 events a page), and one a page later that parses but does not decode.
+    const undecoded = String(BigInt(first.globalPosition) + 500n)
+    const db = new DatabaseSync(damaged)
+    db.prepare("UPDATE events SET data = '{\"amountFils\": ' WHERE global_position = ?").run(first.globalPosition)
+    db.prepare("UPDATE events SET metadata = '{' WHERE global_position = ?").run(third.globalPosition)
+    db.prepare("UPDATE events SET data = '[]' WHERE global_position = ?").run(undecoded)
+    db.close()
+    const run = await cli(["replay", "--store", sqlite(damaged)])
+    expect([run.code, run.stderr]).toEqual([exitCodes.broken, ""])
+    expect(run.stdout).toContain("Undecodable events: 3\n")
+    expect(run.stdout).toContain(
+      `  ${streamId} v1 (position ${first.globalPosition}): ${typeOf(first.globalPosition)} v1: the store cannot read it: its stored data is not JSON\n`,
+    )
+    expect(run.stdout).toContain(
+      `  ${streamId} v3 (position ${third.globalPosition}): ${typeOf(third.globalPosition)} v1: the store cannot read it: its stored metadata is not JSON\n`,
+    )
+    expect(run.stdout).toMatch(new RegExp(` v[0-9]+ \\(position ${undecoded}\\): [A-Za-z]+ v1: `))
+    const report = JSON.parse((await cli(["replay", "--json", "--store", sqlite(damaged)])).stdout)
+    // Every event read, the damaged ones in their places: none left out, and no version gap after them.
+    expect(report).toMatchObject({ ok: false, events: exportLines.length - 1, versionGaps: { total: 0 } })
+    expect(report.undecodable.listed.map((e: { globalPosition: string }) => e.globalPosition)).toEqual([
+      first.globalPosition,
+      third.globalPosition,
+      undecoded,
+    ])
+    // A cut before the damage replays clean; one after it reports it.
+    const before = String(BigInt(first.globalPosition) - 1n)
+    expect((await cli(["at", "--position", before, "--store", sqlite(damaged)])).code).toBe(exitCodes.ok)
+    const at = await cli(["at", "--position", first.globalPosition, "--json", "--store", sqlite(damaged)])
+    expect([at.code, JSON.parse(at.stdout).report.undecodable.total]).toEqual([exitCodes.broken, 1])
+  })
+
   it("refuses a store file that does not exist, with 2, and creates none", async () => {
     const missing = join(folder.dir, "missing.db")
     const run = await cli(["replay", "--store", sqlite(missing)])
@@ -337,6 +378,15 @@ describe("export and import", () => {
     expect((await importInto(file, target)).code).toBe(exitCodes.failed)
     const replay = JSON.parse((await cli(["replay", "--json", "--store", sqlite(target)])).stdout)
     expect(replay.events).toBe(0)
+  })
+
+  it("refuses a damaged file into an empty file that was there, leaving it empty: not a store that audits clean", async () => {
+    const target = join(folder.dir, "empty-before.db")
+    writeFileSync(target, "")
+    const file = damagedCopy("cut-short-into-an-empty-file.ndjson", (lines) => lines.slice(0, 40))
+    expect((await importInto(file, target)).code).toBe(exitCodes.failed)
+    expect(readdirSync(folder.dir).filter((name) => name.startsWith(basename(target)))).toEqual([basename(target)])
+    expect(readFileSync(target).length).toBe(0)
   })
 
   it("refuses an export file that does not read, naming it, with 2", async () => {

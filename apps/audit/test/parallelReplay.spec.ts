@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from "node:events"
 import { join } from "node:path"
+import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import {
   EventStore,
@@ -205,6 +206,11 @@ describe("replay --workers", () => {
         )
       }),
     )
+    // Rows whose JSON no longer parses, of streams either worker may hold: each worker reports its own and reads on.
+    const db = new DatabaseSync(damagedPath)
+    db.exec("UPDATE events SET data = '{\"amountFils\": ' WHERE global_position IN (10, 11, 12, 400)")
+    db.exec("UPDATE events SET metadata = '{' WHERE global_position = 401")
+    db.close()
   })
 
   afterAll(() => folder.cleanup())
@@ -218,6 +224,7 @@ describe("replay --workers", () => {
     expect(two.code).toBe(exitCodes.broken)
     expect(withoutTime(two.stdout)).toBe(withoutTime(one.stdout))
     expect(one.stdout).toContain("names acquiring-5-M0009-NOWHERE, which holds no event")
+    expect(one.stdout.match(/: the store cannot read it: its stored (data|metadata) is not JSON\n/g)).toHaveLength(5)
     const { elapsedMs: _, ...oneJson } = JSON.parse((await cli(["replay", "--json", "--store", store])).stdout)
     const { elapsedMs: __, ...twoJson } = JSON.parse(
       (await cli(["replay", "--json", "--workers", "2", "--store", store])).stdout,

@@ -104,17 +104,26 @@ describe("export and import between SQLite and PostgreSQL", () => {
   })
 })
 
-/** Whether the test server holds a schema of that name. */
-const schemaIsThere = async (schema: string) => {
+/** The rows of one statement on the test server, behind the audit's back. */
+const onServer = async (text: string, values: ReadonlyArray<unknown> = []) => {
   const client = new pg.Client({ connectionString: server.connectionString })
   await client.connect()
   try {
-    const { rows } = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema])
-    return rows.length === 1
+    return (await client.query(text, [...values])).rows
   } finally {
     await client.end()
   }
 }
+
+/** Whether the test server holds a schema of that name. */
+const schemaIsThere = async (schema: string) =>
+  (await onServer("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema])).length === 1
+
+/** The tables a schema holds, by name. */
+const tablesOf = async (schema: string) =>
+  (await onServer("SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename", [schema])).map(
+    (row) => row.tablename as string,
+  )
 
 describe("a refused import into PostgreSQL", () => {
   /** An export of a small history, cut short: import refuses it after opening (and so creating) its target. */
@@ -132,6 +141,22 @@ describe("a refused import into PostgreSQL", () => {
     const run = await cli(["import", file, "--store", postgres("refused_new")])
     expect([run.code, run.stderr]).toEqual([exitCodes.failed, expect.stringContaining("cut short")])
     expect(await schemaIsThere("refused_new")).toBe(false)
+  })
+
+  it("takes its tables out of a schema that was there without a store, leaving the schema as it found it", async () => {
+    const file = await cutShort("refused-bare")
+    await onServer("CREATE SCHEMA refused_bare; CREATE SCHEMA refused_shared")
+    await onServer("CREATE TABLE refused_shared.notes (line text); INSERT INTO refused_shared.notes VALUES ('kept')")
+    for (const schema of ["refused_bare", "refused_shared"]) {
+      const run = await cli(["import", file, "--store", postgres(schema)])
+      expect([run.code, run.stderr]).toEqual([exitCodes.failed, expect.stringContaining("cut short")])
+      expect(await schemaIsThere(schema)).toBe(true)
+    }
+    expect(await tablesOf("refused_bare")).toEqual([])
+    expect(await tablesOf("refused_shared")).toEqual(["notes"])
+    expect(await onServer("SELECT line FROM refused_shared.notes")).toEqual([{ line: "kept" }])
+    // Not taken for a store: no Mizan store in it, as before the import.
+    expect((await cli(["replay", "--store", postgres("refused_bare")])).stderr).toContain("no Mizan store in schema")
   })
 
   it("leaves a schema that was there before, with its store", async () => {

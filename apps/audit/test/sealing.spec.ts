@@ -5,8 +5,9 @@
  * afterwards.
  */
 import { createHash } from "node:crypto"
-import { existsSync, readFileSync } from "node:fs"
+import { copyFileSync, existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
 import { createOrder, eventsDecidedBy, merchantId } from "@mizan/acquiring/testing"
@@ -59,6 +60,30 @@ describe("a sealed store", () => {
     const run = await cli(["replay", ...args])
     expect(run.stderr).toBe("")
     expect(run.code).toBe(exitCodes.ok)
+  })
+})
+
+describe("a sealed event altered in the file", () => {
+  it("is reported where it stands, its sealed fields not opening, and the rest replayed: 1, not 2", async () => {
+    const altered = join(folder.dir, "altered.db")
+    for (const suffix of ["", "-wal"])
+      if (existsSync(`${storePath}${suffix}`)) copyFileSync(`${storePath}${suffix}`, `${altered}${suffix}`)
+    const db = new DatabaseSync(altered)
+    const row = db.prepare("SELECT data FROM events WHERE global_position = ?").get(card.globalPosition)
+    const data = JSON.parse(String(row?.data)) as { $sealed: Array<{ box: string }> }
+    const box = data.$sealed[0]!.box
+    data.$sealed[0]!.box = `${box.startsWith("A") ? "B" : "A"}${box.slice(1)}`
+    db.prepare("UPDATE events SET data = ? WHERE global_position = ?").run(JSON.stringify(data), card.globalPosition)
+    db.close()
+    const run = await cli(["replay", "--store", `sqlite:${altered}`, "--master-key-file", masterKeyFile])
+    expect([run.code, run.stderr]).toEqual([exitCodes.broken, ""])
+    expect(run.stdout).toContain("Undecodable events: 1\n")
+    const line = run.stdout.split("\n").find((l) => l.startsWith(`  ${card.streamId} v${card.streamVersion} `))
+    expect(line).toMatch(
+      new RegExp(
+        `^  ${card.streamId} v${card.streamVersion} \\(position ${card.globalPosition}\\): ${card.type} v${card.schemaVersion}: the store cannot read it: .*do not open`,
+      ),
+    )
   })
 })
 

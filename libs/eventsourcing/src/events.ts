@@ -101,10 +101,43 @@ export const StoreErrorReason = Schema.Literals([
 ])
 export type StoreErrorReason = typeof StoreErrorReason.Type
 
+/**
+ * A stored event a read cannot give back (its JSON no longer parses), by
+ * what the store still reads of its row: its id, stream, type, schema
+ * version, versions, position and recorded time, and `why`, which names no
+ * data (the data may be personal). A reader that can go on past one event
+ * (the audit's replay) reports it here and reads on after its position.
+ */
+export const DamagedEvent = Schema.Struct({
+  id: Schema.String,
+  streamId: Schema.String,
+  type: Schema.String,
+  schemaVersion: Schema.Number,
+  streamVersion: Schema.Number,
+  globalPosition: Schema.BigInt,
+  recordedAt: Schema.Number,
+  why: Schema.String,
+})
+export type DamagedEvent = typeof DamagedEvent.Type
+
+/** What a read still knows of an event it cannot give back: its place as recorded (its data and metadata left out). */
+export const damagedEventAt = (record: RecordedEvent, why: string): DamagedEvent => ({
+  id: record.id,
+  streamId: record.streamId,
+  type: record.type,
+  schemaVersion: record.schemaVersion,
+  streamVersion: record.streamVersion,
+  globalPosition: record.globalPosition,
+  recordedAt: record.metadata.recordedAt,
+  why,
+})
+
 export class StoreError extends Schema.TaggedError<StoreError>()("StoreError", {
   reason: StoreErrorReason,
   detail: Schema.String,
   cause: Schema.optionalKey(Schema.Unknown),
+  /** The event a read failed at, when one stored event is damaged (reason `Corrupt`). */
+  damagedEvent: Schema.optionalKey(DamagedEvent),
 }) {
   override get message(): string {
     return `${this.reason}: ${this.detail}`

@@ -5,6 +5,7 @@ import { Cause, Effect, Exit, Layer } from "effect"
 import {
   chainGenesis,
   chainHashOf,
+  damagedEventAt,
   EventStore,
   type EventStoreShape,
   KeyRing,
@@ -208,6 +209,22 @@ describe("the sealed store", () => {
         expect(sealed[0]?.fields).toEqual(["cardNumber", "cardLast4", "expiryYear", "holderName"])
         const moved = yield* readOfStoredCopy(world, "order/2")
         expect(moved.message).toMatch(/do not open/)
+      }),
+  )
+
+  it.effect(
+    "names an event whose sealed fields do not open by its place, as data, for a reader to report and pass",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* worldWithCardPaid
+        const [record] = yield* rawLog(world)
+        yield* world.raw.append("order/2", [{ type: record!.type, schemaVersion: 1, data: record!.data }], "any")
+        const copy = (yield* rawLog(world)).at(-1) as RecordedEvent
+        const readAll = Effect.flatMap(EventStore, (store) => store.readAll({ after: logStart, maxCount: 10 }))
+        const failure = yield* Effect.flip(sealedOn(world, readAll))
+        expect(failure).toMatchObject({ _tag: "StoreError", reason: "Corrupt" })
+        expect(failure.damagedEvent).toEqual(damagedEventAt(copy, failure.detail))
+        expect(failure.damagedEvent?.why).toMatch(/do not open/)
       }),
   )
 

@@ -14,4 +14,9 @@ export {
   type PostgresEventStore,
   type PostgresStoreOptions,
 } from "./PostgresEventStore.ts"
-export { dropPostgresSchema, postgresSchemaExists } from "./schemas.ts"
+export {
+  dropPostgresSchema,
+  dropPostgresStoreTables,
+  postgresSchemaExists,
+  postgresSchemaHoldsStore,
+} from "./schemas.ts"

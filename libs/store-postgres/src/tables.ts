@@ -12,6 +12,16 @@ export interface Tables {
   readonly subjectKeys: string
 }
 
+/** Every table of a store, qualified: what its migrations create (schemas.ts drops them again). */
+export const storeTablesOf = (tables: Tables): ReadonlyArray<string> => [
+  tables.migrations,
+  tables.streams,
+  tables.events,
+  tables.checkpoints,
+  tables.signedHeads,
+  tables.subjectKeys,
+]
+
 /** Lower-case letters, digits and underscores: a name that never needs quoting or escaping. */
 const schemaNamePattern = /^[a-z_][a-z0-9_]{0,62}$/
 

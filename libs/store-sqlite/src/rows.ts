@@ -10,6 +10,8 @@ import {
   type ChainedFields,
   canonicalJsonOrNothing,
   chainHashOfStored,
+  type DamagedEvent,
+  damagedEventAt,
   type EventMetadata,
   type NewEvent,
   type RecordedEvent,
@@ -208,8 +210,12 @@ export const placeOfRow = (row: EventRow): RecordedEvent => ({
  * JSON.parse's message, which quotes the text (personal data, perhaps).
  */
 export class DamagedEventJson extends Error {
-  constructor(place: string) {
-    super(`the stored JSON of ${place} is damaged`)
+  readonly event: DamagedEvent
+  constructor(event: DamagedEvent) {
+    super(
+      `the stored JSON of ${event.streamId} v${event.streamVersion} at global position ${event.globalPosition} is damaged`,
+    )
+    this.event = event
   }
 }
 
@@ -221,6 +227,10 @@ const parses = (json: string | null): boolean => {
     return false
   }
 }
+
+/** The place of a row whose JSON does not parse (every column but the JSON), and which of its two texts it is. */
+const damagedEventOf = (row: EventRow): DamagedEvent =>
+  damagedEventAt(placeOfRow(row), parses(row[6]) ? "its stored metadata is not JSON" : "its stored data is not JSON")
 
 /** The records of rows: whole for the streams `wholeEventsOf` accepts (every stream without it), places for the others. */
 export const recordsOfRows = (
@@ -234,8 +244,6 @@ export const recordsOfRows = (
   } catch (error) {
     // Found again row by row only once the page failed: the read of a sound page stays one map.
     const damaged = rows.find((row) => (wholeEventsOf?.(row[2]) ?? true) && !(parses(row[6]) && parses(row[7])))
-    throw error instanceof SyntaxError && damaged !== undefined
-      ? new DamagedEventJson(`${damaged[2]} v${damaged[3]} at global position ${damaged[0]}`)
-      : error
+    throw error instanceof SyntaxError && damaged !== undefined ? new DamagedEventJson(damagedEventOf(damaged)) : error
   }
 }

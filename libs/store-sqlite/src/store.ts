@@ -209,7 +209,7 @@ const storeOnDatabase = (
       try: body,
       catch: (error) =>
         error instanceof DamagedEventJson
-          ? new StoreError({ reason: "Corrupt", detail: `${doing}: ${error.message}` })
+          ? new StoreError({ reason: "Corrupt", detail: `${doing}: ${error.message}`, damagedEvent: error.event })
           : error instanceof SyntaxError
             ? new StoreError({ reason: "Corrupt", detail: `${doing}: a stored event's JSON is damaged`, cause: error })
             : storeErrorFrom(error, `${doing} in ${path}`),

@@ -183,6 +183,34 @@ describe("requests the store cannot carry out", () => {
       }),
     ))
 
+  it("carries a damaged event's place as data, for a reader to report it and read on past it", () =>
+    run((path) =>
+      Effect.gen(function* () {
+        const { records: written } = yield* writtenStore(path)
+        const raw = new DatabaseSync(path)
+        raw.exec("UPDATE events SET data = '{\"n\": ' WHERE global_position = 2")
+        raw.exec("UPDATE events SET metadata = '{' WHERE global_position = 3")
+        raw.close()
+        const store = yield* makeSqliteEventStore(path)
+        const data = yield* Effect.flip(store.readAll({ after: logStart, maxCount: 10 }))
+        expect(data.damagedEvent).toEqual({
+          id: written[1]!.id,
+          streamId: "s",
+          type: written[1]!.type,
+          schemaVersion: written[1]!.schemaVersion,
+          streamVersion: 2,
+          globalPosition: 2n,
+          recordedAt: written[1]!.metadata.recordedAt,
+          why: "its stored data is not JSON",
+        })
+        const metadata = yield* Effect.flip(store.readAll({ after: 2n, maxCount: 10 }))
+        expect(metadata.damagedEvent).toMatchObject({ streamVersion: 3, why: "its stored metadata is not JSON" })
+        // The read of the stream, whose events are not the log's, names the same row.
+        const stream = yield* Effect.flip(store.readStream("s"))
+        expect(stream.damagedEvent).toMatchObject({ globalPosition: 2n })
+      }),
+    ))
+
   it("reads an event whose JSON no longer parses as its place when its stream is not read whole: it parses nothing else", () =>
     run((path) =>
       Effect.gen(function* () {

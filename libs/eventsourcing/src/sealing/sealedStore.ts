@@ -8,7 +8,14 @@
 import { isSha256Hex } from "@mizan/kernel"
 import { Clock, Context, Effect, Exit, Layer, Result, Stream } from "effect"
 import { EventStore, type EventStoreShape } from "../EventStore.ts"
-import { type AppendResult, type NewEvent, type RecordedEvent, StoreError, type StreamAppend } from "../events.ts"
+import {
+  type AppendResult,
+  damagedEventAt,
+  type NewEvent,
+  type RecordedEvent,
+  StoreError,
+  type StreamAppend,
+} from "../events.ts"
 import { unkeyedDigestHex } from "./cipher.ts"
 import { forgottenSubjectCodec, forgottenSubjectStream } from "./forgetRecord.ts"
 import type { KeyRing } from "./KeyRing.ts"
@@ -55,10 +62,25 @@ export class Sealing extends Context.Service<
   }
 >()("@mizan/eventsourcing/Sealing") {}
 
+/**
+ * A record with its sealed fields opened. One whose fields do not open
+ * (Corrupt: its box altered, or naming a key the table does not hold) fails
+ * naming the event as data (`damagedEvent`), as an adapter names a row whose
+ * JSON does not parse, so that a reader may report it and read on.
+ */
 const opened = (sealer: Sealer, record: RecordedEvent, streamId: string) =>
-  Effect.map(sealer.open(record.streamId, record.id, record.data), (data) =>
-    data === record.data && streamId === record.streamId ? record : { ...record, streamId, data },
-  )
+  Effect.mapBoth(sealer.open(record.streamId, record.id, record.data), {
+    onFailure: (error) =>
+      error.reason === "Corrupt" && error.damagedEvent === undefined
+        ? new StoreError({
+            reason: error.reason,
+            detail: error.detail,
+            damagedEvent: damagedEventAt({ ...record, streamId }, error.detail),
+          })
+        : error,
+    onSuccess: (data) =>
+      data === record.data && streamId === record.streamId ? record : { ...record, streamId, data },
+  })
 
 /**
  * Each record opened, but those of the streams `wholeEventsOf` refuses: they
