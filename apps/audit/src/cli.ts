@@ -22,7 +22,6 @@ import { rotateMasterKey } from "@mizan/stores"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { exportLog } from "./exportLog.ts"
 import { formatCount, isoTime } from "./format.ts"
-import { importSealNeedsKeys } from "./importCheck.ts"
 import { importDefaults, importLog } from "./importLog.ts"
 import { removedIfNewAndFailed } from "./newStore.ts"
 import { replayInWorkers } from "./parallelReplay.ts"
@@ -461,6 +460,13 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
   const { json } = parsed.values
   const masterKeyFileGiven = parsed.values["master-key-file"] ?? io.env[masterKeyFileEnvironmentVariable]
   const masterKeyFile = resolve(io.cwd, masterKeyFileGiven ?? masterKeyFileDefault)
+  /** Where the master key file's path came from, for a refusal that names the file: what to change. */
+  const masterKeyFileNamedBy =
+    parsed.values["master-key-file"] !== undefined
+      ? "--master-key-file"
+      : masterKeyFileGiven !== undefined
+        ? masterKeyFileEnvironmentVariable
+        : `the default: neither --master-key-file nor ${masterKeyFileEnvironmentVariable} is set`
   /**
    * The events as stored: what verify checks and export and import carry
    * (the chain covers the stored bytes). The master key file, when there is
@@ -515,7 +521,10 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
       if (inFlight instanceof AuditError) return inFlight
       if (argument === undefined) return new AuditError({ detail: "import needs the FILE to import" })
       // Refused before the store is opened, which would create it: a refused import leaves no empty store behind.
-      if (parsed.values.seal && !existsSync(masterKeyFile)) return importSealNeedsKeys()
+      if (parsed.values.seal && !existsSync(masterKeyFile))
+        return new AuditError({
+          detail: `import --seal needs the master key file, and there is none at ${masterKeyFile} (${masterKeyFileNamedBy}): without it the file would be stored in clear`,
+        })
       const importing = asStored(
         importCommand(io, store, argument, inFlight, parsed.values.seal),
         false,

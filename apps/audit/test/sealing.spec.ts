@@ -315,12 +315,28 @@ describe("export and import of a sealed store", () => {
     )
   })
 
-  it("with --seal and no master key file, refuses before creating the store: it would store the file in clear", async () => {
+  it("with --seal and no master key file, refuses before creating the store, naming the file and where its path came from", async () => {
     const targetPath = join(folder.dir, "unkeyed.db")
-    const run = await cli(["import", join(folder.dir, "plain.ndjson"), "--seal", "--store", `sqlite:${targetPath}`])
-    expect(run.code).toBe(exitCodes.failed)
-    expect(run.stderr).toContain("import --seal needs the target store's key table and the master key file")
-    expect(existsSync(targetPath)).toBe(false)
+    const missing = join(folder.dir, "no-such-keys.json")
+    const importing = ["import", join(folder.dir, "plain.ndjson"), "--seal", "--store", `sqlite:${targetPath}`]
+    for (const given of [
+      { argv: ["--master-key-file", missing], env: {}, path: missing, namedBy: "--master-key-file" },
+      { argv: [], env: { MIZAN_MASTER_KEY_FILE: missing }, path: missing, namedBy: "MIZAN_MASTER_KEY_FILE" },
+      {
+        argv: [],
+        env: {},
+        path: join(folder.dir, "data", "master-keys.json"),
+        namedBy: "the default: neither --master-key-file nor MIZAN_MASTER_KEY_FILE is set",
+      },
+    ]) {
+      const run = await cli([...importing, ...given.argv], { env: given.env, cwd: folder.dir })
+      expect([run.code, run.stdout, run.stderr.split("\n")[0]]).toEqual([
+        exitCodes.failed,
+        "",
+        `mizan-audit: import --seal needs the master key file, and there is none at ${given.path} (${given.namedBy}): without it the file would be stored in clear`,
+      ])
+      expect(existsSync(targetPath)).toBe(false)
+    }
   })
 
   it.effect("with seal, a store without a key table refuses the import instead of storing the file in clear", () =>
