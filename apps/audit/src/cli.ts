@@ -2,7 +2,8 @@
  * The `mizan-audit` command line (README.md shows every command). Runs one
  * command against one store and answers the exit status: 0 when all is
  * well, 1 when the audit found something broken, 2 when it could not run
- * (a bad argument, a missing or newer store, a damaged export file).
+ * (a bad argument, a missing or newer store, a damaged export file), 3
+ * when the store holds nothing of the data subject a command names.
  */
 
 import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs"
@@ -56,7 +57,12 @@ import { verifyJson, verifyText } from "./verifyReport.ts"
 import { everyStreamAt, streamAtJson, streamAtText, timelineIsClean, timelineJson, timelineText } from "./views.ts"
 import { chunkWriter, type WriteChunk } from "./writeChunk.ts"
 
-export const exitCodes = { ok: 0, broken: 1, failed: 2 } as const
+/**
+ * `nothingHeld`: the store holds no data of the subject named, nor ever
+ * forgot it. Apart from 0, so that a script that forgets a person tells
+ * "done" from "nobody by that value" (a card number with its dashes).
+ */
+export const exitCodes = { ok: 0, broken: 1, failed: 2, nothingHeld: 3 } as const
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
 
 /** The store the gateway writes by default (apps/gateway): the audit reads the same one unless told otherwise. */
@@ -95,7 +101,8 @@ export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres
 
 The store is --store, else $${storeEnvironmentVariable}, else ${storeSettingDefault}.
 The master key file is --master-key-file, else $${masterKeyFileEnvironmentVariable}, else ${masterKeyFileDefault}.
-Exit status: 0 all is well, 1 something is broken, 2 the audit could not run.
+Exit status: 0 all is well, 1 something is broken, 2 the audit could not run,
+3 the store holds nothing of the subject named (forget).
 `
 
 const options = {
@@ -400,7 +407,7 @@ const forgetCommand = (io: CliIo, subject: ForgetTarget, by: string) =>
       ? sealing.forget(subject.kind, subject.value, by)
       : sealing.forgetOfStream(subject.kind, subject.streamId, by)
     yield* ioWrite(io)(`${forgetAnswer(subject, outcome, by)}\n`)
-    return exitCodes.ok
+    return outcome.keysDestroyed === 0 && outcome.forgottenBefore === undefined ? exitCodes.nothingHeld : exitCodes.ok
   })
 
 /**
