@@ -12,6 +12,7 @@ import {
   ExclusiveWork,
   inProcessExclusiveWork,
   KeyRing,
+  KeyRingError,
   layerInstrumentedEventStore,
   layerMemorySubjectKeys,
   type StoreError,
@@ -203,10 +204,26 @@ const layerGatewayStore = (options: GatewayOptions) => {
     Layer.provideMerge(
       layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
         keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
-      }),
+      }).pipe(
+        Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(keyFileRefusal(keyFile, error)))),
+      ),
     ),
   )
 }
+
+/**
+ * A start-up StoreError the key ring caused: the keyed ids' secret, a data
+ * key of the store's, does not unwrap under the file's master keys (another
+ * store's file, or a key replaced). The masterKeyFile setting's fault, said
+ * with the file, not "the event store cannot be used"; any other StoreError
+ * is the store's.
+ */
+const keyFileRefusal = (keyFile: string, error: StoreError): StoreError | ConfigError =>
+  error.cause instanceof KeyRingError
+    ? new ConfigError(
+        `the master key file ${keyFile} (masterKeyFile) does not open the store's data keys: ${error.detail}`,
+      )
+    : error
 
 /** Everything the handlers need, built once, over the sealed store. */
 export const layerGatewayServices = (options: GatewayOptions) =>

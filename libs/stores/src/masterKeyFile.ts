@@ -70,13 +70,15 @@ export const readMasterKeyFile = (path: string, settingName?: string): ReadonlyA
   }
   const entries = (parsed as { masterKeys?: unknown }).masterKeys
   if (!Array.isArray(entries) || entries.length === 0)
-    throw new Error(`master key file ${path}: masterKeys must list at least one key`)
+    throw new Error(`master key file ${path}${namedBy(settingName)}: masterKeys must list at least one key`)
   return entries.map((entry: { id?: unknown; key?: unknown }, i) => {
     if (typeof entry.id !== "string" || entry.id === "")
-      throw new Error(`master key file ${path}: masterKeys[${i}].id must be a non-empty string`)
+      throw new Error(`master key file ${path}${namedBy(settingName)}: masterKeys[${i}].id must be a non-empty string`)
     const key = typeof entry.key === "string" ? Buffer.from(entry.key, "base64") : Buffer.alloc(0)
     if (key.length !== masterKeyBytes)
-      throw new Error(`master key file ${path}: masterKeys[${i}].key must be ${masterKeyBytes} bytes in Base64`)
+      throw new Error(
+        `master key file ${path}${namedBy(settingName)}: masterKeys[${i}].key must be ${masterKeyBytes} bytes in Base64`,
+      )
     return { id: entry.id, key }
   })
 }
