@@ -34,13 +34,23 @@ const onSealed = <A, E>(body: Effect.Effect<A, E, EventStore | Sealing>) =>
 const rawLog = () => rawLogOf(storePath)
 
 let card: RecordedEvent
+/** A bank card transfer to another card than `card`'s: never forgotten here. */
+let otherCard: RecordedEvent
+let memberOpened: RecordedEvent
+
+const cardNumberOf = (event: RecordedEvent) => (event.data as { cardNumber: string }).cardNumber
 
 beforeAll(async () => {
   await onSealed(generateHistory({ seed: 23, events: 800 }))
   const events = await onSealed(readWholeLog)
-  const placed = events.find((event) => event.type === "BankCardTransferPlaced")
-  if (placed === undefined) throw new Error("the history holds no bank card transfer")
-  card = placed
+  const placed = events.filter((event) => event.type === "BankCardTransferPlaced")
+  const other = placed.find((event) => cardNumberOf(event) !== cardNumberOf(placed[0]!))
+  if (other === undefined) throw new Error("the history holds no bank card transfers to two cards")
+  card = placed[0]!
+  otherCard = other
+  const opened = events.find((event) => event.type === "MemberAccountOpened")
+  if (opened === undefined) throw new Error("the history holds no member account")
+  memberOpened = opened
 }, 60_000)
 
 afterAll(() => folder.cleanup())
@@ -203,6 +213,132 @@ describe("forget", () => {
       )
     },
   )
+})
+
+/** `access --json` as a script reads it. */
+interface AccessAnswer {
+  readonly subjectId: string
+  readonly held: boolean
+  readonly forgotten: ReadonlyArray<{ readonly at: string; readonly by: string }>
+  readonly streams: ReadonlyArray<string>
+  readonly events: ReadonlyArray<{
+    readonly streamId: string
+    readonly streamVersion: number
+    readonly type: string
+    readonly data: Record<string, unknown>
+  }>
+}
+
+/** The values at the ends of a JSON value's objects and lists: a sealed field may sit deep (a notification's `order.cardNumber`). */
+const leavesOf = (value: unknown): ReadonlyArray<unknown> =>
+  typeof value === "object" && value !== null ? Object.values(value).flatMap(leavesOf) : [value]
+
+describe("access", () => {
+  it("lists the streams and events that hold a card's data, with the card's fields in clear and no other data", async () => {
+    const cardNumber = cardNumberOf(otherCard)
+    const run = await cli(["access", `card:${cardNumber}`, "--json", ...args])
+    expect([run.code, run.stderr]).toEqual([exitCodes.ok, ""])
+    const answer = JSON.parse(run.stdout) as AccessAnswer
+    expect(answer).toMatchObject({ subjectId: expect.stringMatching(/^card:[0-9a-f]{64}$/), held: true, forgotten: [] })
+    expect(answer.streams).toContain(otherCard.streamId)
+    const placed = answer.events.find((event) => event.streamId === otherCard.streamId && event.streamVersion === 1)
+    const {
+      cardNumber: _,
+      cardLast4,
+      expiryYear,
+      expiryMonth,
+      firstName,
+      lastName,
+      amount,
+    } = otherCard.data as Record<string, unknown>
+    expect(amount).toBeDefined()
+    // The card's own fields, as the domain reads them, and nothing else of the event (not its amount).
+    expect(placed).toMatchObject({ type: "BankCardTransferPlaced" })
+    expect(placed?.data).toEqual(
+      Object.fromEntries(
+        Object.entries({ cardNumber, cardLast4, expiryYear, expiryMonth, firstName, lastName }).filter(
+          ([, value]) => value !== undefined,
+        ),
+      ),
+    )
+    // Only events that hold this card: the first card's transfer is not among them.
+    expect(answer.streams).not.toContain(card.streamId)
+
+    const text = await cli(["access", `card:${cardNumber}`, ...args])
+    expect(text.code).toBe(exitCodes.ok)
+    const lines = text.stdout.split("\n")
+    const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`
+    expect(lines[0]).toBe(
+      `${answer.subjectId}: ${counted(answer.events.length, "event")} in ${counted(answer.streams.length, "stream")} hold its data`,
+    )
+    expect(lines).toContain(otherCard.streamId)
+    expect(text.stdout).toContain(`"cardLast4":"${cardLast4}"`)
+  })
+
+  it("lists a member's account stream under its keyed id, by the event that holds the member's identity", async () => {
+    const { memberIdDigest } = memberOpened.data as { memberIdDigest: string }
+    const run = await cli(["access", `member:${memberIdDigest}`, "--json", ...args])
+    expect([run.code, run.stderr]).toEqual([exitCodes.ok, ""])
+    const answer = JSON.parse(run.stdout) as AccessAnswer
+    expect(memberOpened.streamId).toMatch(/^memberAccount\/keyed:/)
+    expect(answer.events).toContainEqual(
+      expect.objectContaining({
+        streamId: memberOpened.streamId,
+        type: "MemberAccountOpened",
+        data: expect.objectContaining({ memberIdDigest }),
+      }),
+    )
+  })
+
+  it("says that a forgotten card's data cannot be shown, naming when and by whom, and still lists where it was", async () => {
+    const run = await cli(["access", `card:${cardNumberOf(card)}`, ...args])
+    expect([run.code, run.stderr]).toEqual([exitCodes.ok, ""])
+    expect(run.stdout.split("\n")[0]).toMatch(
+      /^card:[0-9a-f]{64} was forgotten at \S+ by dpo@example\.ae: no data can be shown; [0-9]+ events? in [0-9]+ streams? held its data, whose fields read \[forgotten\]$/,
+    )
+    expect(run.stdout).toContain(card.streamId)
+    expect(run.stdout).not.toContain(cardNumberOf(card))
+    const json = JSON.parse(
+      (await cli(["access", `card:${cardNumberOf(card)}`, "--json", ...args])).stdout,
+    ) as AccessAnswer
+    expect(json.forgotten).toEqual([{ at: expect.any(String), by: "dpo@example.ae" }])
+    expect(json.events.length).toBeGreaterThan(0)
+    for (const event of json.events) for (const value of leavesOf(event.data)) expect(value).toBe(forgotten)
+  })
+
+  it("says plainly, with 3, that the store never held a subject: a card number with its dashes names nobody", async () => {
+    const run = await cli(["access", "card:4111-1111-1111-1111", ...args])
+    expect([run.code, run.stderr]).toEqual([exitCodes.nothingHeld, ""])
+    expect(run.stdout).toMatch(/^no event holds data of card:[0-9a-f]{64}, nor was it ever forgotten\. Is VALUE /)
+    expect(run.stdout).not.toContain("4111")
+  })
+
+  it("refuses a KIND no event holds, a stream the store does not hold, and a store that seals nothing, with 2", async () => {
+    const crad = await cli(["access", "crad:4111111111111111", ...args])
+    expect([crad.code, crad.stderr.split("\n")[0]]).toEqual([
+      exitCodes.failed,
+      'mizan-audit: access KIND must be one of card, iban, member, payer, remitter, not "crad"',
+    ])
+    const stream = await cli(["access", "payer", "--stream", "acquiring-2-M1-NO-SUCH-ORDER", ...args])
+    expect([stream.code, stream.stderr]).toEqual([
+      exitCodes.failed,
+      "mizan-audit: the store holds no stream acquiring-2-M1-NO-SUCH-ORDER: name the order's stream as show names it\n",
+    ])
+    const plainPath = join(folder.dir, "never-sealed.db")
+    await withSqliteStore(plainPath, generateHistory({ seed: 31, events: 50 }))
+    const plain = await cli([
+      "access",
+      "card:4111111111111111",
+      "--store",
+      `sqlite:${plainPath}`,
+      "--master-key-file",
+      masterKeyFile,
+    ])
+    expect([plain.code, plain.stderr]).toEqual([
+      exitCodes.failed,
+      `mizan-audit: sqlite:${plainPath} seals no personal data (written before sealing, or without a key table): access finds a subject by its sealed fields only; seal the store first (import --seal)\n`,
+    ])
+  })
 })
 
 describe("rotate-master-key", () => {
