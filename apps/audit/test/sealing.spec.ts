@@ -306,6 +306,39 @@ describe("access", () => {
     for (const event of json.events) for (const value of leavesOf(event.data)) expect(value).toBe(forgotten)
   })
 
+  it("answers for the payer of an order created without an eid by the order's stream: its email and customer id", async () => {
+    const [created] = eventsOf(
+      createOrder({
+        merchantOrderNo: "no-eid-2",
+        paySceneParams: { email: "noor@example.ae", customerId: "customer-10" },
+      }),
+    )
+    const streamId = AcquiringOrder.streamId(merchantId, "no-eid-2")
+    await onSealed(
+      Effect.flatMap(EventStore, (store) =>
+        store.append(streamId, [AcquiringOrder.eventCodec.encode(created!)], "no_stream"),
+      ),
+    )
+    const run = await cli(["access", "payer", "--stream", streamId, "--json", ...args])
+    expect([run.code, run.stderr]).toEqual([exitCodes.ok, ""])
+    const answer = JSON.parse(run.stdout) as AccessAnswer
+    expect(answer.streams).toEqual([streamId])
+    expect(answer.events).toEqual([
+      expect.objectContaining({
+        type: "OrderCreated",
+        data: {
+          request: { paySceneParams: { email: "noor@example.ae", customerId: "customer-10" } },
+          paySceneParams: { email: "noor@example.ae", customerId: "customer-10" },
+        },
+      }),
+    ])
+    const never = await cli(["access", "card", "--stream", streamId, ...args])
+    expect([never.code, never.stdout]).toEqual([
+      exitCodes.nothingHeld,
+      `no event of ${streamId} holds a card of its own, nor was one ever forgotten\n`,
+    ])
+  })
+
   it("says plainly, with 3, that the store never held a subject: a card number with its dashes names nobody", async () => {
     const run = await cli(["access", "card:4111-1111-1111-1111", ...args])
     expect([run.code, run.stderr]).toEqual([exitCodes.nothingHeld, ""])
