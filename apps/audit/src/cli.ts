@@ -481,11 +481,16 @@ const commandShapes: ReadonlyMap<string, { readonly words: 0 | 1; readonly json:
   ["rotate-master-key", { words: 0, json: false }],
 ])
 
+/** The master key file's path, and whether `--master-key-file` or the environment gave it. */
+const masterKeyFileOf = (parsed: Parsed, io: CliIo) => {
+  const given = parsed.values["master-key-file"] ?? io.env[masterKeyFileEnvironmentVariable]
+  return { given, path: resolve(io.cwd, given ?? masterKeyFileDefault) }
+}
+
 const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | AuditError => {
   const [name, argument] = parsed.positionals
   const { json } = parsed.values
-  const masterKeyFileGiven = parsed.values["master-key-file"] ?? io.env[masterKeyFileEnvironmentVariable]
-  const masterKeyFile = resolve(io.cwd, masterKeyFileGiven ?? masterKeyFileDefault)
+  const { given: masterKeyFileGiven, path: masterKeyFile } = masterKeyFileOf(parsed, io)
   /** Where the master key file's path came from, for a refusal that names the file: what to change. */
   const masterKeyFileNamedBy =
     parsed.values["master-key-file"] !== undefined
@@ -637,7 +642,10 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<Ex
   const exit = await Effect.runPromiseExit(command.program)
   io.stdout.off("error", quiet)
   if (Exit.isSuccess(exit)) return exit.value
-  return readerWentAway(exit.cause) ? exitCodes.failed : fail(failureMessage(store, exit.cause))
+  // A StoreError the key ring caused (a data key that does not unwrap) is the master key file's fault: named with it.
+  return readerWentAway(exit.cause)
+    ? exitCodes.failed
+    : fail(failureMessage(store, exit.cause, masterKeyFileOf(parsed, io).path))
 }
 
 const readerWentAway = (cause: Cause.Cause<unknown>): boolean => {

@@ -10,11 +10,11 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
 import { createOrder, eventsOf, merchantId } from "@mizan/acquiring/testing"
-import { EventStore, makeMemoryEventStore, type RecordedEvent, Sealing } from "@mizan/eventsourcing"
+import { EventStore, makeMemoryEventStore, newMasterKey, type RecordedEvent, Sealing } from "@mizan/eventsourcing"
 import { expectChained } from "@mizan/eventsourcing/testing"
 import { generateHistory } from "@mizan/histories"
 import { forgotten } from "@mizan/kernel"
-import { readMasterKeyFile } from "@mizan/stores"
+import { readMasterKeyFile, writeMasterKeyFile } from "@mizan/stores"
 import { Effect } from "effect"
 import { exitCodes, importLog } from "../src/index.ts"
 import { cli } from "./support/cli.ts"
@@ -372,6 +372,26 @@ describe("access", () => {
       `mizan-audit: sqlite:${plainPath} seals no personal data (written before sealing, or without a key table): access finds a subject by its sealed fields only; seal the store first (import --seal)\n`,
     ])
   })
+})
+
+describe("another master key file", () => {
+  it.each([["replay"], ["forget", "card:4111111111111111", "--by", "dpo"], ["access", "card:4111111111111111"]])(
+    "is refused as the key file's fault in %s, naming it and the setting, not the store's",
+    async (...command) => {
+      const otherKeys = join(folder.dir, "other-master-keys.json")
+      writeMasterKeyFile(otherKeys, [newMasterKey()])
+      const run = await cli([...command, "--store", `sqlite:${storePath}`, "--master-key-file", otherKeys])
+      // The line names the file, its setting and what the key ring said (the data key's and master key's ids between).
+      const names = `mizan-audit: the master key file ${otherKeys} (--master-key-file or MIZAN_MASTER_KEY_FILE) does not open the store's data keys: unwrapping data key `
+      const why = " is not in the key ring (retired, or another key file)\n"
+      expect([run.code, run.stdout, run.stderr.slice(0, names.length), run.stderr.slice(-why.length)]).toEqual([
+        exitCodes.failed,
+        "",
+        names,
+        why,
+      ])
+    },
+  )
 })
 
 describe("rotate-master-key", () => {

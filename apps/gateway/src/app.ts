@@ -12,7 +12,6 @@ import {
   ExclusiveWork,
   inProcessExclusiveWork,
   KeyRing,
-  KeyRingError,
   layerInstrumentedEventStore,
   layerMemorySubjectKeys,
   type StoreError,
@@ -21,7 +20,14 @@ import { fils, parseFils } from "@mizan/kernel"
 import { MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { sha256Hex } from "@mizan/protocol"
-import { layerExclusiveWork, layerKeyFile, layerSandboxKeyFile, layerSealed, layerStore } from "@mizan/stores"
+import {
+  keyFileRefusalOf,
+  layerExclusiveWork,
+  layerKeyFile,
+  layerSandboxKeyFile,
+  layerSealed,
+  layerStore,
+} from "@mizan/stores"
 import { layerLogging, layerOtlpFromEnv } from "@mizan/telemetry"
 import { MerchantClocks } from "@mizan/test-clock"
 import {
@@ -212,18 +218,15 @@ const layerGatewayStore = (options: GatewayOptions) => {
 }
 
 /**
- * A start-up StoreError the key ring caused: the keyed ids' secret, a data
- * key of the store's, does not unwrap under the file's master keys (another
- * store's file, or a key replaced). The masterKeyFile setting's fault, said
- * with the file, not "the event store cannot be used"; any other StoreError
- * is the store's.
+ * A start-up StoreError the key ring caused (keyFileRefusalOf: another
+ * store's master key file, a key replaced) is the masterKeyFile setting's
+ * fault, said with the file, not "the event store cannot be used"; any
+ * other StoreError is the store's.
  */
-const keyFileRefusal = (keyFile: string, error: StoreError): StoreError | ConfigError =>
-  error.cause instanceof KeyRingError
-    ? new ConfigError(
-        `the master key file ${keyFile} (masterKeyFile) does not open the store's data keys: ${error.detail}`,
-      )
-    : error
+const keyFileRefusal = (keyFile: string, error: StoreError): StoreError | ConfigError => {
+  const refusal = keyFileRefusalOf(keyFile, "masterKeyFile", error)
+  return refusal === undefined ? error : new ConfigError(refusal)
+}
 
 /** Everything the handlers need, built once, over the sealed store. */
 export const layerGatewayServices = (options: GatewayOptions) =>

@@ -142,6 +142,18 @@ export const keyRingOfFile = (
   }
 }
 
+/**
+ * The sentence for a StoreError the key ring caused while a store was
+ * opened or read under sealing: a data key of the store's (the keyed ids'
+ * secret first) does not unwrap under the master keys of the file at
+ * `path` (another store's file, a key replaced). The file's fault, named
+ * with its setting, not the store's; undefined for any other StoreError.
+ */
+export const keyFileRefusalOf = (path: string, settingName: string, error: StoreError): string | undefined =>
+  error.cause instanceof KeyRingError
+    ? `the master key file ${path} (${settingName}) does not open the store's data keys: ${error.detail}`
+    : undefined
+
 /** The KeyRing of the master key file at `path`; a missing file is made (sandbox) or refused naming the setting. */
 export const layerKeyFile = (path: string, options: KeyFileOptions): Layer.Layer<KeyRing, StoreError> =>
   Layer.effect(
