@@ -481,23 +481,27 @@ const commandShapes: ReadonlyMap<string, { readonly words: 0 | 1; readonly json:
   ["rotate-master-key", { words: 0, json: false }],
 ])
 
-/** The master key file's path, and whether `--master-key-file` or the environment gave it. */
+/**
+ * The master key file's path; whether `--master-key-file` or the
+ * environment gave it; and `namedBy`, where the path came from, for a
+ * refusal that names the file: what to change.
+ */
 const masterKeyFileOf = (parsed: Parsed, io: CliIo) => {
-  const given = parsed.values["master-key-file"] ?? io.env[masterKeyFileEnvironmentVariable]
-  return { given, path: resolve(io.cwd, given ?? masterKeyFileDefault) }
+  const option = parsed.values["master-key-file"]
+  const given = option ?? io.env[masterKeyFileEnvironmentVariable]
+  const namedBy =
+    option !== undefined
+      ? "--master-key-file"
+      : given !== undefined
+        ? masterKeyFileEnvironmentVariable
+        : `the default: neither --master-key-file nor ${masterKeyFileEnvironmentVariable} is set`
+  return { given, path: resolve(io.cwd, given ?? masterKeyFileDefault), namedBy }
 }
 
 const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | AuditError => {
   const [name, argument] = parsed.positionals
   const { json } = parsed.values
-  const { given: masterKeyFileGiven, path: masterKeyFile } = masterKeyFileOf(parsed, io)
-  /** Where the master key file's path came from, for a refusal that names the file: what to change. */
-  const masterKeyFileNamedBy =
-    parsed.values["master-key-file"] !== undefined
-      ? "--master-key-file"
-      : masterKeyFileGiven !== undefined
-        ? masterKeyFileEnvironmentVariable
-        : `the default: neither --master-key-file nor ${masterKeyFileEnvironmentVariable} is set`
+  const { given: masterKeyFileGiven, path: masterKeyFile, namedBy: masterKeyFileNamedBy } = masterKeyFileOf(parsed, io)
   /**
    * The events as stored: what verify checks and export and import carry
    * (the chain covers the stored bytes). The master key file, when there is
