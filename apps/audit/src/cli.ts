@@ -2,7 +2,8 @@
  * The `mizan-audit` command line (README.md shows every command). Runs one
  * command against one store and answers the exit status: 0 when all is
  * well, 1 when the audit found something broken, 2 when it could not run
- * (a bad argument, a missing or newer store, a damaged export file).
+ * (a bad argument, a missing or newer store, a damaged export file), 3
+ * when the store holds nothing of the data subject a command names.
  */
 
 import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs"
@@ -20,9 +21,9 @@ import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
 import { Cause, Effect, Exit, Layer } from "effect"
+import { accessFindsNothing, accessJson, accessText, nothingHeldOf } from "./accessReport.ts"
 import { exportLog } from "./exportLog.ts"
 import { formatCount, isoTime } from "./format.ts"
-import { importSealNeedsKeys } from "./importCheck.ts"
 import { importDefaults, importLog } from "./importLog.ts"
 import { removedIfNewAndFailed } from "./newStore.ts"
 import { replayInWorkers } from "./parallelReplay.ts"
@@ -51,13 +52,19 @@ import {
   type StoreSetting,
   storeEnvironmentVariable,
 } from "./stores.ts"
+import { type SubjectTarget, subjectAccess } from "./subjectAccess.ts"
 import { timelineOf } from "./timeline.ts"
 import { verifyIsClean, verifyLog } from "./verify.ts"
 import { verifyJson, verifyText } from "./verifyReport.ts"
 import { everyStreamAt, streamAtJson, streamAtText, timelineIsClean, timelineJson, timelineText } from "./views.ts"
 import { chunkWriter, type WriteChunk } from "./writeChunk.ts"
 
-export const exitCodes = { ok: 0, broken: 1, failed: 2 } as const
+/**
+ * `nothingHeld`: the store holds no data of the subject named, nor ever
+ * forgot it. Apart from 0, so that a script that forgets a person tells
+ * "done" from "nobody by that value" (a card number with its dashes).
+ */
+export const exitCodes = { ok: 0, broken: 1, failed: 2, nothingHeld: 3 } as const
 export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
 
 /** The store the gateway writes by default (apps/gateway): the audit reads the same one unless told otherwise. */
@@ -75,7 +82,7 @@ export interface CliIo {
 }
 
 export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres://... | kurrentdb://...] [--json]
-       (--json: replay, show, at and verify; export writes NDJSON always)
+       (--json: replay, show, at, verify and access; export writes NDJSON always)
 
   replay [--workers N]            replay every event, check every invariant, report counts, money and findings
                                   (on N threads, each folding a share of the streams; default 1)
@@ -92,11 +99,14 @@ export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres
   forget KIND:VALUE --by NAME     forget a person: destroy the data keys of a card, member, iban, remitter or payer
                                   (VALUE in clear or as its SHA-256 hex); their fields then read [forgotten]
   forget KIND --stream S --by N   forget the KIND of subject stream S names by no value (an order's payer without eid)
+  access KIND:VALUE               what the store holds on a person: the streams and events holding their data, in clear
+  access KIND --stream S          the same, for the KIND of subject stream S names by no value
   rotate-master-key [--retire]    re-wrap every data key under a new master key; --retire removes the old ones
 
 The store is --store, else $${storeEnvironmentVariable}, else ${storeSettingDefault}.
 The master key file is --master-key-file, else $${masterKeyFileEnvironmentVariable}, else ${masterKeyFileDefault}.
-Exit status: 0 all is well, 1 something is broken, 2 the audit could not run.
+Exit status: 0 all is well, 1 something is broken, 2 the audit could not run,
+3 the store holds nothing of the subject named (forget, access).
 `
 
 const options = {
@@ -353,27 +363,29 @@ const verifyCommand = (io: CliIo, key: PublicKey, json: boolean): Run =>
     return verifyIsClean(report) ? exitCodes.ok : exitCodes.broken
   })
 
-/** Whom a forget names: a subject by its value, or the subject of a kind that one stream's events name by no value. */
-type ForgetTarget =
-  | { readonly _tag: "ByValue"; readonly kind: string; readonly value: string }
-  | { readonly _tag: "OfStream"; readonly kind: string; readonly streamId: string }
-
 /**
- * The subject KIND:VALUE names: VALUE as the events hold it, or in clear
- * (Sealing.forget also tries its SHA-256); or, with --stream, KIND alone: the
- * subject of that kind the stream's events name by no value of their own.
+ * The subject KIND:VALUE names to `command` (forget, access): VALUE as the
+ * events hold it, or in clear (both also try its SHA-256); or, with
+ * --stream, KIND alone: the subject of that kind the stream's events name by
+ * no value of their own.
  */
-const subjectOf = (text: string | undefined, streamId: string | undefined): ForgetTarget | AuditError => {
+const subjectOf = (
+  command: string,
+  text: string | undefined,
+  streamId: string | undefined,
+): SubjectTarget | AuditError => {
   if (streamId !== undefined)
     return text === undefined || !/^[a-zA-Z][a-zA-Z0-9]*$/.test(text)
-      ? new AuditError({ detail: "forget --stream STREAM needs a KIND alone, as in forget payer --stream STREAM" })
-      : (unknownKind(text) ?? { _tag: "OfStream", kind: text, streamId })
+      ? new AuditError({
+          detail: `${command} --stream STREAM needs a KIND alone, as in ${command} payer --stream STREAM`,
+        })
+      : (unknownKind(command, text) ?? { _tag: "OfStream", kind: text, streamId })
   const colon = text?.indexOf(":") ?? -1
   if (text === undefined || colon < 1 || colon === text.length - 1)
-    return new AuditError({ detail: "forget needs KIND:VALUE, as in card:4111111111111111" })
+    return new AuditError({ detail: `${command} needs KIND:VALUE, as in card:4111111111111111` })
   const kind = text.slice(0, colon)
-  // In clear or as the events hold it: Sealing.forget tries the value and its SHA-256.
-  return unknownKind(kind) ?? { _tag: "ByValue", kind, value: text.slice(colon + 1) }
+  // In clear or as the events hold it: the value and its SHA-256 are both tried (subjectValuesOf).
+  return unknownKind(command, kind) ?? { _tag: "ByValue", kind, value: text.slice(colon + 1) }
 }
 
 /** The kinds of subject whose personal data the events hold: the only ones a forget can find. */
@@ -384,24 +396,29 @@ const forgettableKinds = subjectKindsOf(mizanSealingPlan)
  * The sealed store refuses it too (a library caller's forget), as an
  * InvalidRequest; here the line names the argument.
  */
-const unknownKind = (kind: string): AuditError | undefined =>
+const unknownKind = (command: string, kind: string): AuditError | undefined =>
   forgettableKinds.includes(kind)
     ? undefined
-    : new AuditError({ detail: `forget KIND must be one of ${forgettableKinds.join(", ")}, not "${kind}"` })
+    : new AuditError({ detail: `${command} KIND must be one of ${forgettableKinds.join(", ")}, not "${kind}"` })
 
-const forgetCommand = (io: CliIo, subject: ForgetTarget, by: string) =>
+/** A misspelt --stream would find no key and read as a payer already forgotten, or never held. */
+const refuseMissingStream = (subject: SubjectTarget) =>
   Effect.gen(function* () {
-    const sealing = yield* Sealing
-    // A misspelt stream would find no key and read as a payer already forgotten.
     if (subject._tag === "OfStream" && !(yield* streamExists(subject.streamId)))
       return yield* new AuditError({
         detail: `the store holds no stream ${subject.streamId}: name the order's stream as show names it`,
       })
+  })
+
+const forgetCommand = (io: CliIo, subject: SubjectTarget, by: string) =>
+  Effect.gen(function* () {
+    const sealing = yield* Sealing
+    yield* refuseMissingStream(subject)
     const outcome = yield* subject._tag === "ByValue"
       ? sealing.forget(subject.kind, subject.value, by)
       : sealing.forgetOfStream(subject.kind, subject.streamId, by)
     yield* ioWrite(io)(`${forgetAnswer(subject, outcome, by)}\n`)
-    return exitCodes.ok
+    return outcome.keysDestroyed === 0 && outcome.forgottenBefore === undefined ? exitCodes.nothingHeld : exitCodes.ok
   })
 
 /**
@@ -410,15 +427,22 @@ const forgetCommand = (io: CliIo, subject: ForgetTarget, by: string) =>
  * dashes) names a subject nobody has, and read as "already forgotten" it
  * let the officer close a request whose data still reads in clear.
  */
-const forgetAnswer = (subject: ForgetTarget, outcome: ForgetOutcome, by: string): string => {
+const forgetAnswer = (subject: SubjectTarget, outcome: ForgetOutcome, by: string): string => {
   if (outcome.keysDestroyed > 0)
     return `forgot ${outcome.subjectId}: ${outcome.keysDestroyed} data key(s) destroyed, recorded as by ${by}`
   if (outcome.forgottenBefore !== undefined)
     return `${outcome.subjectId} was forgotten already, at ${isoTime(outcome.forgottenBefore.at)} by ${outcome.forgottenBefore.by}: nothing changed`
-  return subject._tag === "ByValue"
-    ? `no event holds data of ${outcome.subjectId}, nor was it ever forgotten: nothing changed. Is VALUE as the service received it (a card number's digits alone, with no spaces or dashes), in clear or as its SHA-256 hex?`
-    : `no event of ${subject.streamId} holds a ${subject.kind} of its own, nor was one ever forgotten: nothing changed`
+  return nothingHeldOf(subject, outcome.subjectId, ": nothing changed")
 }
+
+/** What the store holds on a data subject (a subject access request), its data opened with the master key. */
+const accessCommand = (io: CliIo, store: StoreSetting, subject: SubjectTarget, json: boolean) =>
+  Effect.gen(function* () {
+    yield* refuseMissingStream(subject)
+    const access = yield* subjectAccess(subject, { storeName: describeStore(store) })
+    yield* ioWrite(io)(json ? accessJson(access) : accessText(access, subject))
+    return accessFindsNothing(access) ? exitCodes.nothingHeld : exitCodes.ok
+  })
 
 const rotateCommand = (io: CliIo, masterKeyFile: string, retire: boolean) =>
   Effect.gen(function* () {
@@ -453,14 +477,31 @@ const commandShapes: ReadonlyMap<string, { readonly words: 0 | 1; readonly json:
   ["verify", { words: 0, json: true }],
   ["migrate", { words: 0, json: false }],
   ["forget", { words: 1, json: false }],
+  ["access", { words: 1, json: true }],
   ["rotate-master-key", { words: 0, json: false }],
 ])
+
+/**
+ * The master key file's path; whether `--master-key-file` or the
+ * environment gave it; and `namedBy`, where the path came from, for a
+ * refusal that names the file: what to change.
+ */
+const masterKeyFileOf = (parsed: Parsed, io: CliIo) => {
+  const option = parsed.values["master-key-file"]
+  const given = option ?? io.env[masterKeyFileEnvironmentVariable]
+  const namedBy =
+    option !== undefined
+      ? "--master-key-file"
+      : given !== undefined
+        ? masterKeyFileEnvironmentVariable
+        : `the default: neither --master-key-file nor ${masterKeyFileEnvironmentVariable} is set`
+  return { given, path: resolve(io.cwd, given ?? masterKeyFileDefault), namedBy }
+}
 
 const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | AuditError => {
   const [name, argument] = parsed.positionals
   const { json } = parsed.values
-  const masterKeyFileGiven = parsed.values["master-key-file"] ?? io.env[masterKeyFileEnvironmentVariable]
-  const masterKeyFile = resolve(io.cwd, masterKeyFileGiven ?? masterKeyFileDefault)
+  const { given: masterKeyFileGiven, path: masterKeyFile, namedBy: masterKeyFileNamedBy } = masterKeyFileOf(parsed, io)
   /**
    * The events as stored: what verify checks and export and import carry
    * (the chain covers the stored bytes). The master key file, when there is
@@ -490,7 +531,7 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
     })
   if (json && name !== undefined && shape?.json !== true)
     return new AuditError({
-      detail: `${name} writes no JSON: --json is for replay, show, at and verify (export writes NDJSON always)`,
+      detail: `${name} writes no JSON: --json is for replay, show, at, verify and access (export writes NDJSON always)`,
     })
   switch (name) {
     case "replay": {
@@ -515,7 +556,10 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
       if (inFlight instanceof AuditError) return inFlight
       if (argument === undefined) return new AuditError({ detail: "import needs the FILE to import" })
       // Refused before the store is opened, which would create it: a refused import leaves no empty store behind.
-      if (parsed.values.seal && !existsSync(masterKeyFile)) return importSealNeedsKeys()
+      if (parsed.values.seal && !existsSync(masterKeyFile))
+        return new AuditError({
+          detail: `import --seal needs the master key file, and there is none at ${masterKeyFile} (${masterKeyFileNamedBy}): without it the file would be stored in clear`,
+        })
       const importing = asStored(
         importCommand(io, store, argument, inFlight, parsed.values.seal),
         false,
@@ -537,13 +581,24 @@ const commandOf = (parsed: Parsed, io: CliIo, store: StoreSetting): Command | Au
         false,
       )
     case "forget": {
-      const subject = subjectOf(argument, parsed.values.stream)
+      const subject = subjectOf("forget", argument, parsed.values.stream)
       if (subject instanceof AuditError) return subject
       const by = parsed.values.by
       if (by === undefined || by.trim() === "")
         return new AuditError({ detail: "forget needs --by NAME: who asks, recorded with the forget" })
       return {
         program: Effect.provide(forgetCommand(io, subject, by), Layer.fresh(layerSealingStore(store, masterKeyFile))),
+      }
+    }
+    case "access": {
+      const subject = subjectOf("access", argument, parsed.values.stream)
+      if (subject instanceof AuditError) return subject
+      // The events as stored, each of the subject's entries opened alone: the keyed ids and the data need the master key.
+      return {
+        program: Effect.provide(
+          accessCommand(io, store, subject, json),
+          Layer.fresh(Layer.merge(layerStore(store, { mustExist: true }), layerKeyFileOf(masterKeyFile))),
+        ),
       }
     }
     case "rotate-master-key":
@@ -591,7 +646,10 @@ export const runCli = async (argv: ReadonlyArray<string>, io: CliIo): Promise<Ex
   const exit = await Effect.runPromiseExit(command.program)
   io.stdout.off("error", quiet)
   if (Exit.isSuccess(exit)) return exit.value
-  return readerWentAway(exit.cause) ? exitCodes.failed : fail(failureMessage(store, exit.cause))
+  // A StoreError the key ring caused (a data key that does not unwrap) is the master key file's fault: named with it.
+  return readerWentAway(exit.cause)
+    ? exitCodes.failed
+    : fail(failureMessage(store, exit.cause, masterKeyFileOf(parsed, io).path))
 }
 
 const readerWentAway = (cause: Cause.Cause<unknown>): boolean => {

@@ -38,3 +38,6 @@ export const toJson = (value: unknown, indent?: number): string => JSON.stringif
 export const isoTime = (ms: number): string => new Date(ms).toISOString()
 
 export const formatCount = (n: number | bigint): string => n.toLocaleString("en-US")
+
+/** A count and its noun, plural but for one: "1 event", "2 events". */
+export const counted = (n: number, noun: string): string => `${formatCount(n)} ${noun}${n === 1 ? "" : "s"}`

@@ -79,7 +79,7 @@ const firstHeadLine = (path: string) =>
   )
 
 /** Why `import --seal` cannot run: it would store the file in clear. */
-export const importSealNeedsKeys = () =>
+const importSealNeedsKeys = () =>
   new AuditError({
     detail:
       "import --seal needs the target store's key table and the master key file (--master-key-file or MIZAN_MASTER_KEY_FILE)",

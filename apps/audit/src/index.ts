@@ -4,6 +4,8 @@
  * verify its chain and signed heads.
  * `src/main.ts` is the command line; this is the same, as functions.
  */
+
+export { accessJson, accessText } from "./accessReport.ts"
 export { type AuditFold, type FoldedStates, slimmed } from "./auditFold.ts"
 export { type CliIo, type ExitCode, exitCodes, parseTime, runCli, storeSettingDefault, usage } from "./cli.ts"
 export { exportLog } from "./exportLog.ts"
@@ -57,6 +59,7 @@ export {
 export type { WorkerTiming } from "./replayWorkerProtocol.ts"
 export { reportJson, reportText } from "./report.ts"
 export { AuditError, layerStore, parseStoreSetting, type StoreSetting } from "./stores.ts"
+export { type HeldEvent, type SubjectAccess, type SubjectTarget, subjectAccess } from "./subjectAccess.ts"
 export { type Timeline, type TimelineStep, timelineOf } from "./timeline.ts"
 export {
   type EventFinding,

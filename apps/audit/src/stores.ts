@@ -20,6 +20,7 @@ import {
 import { mizanSealingPlan } from "@mizan/order-views"
 import {
   describeStore,
+  keyFileRefusalOf,
   layerKeyFile,
   layerSealed,
   layerStoreOf,
@@ -52,14 +53,24 @@ export const masterKeyFileEnvironmentVariable = "MIZAN_MASTER_KEY_FILE"
 /** Where the gateway makes the master key file by default (apps/gateway: beside its configuration in data/). */
 export const masterKeyFileDefault = "data/master-keys.json"
 
+/** How a refusal of the master key file names the setting that named it. */
+const masterKeyFileSetting = `--master-key-file or ${masterKeyFileEnvironmentVariable}`
+
 /** Reads a setting, as the gateway and the notifier do (a relative SQLite path is taken from `baseDir`). */
 export const parseStoreSetting = (setting: string, baseDir: string): StoreSetting | AuditError => {
   const parsed = parseSetting(setting, baseDir)
   return Result.isFailure(parsed) ? new AuditError({ detail: parsed.failure }) : parsed.success
 }
 
-/** A StoreError in the operator's words: what the store said, and what to do when there is something to do. */
-export const auditErrorFromStore = (store: StoreSetting, error: StoreError): AuditError => {
+/**
+ * A StoreError in the operator's words: what the store said, and what to do
+ * when there is something to do. One the key ring caused, with
+ * `masterKeyFile` (the file the command read), is that file's fault.
+ */
+export const auditErrorFromStore = (store: StoreSetting, error: StoreError, masterKeyFile?: string): AuditError => {
+  const keyFileRefusal =
+    masterKeyFile === undefined ? undefined : keyFileRefusalOf(masterKeyFile, masterKeyFileSetting, error)
+  if (keyFileRefusal !== undefined) return new AuditError({ detail: keyFileRefusal })
   const where = describeStore(store)
   switch (error.reason) {
     case "NewerSchema":
@@ -76,11 +87,11 @@ export const auditErrorFromStore = (store: StoreSetting, error: StoreError): Aud
 }
 
 /** Why a command failed, in the operator's words: an AuditError as it is, a StoreError as `auditErrorFromStore` says it. */
-export const failureMessage = (store: StoreSetting, cause: Cause.Cause<unknown>): string => {
+export const failureMessage = (store: StoreSetting, cause: Cause.Cause<unknown>, masterKeyFile?: string): string => {
   const error = Cause.squash(cause)
   if (error instanceof AuditError) return error.detail
   if (typeof error === "object" && error !== null && (error as { _tag?: string })._tag === "StoreError")
-    return auditErrorFromStore(store, error as StoreError).detail
+    return auditErrorFromStore(store, error as StoreError, masterKeyFile).detail
   return Cause.pretty(cause)
 }
 
@@ -96,8 +107,6 @@ export const layerStore = (
   layerStoreOf(store, options).pipe(
     Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(auditErrorFromStore(store, error)))),
   )
-
-const masterKeyFileSetting = `--master-key-file or ${masterKeyFileEnvironmentVariable}`
 
 /** The master key file's KeyRing, its refusal in the operator's words; never made here: the gateway makes it. */
 export const layerKeyFileOf = (masterKeyFile: string): Layer.Layer<KeyRing, AuditError> =>
@@ -130,7 +139,11 @@ export const layerOpenedStore = (
       const keyRing = yield* Layer.build(layerKeyFileOf(masterKeyFile))
       const sealer = yield* makeSealerOn(mizanSealingPlan, keys, Context.get(keyRing, KeyRing))
       return Context.make(EventStore, sealedEventStore(Context.get(raw, EventStore), sealer))
-    }).pipe(Effect.mapError((error) => (error instanceof AuditError ? error : auditErrorFromStore(store, error)))),
+    }).pipe(
+      Effect.mapError((error) =>
+        error instanceof AuditError ? error : auditErrorFromStore(store, error, masterKeyFile),
+      ),
+    ),
   )
 
 /** The store under sealing, with `Sealing` (to forget) and the raw key table: for forget and rotate-master-key. */
@@ -139,7 +152,9 @@ export const layerSealingStore = (
   masterKeyFile: string,
 ): Layer.Layer<EventStore | Sealing | SubjectKeys, AuditError> =>
   layerSealed(layerStoreOf(store, { mustExist: true }), layerKeyFileOf(masterKeyFile), mizanSealingPlan).pipe(
-    Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(auditErrorFromStore(store, error)))),
+    Layer.catchTag("StoreError", (error) =>
+      Layer.effectContext(Effect.fail(auditErrorFromStore(store, error, masterKeyFile))),
+    ),
   )
 
 /**

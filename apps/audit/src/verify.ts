@@ -208,4 +208,13 @@ export const verifyLog = (options: VerifyOptions): Effect.Effect<VerifyReport, S
     }
   })
 
-export const verifyIsClean = (report: VerifyReport): boolean => report.findings.length === 0
+/**
+ * Whether no signed head anchors a log that holds events: the chain hashes
+ * are no secret, so links alone prove nothing (an edit that rewrote them
+ * passes every one). A log of no events wants no head.
+ */
+export const verifyIsUnanchored = (report: VerifyReport): boolean => report.headsChecked === 0 && report.events > 0
+
+/** Verified: no finding, and a signed head anchors the chain. */
+export const verifyIsClean = (report: VerifyReport): boolean =>
+  report.findings.length === 0 && !verifyIsUnanchored(report)

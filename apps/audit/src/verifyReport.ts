@@ -1,6 +1,6 @@
 /** How `verify` reports: a few lines for people, one JSON object for machines. */
 import { formatCount, isoTime, toJson } from "./format.ts"
-import type { VerifyFinding, VerifyReport } from "./verify.ts"
+import { type VerifyFinding, type VerifyReport, verifyIsClean, verifyIsUnanchored } from "./verify.ts"
 
 const placeOf = (finding: VerifyFinding): string =>
   finding._tag === "Event"
@@ -17,8 +17,8 @@ export const verifyText = (report: VerifyReport): string => {
       ? ""
       : `${formatCount(report.eventsAfterLastHead)} events after the last signed head: ${unproven} among them, would not show yet\n`
   if (report.findings.length === 0)
-    return report.headsChecked === 0 && report.events > 0
-      ? `verified ${read}: every link holds, but no signed head covers any event: ${unproven}, would not show\n`
+    return verifyIsUnanchored(report)
+      ? `NOT VERIFIED: read ${read}: every link holds, but no signed head covers any event, so nothing anchors the chain: ${unproven}, would not show\n`
       : `verified ${read}: every link and every head holds\n${uncovered}`
   const [first] = report.findings
   const lines = report.findings.map((finding) => `  ${placeOf(finding)}: ${finding.detail}`)
@@ -28,5 +28,4 @@ export const verifyText = (report: VerifyReport): string => {
     .concat(uncovered)
 }
 
-export const verifyJson = (report: VerifyReport): string =>
-  `${toJson({ ok: report.findings.length === 0, ...report })}\n`
+export const verifyJson = (report: VerifyReport): string => `${toJson({ ok: verifyIsClean(report), ...report })}\n`

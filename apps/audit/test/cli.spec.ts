@@ -465,7 +465,7 @@ describe("--json", () => {
     const run = await cli([...command, "--json", "--store", sqlite(historyPath)])
     expect([run.code, run.stderr.split("\n")[0]]).toEqual([
       exitCodes.failed,
-      `mizan-audit: ${command[0]} writes no JSON: --json is for replay, show, at and verify (export writes NDJSON always)`,
+      `mizan-audit: ${command[0]} writes no JSON: --json is for replay, show, at, verify and access (export writes NDJSON always)`,
     ])
     expect(run.stdout).toBe("")
   })
@@ -480,6 +480,7 @@ describe("a stray word", () => {
     [["at", "2026-01-01", "2026-02-01"], "one word", "2026-02-01"],
     [["import", "a.ndjson", "b.ndjson"], "one word", "b.ndjson"],
     [["forget", "card:4111111111111111", "card:4000000000000002", "--by", "dpo"], "one word", "card:4000000000000002"],
+    [["access", "card:4111111111111111", "card:4000000000000002"], "one word", "card:4000000000000002"],
   ])(
     "is refused with 2 before the store opens (%j): it would audit the default store, not the one meant",
     async (line, takes, stray) => {

@@ -11,11 +11,11 @@ import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
 import { createOrder, eventsDecidedBy, merchantId } from "@mizan/acquiring/testing"
-import { EventStore, makeMemoryEventStore, type RecordedEvent, Sealing } from "@mizan/eventsourcing"
+import { EventStore, makeMemoryEventStore, newMasterKey, type RecordedEvent, Sealing } from "@mizan/eventsourcing"
 import { expectChained } from "@mizan/eventsourcing/testing"
 import { generateHistory } from "@mizan/histories"
 import { forgotten } from "@mizan/kernel"
-import { readMasterKeyFile } from "@mizan/stores"
+import { readMasterKeyFile, writeMasterKeyFile } from "@mizan/stores"
 import { Effect } from "effect"
 import { exitCodes, importLog } from "../src/index.ts"
 import { cli } from "./support/cli.ts"
@@ -35,13 +35,23 @@ const onSealed = <A, E>(body: Effect.Effect<A, E, EventStore | Sealing>) =>
 const rawLog = () => rawLogOf(storePath)
 
 let card: RecordedEvent
+/** A bank card transfer to another card than `card`'s: never forgotten here. */
+let otherCard: RecordedEvent
+let memberOpened: RecordedEvent
+
+const cardNumberOf = (event: RecordedEvent) => (event.data as { cardNumber: string }).cardNumber
 
 beforeAll(async () => {
   await onSealed(generateHistory({ seed: 23, events: 800 }))
   const events = await onSealed(readWholeLog)
-  const placed = events.find((event) => event.type === "BankCardTransferPlaced")
-  if (placed === undefined) throw new Error("the history holds no bank card transfer")
-  card = placed
+  const placed = events.filter((event) => event.type === "BankCardTransferPlaced")
+  const other = placed.find((event) => cardNumberOf(event) !== cardNumberOf(placed[0]!))
+  if (other === undefined) throw new Error("the history holds no bank card transfers to two cards")
+  card = placed[0]!
+  otherCard = other
+  const opened = events.find((event) => event.type === "MemberAccountOpened")
+  if (opened === undefined) throw new Error("the history holds no member account")
+  memberOpened = opened
 }, 60_000)
 
 afterAll(() => folder.cleanup())
@@ -118,15 +128,16 @@ describe("forget", () => {
     expect((await rawLog()).length).toBe(log.length)
   })
 
-  it("tells a subject the store never held from one forgotten: a card number with its dashes names nobody", async () => {
+  it("tells a subject the store never held from one forgotten, with 3: a card number with its dashes names nobody", async () => {
     const before = (await rawLog()).length
     const run = await cli(["forget", "card:4111-1111-1111-1111", "--by", "dpo", ...args])
-    expect(run.code).toBe(exitCodes.ok)
+    expect(run.code).toBe(exitCodes.nothingHeld)
     expect(run.stdout).toMatch(
       /^no event holds data of card:[0-9a-f]{64}, nor was it ever forgotten: nothing changed\. /,
     )
     expect(run.stdout).not.toContain("4111")
     const ofStream = await cli(["forget", "card", "--stream", card.streamId, "--by", "dpo", ...args])
+    expect(ofStream.code).toBe(exitCodes.nothingHeld)
     expect(ofStream.stdout).toBe(
       `no event of ${card.streamId} holds a card of its own, nor was one ever forgotten: nothing changed\n`,
     )
@@ -161,7 +172,8 @@ describe("forget", () => {
 
   it("takes the clear value and digests it as the edge does", async () => {
     const run = await cli(["forget", "member:+971500000000", "--by", "dpo", ...args])
-    expect(run.code).toBe(exitCodes.ok)
+    // No member of the history has this number: nothing held, and the subject the answer names is still the digest's.
+    expect(run.code).toBe(exitCodes.nothingHeld)
     const digest = createHash("sha256").update("+971500000000").digest("hex")
     expect(run.stdout).not.toContain(digest)
     expect(run.stdout).not.toContain("+971500000000")
@@ -224,6 +236,185 @@ describe("forget", () => {
       expect(run.stderr).toBe(
         `mizan-audit: cannot read the master key file ${folder.dir} (--master-key-file or MIZAN_MASTER_KEY_FILE): is a folder, not a file\n`,
       )
+    },
+  )
+})
+
+/** `access --json` as a script reads it. */
+interface AccessAnswer {
+  readonly subjectId: string
+  readonly held: boolean
+  readonly forgotten: ReadonlyArray<{ readonly at: string; readonly by: string }>
+  readonly streams: ReadonlyArray<string>
+  readonly events: ReadonlyArray<{
+    readonly streamId: string
+    readonly streamVersion: number
+    readonly type: string
+    readonly data: Record<string, unknown>
+  }>
+}
+
+/** The values at the ends of a JSON value's objects and lists: a sealed field may sit deep (a notification's `order.cardNumber`). */
+const leavesOf = (value: unknown): ReadonlyArray<unknown> =>
+  typeof value === "object" && value !== null ? Object.values(value).flatMap(leavesOf) : [value]
+
+describe("access", () => {
+  it("lists the streams and events that hold a card's data, with the card's fields in clear and no other data", async () => {
+    const cardNumber = cardNumberOf(otherCard)
+    const run = await cli(["access", `card:${cardNumber}`, "--json", ...args])
+    expect([run.code, run.stderr]).toEqual([exitCodes.ok, ""])
+    const answer = JSON.parse(run.stdout) as AccessAnswer
+    expect(answer).toMatchObject({ subjectId: expect.stringMatching(/^card:[0-9a-f]{64}$/), held: true, forgotten: [] })
+    expect(answer.streams).toContain(otherCard.streamId)
+    const placed = answer.events.find((event) => event.streamId === otherCard.streamId && event.streamVersion === 1)
+    const {
+      cardNumber: _,
+      cardLast4,
+      expiryYear,
+      expiryMonth,
+      firstName,
+      lastName,
+      amount,
+    } = otherCard.data as Record<string, unknown>
+    expect(amount).toBeDefined()
+    // The card's own fields, as the domain reads them, and nothing else of the event (not its amount).
+    expect(placed).toMatchObject({ type: "BankCardTransferPlaced" })
+    expect(placed?.data).toEqual(
+      Object.fromEntries(
+        Object.entries({ cardNumber, cardLast4, expiryYear, expiryMonth, firstName, lastName }).filter(
+          ([, value]) => value !== undefined,
+        ),
+      ),
+    )
+    // Only events that hold this card: the first card's transfer is not among them.
+    expect(answer.streams).not.toContain(card.streamId)
+
+    const text = await cli(["access", `card:${cardNumber}`, ...args])
+    expect(text.code).toBe(exitCodes.ok)
+    const lines = text.stdout.split("\n")
+    const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`
+    expect(lines[0]).toBe(
+      `${answer.subjectId}: ${counted(answer.events.length, "event")} in ${counted(answer.streams.length, "stream")} hold its data`,
+    )
+    expect(lines).toContain(otherCard.streamId)
+    expect(text.stdout).toContain(`"cardLast4":"${cardLast4}"`)
+  })
+
+  it("lists a member's account stream under its keyed id, by the event that holds the member's identity", async () => {
+    const { memberIdDigest } = memberOpened.data as { memberIdDigest: string }
+    const run = await cli(["access", `member:${memberIdDigest}`, "--json", ...args])
+    expect([run.code, run.stderr]).toEqual([exitCodes.ok, ""])
+    const answer = JSON.parse(run.stdout) as AccessAnswer
+    expect(memberOpened.streamId).toMatch(/^memberAccount\/keyed:/)
+    expect(answer.events).toContainEqual(
+      expect.objectContaining({
+        streamId: memberOpened.streamId,
+        type: "MemberAccountOpened",
+        data: expect.objectContaining({ memberIdDigest }),
+      }),
+    )
+  })
+
+  it("says that a forgotten card's data cannot be shown, naming when and by whom, and still lists where it was", async () => {
+    const run = await cli(["access", `card:${cardNumberOf(card)}`, ...args])
+    expect([run.code, run.stderr]).toEqual([exitCodes.ok, ""])
+    expect(run.stdout.split("\n")[0]).toMatch(
+      /^card:[0-9a-f]{64} was forgotten at \S+ by dpo@example\.ae: no data can be shown; [0-9]+ events? in [0-9]+ streams? held its data, whose fields read \[forgotten\]$/,
+    )
+    expect(run.stdout).toContain(card.streamId)
+    expect(run.stdout).not.toContain(cardNumberOf(card))
+    const json = JSON.parse(
+      (await cli(["access", `card:${cardNumberOf(card)}`, "--json", ...args])).stdout,
+    ) as AccessAnswer
+    expect(json.forgotten).toEqual([{ at: expect.any(String), by: "dpo@example.ae" }])
+    expect(json.events.length).toBeGreaterThan(0)
+    for (const event of json.events) for (const value of leavesOf(event.data)) expect(value).toBe(forgotten)
+  })
+
+  it("answers for the payer of an order created without an eid by the order's stream: its email and customer id", async () => {
+    const [created] = eventsDecidedBy(
+      createOrder({
+        merchantOrderNo: "no-eid-2",
+        paySceneParams: { email: "noor@example.ae", customerId: "customer-10" },
+      }),
+    )
+    const streamId = AcquiringOrder.streamId(merchantId, "no-eid-2")
+    await onSealed(
+      Effect.flatMap(EventStore, (store) =>
+        store.append(streamId, [AcquiringOrder.eventCodec.encode(created!)], "no_stream"),
+      ),
+    )
+    const run = await cli(["access", "payer", "--stream", streamId, "--json", ...args])
+    expect([run.code, run.stderr]).toEqual([exitCodes.ok, ""])
+    const answer = JSON.parse(run.stdout) as AccessAnswer
+    expect(answer.streams).toEqual([streamId])
+    expect(answer.events).toEqual([
+      expect.objectContaining({
+        type: "OrderCreated",
+        data: {
+          request: { paySceneParams: { email: "noor@example.ae", customerId: "customer-10" } },
+          paySceneParams: { email: "noor@example.ae", customerId: "customer-10" },
+        },
+      }),
+    ])
+    const never = await cli(["access", "card", "--stream", streamId, ...args])
+    expect([never.code, never.stdout]).toEqual([
+      exitCodes.nothingHeld,
+      `no event of ${streamId} holds a card of its own, nor was one ever forgotten\n`,
+    ])
+  })
+
+  it("says plainly, with 3, that the store never held a subject: a card number with its dashes names nobody", async () => {
+    const run = await cli(["access", "card:4111-1111-1111-1111", ...args])
+    expect([run.code, run.stderr]).toEqual([exitCodes.nothingHeld, ""])
+    expect(run.stdout).toMatch(/^no event holds data of card:[0-9a-f]{64}, nor was it ever forgotten\. Is VALUE /)
+    expect(run.stdout).not.toContain("4111")
+  })
+
+  it("refuses a KIND no event holds, a stream the store does not hold, and a store that seals nothing, with 2", async () => {
+    const crad = await cli(["access", "crad:4111111111111111", ...args])
+    expect([crad.code, crad.stderr.split("\n")[0]]).toEqual([
+      exitCodes.failed,
+      'mizan-audit: access KIND must be one of card, iban, member, payer, remitter, not "crad"',
+    ])
+    const stream = await cli(["access", "payer", "--stream", "acquiring-2-M1-NO-SUCH-ORDER", ...args])
+    expect([stream.code, stream.stderr]).toEqual([
+      exitCodes.failed,
+      "mizan-audit: the store holds no stream acquiring-2-M1-NO-SUCH-ORDER: name the order's stream as show names it\n",
+    ])
+    const plainPath = join(folder.dir, "never-sealed.db")
+    await withSqliteStore(plainPath, generateHistory({ seed: 31, events: 50 }))
+    const plain = await cli([
+      "access",
+      "card:4111111111111111",
+      "--store",
+      `sqlite:${plainPath}`,
+      "--master-key-file",
+      masterKeyFile,
+    ])
+    expect([plain.code, plain.stderr]).toEqual([
+      exitCodes.failed,
+      `mizan-audit: sqlite:${plainPath} seals no personal data (written before sealing, or without a key table): access finds a subject by its sealed fields only; seal the store first (import --seal)\n`,
+    ])
+  })
+})
+
+describe("another master key file", () => {
+  it.each([["replay"], ["forget", "card:4111111111111111", "--by", "dpo"], ["access", "card:4111111111111111"]])(
+    "is refused as the key file's fault in %s, naming it and the setting, not the store's",
+    async (...command) => {
+      const otherKeys = join(folder.dir, "other-master-keys.json")
+      writeMasterKeyFile(otherKeys, [newMasterKey()])
+      const run = await cli([...command, "--store", `sqlite:${storePath}`, "--master-key-file", otherKeys])
+      // The line names the file, its setting and what the key ring said (the data key's and master key's ids between).
+      const names = `mizan-audit: the master key file ${otherKeys} (--master-key-file or MIZAN_MASTER_KEY_FILE) does not open the store's data keys: unwrapping data key `
+      const why = " is not in the key ring (retired, or another key file)\n"
+      expect([run.code, run.stdout, run.stderr.slice(0, names.length), run.stderr.slice(-why.length)]).toEqual([
+        exitCodes.failed,
+        "",
+        names,
+        why,
+      ])
     },
   )
 })
@@ -340,12 +531,28 @@ describe("export and import of a sealed store", () => {
     )
   })
 
-  it("with --seal and no master key file, refuses before creating the store: it would store the file in clear", async () => {
+  it("with --seal and no master key file, refuses before creating the store, naming the file and where its path came from", async () => {
     const targetPath = join(folder.dir, "unkeyed.db")
-    const run = await cli(["import", join(folder.dir, "plain.ndjson"), "--seal", "--store", `sqlite:${targetPath}`])
-    expect(run.code).toBe(exitCodes.failed)
-    expect(run.stderr).toContain("import --seal needs the target store's key table and the master key file")
-    expect(existsSync(targetPath)).toBe(false)
+    const missing = join(folder.dir, "no-such-keys.json")
+    const importing = ["import", join(folder.dir, "plain.ndjson"), "--seal", "--store", `sqlite:${targetPath}`]
+    for (const given of [
+      { argv: ["--master-key-file", missing], env: {}, path: missing, namedBy: "--master-key-file" },
+      { argv: [], env: { MIZAN_MASTER_KEY_FILE: missing }, path: missing, namedBy: "MIZAN_MASTER_KEY_FILE" },
+      {
+        argv: [],
+        env: {},
+        path: join(folder.dir, "data", "master-keys.json"),
+        namedBy: "the default: neither --master-key-file nor MIZAN_MASTER_KEY_FILE is set",
+      },
+    ]) {
+      const run = await cli([...importing, ...given.argv], { env: given.env, cwd: folder.dir })
+      expect([run.code, run.stdout, run.stderr.split("\n")[0]]).toEqual([
+        exitCodes.failed,
+        "",
+        `mizan-audit: import --seal needs the master key file, and there is none at ${given.path} (${given.namedBy}): without it the file would be stored in clear`,
+      ])
+      expect(existsSync(targetPath)).toBe(false)
+    }
   })
 
   it.effect("with seal, a store without a key table refuses the import instead of storing the file in clear", () =>

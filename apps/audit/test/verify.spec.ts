@@ -109,15 +109,30 @@ describe("verify", () => {
     ])
   })
 
-  it("says that no head proves any event of a log whose signed heads are gone, not that every head holds", async () => {
+  it("does not verify a log whose signed heads are gone, with 1: nothing anchors its chain", async () => {
     const { path } = await chainedStore()
     tamper(path, (db) => db.exec("DELETE FROM signed_heads"))
     const run = await verifyStore(path)
     expect([run.code, run.stdout]).toEqual([
-      exitCodes.ok,
+      exitCodes.broken,
       expect.stringMatching(
-        /^verified [0-9,]+ events in [0-9,]+ streams, 0 signed heads: every link holds, but no signed head covers any event: an edit that rewrote their chain hashes, or a cut, would not show\n$/,
+        /^NOT VERIFIED: read [0-9,]+ events in [0-9,]+ streams, 0 signed heads: every link holds, but no signed head covers any event, so nothing anchors the chain: an edit that rewrote their chain hashes, or a cut, would not show\n$/,
       ),
+    ])
+    const json = await cli(["verify", "--json", "--store", `sqlite:${path}`, "--service-public-key", publicKey])
+    expect([json.code, JSON.parse(json.stdout)]).toEqual([
+      exitCodes.broken,
+      expect.objectContaining({ ok: false, headsChecked: 0, findings: [] }),
+    ])
+  })
+
+  it("verifies an empty store with 0: no event wants a head", async () => {
+    const path = join(folder.dir, `store-${++serial}.db`)
+    await withSqliteStore(path, Effect.void)
+    const run = await verifyStore(path)
+    expect([run.code, run.stdout]).toEqual([
+      exitCodes.ok,
+      "verified 0 events in 0 streams, 0 signed heads: every link and every head holds\n",
     ])
   })
 

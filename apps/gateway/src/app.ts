@@ -20,7 +20,14 @@ import { fils, parseFils } from "@mizan/kernel"
 import { MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { sha256Hex } from "@mizan/protocol"
-import { layerExclusiveWork, layerKeyFile, layerSandboxKeyFile, layerSealed, layerStore } from "@mizan/stores"
+import {
+  keyFileRefusalOf,
+  layerExclusiveWork,
+  layerKeyFile,
+  layerSandboxKeyFile,
+  layerSealed,
+  layerStore,
+} from "@mizan/stores"
 import { layerLogging, layerOtlpFromEnv } from "@mizan/telemetry"
 import { MerchantClocks } from "@mizan/test-clock"
 import {
@@ -203,9 +210,22 @@ const layerGatewayStore = (options: GatewayOptions) => {
     Layer.provideMerge(
       layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
         keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
-      }),
+      }).pipe(
+        Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(keyFileRefusal(keyFile, error)))),
+      ),
     ),
   )
+}
+
+/**
+ * A start-up StoreError the key ring caused (keyFileRefusalOf: another
+ * store's master key file, a key replaced) is the masterKeyFile setting's
+ * fault, said with the file, not "the event store cannot be used"; any
+ * other StoreError is the store's.
+ */
+const keyFileRefusal = (keyFile: string, error: StoreError): StoreError | ConfigError => {
+  const refusal = keyFileRefusalOf(keyFile, "masterKeyFile", error)
+  return refusal === undefined ? error : new ConfigError(refusal)
 }
 
 /** Everything the handlers need, built once, over the sealed store. */

@@ -7,10 +7,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
-import { layerMemory } from "@mizan/eventsourcing"
+import { layerMemory, newMasterKey } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { generateKeyPair } from "@mizan/protocol"
-import { layerKeyFile, layerSealed, layerStore, readMasterKeyFile } from "@mizan/stores"
+import { layerKeyFile, layerSealed, layerStore, readMasterKeyFile, writeMasterKeyFile } from "@mizan/stores"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -215,6 +215,20 @@ describe("send, against a gateway on the configuration the tools wrote", () => {
   })
 })
 
+/** Opens a new sealed store, `mizan.db` in `dir`, making the master key file: its data keys, the keyed ids' secret, wrapped by that key. */
+const sealStoreUnder = (dir: string, masterKeyFile: string) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Layer.build(
+        layerSealed(
+          layerStore("sqlite:mizan.db", dir),
+          layerKeyFile(masterKeyFile, { createWhenMissing: true, settingName: "masterKeyFile" }),
+          mizanSealingPlan,
+        ),
+      ),
+    ),
+  )
+
 describe("npm start", () => {
   it("says in one line that its port is in use, and never that it started", async () => {
     const taken = createServer()
@@ -278,17 +292,7 @@ describe("npm start", () => {
     mkdirSync(dir)
     writeFileSync(config, JSON.stringify({ mode: "sandbox", merchants: [] }))
     // A store sealed under the file's master key (the keyed ids' secret is a data key), and then the file lost.
-    await Effect.runPromise(
-      Effect.scoped(
-        Layer.build(
-          layerSealed(
-            layerStore("sqlite:mizan.db", dir),
-            layerKeyFile(masterKeyFile, { createWhenMissing: true, settingName: "masterKeyFile" }),
-            mizanSealingPlan,
-          ),
-        ),
-      ),
-    )
+    await sealStoreUnder(dir, masterKeyFile)
     const [lost] = readMasterKeyFile(masterKeyFile)
     rmSync(masterKeyFile)
     const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: config, PORT: "0" })
@@ -310,6 +314,39 @@ describe("npm start", () => {
       1,
       `mizan: cannot read the master key file ${folder} (masterKeyFile): is a folder, not a file`,
     ])
+  })
+
+  it("refuses a master key file that is not a key file as its setting's fault, naming the file and what is wrong", async () => {
+    const dir = join(folder, "empty-master-keys")
+    const masterKeyFile = join(dir, "master-keys.json")
+    const config = join(dir, "config.json")
+    mkdirSync(dir)
+    writeFileSync(masterKeyFile, JSON.stringify({ masterKeys: [] }))
+    writeFileSync(config, JSON.stringify({ mode: "sandbox", merchants: [] }))
+    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: config, PORT: "0" })
+    expect([started.code, started.stderr.trim()]).toEqual([
+      1,
+      `mizan: master key file ${masterKeyFile} (masterKeyFile): masterKeys must list at least one key`,
+    ])
+  })
+
+  it("refuses a master key file that does not open the store's data keys as its setting's fault, not the store's", async () => {
+    const dir = join(folder, "other-master-keys")
+    const masterKeyFile = join(dir, "master-keys.json")
+    const config = join(dir, "config.json")
+    mkdirSync(dir)
+    writeFileSync(config, JSON.stringify({ mode: "sandbox", merchants: [] }))
+    // A store sealed under the file's master key, then another file (another key) in its place.
+    await sealStoreUnder(dir, masterKeyFile)
+    const [wrapping] = readMasterKeyFile(masterKeyFile)
+    rmSync(masterKeyFile)
+    writeMasterKeyFile(masterKeyFile, [newMasterKey()])
+    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: config, PORT: "0" })
+    // The line names the file, its setting and what the key ring said (the data key's id between is the store's own).
+    const line = started.stderr.trim()
+    const names = `mizan: the master key file ${masterKeyFile} (masterKeyFile) does not open the store's data keys: unwrapping data key `
+    const why = `: master key ${wrapping?.id} is not in the key ring (retired, or another key file)`
+    expect([started.code, line.slice(0, names.length), line.slice(-why.length)]).toEqual([1, names, why])
   })
 
   it("says in one line that its store does not open", async () => {

@@ -7,10 +7,13 @@
  * payer's email and customer id, paid by a named payer with a card and
  * announced. Then every byte of the store's files, its
  * write-ahead log, an export and the service's log is searched: neither a
- * clear value nor its unkeyed SHA-256 hex is there. A card holder is
+ * clear value nor its unkeyed SHA-256 hex is there. The audit answers an
+ * access request for the paying member with its data in clear, and none
+ * of the order's own payer's. A card holder is
  * forgotten with the audit while the service runs: the service answers the
- * placeholder within its key cache time, the audit replays clean, and a
- * second forget changes nothing; so is the order's payer, whose eid the
+ * placeholder within its key cache time, the audit replays clean, a
+ * second forget changes nothing, and an access request shows none of its
+ * data; so is the order's payer, whose eid the
  * order then answers as the placeholder, and the paying member, whose
  * record get order payer then answers as the placeholder, and the payer of
  * the order without an eid, by the order's stream, whose email the order
@@ -286,6 +289,44 @@ const exportAndSearch = async (run: Run, storeFiles: ReadonlyArray<string>) => {
   expect(secretsIn([...storeFiles, exportPath, logPath])).toEqual([])
 }
 
+/** `audit access --json` as a script reads it. */
+interface AccessAnswer {
+  readonly held: boolean
+  readonly forgotten: ReadonlyArray<{ readonly by: string }>
+  readonly events: ReadonlyArray<{ readonly streamId: string; readonly type: string; readonly data: unknown }>
+}
+
+const accessOf = async (run: Run, subject: string): Promise<AccessAnswer> => {
+  const access = await audit(["access", subject, "--json"], run.dataDir, run.store)
+  expect([access.code, access.stderr]).toEqual([0, ""])
+  return JSON.parse(access.stdout) as AccessAnswer
+}
+
+/**
+ * A subject access request for the paying member, by the member id in
+ * clear: the order's payment and its notification's copy, the member's
+ * record and card in clear, and not the order's email and customer id,
+ * which are the order's own payer subject's.
+ */
+const answerTheAccessRequest = async (run: Run) => {
+  const answer = await accessOf(run, `payer:${payerMid}`)
+  expect(answer).toMatchObject({ held: true, forgotten: [] })
+  const paid = answer.events.find((event) => event.type === "OrderPaid")
+  expect(paid?.data).toEqual({
+    payer: { payerMid, mobileNumberMask: "97150****001", deviceId: "sandbox-device", ipAddress: "127.0.0.1" },
+    cardInfo: {
+      cardId: directCard.cardId,
+      last4: directCard.last4,
+      expMonth: directCard.expMonth,
+      expYear: directCard.expYear,
+    },
+  })
+  expect(answer.events.map((event) => event.type)).toContain("NotificationScheduled")
+  const text = JSON.stringify(answer.events)
+  expect(text).not.toContain(email)
+  expect(text).not.toContain(customerId)
+}
+
 const forgetTheCardHolder = async (run: Run) => {
   const before = await getCard(run.client, "sealed-card-1")
   expect(before.transferToBankCard.cardNumber).toBe(unkeyedDigest(pan))
@@ -311,6 +352,11 @@ const forgetTheCardHolder = async (run: Run) => {
   const again = await audit(["forget", `card:${pan}`, "--by", "dpo@example.ae"], run.dataDir, run.store)
   expect(again.code).toBe(0)
   expect(again.stdout).toContain("nothing changed")
+  // An access request now finds where the card's data was, and none of it to show.
+  const access = await accessOf(run, `card:${pan}`)
+  expect(access).toMatchObject({ held: true, forgotten: [{ by: "dpo@example.ae" }] })
+  expect(JSON.stringify(access.events)).not.toContain(cardHolder.firstName)
+  expect(access.events.map((event) => event.type)).toContain("BankCardTransferPlaced")
 }
 
 const forgetThePayer = async (run: Run) => {
@@ -420,6 +466,7 @@ describe("sealed personal data on real processes", () => {
     await acquireAndRefund(run)
     await payDirectly(run)
     await exportAndSearch(run, [join(dataDir, "store.db"), join(dataDir, "store.db-wal")].filter(existsSync))
+    await answerTheAccessRequest(run)
     await forgetTheCardHolder(run)
     await forgetThePayer(run)
     await forgetThePayingMember(run)
@@ -463,6 +510,7 @@ describe("sealed personal data on real processes", () => {
     await payDirectly(run)
     // What the server keeps: its tables' files and its write-ahead log.
     await exportAndSearch(run, filesUnder(postgres.dataDirectory))
+    await answerTheAccessRequest(run)
     await forgetTheCardHolder(run)
     await forgetThePayer(run)
     await forgetThePayingMember(run)

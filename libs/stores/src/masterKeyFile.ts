@@ -70,13 +70,15 @@ export const readMasterKeyFile = (path: string, settingName?: string): ReadonlyA
   }
   const entries = (parsed as { masterKeys?: unknown }).masterKeys
   if (!Array.isArray(entries) || entries.length === 0)
-    throw new Error(`master key file ${path}: masterKeys must list at least one key`)
+    throw new Error(`master key file ${path}${namedBy(settingName)}: masterKeys must list at least one key`)
   return entries.map((entry: { id?: unknown; key?: unknown }, i) => {
     if (typeof entry.id !== "string" || entry.id === "")
-      throw new Error(`master key file ${path}: masterKeys[${i}].id must be a non-empty string`)
+      throw new Error(`master key file ${path}${namedBy(settingName)}: masterKeys[${i}].id must be a non-empty string`)
     const key = typeof entry.key === "string" ? Buffer.from(entry.key, "base64") : Buffer.alloc(0)
     if (key.length !== masterKeyBytes)
-      throw new Error(`master key file ${path}: masterKeys[${i}].key must be ${masterKeyBytes} bytes in Base64`)
+      throw new Error(
+        `master key file ${path}${namedBy(settingName)}: masterKeys[${i}].key must be ${masterKeyBytes} bytes in Base64`,
+      )
     return { id: entry.id, key }
   })
 }
@@ -139,6 +141,18 @@ export const keyRingOfFile = (
     unwrap: (key) => Effect.flatMap(current, (r) => r.unwrap(key)),
   }
 }
+
+/**
+ * The sentence for a StoreError the key ring caused while a store was
+ * opened or read under sealing: a data key of the store's (the keyed ids'
+ * secret first) does not unwrap under the master keys of the file at
+ * `path` (another store's file, a key replaced). The file's fault, named
+ * with its setting, not the store's; undefined for any other StoreError.
+ */
+export const keyFileRefusalOf = (path: string, settingName: string, error: StoreError): string | undefined =>
+  error.cause instanceof KeyRingError
+    ? `the master key file ${path} (${settingName}) does not open the store's data keys: ${error.detail}`
+    : undefined
 
 /** The KeyRing of the master key file at `path`; a missing file is made (sandbox) or refused naming the setting. */
 export const layerKeyFile = (path: string, options: KeyFileOptions): Layer.Layer<KeyRing, StoreError> =>

@@ -265,9 +265,10 @@ const forgetSubject =
 /**
  * The subjects `kind:value` may name: the value as given, and, unless it is
  * a SHA-256 hex already, its SHA-256 (the digest's subject comes last, so
- * that it is the one an outcome names when neither holds a key).
+ * that it is the one an outcome names when neither holds a key). What a
+ * forget destroys the keys of, and what an access request looks for.
  */
-const subjectValuesOf = (value: string): ReadonlyArray<string> =>
+export const subjectValuesOf = (value: string): ReadonlyArray<string> =>
   isSha256Hex(value) ? [value] : [value, unkeyedDigestHex(value)]
 
 /** Forgets every subject `kind:value` may name (subjectValuesOf); the outcome names the one whose key went, else one forgotten before. */
