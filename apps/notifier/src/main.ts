@@ -15,10 +15,10 @@
  *   OTEL_EXPORTER_OTLP_ENDPOINT      an OpenTelemetry collector: traces and metrics are sent there
  */
 import { type CommandLineError, readCommandLine, readSettingFile, type SettingFileError } from "@mizan/command-line"
-import { type EventStore, keepHeadSignerRunning, layerInstrumentedEventStore } from "@mizan/eventsourcing"
+import { type EventStore, keepHeadSignerRunning, layerInstrumentedEventStore, StoreError } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { parsePrivateKey, sign } from "@mizan/protocol"
-import { layerExclusiveWork, layerKeyFile, layerSealed, layerStore } from "@mizan/stores"
+import { keyFileRefusalOf, layerExclusiveWork, layerKeyFile, layerSealed, layerStore } from "@mizan/stores"
 import { layerLogging, layerOtlpFromEnv, logSettingsFromEnv, type TelemetrySettingError } from "@mizan/telemetry"
 import { Cause, Effect, Exit, Fiber, Layer } from "effect"
 import { keepNotifierRunning } from "./notifier.ts"
@@ -39,14 +39,20 @@ const fail = (message: string): never => {
 /** A command line that does not hold: what is wrong in the first line, then the usage. */
 const failUsage = (reason: string): never => fail(`${reason}\n\n${usage}`)
 
-/** What went wrong, in a sentence: a refusal's message, not a stack. */
-const reasonOf = (cause: Cause.Cause<unknown>): string => {
-  const error = Cause.squash(cause)
-  return error instanceof Error ? error.message : String(error)
-}
-
 const storeSetting = process.env.MIZAN_STORE ?? "sqlite:data/mizan.db"
 const masterKeyFile = process.env.MIZAN_MASTER_KEY_FILE ?? "data/master-keys.json"
+
+/**
+ * What went wrong, in a sentence: a refusal's message, not a stack. A store
+ * error the key ring caused (another store's master key file) is said as
+ * the key file's fault, naming it and its setting.
+ */
+const reasonOf = (cause: Cause.Cause<unknown>): string => {
+  const error = Cause.squash(cause)
+  if (error instanceof StoreError)
+    return keyFileRefusalOf(masterKeyFile, "MIZAN_MASTER_KEY_FILE", error) ?? error.message
+  return error instanceof Error ? error.message : String(error)
+}
 
 /**
  * Runs `program` on the store, its personal fields opened with the master

@@ -77,6 +77,23 @@ describe("the command line", () => {
 })
 
 describe("the operator's commands", () => {
+  it.effect("refuse another store's master key file, naming it and its setting, with 2", () =>
+    Effect.gen(function* () {
+      const storePath = join(dir, "keyed.db")
+      yield* Effect.scoped(makeSqliteEventStore(storePath))
+      const store = `sqlite:${storePath}`
+      // The first open seals the store's keyed-ids secret under masterKeyFile's key.
+      expect((yield* runMain(["show", "N-1"], store)).stderr).toContain("no notification N-1")
+      const otherKeyFile = join(dir, "other-master-keys.json")
+      writeMasterKeyFile(otherKeyFile, [newMasterKey()])
+      const shown = yield* runMain(["show", "N-1"], store, { MIZAN_MASTER_KEY_FILE: otherKeyFile })
+      expect(shown.code).toBe(2)
+      expect(shown.stderr).toContain(
+        `the master key file ${otherKeyFile} (MIZAN_MASTER_KEY_FILE) does not open the store's data keys`,
+      )
+    }),
+  )
+
   it.effect("show says the store holds no such notification, with 2", () =>
     Effect.gen(function* () {
       const storePath = join(dir, "mizan.db")
