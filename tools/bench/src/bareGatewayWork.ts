@@ -45,6 +45,7 @@ import type { Timestamp } from "@mizan/kernel"
 import { newOrderNo, orderIndexPart } from "@mizan/order-flows"
 import { toWireAcquireOrder, withoutUndefined } from "@mizan/order-views"
 import {
+  type DecodedRequestOf,
   encodeWire,
   failureResponse,
   merchantUrlRefusal,
@@ -53,6 +54,7 @@ import {
   type PublicKey,
   parseJson,
   RequestEnvelope,
+  type ResponseEnvelope,
   signatureErrorResponse,
   successResponse,
   verifyOffLoop,
@@ -72,10 +74,7 @@ interface StreamWrite {
   readonly events: ReadonlyArray<NewEvent>
 }
 
-interface Pending {
-  readonly writes: ReadonlyArray<StreamWrite>
-  readonly order: AcquiringOrder.Order
-  readonly merchantOrderNo: string
+interface Pending extends DecidedCreate {
   readonly reply: (envelope: unknown) => void
 }
 
@@ -93,15 +92,117 @@ const sealedNow = (sealing: Effect.Effect<unknown, unknown>): unknown => {
   throw new Error("bareGatewayWork: sealing waited on a key, which the memory key table never does")
 }
 
+/** A create as its request decoded it: the envelope's requestTime and the operation's request. */
+export interface DecodedCreate {
+  readonly requestTime: Timestamp
+  readonly request: DecodedRequestOf<"/acquire2/placeOrder">
+}
+
+/** What a create decided: the order after it, and its events and index event as the store is given them. */
+export interface DecidedCreate {
+  readonly order: AcquiringOrder.Order
+  readonly writes: ReadonlyArray<StreamWrite>
+}
+
+/** A stored event's columns, as the SQLite store writes them. */
+export interface EventRow {
+  readonly streamId: string
+  readonly streamVersion: number
+  readonly id: string
+  readonly type: string
+  readonly schemaVersion: number
+  readonly dataJson: string
+  readonly metadataJson: string | null
+  readonly chainHash: string
+}
+
+/**
+ * The gateway's work for a create, step by step, each a plain function over
+ * the libraries' own: what bareServer.ts runs (`gatewayWork`) and what
+ * `src/gatewaySteps.ts` times one by one. A refusal is its sentence.
+ */
+export const createSteps = (servicePrivateKey: PrivateKey) => {
+  const sealer: Sealer = Effect.runSync(
+    makeSealerOn(sealingPlan, makeMemorySubjectKeys(), keyRingOfMasterKeys([newMasterKey()])),
+  )
+  return {
+    /** The body parsed strictly, the envelope and bizContent decoded by the wire's schemas, the URLs checked. */
+    decode: (raw: Uint8Array): DecodedCreate | string => {
+      const parsed = parseJson(raw)
+      if (Result.isFailure(parsed)) return parsed.failure.message
+      const envelope = Schema.decodeUnknownResult(RequestEnvelope)(parsed.success)
+      if (Result.isFailure(envelope)) return "the envelope does not decode"
+      const request = Schema.decodeUnknownResult(createOrder.request, allErrors)(envelope.success.bizContent)
+      if (Result.isFailure(request)) return "bizContent does not decode"
+      const notifyUrl = request.success.notifyUrl
+      const urlProblem = notifyUrl === undefined ? undefined : merchantUrlRefusal(notifyUrl, "sandbox")
+      return urlProblem ?? { requestTime: envelope.success.requestTime, request: request.success }
+    },
+    /** The order decided on the empty state with a new orderNo; its events encoded and sealed, its index event beside them. */
+    decide: ({ requestTime, request }: DecodedCreate): DecidedCreate | string => {
+      const now = Date.now() as Timestamp
+      const { expiredTime: _, paySceneParams: __, sharingParamList: ___, ...named } = request
+      const orderNo = newOrderNo(now, "acquiring")
+      const streamId = AcquiringOrder.streamId(merchantId, request.merchantOrderNo)
+      const command: AcquiringOrder.CreateOrder = {
+        _tag: "CreateOrder",
+        merchantId,
+        now,
+        orderNo,
+        requestTime,
+        request: withoutUndefined({ ...named }),
+      }
+      const events = AcquiringOrder.decide(command, AcquiringOrder.initialState)
+      if (Result.isFailure(events)) return events.failure.detail
+      const storedStreamId = sealer.storedStreamId(streamId)
+      const orderEvents = events.success.map((event) => {
+        const encoded = AcquiringOrder.aggregate.codec.encode(event)
+        return sealer.seals(encoded.type)
+          ? { ...encoded, data: sealedNow(sealer.seal(storedStreamId, encoded.type, encoded.data)) }
+          : encoded
+      })
+      const index = orderIndexPart(merchantId, orderNo, "acquiring", streamId)
+      return {
+        order: events.success.reduce(AcquiringOrder.evolve, AcquiringOrder.initialState) as AcquiringOrder.Order,
+        writes: [
+          { streamId: storedStreamId, events: orderEvents },
+          { streamId: index.streamId, events: index.events },
+        ],
+      }
+    },
+    /** The rows of new streams as the SQLite store writes them: each event's JSON and its chain hash after `previousChainHash`. */
+    rows: (writes: ReadonlyArray<StreamWrite>, recordedAt: number, previousChainHash: string): Array<EventRow> => {
+      const rows: Array<EventRow> = []
+      let previous = previousChainHash
+      for (const write of writes) {
+        const encoded = encodeEvents(write.events, chained.encode)
+        if (!Array.isArray(encoded)) throw new Error(`bareGatewayWork: ${String(encoded)}`)
+        for (const [i, event] of encoded.entries()) {
+          const { chainHash } = chainedOfEncoded(event, write.streamId, i + 1, recordedAt, previous, chained.hash)
+          rows.push({ ...event, streamId: write.streamId, streamVersion: i + 1, chainHash })
+          previous = chainHash
+        }
+      }
+      return rows
+    },
+    /** The answer's envelope as the gateway builds it: the wire view with its pay token, encoded by the response schema (the edge writes it). */
+    answer: (order: AcquiringOrder.Order): ResponseEnvelope => {
+      const token = payTokenFor({ merchantId, merchantOrderNo: order.request.merchantOrderNo }, servicePrivateKey)
+      const body = {
+        acquireOrder: toWireAcquireOrder(order),
+        interactionParams: { tokenUrl: `${publicBaseUrl}/pay/${token}` },
+      }
+      return successResponse(encodeWire(createOrder.response, body, "body"))
+    },
+  }
+}
+
 /** The take of bareServer.ts, doing the gateway's work: see the module's comment. */
 export const gatewayWork = (options: GatewayWorkOptions) => {
   const { db } = options
   // The PEM files bareServer.ts parsed: an RSA key pair as parsePrivateKey and parsePublicKey would give it.
-  const servicePrivateKey = options.servicePrivateKey as PrivateKey
+  const steps = createSteps(options.servicePrivateKey as PrivateKey)
   const merchantPublicKey = options.merchantPublicKey as PublicKey
-  const sealer: Sealer = Effect.runSync(
-    makeSealerOn(sealingPlan, makeMemorySubjectKeys(), keyRingOfMasterKeys([newMasterKey()])),
-  )
   db.exec(`CREATE TABLE IF NOT EXISTS events (
     position INTEGER PRIMARY KEY,
     stream_id TEXT NOT NULL,
@@ -127,59 +228,6 @@ export const gatewayWork = (options: GatewayWorkOptions) => {
 
   const refuse = (reply: Pending["reply"], msg: string) => reply(failureResponse("INVALID_PARAMETER", msg))
 
-  /** Decodes, decides and seals a verified create; undefined when refused (answered already). */
-  const decided = (raw: Buffer, reply: Pending["reply"]): Pending | undefined => {
-    const parsed = parseJson(raw)
-    if (Result.isFailure(parsed)) return void refuse(reply, parsed.failure.message)
-    const envelope = Schema.decodeUnknownResult(RequestEnvelope)(parsed.success)
-    if (Result.isFailure(envelope)) return void refuse(reply, "the envelope does not decode")
-    const request = Schema.decodeUnknownResult(createOrder.request, allErrors)(envelope.success.bizContent)
-    if (Result.isFailure(request)) return void refuse(reply, "bizContent does not decode")
-    const urlProblem = merchantUrlRefusal(request.success.notifyUrl ?? "", "sandbox")
-    if (request.success.notifyUrl !== undefined && urlProblem !== undefined) return void refuse(reply, urlProblem)
-    const now = Date.now() as Timestamp
-    const { expiredTime: _, paySceneParams: __, sharingParamList: ___, ...named } = request.success
-    const orderNo = newOrderNo(now, "acquiring")
-    const streamId = AcquiringOrder.streamId(merchantId, request.success.merchantOrderNo)
-    const command: AcquiringOrder.CreateOrder = {
-      _tag: "CreateOrder",
-      merchantId,
-      now,
-      orderNo,
-      requestTime: envelope.success.requestTime,
-      request: withoutUndefined({ ...named }),
-    }
-    const events = AcquiringOrder.decide(command, AcquiringOrder.initialState)
-    if (Result.isFailure(events)) return void reply(failureResponse("INVALID_PARAMETER", events.failure.detail))
-    const storedStreamId = sealer.storedStreamId(streamId)
-    const orderEvents = events.success.map((event) => {
-      const encoded = AcquiringOrder.aggregate.codec.encode(event)
-      return sealer.seals(encoded.type)
-        ? { ...encoded, data: sealedNow(sealer.seal(storedStreamId, encoded.type, encoded.data)) }
-        : encoded
-    })
-    const index = orderIndexPart(merchantId, orderNo, "acquiring", streamId)
-    const order = events.success.reduce(AcquiringOrder.evolve, AcquiringOrder.initialState) as AcquiringOrder.Order
-    return {
-      writes: [
-        { streamId: storedStreamId, events: orderEvents },
-        { streamId: index.streamId, events: index.events },
-      ],
-      order,
-      merchantOrderNo: request.success.merchantOrderNo,
-      reply,
-    }
-  }
-
-  const answer = (pending: Pending) => {
-    const token = payTokenFor({ merchantId, merchantOrderNo: pending.merchantOrderNo }, servicePrivateKey)
-    const body = {
-      acquireOrder: toWireAcquireOrder(pending.order),
-      interactionParams: { tokenUrl: `${publicBaseUrl}/pay/${token}` },
-    }
-    pending.reply(successResponse(encodeWire(createOrder.response, body, "body")))
-  }
-
   let queue: Array<Pending> = []
   let flushScheduled = false
   const flush = () => {
@@ -189,46 +237,36 @@ export const gatewayWork = (options: GatewayWorkOptions) => {
     const recordedAt = Date.now()
     begin.run()
     for (const pending of batch)
-      for (const write of pending.writes) {
-        const encoded = encodeEvents(write.events, chained.encode)
-        if (!Array.isArray(encoded)) throw new Error(`bareGatewayWork: ${String(encoded)}`)
-        for (const [i, event] of encoded.entries()) {
-          const { chainHash } = chainedOfEncoded(
-            event,
-            write.streamId,
-            i + 1,
-            recordedAt,
-            previousChainHash,
-            chained.hash,
-          )
-          const { changes } = insert.run(
-            write.streamId,
-            i + 1,
-            event.id,
-            event.type,
-            event.schemaVersion,
-            event.dataJson,
-            event.metadataJson,
-            recordedAt,
-            chainHash,
-          )
-          // Every create of the benchmark is new: a stream already there would be a repeat, which it never sends.
-          if (changes !== 1) throw new Error(`bareGatewayWork: ${write.streamId} was written before`)
-          previousChainHash = chainHash
-        }
+      for (const row of steps.rows(pending.writes, recordedAt, previousChainHash)) {
+        const { changes } = insert.run(
+          row.streamId,
+          row.streamVersion,
+          row.id,
+          row.type,
+          row.schemaVersion,
+          row.dataJson,
+          row.metadataJson,
+          recordedAt,
+          row.chainHash,
+        )
+        // Every create of the benchmark is new: a stream already there would be a repeat, which it never sends.
+        if (changes !== 1) throw new Error(`bareGatewayWork: ${row.streamId} was written before`)
+        previousChainHash = row.chainHash
       }
     commit.run()
     options.afterNextSync(() => {
-      for (const pending of batch) answer(pending)
+      for (const pending of batch) pending.reply(steps.answer(pending.order))
     })
   }
 
   return (raw: Buffer, signature: string | undefined, reply: Pending["reply"]) => {
     void verifyOffLoop(raw, signature, merchantPublicKey).then((valid) => {
       if (!valid) return reply(signatureErrorResponse())
-      const pending = decided(raw, reply)
-      if (pending === undefined) return
-      queue.push(pending)
+      const decoded = steps.decode(raw)
+      if (typeof decoded === "string") return refuse(reply, decoded)
+      const decided = steps.decide(decoded)
+      if (typeof decided === "string") return refuse(reply, decided)
+      queue.push({ ...decided, reply })
       if (!flushScheduled) {
         flushScheduled = true
         setImmediate(flush)

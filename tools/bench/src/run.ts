@@ -12,7 +12,17 @@ import { type CommandLineError, readCommandLine } from "@mizan/command-line"
  * (the harness, the load generators, the store set-up), which a list read
  * from the folder would offer as benchmarks too.
  */
-const available = ["sqlite", "postgres", "gateway", "notifier", "audit", "scaleOut", "tracing", "sealing"]
+const available = [
+  "sqlite",
+  "postgres",
+  "gateway",
+  "gatewaySteps",
+  "notifier",
+  "audit",
+  "scaleOut",
+  "tracing",
+  "sealing",
+]
 const unknown = available.filter((name) => !existsSync(join(import.meta.dirname, `${name}.ts`)))
 if (unknown.length > 0) throw new Error(`run.ts names benchmarks with no source file: ${unknown.join(", ")}`)
 const usage = `usage: npm run bench -- NAME   (one of: ${available.join(", ")})`
