@@ -40,7 +40,9 @@
  * `BENCH_PROFILE=DIR` (the gateway's CPU profile), `BENCH_GATEWAY_ONLY=1`
  * (no bare server: for a profile of the gateway alone) and
  * `BENCH_UV_THREADPOOL_SIZE` (the thread pool of this gateway and the bare
- * server; the gateway sizes its own otherwise) change the run.
+ * server; the gateway sizes its own otherwise) and `BENCH_GATEWAY_ROLES`
+ * (this gateway's roles, e.g. `api`: what the notifier and the expiry
+ * sweep, following the log in the same process, cost it) change the run.
  * `BENCH_GATEWAY_BEFORE=DIR` runs a second gateway from DIR, another copy of
  * the repository (an earlier commit with its node_modules), on a store of
  * its own, with that code's own defaults (its thread pool included), and
@@ -185,6 +187,7 @@ try {
     store: `sqlite:bench.db${synchronous ? `?synchronous=${synchronous}` : ""}`,
     env: threadPoolEnv,
     nodeOptions: process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
+    ...(process.env.BENCH_GATEWAY_ROLES === undefined ? {} : { roles: process.env.BENCH_GATEWAY_ROLES.split(",") }),
   })
   servers.push(gateway)
   const gatewayKey = gatewayKeyIn(dataDir)
