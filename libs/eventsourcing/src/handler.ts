@@ -195,20 +195,14 @@ export const handleCommandOnNewStream = <Command, Event, State, Error>(
       }))
     if (Result.isFailure(decided) || decided.success.length === 0) return yield* handleAlone()
     const store = yield* EventStore
-    const locks = yield* CommandLocks
     const empty = { state: aggregate.initialState, streamVersion: 0 }
-    return yield* locks
-      .withLock(
-        streamId,
-        Effect.map(
-          appendDecided(store, aggregate, streamId, empty, decided.success, metadata, alongside),
-          (handled) => ({
-            ...handled,
-            alongsideWritten: alongside.length > 0,
-          }),
-        ),
-      )
-      .pipe(Effect.catchTag("VersionConflict", handleAlone))
+    // No turn in the stream's lock: the append expects no stream, so the store itself refuses it when any
+    // other command got there first, and the command is then handled in turn (handleAlone takes the lock).
+    // Taking the lock here would only cost every create a semaphore of its own.
+    return yield* Effect.map(
+      appendDecided(store, aggregate, streamId, empty, decided.success, metadata, alongside),
+      (handled) => ({ ...handled, alongsideWritten: alongside.length > 0 }),
+    ).pipe(Effect.catchTag("VersionConflict", handleAlone))
     // One span name for both handlers, so a trace reads the same; the attribute tells them apart (a fallback
     // shows as handleCommand's span inside this one).
   }).pipe(Effect.withSpan("EventSourcing.handleCommand", { attributes: { streamId, newStream: true } }, wrapperSpan))

@@ -135,13 +135,15 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
   /**
    * A part as the adapter stores it: its stream id and events sealed. Run
    * when the append runs, not when it is built: a run again (a retry) seals
-   * afresh, with new nonces and the key cache as it is then.
+   * afresh, with new nonces and the key cache as it is then. The part
+   * itself when every seal finished at once (its keys cached), so that the
+   * append takes no step of its own for it; else the effect that seals it.
    */
-  const sealedPart = (part: StreamAppend): Effect.Effect<StreamAppend, StoreError> => {
+  const sealedPart = (part: StreamAppend): StreamAppend | Effect.Effect<StreamAppend, StoreError> => {
     const streamId = sealer.storedStreamId(part.streamId)
     const sealing = part.events.map((event) => sealer.seal(streamId, event.type, event.data))
     const sealed = sealedAtOnce(part.events, sealing)
-    if (sealed !== undefined) return Effect.succeed({ ...part, streamId, events: sealed })
+    if (sealed !== undefined) return { ...part, streamId, events: sealed }
     return Effect.map(
       Effect.forEach(part.events, (event, i) => Effect.map(sealing[i]!, (data) => withData(event, data))),
       (events) => ({ ...part, streamId, events }),
@@ -158,24 +160,29 @@ export const sealedEventStore = (store: EventStoreShape, sealer: Sealer): EventS
     append: (streamId, events, expected) => {
       const part = { streamId, events, expected }
       if (isClear(part)) return store.append(streamId, events, expected)
-      return Effect.suspend(() =>
-        Effect.flatMap(sealedPart(part), (sealed) =>
-          Effect.map(store.append(sealed.streamId, sealed.events, expected), (result) => inClear(part, result)),
-        ),
-      )
+      const appendSealed = (sealed: StreamAppend) =>
+        Effect.map(store.append(sealed.streamId, sealed.events, expected), (result) => inClear(part, result))
+      return Effect.suspend(() => {
+        const sealed = sealedPart(part)
+        return Effect.isEffect(sealed) ? Effect.flatMap(sealed, appendSealed) : appendSealed(sealed)
+      })
     },
     appendMany: (parts) => {
       const clear = parts.map(isClear)
       if (clear.every(Boolean)) return store.appendMany(parts)
-      return Effect.suspend(() =>
-        Effect.flatMap(
-          Effect.forEach(parts, (part, i) => (clear[i] ? Effect.succeed(part) : sealedPart(part))),
-          (stored) =>
-            Effect.map(store.appendMany(stored), (results) =>
-              results.map((result, i) => (clear[i] ? result : inClear(parts[i]!, result))),
-            ),
-        ),
-      )
+      const appendStored = (stored: ReadonlyArray<StreamAppend>) =>
+        Effect.map(store.appendMany(stored), (results) =>
+          results.map((result, i) => (clear[i] ? result : inClear(parts[i]!, result))),
+        )
+      return Effect.suspend(() => {
+        const stored = parts.map((part, i) => (clear[i] ? part : sealedPart(part)))
+        return stored.some(Effect.isEffect)
+          ? Effect.flatMap(
+              Effect.forEach(stored, (part) => (Effect.isEffect(part) ? part : Effect.succeed(part))),
+              appendStored,
+            )
+          : appendStored(stored as ReadonlyArray<StreamAppend>)
+      })
     },
     readStream: (streamId, options) =>
       Effect.flatMap(store.readStream(sealer.storedStreamId(streamId), options), (records) =>
