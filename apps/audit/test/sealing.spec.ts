@@ -34,6 +34,18 @@ const onSealed = <A, E>(body: Effect.Effect<A, E, EventStore | Sealing>) =>
   withSealedSqliteStore(storePath, masterKeyFile, body)
 const rawLog = () => rawLogOf(storePath)
 
+/** Appends, sealed, an order created without an eid, its payer named by `email` and `customerId`; answers its stream. */
+const appendOrderWithoutEid = async (merchantOrderNo: string, email: string, customerId: string) => {
+  const [created] = eventsDecidedBy(createOrder({ merchantOrderNo, paySceneParams: { email, customerId } }))
+  const streamId = AcquiringOrder.streamId(merchantId, merchantOrderNo)
+  await onSealed(
+    Effect.flatMap(EventStore, (store) =>
+      store.append(streamId, [AcquiringOrder.eventCodec.encode(created!)], "no_stream"),
+    ),
+  )
+  return streamId
+}
+
 let card: RecordedEvent
 /** A bank card transfer to another card than `card`'s: never forgotten here. */
 let otherCard: RecordedEvent
@@ -183,18 +195,7 @@ describe("forget", () => {
   })
 
   it("forgets the payer of an order created without an eid by the order's stream: its email and customer id read [forgotten]", async () => {
-    const [created] = eventsDecidedBy(
-      createOrder({
-        merchantOrderNo: "no-eid-1",
-        paySceneParams: { email: "amal@example.ae", customerId: "customer-9" },
-      }),
-    )
-    const streamId = AcquiringOrder.streamId(merchantId, "no-eid-1")
-    await onSealed(
-      Effect.flatMap(EventStore, (store) =>
-        store.append(streamId, [AcquiringOrder.eventCodec.encode(created!)], "no_stream"),
-      ),
-    )
+    const streamId = await appendOrderWithoutEid("no-eid-1", "amal@example.ae", "customer-9")
     expect(JSON.stringify((await rawLog()).map((event) => event.data))).not.toContain("amal@example.ae")
     const run = await cli(["forget", "payer", "--stream", streamId, "--by", "dpo", ...args])
     expect(run.stderr).toBe("")
@@ -332,18 +333,7 @@ describe("access", () => {
   })
 
   it("answers for the payer of an order created without an eid by the order's stream: its email and customer id", async () => {
-    const [created] = eventsDecidedBy(
-      createOrder({
-        merchantOrderNo: "no-eid-2",
-        paySceneParams: { email: "noor@example.ae", customerId: "customer-10" },
-      }),
-    )
-    const streamId = AcquiringOrder.streamId(merchantId, "no-eid-2")
-    await onSealed(
-      Effect.flatMap(EventStore, (store) =>
-        store.append(streamId, [AcquiringOrder.eventCodec.encode(created!)], "no_stream"),
-      ),
-    )
+    const streamId = await appendOrderWithoutEid("no-eid-2", "noor@example.ae", "customer-10")
     const run = await cli(["access", "payer", "--stream", streamId, "--json", ...args])
     expect([run.code, run.stderr]).toEqual([exitCodes.ok, ""])
     const answer = JSON.parse(run.stdout) as AccessAnswer

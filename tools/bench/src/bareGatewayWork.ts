@@ -63,6 +63,7 @@ import { Effect, Exit, Result, Schema } from "effect"
 import { payTokenFor } from "../../../apps/gateway/src/payToken.ts"
 import { newMasterKey } from "../../../libs/eventsourcing/src/sealing/masterKeys.ts"
 import { chained, chainedOfEncoded, encodeEvents } from "../../../libs/store-sqlite/src/rows.ts"
+import type { GroupCommits } from "./bareServer.ts"
 
 const createOrder = operations["/acquire2/placeOrder"]
 const merchantId = "BENCH"
@@ -82,8 +83,8 @@ export interface GatewayWorkOptions {
   readonly db: DatabaseSync
   readonly merchantPublicKey: KeyObject
   readonly servicePrivateKey: KeyObject
-  /** Calls `done` once every commit made before the call is durable (bareServer.ts). */
-  readonly afterNextSync: (done: () => void) => void
+  /** The bare server's group commit (bareServer.ts). */
+  readonly inGroupCommits: GroupCommits
 }
 
 /** A sealed event's data, which the memory key table gives at once (an Exit), or a failure the bench should not meet. */
@@ -228,12 +229,7 @@ export const gatewayWork = (options: GatewayWorkOptions) => {
 
   const refuse = (reply: Pending["reply"], msg: string) => reply(failureResponse("INVALID_PARAMETER", msg))
 
-  let queue: Array<Pending> = []
-  let flushScheduled = false
-  const flush = () => {
-    flushScheduled = false
-    const batch = queue
-    queue = []
+  const submit = options.inGroupCommits<Pending>((batch) => {
     const recordedAt = Date.now()
     begin.run()
     for (const pending of batch)
@@ -254,10 +250,10 @@ export const gatewayWork = (options: GatewayWorkOptions) => {
         previousChainHash = row.chainHash
       }
     commit.run()
-    options.afterNextSync(() => {
+    return () => {
       for (const pending of batch) pending.reply(steps.answer(pending.order))
-    })
-  }
+    }
+  })
 
   return (raw: Buffer, signature: string | undefined, reply: Pending["reply"]) => {
     void verifyOffLoop(raw, signature, merchantPublicKey).then((valid) => {
@@ -266,11 +262,7 @@ export const gatewayWork = (options: GatewayWorkOptions) => {
       if (typeof decoded === "string") return refuse(reply, decoded)
       const decided = steps.decide(decoded)
       if (typeof decided === "string") return refuse(reply, decided)
-      queue.push({ ...decided, reply })
-      if (!flushScheduled) {
-        flushScheduled = true
-        setImmediate(flush)
-      }
+      submit({ ...decided, reply })
     })
   }
 }

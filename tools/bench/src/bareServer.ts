@@ -174,14 +174,35 @@ const answerCreated = (pending: Pending, orderNo: string) => {
   })
 }
 
-let queue: Array<Pending> = []
-let flushScheduled = false
+/**
+ * Group commit: what `take` queues goes into the next commit, one
+ * transaction for every request queued since the last (`commitBatch`
+ * writes the batch and answers how to acknowledge it), made after the poll
+ * phase so that every request the sockets already hold joins it; one sync
+ * of the log (the first to start after the commit, when offloaded)
+ * acknowledges them all.
+ */
+export type GroupCommits = <P>(commitBatch: (batch: ReadonlyArray<P>) => () => void) => (pending: P) => void
 
-/** One transaction for every request queued since the last: one sync of the log (the first to start after the commit, when offloaded) acknowledges them all. */
-const flush = () => {
-  flushScheduled = false
-  const batch = queue
-  queue = []
+const inGroupCommits: GroupCommits = <P>(commitBatch: (batch: ReadonlyArray<P>) => () => void) => {
+  let queue: Array<P> = []
+  let flushScheduled = false
+  const flush = () => {
+    flushScheduled = false
+    const batch = queue
+    queue = []
+    afterNextSync(commitBatch(batch))
+  }
+  return (pending: P) => {
+    queue.push(pending)
+    if (!flushScheduled) {
+      flushScheduled = true
+      setImmediate(flush)
+    }
+  }
+}
+
+const submitMinimal = inGroupCommits<Pending>((batch) => {
   const orderNos: Array<string> = []
   begin.run()
   for (const pending of batch) {
@@ -192,11 +213,10 @@ const flush = () => {
     )
   }
   commit.run()
-  const answerBatch = () => {
+  return () => {
     for (const [i, pending] of batch.entries()) answerCreated(pending, orderNos[i]!)
   }
-  afterNextSync(answerBatch)
-}
+})
 
 /** Takes a create order: verified, parsed, then queued for the next commit; `reply` gets its answer. */
 const takeMinimal = (raw: Buffer, signature: string | undefined, reply: Reply) => {
@@ -210,12 +230,7 @@ const takeMinimal = (raw: Buffer, signature: string | undefined, reply: Reply) =
   }
   const merchantOrderNo = biz?.merchantOrderNo
   if (typeof merchantOrderNo !== "string") return reply({ head: head("400", "INVALID_PARAMETER") })
-  queue.push({ merchantOrderNo, request: biz, reply })
-  if (!flushScheduled) {
-    flushScheduled = true
-    // After the poll phase: every request the sockets already hold joins this commit.
-    setImmediate(flush)
-  }
+  submitMinimal({ merchantOrderNo, request: biz, reply })
 }
 
 const work = process.env.BARE_WORK ?? "minimal"
@@ -229,7 +244,7 @@ const take =
         db,
         merchantPublicKey,
         servicePrivateKey,
-        afterNextSync,
+        inGroupCommits,
       })
 
 const port = Number(required("PORT"))
