@@ -4,7 +4,19 @@
  * CONTRIBUTING.md "Packages"), so tests never need a build. Vitest passes the
  * same conditions to its workers as `--conditions`, for what Node loads itself.
  */
+import { join } from "node:path"
 import { defineConfig } from "vitest/config"
+
+/**
+ * Node's compile cache for every process a test starts (the service, the
+ * notifier, the audit's command line): each loads the same TypeScript
+ * sources, which Node then compiles once per run, not once per process. A
+ * command-line start took 1.3 s with it and 2.2 s without on a slow 2-core
+ * machine. Node checks each entry against its file, so an edited source is
+ * compiled afresh. Set here, in the process that starts the test workers,
+ * whose children inherit it; a value already set is kept.
+ */
+process.env.NODE_COMPILE_CACHE ??= join(import.meta.dirname, "node_modules", ".cache", "node-compile")
 
 const conditions = ["@mizan/source", "module", "development|production"]
 
