@@ -10,8 +10,7 @@
 import {
   EventStore,
   equalitySubjectId,
-  forgottenSubjectCodec,
-  forgottenSubjectStream,
+  forgetsRecordedOf,
   logStart,
   makeSealer,
   type SealedEntry,
@@ -21,7 +20,7 @@ import {
   subjectValuesOf,
 } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
-import { Effect, Result } from "effect"
+import { Effect } from "effect"
 import { logPageSizeEventsDefault } from "./replay.ts"
 import { AuditError } from "./stores.ts"
 
@@ -56,15 +55,10 @@ const entriesOf = (data: unknown, subjectIds: ReadonlySet<string>): ReadonlyArra
     : []
 }
 
-/** Every forget recorded of `subjectId`, read as stored (a forget record holds nothing sealed). */
+/** Every forget recorded of `subjectId`, with the subject it names. */
 const forgetsOf = (subjectId: string) =>
   Effect.flatMap(EventStore, (store) =>
-    Effect.map(store.readStream(forgottenSubjectStream(subjectId)), (records) =>
-      records.flatMap((record) => {
-        const decoded = forgottenSubjectCodec.decode(record)
-        return Result.isSuccess(decoded) ? [{ subjectId, at: decoded.success.at, by: decoded.success.by }] : []
-      }),
-    ),
+    Effect.map(forgetsRecordedOf(store, subjectId), (forgets) => forgets.map(({ at, by }) => ({ subjectId, at, by }))),
   )
 
 /** The ids `target` may name (a value in clear names its SHA-256's subject too, as forget does). */

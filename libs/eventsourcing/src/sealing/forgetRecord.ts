@@ -5,8 +5,10 @@
  * these streams like any other (apps/audit/src/registry.ts).
  */
 import type { BrokenRule } from "@mizan/kernel"
-import { Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { makeEventCodec } from "../codec.ts"
+import type { EventStoreShape } from "../EventStore.ts"
+import type { StoreError } from "../events.ts"
 
 export const forgottenSubjectStreamPrefix = "forgottenSubject/"
 
@@ -30,6 +32,23 @@ export const SubjectForgotten = Schema.TaggedStruct("SubjectForgotten", {
 export type SubjectForgotten = typeof SubjectForgotten.Type
 
 export const forgottenSubjectCodec = makeEventCodec(SubjectForgotten, { SubjectForgotten: { current: 1 } })
+
+/**
+ * Every forget recorded of `subjectId` in `store`, oldest first, read as
+ * stored (a forget record holds nothing sealed); a record that does not
+ * decode is left out. What a forget checks before it records again, and
+ * what an access request tells of a subject forgotten.
+ */
+export const forgetsRecordedOf = (
+  store: EventStoreShape,
+  subjectId: string,
+): Effect.Effect<ReadonlyArray<SubjectForgotten>, StoreError> =>
+  Effect.map(store.readStream(forgottenSubjectStream(subjectId)), (records) =>
+    records.flatMap((record) => {
+      const decoded = forgottenSubjectCodec.decode(record)
+      return Result.isSuccess(decoded) ? [decoded.success] : []
+    }),
+  )
 
 export type ForgottenSubjectState =
   | { readonly status: "ABSENT" }

@@ -6,7 +6,7 @@
  * the chain whole.
  */
 import { isSha256Hex } from "@mizan/kernel"
-import { Clock, Context, Effect, Exit, Layer, Result, Stream } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Stream } from "effect"
 import { EventStore, type EventStoreShape } from "../EventStore.ts"
 import {
   type AppendResult,
@@ -17,7 +17,7 @@ import {
   type StreamAppend,
 } from "../events.ts"
 import { unkeyedDigestHex } from "./cipher.ts"
-import { forgottenSubjectCodec, forgottenSubjectStream } from "./forgetRecord.ts"
+import { forgetsRecordedOf, forgottenSubjectCodec, forgottenSubjectStream } from "./forgetRecord.ts"
 import type { KeyRing } from "./KeyRing.ts"
 import { type SealingPlan, subjectKindsOf } from "./plan.ts"
 import { SubjectKeys } from "./SubjectKeys.ts"
@@ -215,12 +215,7 @@ const refusedForget = (kind: string, by: string, kinds: ReadonlyArray<string>): 
 
 /** The last forget recorded of `subjectId`, if any. */
 const lastForgetOf = (store: EventStoreShape, subjectId: string) =>
-  Effect.map(store.readStream(forgottenSubjectStream(subjectId)), (records) => {
-    const last = records.at(-1)
-    if (last === undefined) return undefined
-    const decoded = forgottenSubjectCodec.decode(last)
-    return Result.isSuccess(decoded) ? decoded.success : undefined
-  })
+  Effect.map(forgetsRecordedOf(store, subjectId), (forgets) => forgets.at(-1))
 
 /** Whether the last forget recorded of `subjectId` names `keyId`: a forget cut off before the key went. */
 const forgetRecordedOf = (store: EventStoreShape, subjectId: string, keyId: string) =>
