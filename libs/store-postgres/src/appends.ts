@@ -252,7 +252,13 @@ export const makeAppends = ({ pool, statements, heads, announce }: AppendsOn) =>
       if (total > appendBatchEventsMax) return yield* tooMany("an appendMany", total)
       const recordedAt = yield* Clock.currentTimeMillis
       const encoded = yield* Effect.forEach(parts, encodePart)
-      const placedAfter = parts.map((_, i) => parts.slice(0, i).reduce((sum, part) => sum + part.events.length, 0))
+      // Where each part's events start in the log, after the parts before it in the request.
+      const placedAfter: Array<number> = []
+      let eventsBefore = 0
+      for (const part of parts) {
+        placedAfter.push(eventsBefore)
+        eventsBefore += part.events.length
+      }
       const claimOrder = parts.map((_, i) => i).sort((a, b) => (parts[a]!.streamId < parts[b]!.streamId ? -1 : 1))
       for (let attempt = 1; ; attempt++) {
         const written = yield* inTransaction(pool, "appending many", (client) =>
