@@ -25,6 +25,9 @@
  *   function. What a create costs the gateway beyond that is its layering
  *   (fibers, services, wrappers); what this costs beyond the effect/http
  *   server is the work the gateway's users rely on.
+ * - the same gateway's work on node:http (`BARE_EDGE=node-http
+ *   BARE_WORK=gateway`): whether effect/http, which the gateway keeps, is
+ *   what holds the work's ceiling down.
  *
  * Both servers run as child processes (the gateway as `npm start` does, on
  * the embedded SQLite store at its default durability, the notifier and the
@@ -54,7 +57,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { generateKeyPair, type PublicKey, parsePublicKey, sign, verify } from "@mizan/protocol"
 import {
+  type BareEdge,
   type BareSynchronous,
+  type BareWork,
   createsFor,
   type ServerProcess,
   type SignedRequest,
@@ -217,35 +222,19 @@ try {
   }
   const [ceilingLoads = [], secondBareLoads = []] = bareLoadsByLevel
   const [ceilingLevel] = bareLevels
-  const effectEdgeLoads =
-    process.env.BENCH_GATEWAY_ONLY === "1" || ceilingLevel === undefined
-      ? []
-      : await startBareServerProcess(dataDir, bareKeys.privateKeyPem, ceilingLevel, threadPoolEnv, "effect-http").then(
-          (bare) => {
-            servers.push(bare)
-            return inFlightCounts.map((n) =>
-              loadOn(`bare server (${ceilingLevel}, effect/http)`, bare, bareKeys.publicKey, n),
-            )
-          },
-        )
+  /** A bare server at the ceiling's durability on another edge or doing other work, loaded at each count in flight. */
+  const ceilingVariantLoads = async (edge: BareEdge, work: BareWork, label: string) => {
+    if (process.env.BENCH_GATEWAY_ONLY === "1" || ceilingLevel === undefined) return []
+    const bare = await startBareServerProcess(dataDir, bareKeys.privateKeyPem, ceilingLevel, threadPoolEnv, edge, work)
+    servers.push(bare)
+    return inFlightCounts.map((n) => loadOn(`bare server (${ceilingLevel}${label})`, bare, bareKeys.publicKey, n))
+  }
+  const effectEdgeLoads = await ceilingVariantLoads("effect-http", "minimal", ", effect/http")
   // The gateway's work as plain functions (bareGatewayWork.ts), served as the gateway is: what its layering costs.
-  const gatewayWorkLoads =
-    process.env.BENCH_GATEWAY_ONLY === "1" || ceilingLevel === undefined
-      ? []
-      : await startBareServerProcess(
-          dataDir,
-          bareKeys.privateKeyPem,
-          ceilingLevel,
-          threadPoolEnv,
-          "effect-http",
-          "gateway",
-        ).then((bare) => {
-          servers.push(bare)
-          return inFlightCounts.map((n) =>
-            loadOn(`bare server (${ceilingLevel}, effect/http, the gateway's work)`, bare, bareKeys.publicKey, n),
-          )
-        })
-  const allBareLoads = [...bareLoadsByLevel.flat(), ...effectEdgeLoads, ...gatewayWorkLoads]
+  const gatewayWorkLoads = await ceilingVariantLoads("effect-http", "gateway", ", effect/http, the gateway's work")
+  // The same work on node:http: whether effect/http, which the gateway keeps, is what holds the work's ceiling down.
+  const nodeGatewayWorkLoads = await ceilingVariantLoads("node-http", "gateway", ", the gateway's work")
+  const allBareLoads = [...bareLoadsByLevel.flat(), ...effectEdgeLoads, ...gatewayWorkLoads, ...nodeGatewayWorkLoads]
   const workloads = [...gatewayLoads, ...beforeLoads, ...allBareLoads, bareSigning] as ReadonlyArray<Workload<unknown>>
   const measurements = await measureTogether(workloads, counts)
   const measurementOf = (workload: unknown): Measurement | undefined =>
@@ -281,6 +270,14 @@ try {
     const gateway = gatewayLoads[i]
     if (gateway !== undefined)
       comparisons.push(comparisonOf(measurementOf(gateway), measurementOf(gatewayWork), "requests"))
+  }
+  // The work's share of the bare node:http server, and what effect/http costs the work.
+  for (const [i, onNode] of nodeGatewayWorkLoads.entries()) {
+    const bare = ceilingLoads[i]
+    if (bare !== undefined) comparisons.push(comparisonOf(measurementOf(onNode), measurementOf(bare), "requests"))
+    const throughEffect = gatewayWorkLoads[i]
+    if (throughEffect !== undefined)
+      comparisons.push(comparisonOf(measurementOf(throughEffect), measurementOf(onNode), "requests"))
   }
   console.log(formatTable(comparisons))
   console.log(`\nlatency over the measured runs (${counts.measuredRuns} of ${requestsPerRun} requests each):`)
