@@ -45,10 +45,18 @@ export const rejectField = (code: CodeName, field: string, rest: string): Reject
  * field is not in `names`, or that carries none, is answered as it is.
  */
 export const renameField = (rejection: Rejection, names: Readonly<Record<string, string>>): Rejection => {
-  const { field } = rejection
+  const { field, detail } = rejection
   if (field === undefined || !Object.hasOwn(names, field)) return rejection
-  // rejectField wrote the sentence as the field, a space and the rest.
-  return rejectField(rejection.code, names[field] as string, rejection.detail.slice(field.length + 1))
+  const renamed = names[field] as string
+  // rejectField wrote the sentence as the field, a space and the rest; a
+  // refusal built otherwise names its field where its sentence chose to.
+  return new Rejection({
+    code: rejection.code,
+    field: renamed,
+    detail: detail.startsWith(`${field} `)
+      ? `${renamed}${detail.slice(field.length)}`
+      : detail.replaceAll(field, renamed),
+  })
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { codeCatalogue, codeOf, namesNoOrder, reject, rejectField, renameField } from "../src/index.ts"
+import { codeCatalogue, codeOf, namesNoOrder, Rejection, reject, rejectField, renameField } from "../src/index.ts"
 
 describe("code catalogue", () => {
   it("holds every code of the spec's tables with its message", () => {
@@ -49,6 +49,18 @@ describe("code catalogue", () => {
     expect(renamed.code).toBe("MERCHANT_ORDER_NO_NOT_EXIST")
     expect(renamed.field).toBe("bizContent.originMerchantOrderNo")
     expect(renamed.detail).toBe("bizContent.originMerchantOrderNo names no order of this merchant")
+  })
+
+  it("renames the field wherever a refusal built by hand names it in its sentence", () => {
+    const names = { "bizContent.merchantOrderNo": "bizContent.originMerchantOrderNo" }
+    const byHand = new Rejection({
+      code: "INVALID_PARAMETER",
+      field: "bizContent.merchantOrderNo",
+      detail: "the order bizContent.merchantOrderNo names is closed",
+    })
+    const renamed = renameField(byHand, names)
+    expect(renamed.field).toBe("bizContent.originMerchantOrderNo")
+    expect(renamed.detail).toBe("the order bizContent.originMerchantOrderNo names is closed")
   })
 
   it("leaves a refusal whose field is not renamed, or that carries none, as it is", () => {
