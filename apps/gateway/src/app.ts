@@ -49,6 +49,12 @@ import {
   rateLimitDefault,
   requestTimeWindowMinutesDefault,
 } from "./config.ts"
+import {
+  keyCacheSecondsDefault,
+  masterKeyFileDefault,
+  serviceKeyFilesDefault,
+  storeSettingDefault,
+} from "./configFile.ts"
 import { createDrainingServer } from "./drainingServer.ts"
 import { Gateway } from "./gateway.ts"
 import { loadServiceKeys } from "./keys.ts"
@@ -63,20 +69,6 @@ export interface GatewayOptions {
   /** Replaces the configured store (tests use the memory store). */
   readonly storeLayer?: Layer.Layer<EventStore, StoreError>
 }
-
-/** The embedded store, beside the configuration file. */
-export const storeSettingDefault = "sqlite:mizan.db"
-
-/** The master key file of sealed personal data, beside the configuration; made on first start in sandbox mode. */
-export const masterKeyFileDefault = "master-keys.json"
-
-/** How long a data key stays in memory: the bound on a forget reaching this process (docs/architecture.md#sealed-personal-data). */
-export const keyCacheSecondsDefault = 30
-
-export const serviceKeyFilesDefault = {
-  privateKeyFile: "service-private.pem",
-  publicKeyFile: "service-public.pem",
-} as const
 
 const layerGateway = (options: GatewayOptions): Layer.Layer<Gateway, ConfigError> =>
   Layer.effect(

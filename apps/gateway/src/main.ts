@@ -6,49 +6,14 @@
  */
 // First, before any module uses libuv's thread pool: it is sized when first used.
 import "./threadPool.ts"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Context, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
-import { storeSettingDefault } from "./app.ts"
-import { ConfigError, decodeConfig, type GatewayConfig } from "./config.ts"
+import { configPathDefault, readConfigFile, storeSettingDefault } from "./configFile.ts"
 import { listenAddressOf } from "./listen.ts"
 import { layerService } from "./service.ts"
 import { whyItCannotStart } from "./startFailure.ts"
-
-export const configPathDefault = "data/config.json"
-
-/** The sandbox a fresh clone starts with: no merchants yet, two wallet members, an IBAN holder, a USD rate. */
-export const sandboxConfigDefault: GatewayConfig = {
-  mode: "sandbox",
-  host: "127.0.0.1",
-  port: 8080,
-  merchants: [],
-  rates: [{ fundoutCurrencyCode: "USD", rate: "0.2722" }],
-  sandbox: {
-    members: [
-      { memberId: "MEMBER-1", phoneNo: "971500000001", fullName: "Amal Saeed", openingBalance: "1000.00" },
-      { memberId: "MEMBER-2", phoneNo: "971500000002", fullName: "Omar Khan", openingBalance: "19990.00" },
-    ],
-    ibanHolders: { AE070331234567890123456: "Amal Saeed" },
-  },
-}
-
-export const readConfigFile = (path: string): GatewayConfig => {
-  if (!existsSync(path)) {
-    mkdirSync(dirname(path), { recursive: true })
-    writeFileSync(path, `${JSON.stringify(sandboxConfigDefault, null, 2)}\n`)
-    console.log(`wrote a sandbox configuration to ${path}`)
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(readFileSync(path, "utf8"))
-  } catch (error) {
-    throw new ConfigError(`${path} is not valid JSON: ${(error as Error).message}`)
-  }
-  return decodeConfig(json)
-}
 
 /** Starts the service as `npm start` does; a configuration it cannot use ends it with one line saying why. */
 const start = () => {

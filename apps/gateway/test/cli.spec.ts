@@ -14,7 +14,7 @@ import { layerKeyFile, layerSealed, layerStore, readMasterKeyFile, writeMasterKe
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { readConfigFile } from "../src/main.ts"
+import { readConfigFile } from "../src/configFile.ts"
 import { layerService } from "../src/service.ts"
 import { type Run, runScript } from "./processes.ts"
 

@@ -3,7 +3,7 @@ import { BankCardTransfer } from "@mizan/card-transfer"
 import { describe, expect, it } from "vitest"
 import { merchantDefaults } from "../src/cli/registration.ts"
 import { ConfigError, decodeConfig } from "../src/config.ts"
-import { sandboxConfigDefault } from "../src/main.ts"
+import { sandboxConfigDefault } from "../src/configFile.ts"
 import { testConfig } from "./harness.ts"
 
 const merchant = { partnerId: "M1", publicKeyPem: "PEM", grants: ["*"] }

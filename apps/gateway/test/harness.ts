@@ -14,8 +14,8 @@ import { type GeneratedKeyPair, generateKeyPair } from "@mizan/protocol"
 import { Effect, type Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
 import type { GatewayConfig, MerchantConfig } from "../src/config.ts"
+import { sandboxConfigDefault } from "../src/configFile.ts"
 import type { HandlerServices } from "../src/handlers/index.ts"
-import { sandboxConfigDefault } from "../src/main.ts"
 import { layerService, type ServiceOptions } from "../src/service.ts"
 
 let serial = 0

@@ -7,7 +7,7 @@
  */
 import { dirname, resolve } from "node:path"
 import { grantAll } from "../config.ts"
-import { configPathDefault } from "../main.ts"
+import { configPathDefault } from "../configFile.ts"
 import { parseArgs, runTool, UsageError } from "./args.ts"
 import { configPathOf, displayPath, readConfigIfPresent } from "./files.ts"
 import { addMerchant } from "./registration.ts"

@@ -9,7 +9,7 @@ import { fils } from "@mizan/kernel"
 import { withoutUndefined } from "@mizan/order-views"
 import { generateKeyPair } from "@mizan/protocol"
 import { decodeConfig, grantAll, type MerchantConfig } from "../config.ts"
-import { readConfigFile } from "../main.ts"
+import { readConfigFile } from "../configFile.ts"
 import { CliError } from "./args.ts"
 import { checkPartnerId, displayPath, merchantKeyFiles } from "./files.ts"
 
