@@ -29,7 +29,6 @@ import {
   StoreError,
   SubjectKeys,
 } from "@mizan/eventsourcing"
-import { layerKurrentDb } from "@mizan/store-kurrentdb"
 import { layerPostgres, layerPostgresExclusiveWork, layerPostgresKeyTable } from "@mizan/store-postgres"
 import {
   layerSqlite,
@@ -273,7 +272,15 @@ export const layerStoreOf = (
       return layerPostgres(store.url, postgresOptionsOf(store, options))
     case "KurrentDb":
       return Layer.merge(
-        layerKurrentDb(store.connectionString),
+        // Loaded for a KurrentDB setting alone: its client takes about 0.2 s
+        // to load, which every start of the gateway, the notifier and the
+        // audit's command line paid on any store.
+        Layer.unwrap(
+          Effect.map(
+            Effect.promise(() => import("@mizan/store-kurrentdb")),
+            ({ layerKurrentDb }) => layerKurrentDb(store.connectionString),
+          ),
+        ),
         store.keyTable === undefined ? noKeyTable("KurrentDB") : layerKeyTableOf(store.keyTable, options),
       )
   }
