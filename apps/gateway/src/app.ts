@@ -5,7 +5,7 @@
  */
 
 import { resolve } from "node:path"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { CardPayoutBank, CardPayoutBankUnavailable } from "@mizan/card-transfer"
 import {
   type EventStore,

@@ -7,7 +7,7 @@
 // First, before any module uses libuv's thread pool: it is sized when first used.
 import "./threadPool.ts"
 import { dirname, resolve } from "node:path"
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Context, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
 import { configPathDefault, readConfigFile, storeSettingDefault } from "./configFile.ts"
