@@ -7,7 +7,9 @@
  * - a lib never imports an app, and an app imports no other app but in the
  *   one place that composes them (`appCompositions`);
  * - every @mizan import is declared in the importer's package.json, so that
- *   Nx's project graph (and its cache) sees the dependency.
+ *   Nx's project graph (and its cache) sees the dependency;
+ * - no source imports the index of a package whose index loads far more than
+ *   any one use needs (`wholeIndexes`): every process start would pay for it.
  * It reads the workspace's package.json tags and every import in src/.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs"
@@ -67,6 +69,17 @@ export const appCompositions: ReadonlyMap<string, string> = new Map([
   ["apps/gateway/src/service.ts", "@mizan/notifier"],
 ])
 
+/**
+ * Packages whose index loads every module they have, each imported by its
+ * modules' own paths instead, with what the index costs a process's start.
+ */
+export const wholeIndexes: ReadonlyMap<string, string> = new Map([
+  [
+    "@effect/platform-node",
+    "its index loads every module, its HTTP client and undici among them (about 0.4 s a start): import @effect/platform-node/NodeHttpServer and the like",
+  ],
+])
+
 /** Every broken boundary of the workspace at `root`, one sentence each. */
 export const boundaryProblems = (root: string): Array<string> => {
   const projects = readProjects(root)
@@ -94,6 +107,8 @@ export const boundaryProblems = (root: string): Array<string> => {
           problems.push(
             `${where}: an app must not import the app ${pkg} (only ${[...appCompositions.keys()].join(", ")} composes apps)`,
           )
+        const wholeIndex = wholeIndexes.get(specifier)
+        if (wholeIndex !== undefined) problems.push(`${where}: imports ${specifier}: ${wholeIndex}`)
         if (pkg.startsWith("@mizan/") && pkg !== project.name && !project.declared.has(pkg))
           problems.push(`${where}: imports ${pkg}, which ${project.name}'s package.json does not declare`)
       }

@@ -71,6 +71,19 @@ describe("module boundaries", () => {
     ])
   })
 
+  it("refuses the index of a package that loads every module, and takes its modules' own paths", () => {
+    const root = workspace({
+      "apps/gateway/package.json": pkg("@mizan/gateway", "scope:app"),
+      "apps/gateway/src/main.ts": `import { NodeRuntime } from "@effect/platform-node"`,
+      "apps/gateway/src/app.ts": `import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"`,
+    })
+    const problems = boundaryProblems(root)
+    expect(problems).toHaveLength(1)
+    expect(problems[0]).toMatch(
+      /^apps\/gateway\/src\/main.ts: imports @effect\/platform-node: its index loads every module.*NodeHttpServer/,
+    )
+  })
+
   it("refuses an app that imports another app, except where the one-process service composes them", () => {
     const root = workspace({
       "apps/notifier/package.json": pkg("@mizan/notifier", "scope:app"),
