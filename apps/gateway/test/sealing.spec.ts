@@ -21,11 +21,12 @@
  * retired while card transfers go on: nothing is lost, everything opens.
  */
 import type { ChildProcess } from "node:child_process"
-import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Writable } from "node:stream"
+import { runCli } from "@mizan/audit"
 import { forgotten } from "@mizan/kernel"
 import type { MerchantClient } from "@mizan/merchant-client"
 import { generateKeyPair } from "@mizan/protocol"
@@ -93,17 +94,37 @@ const secrets = [
   ...inClearFields,
 ]
 
-const auditScript = join(import.meta.dirname, "..", "..", "audit", "src", "main.ts")
+/** A stream that keeps what is written to it, as text. */
+const textSink = () => {
+  const chunks: Array<string> = []
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk))
+      done()
+    },
+  })
+  return { stream, text: () => chunks.join("") }
+}
 
-const audit = (args: ReadonlyArray<string>, dataDir: string, store: string) =>
-  new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((done) =>
-    execFile(
-      process.execPath,
-      [auditScript, ...args, "--store", store, "--master-key-file", join(dataDir, "master-keys.json")],
-      { cwd: dataDir },
-      (error, stdout, stderr) => done({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-    ),
-  )
+/**
+ * `mizan-audit ARGS` on `store` with the master key file the service made
+ * in `dataDir`, started there: its exit code, stdout and stderr. It runs in
+ * this test's process, apart from the service's as an operator's command
+ * is (processes.ts's `auditReplay` starts the command line itself); a
+ * start of the command line would cost a second or two each, two dozen
+ * times.
+ */
+const audit = async (args: ReadonlyArray<string>, dataDir: string, store: string) => {
+  const stdout = textSink()
+  const stderr = textSink()
+  const code = await runCli([...args, "--store", store, "--master-key-file", join(dataDir, "master-keys.json")], {
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    env: {},
+    cwd: dataDir,
+  })
+  return { code, stdout: stdout.text(), stderr: stderr.text() }
+}
 
 const filesUnder = (path: string): ReadonlyArray<string> =>
   !existsSync(path)
