@@ -8,6 +8,7 @@
 export { accessJson, accessText } from "./accessReport.ts"
 export { type AuditFold, type FoldedStates, slimmed } from "./auditFold.ts"
 export { type CliIo, type ExitCode, exitCodes, parseTime, runCli, storeSettingDefault, usage } from "./cli.ts"
+export { type CliRun, runCliToText } from "./cliText.ts"
 export { exportLog } from "./exportLog.ts"
 export { fixedClock } from "./fixedClock.ts"
 export { formatFilsBig, jsonReplacer, toJson } from "./format.ts"

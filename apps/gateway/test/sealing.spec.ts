@@ -25,8 +25,7 @@ import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Writable } from "node:stream"
-import { runCli } from "@mizan/audit"
+import { runCliToText } from "@mizan/audit"
 import { forgotten } from "@mizan/kernel"
 import type { MerchantClient } from "@mizan/merchant-client"
 import { generateKeyPair } from "@mizan/protocol"
@@ -94,18 +93,6 @@ const secrets = [
   ...inClearFields,
 ]
 
-/** A stream that keeps what is written to it, as text. */
-const textSink = () => {
-  const chunks: Array<string> = []
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(String(chunk))
-      done()
-    },
-  })
-  return { stream, text: () => chunks.join("") }
-}
-
 /**
  * `mizan-audit ARGS` on `store` with the master key file the service made
  * in `dataDir`, started there: its exit code, stdout and stderr. It runs in
@@ -114,17 +101,8 @@ const textSink = () => {
  * start of the command line would cost a second or two each, two dozen
  * times.
  */
-const audit = async (args: ReadonlyArray<string>, dataDir: string, store: string) => {
-  const stdout = textSink()
-  const stderr = textSink()
-  const code = await runCli([...args, "--store", store, "--master-key-file", join(dataDir, "master-keys.json")], {
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    env: {},
-    cwd: dataDir,
-  })
-  return { code, stdout: stdout.text(), stderr: stderr.text() }
-}
+const audit = (args: ReadonlyArray<string>, dataDir: string, store: string) =>
+  runCliToText([...args, "--store", store, "--master-key-file", join(dataDir, "master-keys.json")], { cwd: dataDir })
 
 const filesUnder = (path: string): ReadonlyArray<string> =>
   !existsSync(path)

@@ -1,35 +1,10 @@
-/** Runs the command line in-process, capturing what it writes. */
-import { Writable } from "node:stream"
-import { runCli } from "../../src/index.ts"
+/** Runs the command line in-process, capturing what it writes; relative paths start from the test's directory. */
+import { type CliRun, runCliToText } from "../../src/index.ts"
 
-export interface CliRun {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
+export type { CliRun }
 
-const capture = () => {
-  const chunks: Array<string> = []
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(String(chunk))
-      done()
-    },
-  })
-  return { stream, text: () => chunks.join("") }
-}
-
-export const cli = async (
+export const cli = (
   argv: ReadonlyArray<string>,
   options: { readonly cwd?: string; readonly env?: Readonly<Record<string, string>> } = {},
-): Promise<CliRun> => {
-  const stdout = capture()
-  const stderr = capture()
-  const code = await runCli(argv, {
-    stdout: stdout.stream,
-    stderr: stderr.stream,
-    env: options.env ?? {},
-    cwd: options.cwd ?? process.cwd(),
-  })
-  return { code, stdout: stdout.text(), stderr: stderr.text() }
-}
+): Promise<CliRun> =>
+  runCliToText(argv, { cwd: options.cwd ?? process.cwd(), ...(options.env === undefined ? {} : { env: options.env }) })
