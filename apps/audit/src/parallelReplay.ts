@@ -157,6 +157,9 @@ const workerEnv = (): NodeJS.ProcessEnv => ({
  * Performance); the workers are ended once the report is made, or the first
  * of them fails.
  */
+/** The worker's module beside this one: its source in the workspace, its build where the package is installed. */
+const replayWorkerFile = new URL(`./replayWorker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url)
+
 export const replayInWorkers = (options: ParallelReplayOptions): Effect.Effect<ReplayReport, AuditError> =>
   Effect.acquireUseRelease(
     Effect.sync(() =>
@@ -170,7 +173,7 @@ export const replayInWorkers = (options: ParallelReplayOptions): Effect.Effect<R
           findingsListedMax: options.findingsListedMax,
           startedAtMs: performance.timeOrigin + performance.now(),
         }
-        return new Worker(new URL("./replayWorker.ts", import.meta.url), { workerData, env: workerEnv() })
+        return new Worker(replayWorkerFile, { workerData, env: workerEnv() })
       }),
     ),
     (workers) =>

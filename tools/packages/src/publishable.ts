@@ -1,6 +1,7 @@
 /**
- * The packages a user embeds: every lib whose package.json is not private
- * (CONTRIBUTING.md, "Packages"). Apps and tools are private and never packed.
+ * The packages a user embeds: every lib whose package.json is not private,
+ * and the audit (CONTRIBUTING.md, "Packages"). The service's apps and the
+ * tools are private and never packed.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -13,6 +14,7 @@ export interface Manifest {
   readonly license?: string
   readonly files?: ReadonlyArray<string>
   readonly engines?: { readonly node?: string }
+  readonly bin?: Readonly<Record<string, string>>
   readonly exports?: Readonly<Record<string, string | Readonly<Record<string, string>>>>
   readonly dependencies?: Readonly<Record<string, string>>
   readonly peerDependencies?: Readonly<Record<string, string>>

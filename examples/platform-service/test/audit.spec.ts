@@ -1,0 +1,34 @@
+/**
+ * The audit of the service's own store, as an operator runs it: the
+ * `mizan-audit` command the `@mizan/audit` package installs replays every
+ * event the service wrote and checks every invariant.
+ */
+import { execFile } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, expect, it } from "vitest"
+import { orderLifecycle, startService } from "./service.ts"
+
+const folder = mkdtempSync(join(tmpdir(), "platform-service-audit-"))
+afterAll(() => rmSync(folder, { recursive: true, force: true }))
+
+const mizanAudit = (args: ReadonlyArray<string>) =>
+  new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((done) =>
+    execFile(join(import.meta.dirname, "..", "node_modules", ".bin", "mizan-audit"), args, (error, stdout, stderr) =>
+      done({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+    ),
+  )
+
+it("replays the service's store with every invariant held, and counts the money it moved", async () => {
+  const setting = `sqlite:${join(folder, "platform.db")}`
+  const service = await startService(setting)
+  await orderLifecycle(service)
+  await service.stop()
+  const replay = await mizanAudit(["replay", "--json", "--store", setting])
+  expect([replay.code, replay.stderr]).toEqual([0, ""])
+  expect(JSON.parse(replay.stdout)).toMatchObject({
+    ok: true,
+    moneyAed: { paid: "100.00", refunded: "25.00" },
+  })
+}, 30_000)
