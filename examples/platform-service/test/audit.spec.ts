@@ -3,22 +3,14 @@
  * `mizan-audit` command the `@mizan/audit` package installs replays every
  * event the service wrote and checks every invariant.
  */
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, expect, it } from "vitest"
-import { orderLifecycle, startService } from "./service.ts"
+import { mizanAudit, orderLifecycle, startService } from "./service.ts"
 
 const folder = mkdtempSync(join(tmpdir(), "platform-service-audit-"))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
-
-const mizanAudit = (args: ReadonlyArray<string>) =>
-  new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((done) =>
-    execFile(join(import.meta.dirname, "..", "node_modules", ".bin", "mizan-audit"), args, (error, stdout, stderr) =>
-      done({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
-    ),
-  )
 
 it("replays the service's store with every invariant held, and counts the money it moved", async () => {
   const setting = `sqlite:${join(folder, "platform.db")}`

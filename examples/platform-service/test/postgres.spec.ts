@@ -1,6 +1,7 @@
 import { type EmbeddedServer, startEmbeddedPostgres, testServerSettings } from "@mizan/store-postgres/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { orderLifecycle, startService } from "./service.ts"
+import { postgresSchema } from "../src/store.ts"
+import { mizanAudit, orderLifecycle, startService } from "./service.ts"
 
 describe("the service on PostgreSQL, chosen by its STORE setting", () => {
   let server: EmbeddedServer
@@ -23,5 +24,9 @@ describe("the service on PostgreSQL, chosen by its STORE setting", () => {
       await first.stop()
       await second.stop()
     }
+    // The audit, as the package installs it, reads the service's schema and finds every invariant held.
+    const replay = await mizanAudit(["replay", "--json", "--store", `${setting}?schema=${postgresSchema}`])
+    expect([replay.code, replay.stderr]).toEqual([0, ""])
+    expect(JSON.parse(replay.stdout)).toMatchObject({ ok: true, moneyAed: { paid: "100.00", refunded: "25.00" } })
   })
 })

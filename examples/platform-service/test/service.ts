@@ -1,5 +1,7 @@
 /** The service on a free loopback port, on the store a setting names, as `npm start` runs it. */
+import { execFile } from "node:child_process"
 import type { AddressInfo } from "node:net"
+import { join } from "node:path"
 import { ManagedRuntime } from "effect"
 import { makeServer } from "../src/server.ts"
 import { storeLayer } from "../src/store.ts"
@@ -48,3 +50,14 @@ export const orderLifecycle = async (service: RunningService) => {
   const read = await service.call("GET", "/orders/order-1")
   return { created, paid, refunded, completed, read }
 }
+
+/**
+ * `mizan-audit ARGS`, the command the `@mizan/audit` package installs, as an
+ * operator runs it on the service's store: its exit status and what it wrote.
+ */
+export const mizanAudit = (args: ReadonlyArray<string>) =>
+  new Promise<{ readonly code: number; readonly stdout: string; readonly stderr: string }>((done) =>
+    execFile(join(import.meta.dirname, "..", "node_modules", ".bin", "mizan-audit"), args, (error, stdout, stderr) =>
+      done({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+    ),
+  )
