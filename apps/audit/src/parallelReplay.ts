@@ -150,6 +150,9 @@ const workerEnv = (): NodeJS.ProcessEnv => ({
   NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(tmpdir(), "node-compile-cache"),
 })
 
+/** The worker's module beside this one: its source in the workspace, its build where the package is installed. */
+const replayWorkerFile = new URL(`./replayWorker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url)
+
 /**
  * Replays the store's log on `workers` threads and answers the report one
  * replayer would give. Each worker opens the store itself and reads the whole
@@ -157,9 +160,6 @@ const workerEnv = (): NodeJS.ProcessEnv => ({
  * Performance); the workers are ended once the report is made, or the first
  * of them fails.
  */
-/** The worker's module beside this one: its source in the workspace, its build where the package is installed. */
-const replayWorkerFile = new URL(`./replayWorker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url)
-
 export const replayInWorkers = (options: ParallelReplayOptions): Effect.Effect<ReplayReport, AuditError> =>
   Effect.acquireUseRelease(
     Effect.sync(() =>
