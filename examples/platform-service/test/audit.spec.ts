@@ -23,4 +23,10 @@ it("replays the service's store with every invariant held, and counts the money 
     ok: true,
     moneyAed: { paid: "100.00", refunded: "25.00" },
   })
+  // On two worker threads, which load the package's built worker module: the same report.
+  const onWorkers = await mizanAudit(["replay", "--json", "--workers", "2", "--store", setting])
+  expect([onWorkers.code, onWorkers.stderr]).toEqual([0, ""])
+  const { elapsedMs: _, ...report } = JSON.parse(replay.stdout)
+  const { elapsedMs: __, ...reportOnWorkers } = JSON.parse(onWorkers.stdout)
+  expect(reportOnWorkers).toEqual(report)
 }, 30_000)
