@@ -6,5 +6,4 @@ export type { CliRun }
 export const cli = (
   argv: ReadonlyArray<string>,
   options: { readonly cwd?: string; readonly env?: Readonly<Record<string, string>> } = {},
-): Promise<CliRun> =>
-  runCliToText(argv, { cwd: options.cwd ?? process.cwd(), ...(options.env === undefined ? {} : { env: options.env }) })
+): Promise<CliRun> => runCliToText(argv, { cwd: options.cwd ?? process.cwd(), env: options.env ?? {} })
