@@ -1,7 +1,8 @@
 /**
  * What a published package must say about itself (CONTRIBUTING.md,
- * "Packages"), for every lib a user embeds, and that apps and tools stay
- * private. The expected values are the ones the issue asks for, written here.
+ * "Packages"), for every lib a user embeds and the audit, and that the
+ * gateway, the notifier and the tools stay private. The expected values
+ * are the ones the issue asks for, written here.
  */
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
