@@ -3,6 +3,7 @@
  * printed as exact decimals of AED from the bigint sums of fils; positions
  * are decimal strings in JSON, since they are bigints.
  */
+import { withoutUndefined } from "@mizan/kernel"
 import { formatCount, formatFilsBig, formatFilsBigGrouped } from "./format.ts"
 import { type MoneyFigureName, moneyFigureNames } from "./registry.ts"
 import { type EventPlace, type Findings, isClean, type ReplayReport } from "./replay.ts"
@@ -31,7 +32,7 @@ export const reportJson = (report: ReplayReport, elapsedMs?: number) => ({
   streams: report.streams,
   firstPosition: report.firstPosition?.toString() ?? null,
   lastPosition: report.lastPosition?.toString() ?? null,
-  ...(elapsedMs === undefined ? {} : { elapsedMs: Math.round(elapsedMs) }),
+  ...withoutUndefined({ elapsedMs: elapsedMs === undefined ? undefined : Math.round(elapsedMs) }),
   counts: Object.fromEntries(
     report.counts.map((k) => [
       k.kind,

@@ -4,6 +4,7 @@
  * server can run where this was written: README.md lists what was checked
  * and what was not.
  */
+
 import { randomUUID } from "node:crypto"
 import {
   BACKWARDS,
@@ -27,6 +28,7 @@ import {
   StoreError,
   VersionConflict,
 } from "@mizan/eventsourcing"
+import { withoutUndefined } from "@mizan/kernel"
 import { Clock, Effect, Layer, Result, type Scope } from "effect"
 import {
   appendFailure,
@@ -94,7 +96,7 @@ export const storeOn = (client: KurrentDBClient, namespace: Namespace, pollInter
         collect(
           client.readStream(namespace.stream(streamId), {
             fromRevision: revisionOfVersion(Math.max(fromVersion, 1)),
-            ...(maxCount === undefined ? {} : { maxCount }),
+            ...withoutUndefined({ maxCount }),
             // Read-your-writes: a follower node may not have the latest append yet.
             requiresLeader: true,
           }),

@@ -57,11 +57,12 @@ describe("without-undefined: the kernel's helper, not the pattern written out", 
     expect(namesFound(undefinedSpread, source)).toEqual(["a", "b", "c"])
   })
 
-  it("passes a conditional whose branches are not an empty object and an object", () => {
+  it("passes a conditional whose branches are not an empty object and a one-key object, and a group of keys", () => {
     const source = [
       "const a = note === undefined ? undefined : { note }",
       "const b = note === null ? {} : { note }",
       "const c = withoutUndefined({ note })",
+      "const d = last === undefined ? {} : { at: last.at, status: last.status }",
     ].join("\n")
     expect(namesFound(undefinedSpread, source)).toEqual([])
   })

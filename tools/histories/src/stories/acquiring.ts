@@ -5,9 +5,10 @@
  * pending) or revoked with its full refund. Every step goes through the real
  * decider and `handleCommand`, as the gateway and the sandbox drive them.
  */
+
 import { AcquiringOrder } from "@mizan/acquiring"
 import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
-import { dayMs, type Fils, fils, hourMs, minuteMs, type Timestamp, timestamp } from "@mizan/kernel"
+import { dayMs, type Fils, fils, hourMs, minuteMs, type Timestamp, timestamp, withoutUndefined } from "@mizan/kernel"
 import { Effect } from "effect"
 import { endRefund, placeAcquiringOrder, requestRefund, revokeOrder } from "../flows.ts"
 import { after, type Next, type Step, stepLater, theEnd } from "../story.ts"
@@ -153,7 +154,7 @@ const refund = (story: OrderStory): Step =>
       refundMerchantOrderNo,
       amountFils,
       // A split order gives back from every account in proportion, so the payee alone never runs short (62006).
-      ...(story.request.sharingParamList === undefined ? {} : { refundSharingAmount: true }),
+      ...withoutUndefined({ refundSharingAmount: story.request.sharingParamList === undefined ? undefined : true }),
       ...(random.chance(0.5) ? { reason: random.pick(["customer request", "damaged", "late delivery"]) } : {}),
       notifyUrl: "https://merchant.example/refund-notify",
     }

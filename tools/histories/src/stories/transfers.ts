@@ -7,7 +7,7 @@
 
 import { BankCardTransfer, CardNumber, legalNameShape } from "@mizan/card-transfer"
 import { handleCommand } from "@mizan/eventsourcing"
-import { fils, hourMs, minuteMs, type Sha256Hex } from "@mizan/kernel"
+import { fils, hourMs, minuteMs, type Sha256Hex, withoutUndefined } from "@mizan/kernel"
 import { placeTransfer, transferToWallet } from "@mizan/order-flows"
 import { BankTransfer, VamDeposit } from "@mizan/transfer"
 import { Effect } from "effect"
@@ -74,7 +74,7 @@ const bankRequestFor = (world: World, merchantOrderNo: string) => {
     amountFils: fils(random.int(10_000, 2_000_000)),
     holderName: sha256(holderName),
     iban: sha256(ibanFor(world)),
-    ...(address === undefined ? {} : { beneficiaryAddress: sha256(address) }),
+    ...withoutUndefined({ beneficiaryAddress: address === undefined ? undefined : sha256(address) }),
     ...(foreign
       ? {
           networkCode: "SWIFT",
@@ -181,7 +181,7 @@ export const cardStory = (world: World): Step =>
         expiryMonth: String(random.int(1, 12)).padStart(2, "0"),
       },
       cardNumber: new CardNumber(clear, sha256(clear)),
-      ...(holder.companyNameShape === undefined ? {} : { companyNameShape: holder.companyNameShape }),
+      ...withoutUndefined({ companyNameShape: holder.companyNameShape }),
       enabledProducts: [BankCardTransfer.bankCardTransferProduct],
       feePlan: cardFeePlan,
       payerFeeMemberId: "100000000099",

@@ -11,23 +11,31 @@ import { field, nameOf, type SyntaxNode, walk } from "../syntax.ts"
 const isUndefined = (node: SyntaxNode | undefined): boolean =>
   nameOf(node) === "undefined" && node?.type === "Identifier"
 
-const isEmptyObject = (node: SyntaxNode | undefined): boolean =>
-  node?.type === "ObjectExpression" && (node.properties as ReadonlyArray<unknown>).length === 0
+const propertyCount = (node: SyntaxNode | undefined): number | undefined =>
+  node?.type === "ObjectExpression" ? (node.properties as ReadonlyArray<unknown>).length : undefined
+
+const isEmptyObject = (node: SyntaxNode | undefined): boolean => propertyCount(node) === 0
+
+/** One key: several keys present together when a value is (a last step's fields) are a group, not one optional value. */
+const isOneKeyObject = (node: SyntaxNode | undefined): boolean => {
+  const properties = node?.type === "ObjectExpression" ? (node.properties as ReadonlyArray<SyntaxNode>) : []
+  return properties.length === 1 && properties[0]?.type === "Property"
+}
 
 const comparesWithUndefined = (test: SyntaxNode | undefined, operator: string): boolean =>
   test?.type === "BinaryExpression" &&
   (test.operator === operator || test.operator === operator.slice(0, 2)) &&
   (isUndefined(field(test, "left")) || isUndefined(field(test, "right")))
 
-/** `x === undefined ? {} : { ... }` or `x !== undefined ? { ... } : {}`. */
+/** `x === undefined ? {} : { key: ... }` or `x !== undefined ? { key: ... } : {}`. */
 const isUndefinedSpread = (node: SyntaxNode): boolean => {
   if (node.type !== "ConditionalExpression") return false
   const consequent = field(node, "consequent")
   const alternate = field(node, "alternate")
   const test = field(node, "test")
   return (
-    (comparesWithUndefined(test, "===") && isEmptyObject(consequent) && alternate?.type === "ObjectExpression") ||
-    (comparesWithUndefined(test, "!==") && isEmptyObject(alternate) && consequent?.type === "ObjectExpression")
+    (comparesWithUndefined(test, "===") && isEmptyObject(consequent) && isOneKeyObject(alternate)) ||
+    (comparesWithUndefined(test, "!==") && isEmptyObject(alternate) && isOneKeyObject(consequent))
   )
 }
 
