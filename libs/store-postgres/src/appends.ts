@@ -25,7 +25,7 @@ import {
 import { Clock, Data, Effect } from "effect"
 import type pg from "pg"
 import { isStreamVersionTaken, storeErrorFrom } from "./errors.ts"
-import { appendBatchEventsMax } from "./globalPosition.ts"
+import { appendBatchMaxEvents } from "./globalPosition.ts"
 import { type Queryable, queryRows } from "./queries.ts"
 import { metadataOf } from "./records.ts"
 import type { Statement, Statements } from "./statements.ts"
@@ -102,7 +102,7 @@ const chainBatch = ({ streamId, events, encoded }: EncodedPart, recordedAt: numb
  * after another writer moved it first. Each retry re-reads the head, so
  * only a stream appended to without pause by others exhausts it.
  */
-export const anyAppendAttemptsMax = 100
+export const anyAppendMaxAttempts = 100
 
 /** What the append statement answers for each event it inserted. */
 interface VersionRow {
@@ -122,7 +122,7 @@ class LostPart extends Data.TaggedError("LostPart")<{ readonly index: number }> 
 const tooMany = (what: string, events: number) =>
   new StoreError({
     reason: "InvalidRequest",
-    detail: `${what} carries at most ${appendBatchEventsMax} events, not ${events}`,
+    detail: `${what} carries at most ${appendBatchMaxEvents} events, not ${events}`,
   })
 
 export interface AppendsOn {
@@ -219,14 +219,14 @@ export const makeAppends = ({ pool, statements, heads, announce }: AppendsOn) =>
   const append: EventStoreShape["append"] = (streamId, events, expected) =>
     Effect.gen(function* () {
       yield* checkAppendRequest(streamId, events.length, expected)
-      if (events.length > appendBatchEventsMax) return yield* tooMany("an append", events.length)
+      if (events.length > appendBatchMaxEvents) return yield* tooMany("an append", events.length)
       const recordedAt = yield* Clock.currentTimeMillis
       const part = yield* encodePart({ streamId, events, expected })
       for (let attempt = 1; ; attempt++) {
         const written = yield* writePart(pool, part, recordedAt)
         if (written === "lost") {
           // "any" appends wherever the stream stands: build on its new head.
-          if (expected === "any" && attempt < anyAppendAttemptsMax) continue
+          if (expected === "any" && attempt < anyAppendMaxAttempts) continue
           return yield* conflict(part)
         }
         heads.remember(streamId, written.head)
@@ -249,7 +249,7 @@ export const makeAppends = ({ pool, statements, heads, announce }: AppendsOn) =>
       const problem = appendManyRequestProblem(parts)
       if (problem !== undefined) return yield* problem
       const total = parts.reduce((sum, part) => sum + part.events.length, 0)
-      if (total > appendBatchEventsMax) return yield* tooMany("an appendMany", total)
+      if (total > appendBatchMaxEvents) return yield* tooMany("an appendMany", total)
       const recordedAt = yield* Clock.currentTimeMillis
       const encoded = yield* Effect.forEach(parts, encodePart)
       // Where each part's events start in the log, after the parts before it in the request.
@@ -274,7 +274,7 @@ export const makeAppends = ({ pool, statements, heads, announce }: AppendsOn) =>
         ).pipe(Effect.catchTag("LostPart", ({ index }) => Effect.succeed(index)))
         if (typeof written === "number") {
           const lost = parts[written]!
-          if (lost.expected === "any" && attempt < anyAppendAttemptsMax) continue
+          if (lost.expected === "any" && attempt < anyAppendMaxAttempts) continue
           return yield* conflict(lost)
         }
         for (const [i, { head }] of written.entries()) heads.remember(parts[i]!.streamId, head)

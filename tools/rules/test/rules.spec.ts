@@ -69,10 +69,14 @@ describe("without-undefined: the kernel's helper, not the pattern written out", 
 })
 
 describe("unit-last: a bound's unit at the end of its name", () => {
-  it.each(["appendBatchEventsMax", "responseBytesMax", "ciphertextCharsMin", "bodyBytesLimit", "APPEND_EVENTS_MAX"])(
-    "refuses %s",
-    (name) => expect(isUnitFirst(name)).toBe(true),
-  )
+  it.each([
+    "appendBatchEventsMax",
+    "responseBytesMax",
+    "ciphertextCharsMin",
+    "bodyBytesLimit",
+    "bytesMax",
+    "APPEND_EVENTS_MAX",
+  ])("refuses %s", (name) => expect(isUnitFirst(name)).toBe(true))
 
   it.each([
     "appendBatchMaxEvents",
@@ -83,8 +87,12 @@ describe("unit-last: a bound's unit at the end of its name", () => {
     "MinutesMaximal",
   ])("passes %s", (name) => expect(isUnitFirst(name)).toBe(false))
 
-  it("reads identifiers only, so an old name kept for compatibility is written as a string", () => {
-    const source = `const renamed = { "readyNotifierLagSecondsMax": "readyNotifierMaxLagSeconds" }\nconst lagSecondsMax = 1`
+  it("passes an old name its file lists in a rename table, and refuses any other", () => {
+    const source = [
+      'const renamedOptions = { answerBytesMax: "answerMaxBytes" } as const',
+      "interface Options { readonly answerBytesMax?: number }",
+      "const lagSecondsMax = 1",
+    ].join("\n")
     expect(namesFound(unitLast, source)).toEqual(["lagSecondsMax"])
   })
 })
