@@ -32,7 +32,7 @@ import {
   VersionConflict,
 } from "@mizan/eventsourcing"
 import { withoutUndefined } from "@mizan/kernel"
-import { Clock, Effect, Layer, Result, type Scope } from "effect"
+import { Clock, Effect, Layer, Result } from "effect"
 import {
   appendFailure,
   type ClientRecordedEvent,
@@ -273,28 +273,27 @@ const noTamperEvidence = Effect.fail(
   }),
 )
 
-export const makeKurrentDbEventStore = (
+export const makeKurrentDbEventStore = Effect.fnUntraced(function* (
   connectionString: string,
   options: KurrentDbStoreOptions = {},
-): Effect.Effect<EventStoreShape, StoreError, Scope.Scope> =>
-  Effect.gen(function* () {
-    const prefix = options.namespace ?? ""
-    if (prefix.startsWith("$"))
-      return yield* new StoreError({ reason: "InvalidRequest", detail: "a namespace must not start with $" })
-    const client = yield* Effect.acquireRelease(
-      Effect.try({
-        try: () => KurrentDBClient.connectionString(connectionString),
-        // The connection string may hold a password: it is not repeated here.
-        catch: () =>
-          new StoreError({ reason: "InvalidRequest", detail: "the KurrentDB connection string does not parse" }),
-      }),
-      (client) => Effect.promise(() => client.dispose()),
-    )
-    const store = storeOn(client, namespaceOf(prefix), options.pollIntervalMs ?? pollIntervalMsDefault)
-    // Fail at open, as the other stores do, rather than at the first command.
-    yield* store.readStream(connectionCheckStream, { maxCount: 1 })
-    return store
-  })
+) {
+  const prefix = options.namespace ?? ""
+  if (prefix.startsWith("$"))
+    return yield* new StoreError({ reason: "InvalidRequest", detail: "a namespace must not start with $" })
+  const client = yield* Effect.acquireRelease(
+    Effect.try({
+      try: () => KurrentDBClient.connectionString(connectionString),
+      // The connection string may hold a password: it is not repeated here.
+      catch: () =>
+        new StoreError({ reason: "InvalidRequest", detail: "the KurrentDB connection string does not parse" }),
+    }),
+    (client) => Effect.promise(() => client.dispose()),
+  )
+  const store = storeOn(client, namespaceOf(prefix), options.pollIntervalMs ?? pollIntervalMsDefault)
+  // Fail at open, as the other stores do, rather than at the first command.
+  yield* store.readStream(connectionCheckStream, { maxCount: 1 })
+  return store
+})
 
 export const layerKurrentDb = (
   connectionString: string,

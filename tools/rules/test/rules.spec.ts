@@ -23,12 +23,14 @@ describe("effect-fn: Effect.fn over a function returning Effect.gen", () => {
     expect(namesFound(effectFn, source)).toEqual(["load", "save", "drop", "store.read"])
   })
 
-  it("passes Effect.fn, Effect.fnUntraced, a program that is no function and a body that does more", () => {
+  it("passes Effect.fn, Effect.fnUntraced, a program that is no function, a body that does more, a callback and a span of its own", () => {
     const source = [
       'const load = Effect.fn("Store.load")(function* (id: string) { return id })',
       "const each = Effect.fnUntraced(function* (id: string) { return id })",
       "const program = Effect.gen(function* () { return 1 })",
       "const later = (id: string) => { const key = id.trim(); return Effect.gen(function* () { return key }) }",
+      "const each = Effect.flatMap(load, (id: string) => Effect.gen(function* () { return id }))",
+      'const spanned = (id: string) => Effect.gen(function* () { return id }).pipe(Effect.withSpan("S.spanned", { attributes: { id } }))',
     ].join("\n")
     expect(namesFound(effectFn, source)).toEqual([])
   })

@@ -158,35 +158,32 @@ const equalitySecretOf = Effect.fnUntraced(function* (keys: DataKeys) {
 })
 
 /** Makes the sealer of `plan`, loading (or, in a new store, making) the secret of the keyed ids. */
-export const makeSealer = (
-  plan: SealingPlan,
-  options: SealingOptions = {},
-): Effect.Effect<Sealer, StoreError, KeyRing | SubjectKeys> =>
-  Effect.gen(function* () {
-    const compiled = compilePlan(plan)
-    const settings = { ...sealingDefaults, ...options }
-    const keys: DataKeys = {
-      clock: yield* Clock.Clock,
-      keyRing: yield* KeyRing,
-      subjectKeys: yield* SubjectKeys,
-      cache: new KeyCache(settings.keyCacheMaxKeys),
-      keyCacheMs: settings.keyCacheMs,
-    }
-    const sealedCategories = new Set(plan.streams.map((s) => s.category))
-    const ids = makeSubjectIds(yield* equalitySecretOf(keys), settings.keyCacheMaxKeys, sealedCategories)
-    // A stored entry names its fields by their concrete paths: each read into steps once, then remembered.
-    const parts: SealerParts = { compiled, keys, ids, stepsOfStored: remembering(storedPathsMax, stepsOf) }
-    return {
-      subjectIdOf: ids.subjectIdOf,
-      streamSubjectIdOf: (kind, streamId) => ids.streamSubjectIdOf(kind, ids.storedStreamIdOf(streamId)),
-      storedStreamId: ids.storedStreamIdOf,
-      seals: (type) => compiled.has(type),
-      seal: (storedStreamId, type, data) => seal(parts, storedStreamId, type, data),
-      open: (storedStreamId, eventId, data) => openSealed(parts, storedStreamId, eventId, data),
-      loadKeysOf: (stored) => loadKeysOf(keys, stored),
-      forget: (subjectId, by) => forgetKeys(keys, subjectId, by),
-    }
-  })
+export const makeSealer = Effect.fnUntraced(function* (plan: SealingPlan, options: SealingOptions = {}) {
+  const compiled = compilePlan(plan)
+  const settings = { ...sealingDefaults, ...options }
+  const keys: DataKeys = {
+    clock: yield* Clock.Clock,
+    keyRing: yield* KeyRing,
+    subjectKeys: yield* SubjectKeys,
+    cache: new KeyCache(settings.keyCacheMaxKeys),
+    keyCacheMs: settings.keyCacheMs,
+  }
+  const sealedCategories = new Set(plan.streams.map((s) => s.category))
+  const ids = makeSubjectIds(yield* equalitySecretOf(keys), settings.keyCacheMaxKeys, sealedCategories)
+  // A stored entry names its fields by their concrete paths: each read into steps once, then remembered.
+  const parts: SealerParts = { compiled, keys, ids, stepsOfStored: remembering(storedPathsMax, stepsOf) }
+  const sealer: Sealer = {
+    subjectIdOf: ids.subjectIdOf,
+    streamSubjectIdOf: (kind, streamId) => ids.streamSubjectIdOf(kind, ids.storedStreamIdOf(streamId)),
+    storedStreamId: ids.storedStreamIdOf,
+    seals: (type) => compiled.has(type),
+    seal: (storedStreamId, type, data) => seal(parts, storedStreamId, type, data),
+    open: (storedStreamId, eventId, data) => openSealed(parts, storedStreamId, eventId, data),
+    loadKeysOf: (stored) => loadKeysOf(keys, stored),
+    forget: (subjectId, by) => forgetKeys(keys, subjectId, by),
+  }
+  return sealer
+})
 
 /**
  * The sealer of `plan` over a key table and a key ring held as values (a
