@@ -19,11 +19,11 @@
  */
 import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { Effect } from "effect"
+import { registry } from "../model/registry.ts"
+import type { AuditError } from "../shared/stores.ts"
 import { checkFile } from "./importCheck.ts"
 import { type ImportOptions, type ImportSummary, importDefaults } from "./importOptions.ts"
 import { writeFile } from "./importWrite.ts"
-import { registry } from "./registry.ts"
-import type { AuditError } from "./stores.ts"
 
 export { type ImportOptions, type ImportSummary, importDefaults } from "./importOptions.ts"
 

@@ -3,8 +3,9 @@
  * printed as exact decimals of AED from the bigint sums of fils; positions
  * are decimal strings in JSON, since they are bigints.
  */
-import { formatCount, formatFilsBig, formatFilsBigGrouped } from "./format.ts"
-import { type MoneyFigureName, moneyFigureNames } from "./registry.ts"
+
+import { type MoneyFigureName, moneyFigureNames } from "../model/registry.ts"
+import { formatCount, formatFilsBig, formatFilsBigGrouped } from "../shared/format.ts"
 import { type EventPlace, type Findings, isClean, type ReplayReport } from "./replay.ts"
 
 const moneyLabels: Readonly<Record<MoneyFigureName, string>> = {

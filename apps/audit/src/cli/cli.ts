@@ -21,13 +21,9 @@ import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
 import { Cause, Effect, Exit, Layer } from "effect"
-import { accessFindsNothing, accessJson, accessText, nothingHeldOf } from "./accessReport.ts"
-import { exportLog } from "./exportLog.ts"
-import { formatCount, isoTime } from "./format.ts"
-import { importDefaults, importLog } from "./importLog.ts"
-import { removedIfNewAndFailed } from "./newStore.ts"
-import { replayInWorkers } from "./parallelReplay.ts"
-import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
+import { accessFindsNothing, accessJson, accessText, nothingHeldOf } from "../privacy/accessOutput.ts"
+import { type SubjectTarget, subjectAccess } from "../privacy/subjectAccess.ts"
+import { replayInWorkers } from "../replay/parallelReplay.ts"
 import {
   type Cut,
   isClean,
@@ -35,8 +31,18 @@ import {
   type ReplayReport,
   replayLog,
   replayPageSizeEventsDefault,
-} from "./replay.ts"
-import { reportJson, reportText } from "./report.ts"
+} from "../replay/replay.ts"
+import { reportJson, reportText } from "../replay/reportOutput.ts"
+import { timelineOf } from "../replay/timeline.ts"
+import {
+  everyStreamAt,
+  streamAtJson,
+  streamAtText,
+  timelineIsClean,
+  timelineJson,
+  timelineText,
+} from "../replay/timelineOutput.ts"
+import { formatCount, isoTime } from "../shared/format.ts"
 import {
   AuditError,
   describeStore,
@@ -51,13 +57,14 @@ import {
   parseStoreSetting,
   type StoreSetting,
   storeEnvironmentVariable,
-} from "./stores.ts"
-import { type SubjectTarget, subjectAccess } from "./subjectAccess.ts"
-import { timelineOf } from "./timeline.ts"
-import { verifyIsClean, verifyLog } from "./verify.ts"
-import { verifyJson, verifyText } from "./verifyReport.ts"
-import { everyStreamAt, streamAtJson, streamAtText, timelineIsClean, timelineJson, timelineText } from "./views.ts"
-import { chunkWriter, type WriteChunk } from "./writeChunk.ts"
+} from "../shared/stores.ts"
+import { chunkWriter, type WriteChunk } from "../shared/writeChunk.ts"
+import { exportLog } from "../transfer/exportLog.ts"
+import { importDefaults, importLog } from "../transfer/importLog.ts"
+import { removedIfNewAndFailed } from "../transfer/newStore.ts"
+import { verifyIsClean, verifyLog } from "../verify/verify.ts"
+import { verifyJson, verifyText } from "../verify/verifyOutput.ts"
+import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
 
 /**
  * `nothingHeld`: the store holds no data of the subject named, nor ever

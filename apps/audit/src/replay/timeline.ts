@@ -5,7 +5,7 @@
  */
 import { EventStore, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
 import { Effect, Result } from "effect"
-import { type AuditedAggregate, aggregateOf, type BrokenRule, registry } from "./registry.ts"
+import { type AuditedAggregate, aggregateOf, type BrokenRule, registry } from "../model/registry.ts"
 import { type Cut, endsAppend, everything, evolveRule, unknownKind } from "./replay.ts"
 
 export interface TimelineStep {

@@ -4,13 +4,13 @@
  */
 import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { Effect } from "effect"
-import { formatCount, isoTime, toJson } from "./format.ts"
-import type { BrokenRule } from "./registry.ts"
+import type { BrokenRule } from "../model/registry.ts"
+import { formatCount, isoTime, toJson } from "../shared/format.ts"
+import type { AuditError } from "../shared/stores.ts"
+import type { WriteChunk } from "../shared/writeChunk.ts"
 import type { Cut, Replayer, TrackedStream, TrackedStreams } from "./replay.ts"
-import { reportJson, reportText } from "./report.ts"
-import type { AuditError } from "./stores.ts"
+import { reportJson, reportText } from "./reportOutput.ts"
 import type { Timeline, TimelineStep } from "./timeline.ts"
-import type { WriteChunk } from "./writeChunk.ts"
 
 const indent = (text: string, by: string): string =>
   text

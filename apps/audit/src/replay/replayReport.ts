@@ -8,8 +8,8 @@
  */
 
 import type { GlobalPosition } from "@mizan/eventsourcing"
-import type { BrokenRule, MoneyFigureName } from "./registry.ts"
-import { moneyFigureNames } from "./registry.ts"
+import type { BrokenRule, MoneyFigureName } from "../model/registry.ts"
+import { moneyFigureNames } from "../model/registry.ts"
 
 /** Where an event sits: its stream, its version there, and its place in the global log. */
 export interface EventPlace {

@@ -10,10 +10,10 @@
  */
 import { EventStore, logStart, type StoreError, SubjectKeys } from "@mizan/eventsourcing"
 import { Effect, Option } from "effect"
+import { logPageSizeEventsDefault } from "../replay/replay.ts"
+import type { AuditError } from "../shared/stores.ts"
+import type { WriteChunk } from "../shared/writeChunk.ts"
 import { endLine, exportLine, headLine, keyLine } from "./ndjson.ts"
-import { logPageSizeEventsDefault } from "./replay.ts"
-import type { AuditError } from "./stores.ts"
-import type { WriteChunk } from "./writeChunk.ts"
 
 /** Signed heads read per page by export. */
 const headsPageSize = 1_000

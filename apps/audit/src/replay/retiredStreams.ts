@@ -15,7 +15,7 @@
  */
 
 import type { GlobalPosition } from "@mizan/eventsourcing"
-import type { AuditedAggregate } from "./registry.ts"
+import type { AuditedAggregate } from "../model/registry.ts"
 
 /** A retired stream's fields, as the replayer retires and revives it. */
 export interface RetiredFields {

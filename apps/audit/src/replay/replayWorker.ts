@@ -8,10 +8,10 @@
 import "effect/schema/SchemaJITCompiler/enable"
 import { parentPort, workerData } from "node:worker_threads"
 import { Effect, Exit } from "effect"
+import { failureMessage, layerOpenedStore } from "../shared/stores.ts"
 import { localPart } from "./parallelReplay.ts"
 import { replayLog } from "./replay.ts"
 import type { ParentMessage, ReplayWorkerData, WorkerMessage } from "./replayWorkerProtocol.ts"
-import { failureMessage, layerOpenedStore } from "./stores.ts"
 
 const port = parentPort!
 const data = workerData as ReplayWorkerData

@@ -11,9 +11,9 @@
 
 import { AcquiringOrder } from "@mizan/acquiring"
 import type { RefundOrder } from "@mizan/refund"
-import { orderIndexRules } from "./orderIndex.ts"
+import { orderIndexRules } from "../model/orderIndex.ts"
+import { acquiringKind, orderIndexKind, refundKind } from "../model/registry.ts"
 import { refundReservationProblem } from "./refundReservation.ts"
-import { acquiringKind, orderIndexKind, refundKind } from "./registry.ts"
 import type { BrokenInvariant, EventPlace } from "./replayReport.ts"
 
 /** What the cross-stream rules read of a stream: that the log holds it, and an acquiring order's refund reservations. */

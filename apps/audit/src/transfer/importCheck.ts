@@ -26,11 +26,11 @@ import {
   SubjectKeys,
 } from "@mizan/eventsourcing"
 import { Effect, Option, Result } from "effect"
+import { type AuditedAggregate, aggregateOf } from "../model/registry.ts"
+import { AuditError } from "../shared/stores.ts"
 import { atLine, type Line, linesOf } from "./fileLines.ts"
 import { sealerOver } from "./fileSealer.ts"
 import { type ExportedHead, parseLine } from "./ndjson.ts"
-import { type AuditedAggregate, aggregateOf } from "./registry.ts"
-import { AuditError } from "./stores.ts"
 
 /** Where the target store's stream stands: version 0 for a stream it does not hold. */
 const headInStore = Effect.fn("Audit.headInStore")(function* (store: EventStoreShape, streamId: string) {

@@ -29,7 +29,8 @@ import {
   type StoreError,
 } from "@mizan/eventsourcing"
 import { Effect, Result } from "effect"
-import type { AuditFold, FoldedStates } from "./auditFold.ts"
+import type { AuditFold, FoldedStates } from "../model/auditFold.ts"
+import { type AuditedAggregate, aggregateOf, domainFold, moneyFigureNames, registry } from "../model/registry.ts"
 import {
   askingKinds,
   type CrossStreamFinding,
@@ -42,7 +43,6 @@ import {
   wantedStreams,
 } from "./crossStream.ts"
 import { RecentIds } from "./recentIds.ts"
-import { type AuditedAggregate, aggregateOf, domainFold, moneyFigureNames, registry } from "./registry.ts"
 import {
   assembleReport,
   type BrokenInvariant,

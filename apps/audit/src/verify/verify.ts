@@ -25,7 +25,7 @@ import {
 } from "@mizan/eventsourcing"
 import { type PublicKey, verify } from "@mizan/protocol"
 import { Effect } from "effect"
-import { logPageSizeEventsDefault } from "./replay.ts"
+import { logPageSizeEventsDefault } from "../replay/replay.ts"
 
 /** An event whose chain does not hold: named by stream, version and global position. */
 export interface EventFinding {

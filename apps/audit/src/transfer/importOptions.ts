@@ -1,4 +1,4 @@
-import type { AuditedAggregate } from "./registry.ts"
+import type { AuditedAggregate } from "../model/registry.ts"
 
 export interface ImportOptions {
   /**

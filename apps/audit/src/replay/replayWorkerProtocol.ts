@@ -1,7 +1,8 @@
 /** The messages between a parallel replay (parallelReplay.ts) and its worker threads (replayWorker.ts). */
+
+import type { StoreSetting } from "../shared/stores.ts"
 import type { StreamFacts } from "./crossStream.ts"
 import type { Cut, Partition } from "./replay.ts"
-import type { StoreSetting } from "./stores.ts"
 
 /** Where a worker's time went until it had read the log (README.md, Performance, breaks a parallel replay down with it). */
 export interface WorkerTiming {

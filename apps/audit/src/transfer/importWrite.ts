@@ -21,12 +21,12 @@ import {
   sealedEventStore,
 } from "@mizan/eventsourcing"
 import { Clock, Effect, Option, Result } from "effect"
+import { endsAppend } from "../replay/replay.ts"
 import { atLine, type Line, linesOf } from "./fileLines.ts"
 import { sealerOver } from "./fileSealer.ts"
 import { fixedClock } from "./fixedClock.ts"
 import { type ImportOptions, importDefaults } from "./importOptions.ts"
 import { type ExportedEvent, type ExportedHead, parseLine } from "./ndjson.ts"
-import { endsAppend } from "./replay.ts"
 
 interface Batch {
   readonly firstLine: number

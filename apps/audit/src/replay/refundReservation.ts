@@ -13,7 +13,7 @@
 
 import { AcquiringOrder } from "@mizan/acquiring"
 import { RefundOrder } from "@mizan/refund"
-import type { BrokenRule } from "./registry.ts"
+import type { BrokenRule } from "../model/registry.ts"
 
 export const refundReservationRule = "a refund order agrees with its reservation on the acquiring order"
 
