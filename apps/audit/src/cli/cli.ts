@@ -77,7 +77,7 @@ export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
 /** The store the gateway writes by default (apps/gateway): the audit reads the same one unless told otherwise. */
 export const storeSettingDefault = "sqlite:data/mizan.db"
 
-/** Where the gateway writes the service's public key by default (apps/gateway/src/keys.ts). */
+/** Where the gateway writes the service's public key by default (apps/gateway/src/config/serviceKeys.ts). */
 export const servicePublicKeyFileDefault = "data/service-public.pem"
 
 export interface CliIo {

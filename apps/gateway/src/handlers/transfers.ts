@@ -38,10 +38,10 @@ import {
 import { type DecodedRequestOf, sha256Hex } from "@mizan/protocol"
 import { BankTransfer, charCount, fundoutTermsOf, parseIban, WalletTransfer } from "@mizan/transfer"
 import { Effect, Result } from "effect"
-import { Gateway, type Merchant } from "../gateway.ts"
-import type { Call, Handlers } from "../pipeline.ts"
+import { Gateway, type Merchant } from "../pipeline/apiSettings.ts"
+import type { Call, Handlers } from "../pipeline/pipeline.ts"
+import { digestField, revealField, revealOptional } from "../pipeline/sensitive.ts"
 import { sandboxMemberDirectoryOf } from "../sandbox/memberDirectoryOutage.ts"
-import { digestField, revealField, revealOptional } from "../sensitive.ts"
 import type { HandlerServices } from "./services.ts"
 
 /** The digest of an optional clear value; absent stays absent. */

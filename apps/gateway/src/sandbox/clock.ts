@@ -15,9 +15,9 @@ import { handleCommand } from "@mizan/eventsourcing"
 import { reject, Timestamp, WholeNumber } from "@mizan/kernel"
 import { advanceMinutesMax, testClock, testClockStreamId } from "@mizan/test-clock"
 import { Effect, Schema } from "effect"
-import { Gateway } from "../gateway.ts"
 import type { HandlerServices } from "../handlers/services.ts"
-import { type ApiOperation, type Call, operation } from "../pipeline.ts"
+import { Gateway } from "../pipeline/apiSettings.ts"
+import { type ApiOperation, type Call, operation } from "../pipeline/pipeline.ts"
 
 const AdvanceClock = Schema.Struct({
   minutes: WholeNumber.check(

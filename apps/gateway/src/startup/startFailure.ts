@@ -8,7 +8,7 @@ import { StoreError } from "@mizan/eventsourcing"
 import { maskSetting } from "@mizan/stores"
 import { TelemetrySettingError } from "@mizan/telemetry"
 import { HttpServerError } from "effect/http"
-import { ConfigError } from "./config.ts"
+import { ConfigError } from "../config/config.ts"
 import type { ListenAddress } from "./listen.ts"
 
 /** Why the HTTP server could not listen, in a sentence with what to do. */

@@ -11,11 +11,11 @@ import { keepNotifierRunning, type NotifierOptions, NotifierProgress } from "@mi
 import { sign } from "@mizan/protocol"
 import { Context, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
+import { type GatewayConfig, type Role, roleNames } from "../config/config.ts"
+import { runExpirySweeper } from "../expirySweeper.ts"
+import { operatorRoutes, readyNotifierLagSecondsDefault } from "../health.ts"
+import { Gateway } from "../pipeline/apiSettings.ts"
 import { type GatewayOptions, type Listen, layerGatewayServices, layerHttp } from "./app.ts"
-import { type GatewayConfig, type Role, roleNames } from "./config.ts"
-import { runExpirySweeper } from "./expiry.ts"
-import { Gateway } from "./gateway.ts"
-import { operatorRoutes, readyNotifierLagSecondsDefault } from "./health.ts"
 import { gatewayRoutes } from "./routes.ts"
 
 export interface ServiceOptions extends GatewayOptions {

@@ -8,7 +8,7 @@
 import { reject, type Sha256Hex } from "@mizan/kernel"
 import { digestOfSensitive, type OperationPath, operations, revealSensitive } from "@mizan/protocol"
 import { Effect, Result } from "effect"
-import { Gateway } from "./gateway.ts"
+import { Gateway } from "./apiSettings.ts"
 
 const ruleOf = (path: OperationPath, field: string) => {
   const rule = (

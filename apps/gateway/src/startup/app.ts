@@ -48,19 +48,19 @@ import {
   type GatewayConfig,
   rateLimitDefault,
   requestTimeWindowMinutesDefault,
-} from "./config.ts"
+} from "../config/config.ts"
 import {
   keyCacheSecondsDefault,
   masterKeyFileDefault,
   serviceKeyFilesDefault,
   storeSettingDefault,
-} from "./configFile.ts"
+} from "../config/configFile.ts"
+import { loadServiceKeys } from "../config/serviceKeys.ts"
+import { Gateway } from "../pipeline/apiSettings.ts"
+import { loadMerchant } from "../pipeline/merchants.ts"
+import { RateLimiter } from "../pipeline/rateLimit.ts"
+import { layerSandboxMemberDirectory } from "../sandbox/memberDirectory.ts"
 import { createDrainingServer } from "./drainingServer.ts"
-import { Gateway } from "./gateway.ts"
-import { loadServiceKeys } from "./keys.ts"
-import { loadMerchant } from "./merchants.ts"
-import { RateLimiter } from "./rateLimit.ts"
-import { layerSandboxMemberDirectory } from "./sandbox/memberDirectory.ts"
 
 export interface GatewayOptions {
   readonly config: GatewayConfig

@@ -6,9 +6,16 @@
 import { failureResponse, headerNames, readHeader } from "@mizan/protocol"
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { claimedPartnerId, recordAccess } from "./accessLog.ts"
-import { Gateway } from "./gateway.ts"
-import { type Api, type ApiOutcome, type ApiResponse, handleApiRequest, perRequestSpan, respond } from "./pipeline.ts"
+import { claimedPartnerId, recordAccess } from "../pipeline/accessLog.ts"
+import { Gateway } from "../pipeline/apiSettings.ts"
+import {
+  type Api,
+  type ApiOutcome,
+  type ApiResponse,
+  handleApiRequest,
+  perRequestSpan,
+  respond,
+} from "../pipeline/pipeline.ts"
 
 const toHttp = (response: ApiResponse) =>
   HttpServerResponse.text(response.body, {

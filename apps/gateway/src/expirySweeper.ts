@@ -14,7 +14,7 @@ import { AcquiringOrder } from "@mizan/acquiring"
 import { EventStore, handleCommand, logStart, type RecordedEvent, restartedOnFailure } from "@mizan/eventsourcing"
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Metric, Stream } from "effect"
-import { Gateway } from "./gateway.ts"
+import { Gateway } from "./pipeline/apiSettings.ts"
 
 /** How often open orders are checked, in real time. */
 export const expirySweepIntervalMs = 1_000

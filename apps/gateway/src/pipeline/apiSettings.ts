@@ -8,7 +8,7 @@ import type { FeePlan } from "@mizan/kernel"
 import type { PrivateKey, PublicKey } from "@mizan/protocol"
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Context } from "effect"
-import type { MerchantConfig } from "./config.ts"
+import type { MerchantConfig } from "../config/config.ts"
 import type { RateLimiter } from "./rateLimit.ts"
 
 export interface Merchant {

@@ -4,7 +4,7 @@
  * start` listens there, and `npm run send` sends there by default, so that
  * the tool finds a gateway started with `PORT=9090 npm start`.
  */
-import { ConfigError } from "./config.ts"
+import { ConfigError } from "../config/config.ts"
 
 export interface ListenAddress {
   readonly port: number

@@ -10,7 +10,7 @@ import { isOperationPath } from "@mizan/protocol"
 import { logFormats, logLevels } from "@mizan/telemetry"
 import { CurrencyCode, PayoutAbility } from "@mizan/transfer"
 import { Result, Schema } from "effect"
-import { isHexColor } from "./payPage/brand.ts"
+import { isHexColor } from "../payPage/brand.ts"
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0, { message: "must be a whole number above 0" }))
 

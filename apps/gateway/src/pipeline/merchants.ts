@@ -3,8 +3,8 @@ import { resolve } from "node:path"
 import { fileErrorReason } from "@mizan/command-line"
 import { noFees } from "@mizan/kernel"
 import { parsePublicKey } from "@mizan/protocol"
-import { ConfigError, grantAll, type MerchantConfig } from "./config.ts"
-import type { Merchant } from "./gateway.ts"
+import { ConfigError, grantAll, type MerchantConfig } from "../config/config.ts"
+import type { Merchant } from "./apiSettings.ts"
 
 /** A merchant as the pipeline uses it: its key parsed once, its grants as a set. */
 export const loadMerchant = (config: MerchantConfig, baseDir: string): Merchant => {

@@ -39,7 +39,7 @@ import {
   verifyOffLoop,
 } from "@mizan/protocol"
 import { Cause, Clock, Effect, Predicate, Result, Schema } from "effect"
-import { Gateway, type Merchant } from "./gateway.ts"
+import { Gateway, type Merchant } from "./apiSettings.ts"
 
 export interface ApiRequest {
   /** The path after the host, e.g. `/sgs/api/acquire2/placeOrder`. */

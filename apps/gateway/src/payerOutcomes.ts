@@ -9,7 +9,7 @@ import { AcquiringOrder } from "@mizan/acquiring"
 import { type Fils, type Timestamp, zeroFils } from "@mizan/kernel"
 import { onOrder, readOrderExpiringIfDue } from "@mizan/order-flows"
 import { Effect } from "effect"
-import type { Merchant } from "./gateway.ts"
+import type { Merchant } from "./pipeline/apiSettings.ts"
 
 export interface PaymentDetails {
   readonly payChannel?: string
