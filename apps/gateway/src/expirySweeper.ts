@@ -14,7 +14,7 @@ import { AcquiringOrder } from "@mizan/acquiring"
 import { EventStore, handleCommand, logStart, type RecordedEvent, restartedOnFailure } from "@mizan/eventsourcing"
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Metric, Stream } from "effect"
-import { Gateway } from "./pipeline/apiSettings.ts"
+import { ApiSettings } from "./pipeline/apiSettings.ts"
 
 /** How often open orders are checked, in real time. */
 export const expirySweepIntervalMs = 1_000
@@ -69,7 +69,7 @@ const sweepDue = Effect.fn("Gateway.sweepDue")(function* (open: Map<string, Open
 /** Runs until interrupted. */
 export const runExpirySweeper = Effect.gen(function* () {
   const store = yield* EventStore
-  const { clocks } = yield* Gateway
+  const { clocks } = yield* ApiSettings
   const open = new Map<string, OpenOrder>()
   let followedUpTo = logStart
   yield* Effect.forkChild(

@@ -20,7 +20,7 @@ import { toWireAcquireOrder, withoutUndefined } from "@mizan/order-views"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
 import { payPagePath, payTokenFor } from "../payToken.ts"
-import { Gateway } from "../pipeline/apiSettings.ts"
+import { ApiSettings } from "../pipeline/apiSettings.ts"
 import type { Call, Handlers } from "../pipeline/pipeline.ts"
 import { digestField, digestSharingList } from "../pipeline/sensitive.ts"
 import type { HandlerServices } from "./services.ts"
@@ -135,7 +135,7 @@ export const acquiringHandlers: Pick<
 > = {
   "/acquire2/placeOrder": (call, request) =>
     Effect.gen(function* () {
-      const gateway = yield* Gateway
+      const gateway = yield* ApiSettings
       const merchantId = call.merchant.partnerId
       yield* checkPayee(call, request.payeeMid)
       const streamId = AcquiringOrder.streamId(merchantId, request.merchantOrderNo)

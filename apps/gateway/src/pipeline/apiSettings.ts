@@ -1,8 +1,9 @@
 /**
- * The gateway's own service: what every request needs and that is built
- * once at start-up (Effect 4's habit: acquire in the layer, not per call):
- * the service's keys, the merchants by Partner-Id, the rate limiter and the
- * settings of the pipeline.
+ * `ApiSettings`: what every API request needs and that is built once at
+ * start-up (Effect 4's habit: acquire in the layer, not per call): the
+ * service's keys, the merchants by Partner-Id, the rate limiter, the
+ * pipeline's limits, the merchants' clocks and where the gateway is
+ * reached. The pipeline, the handlers and the pay page read it.
  */
 import type { FeePlan } from "@mizan/kernel"
 import type { PrivateKey, PublicKey } from "@mizan/protocol"
@@ -20,8 +21,8 @@ export interface Merchant {
   readonly acquiringFees: FeePlan
 }
 
-export class Gateway extends Context.Service<
-  Gateway,
+export class ApiSettings extends Context.Service<
+  ApiSettings,
   {
     readonly mode: "sandbox" | "production"
     readonly servicePrivateKey: PrivateKey
@@ -44,4 +45,4 @@ export class Gateway extends Context.Service<
      */
     readonly listeningOn: (port: number) => void
   }
->()("@mizan/gateway/Gateway") {}
+>()("@mizan/gateway/ApiSettings") {}

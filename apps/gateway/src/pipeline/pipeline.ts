@@ -39,7 +39,7 @@ import {
   verifyOffLoop,
 } from "@mizan/protocol"
 import { Cause, Clock, Effect, Predicate, Result, Schema } from "effect"
-import { Gateway, type Merchant } from "./apiSettings.ts"
+import { ApiSettings, type Merchant } from "./apiSettings.ts"
 
 export interface ApiRequest {
   /** The path after the host, e.g. `/sgs/api/acquire2/placeOrder`. */
@@ -242,7 +242,7 @@ export const perRequestSpan = { captureStackTrace: false } as const
  * collector is named (tools/bench/README.md, Gateway).
  */
 const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
-  const gateway = yield* Gateway
+  const gateway = yield* ApiSettings
   const partnerId = readHeader(request.headers, headerNames.partnerId)?.trim()
   if (partnerId === undefined || partnerId === "")
     return yield* refuse("INVALID_PARAMETER", "header Partner-Id is required")
@@ -269,7 +269,7 @@ const dispatch = Effect.fnUntraced(function* <R>(
   request: ApiRequest,
   traceCode: string,
 ) {
-  const gateway = yield* Gateway
+  const gateway = yield* ApiSettings
   const merchant = yield* authenticate(request)
   const parsed = parseJson(request.body)
   if (Result.isFailure(parsed)) return yield* refuse("INVALID_PARAMETER", parsed.failure.message)
@@ -311,7 +311,7 @@ const dispatch = Effect.fnUntraced(function* <R>(
 /** Signs (off the event loop) and frames an envelope: what every answer of the pipeline goes out as. */
 export const respondOffLoop = (
   envelope: ResponseEnvelope,
-  privateKey: Gateway["Service"]["servicePrivateKey"],
+  privateKey: ApiSettings["Service"]["servicePrivateKey"],
   status = 200,
 ): Effect.Effect<ApiResponse> => {
   const body = stringifyJson(envelope)
@@ -329,7 +329,7 @@ export const respondOffLoop = (
 /** Signs and frames an envelope; every response that carries a body is signed. */
 export const respond = (
   envelope: ResponseEnvelope,
-  privateKey: Gateway["Service"]["servicePrivateKey"],
+  privateKey: ApiSettings["Service"]["servicePrivateKey"],
   status = 200,
 ) => {
   const body = stringifyJson(envelope)
@@ -360,7 +360,7 @@ export interface ApiOutcome {
  * Untraced: it names the traceCode on the caller's "Gateway.request" span, so it opens none of its own.
  */
 export const handleApiRequest = Effect.fnUntraced(function* <R>(api: Api<R>, request: ApiRequest) {
-  const gateway = yield* Gateway
+  const gateway = yield* ApiSettings
   const traceCode = newTraceCode()
   yield* Effect.annotateCurrentSpan({ traceCode })
   const operationPath = request.path.startsWith(`${api.basePath}/`)

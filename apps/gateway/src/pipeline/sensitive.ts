@@ -8,7 +8,7 @@
 import { reject, type Sha256Hex } from "@mizan/kernel"
 import { digestOfSensitive, type OperationPath, operations, revealSensitive } from "@mizan/protocol"
 import { Effect, Result } from "effect"
-import { Gateway } from "./apiSettings.ts"
+import { ApiSettings } from "./apiSettings.ts"
 
 const ruleOf = (path: OperationPath, field: string) => {
   const rule = (
@@ -20,7 +20,7 @@ const ruleOf = (path: OperationPath, field: string) => {
 
 /** The digest a sensitive field is kept as. `field` names its rule; `fieldPath` is what head.msg says. */
 export const digestField = (path: OperationPath, field: string, value: string, fieldPath = field) =>
-  Effect.flatMap(Gateway, (gateway) => {
+  Effect.flatMap(ApiSettings, (gateway) => {
     const digest = digestOfSensitive(value, gateway.servicePrivateKey, ruleOf(path, field))
     return Result.isSuccess(digest)
       ? Effect.succeed<Sha256Hex>(digest.success)
@@ -29,7 +29,7 @@ export const digestField = (path: OperationPath, field: string, value: string, f
 
 /** The clear value of an encrypted field, for checks that need it (card digits, expiry); the caller drops it. */
 export const revealField = (path: OperationPath, field: string, value: string) =>
-  Effect.flatMap(Gateway, (gateway) => {
+  Effect.flatMap(ApiSettings, (gateway) => {
     const clear = revealSensitive(value, gateway.servicePrivateKey, ruleOf(path, field))
     return Result.isSuccess(clear)
       ? Effect.succeed(clear.success)

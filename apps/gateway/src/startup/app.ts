@@ -56,7 +56,7 @@ import {
   storeSettingDefault,
 } from "../config/configFile.ts"
 import { loadServiceKeys } from "../config/serviceKeys.ts"
-import { Gateway } from "../pipeline/apiSettings.ts"
+import { ApiSettings } from "../pipeline/apiSettings.ts"
 import { loadMerchant } from "../pipeline/merchants.ts"
 import { RateLimiter } from "../pipeline/rateLimit.ts"
 import { layerSandboxMemberDirectory } from "../sandbox/memberDirectory.ts"
@@ -70,9 +70,9 @@ export interface GatewayOptions {
   readonly storeLayer?: Layer.Layer<EventStore, StoreError>
 }
 
-const layerGateway = (options: GatewayOptions): Layer.Layer<Gateway, ConfigError> =>
+const layerApiSettings = (options: GatewayOptions): Layer.Layer<ApiSettings, ConfigError> =>
   Layer.effect(
-    Gateway,
+    ApiSettings,
     Effect.clockWith((realClock) =>
       Effect.try({
         try: () => {
@@ -87,7 +87,7 @@ const layerGateway = (options: GatewayOptions): Layer.Layer<Gateway, ConfigError
           )
           const merchants = new Map(config.merchants.map((m) => [m.partnerId, loadMerchant(m, baseDir)]))
           let port = config.port ?? 8080
-          return Gateway.of({
+          return ApiSettings.of({
             mode: config.mode,
             servicePrivateKey: keys.privateKey,
             servicePublicKey: keys.publicKey,
@@ -240,7 +240,7 @@ export const layerGatewayServicesOver = <S extends EventStore, E>(
     options.storeLayer === undefined
       ? layerExclusiveWork(setting, options.baseDir)
       : Layer.succeed(ExclusiveWork, inProcessExclusiveWork())
-  return Layer.mergeAll(layerGateway(options), layerPayoutTerms(options.config), exclusiveWork).pipe(
+  return Layer.mergeAll(layerApiSettings(options), layerPayoutTerms(options.config), exclusiveWork).pipe(
     Layer.provideMerge(layerOutsideWorld(options.config).pipe(Layer.provideMerge(store))),
     Layer.provideMerge(layerTelemetry(options.config)),
   )

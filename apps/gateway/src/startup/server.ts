@@ -7,7 +7,7 @@ import { failureResponse, headerNames, readHeader } from "@mizan/protocol"
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { claimedPartnerId, recordAccess } from "../pipeline/accessLog.ts"
-import { Gateway } from "../pipeline/apiSettings.ts"
+import { ApiSettings } from "../pipeline/apiSettings.ts"
 import {
   type Api,
   type ApiOutcome,
@@ -34,7 +34,7 @@ const answerApi = Effect.fnUntraced(function* <R>(
   request: HttpServerRequest.HttpServerRequest,
   path: string,
 ) {
-  const gateway = yield* Gateway
+  const gateway = yield* ApiSettings
   const body = yield* request.arrayBuffer.pipe(
     Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(gateway.bodyLimitBytes)),
     Effect.result,
@@ -59,7 +59,7 @@ const answerApi = Effect.fnUntraced(function* <R>(
 type Answer<R> = (
   request: HttpServerRequest.HttpServerRequest,
   path: string,
-) => Effect.Effect<Omit<ApiOutcome, "traceCode"> & { readonly traceCode: string | undefined }, never, R | Gateway>
+) => Effect.Effect<Omit<ApiOutcome, "traceCode"> & { readonly traceCode: string | undefined }, never, R | ApiSettings>
 
 /** Serves one request to an API path, as a span of its own, and writes its access-log line. */
 const served = <R>(answer: Answer<R>) =>
@@ -87,7 +87,7 @@ const methodsNotAllowed = ["GET", "PUT", "PATCH", "DELETE", "OPTIONS"] as const
 
 /** 405 with `Allow: POST` and a signed envelope saying so, rather than an empty 404. */
 const methodNotAllowed: Answer<never> = (request, path) =>
-  Effect.map(Gateway, (gateway) => {
+  Effect.map(ApiSettings, (gateway) => {
     const envelope = failureResponse(
       "INVALID_PARAMETER",
       `${request.method} is not allowed on ${path}: every operation is POST`,
@@ -110,7 +110,7 @@ const methodNotAllowed: Answer<never> = (request, path) =>
 export const apiRoutes = <R>(api: Api<R>) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
-      const context = yield* Effect.context<R | Gateway>()
+      const context = yield* Effect.context<R | ApiSettings>()
       const router = yield* HttpRouter.HttpRouter
       const serve = served((request, path) => answerApi(api, request, path))
       const refuseMethod = served(methodNotAllowed)

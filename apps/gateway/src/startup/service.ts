@@ -14,7 +14,7 @@ import { HttpServer } from "effect/http"
 import { type GatewayConfig, type Role, roleNames } from "../config/config.ts"
 import { runExpirySweeper } from "../expirySweeper.ts"
 import { operatorRoutes, readyNotifierLagSecondsDefault } from "../health.ts"
-import { Gateway } from "../pipeline/apiSettings.ts"
+import { ApiSettings } from "../pipeline/apiSettings.ts"
 import { type GatewayOptions, type Listen, layerGatewayServices, layerHttp } from "./app.ts"
 import { gatewayRoutes } from "./routes.ts"
 
@@ -33,7 +33,7 @@ export const rolesOf = (config: GatewayConfig): ReadonlySet<Role> => new Set(con
 const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
-      const gateway = yield* Gateway
+      const gateway = yield* ApiSettings
       const roles = rolesOf(options.config)
       if (roles.has("notifier"))
         yield* Effect.forkScoped(
@@ -75,7 +75,7 @@ export const layerService = (options: ServiceOptions) => {
     Layer.provideMerge(services),
     Layer.tap((context) => {
       const { address } = Context.get(context, HttpServer.HttpServer)
-      if (address._tag !== "UnixPathAddress") Context.get(context, Gateway).listeningOn(address.port)
+      if (address._tag !== "UnixPathAddress") Context.get(context, ApiSettings).listeningOn(address.port)
       return Effect.void
     }),
   )
