@@ -7,8 +7,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { BankCardTransfer } from "@mizan/card-transfer"
 import { fils, withoutUndefined } from "@mizan/kernel"
 import { generateKeyPair } from "@mizan/protocol"
-import { decodeConfig, grantAll, type MerchantConfig } from "../config.ts"
-import { readConfigFile } from "../configFile.ts"
+import { decodeConfig, grantAll, type MerchantConfig } from "../config/config.ts"
+import { readConfigFile } from "../config/configFile.ts"
 import { CliError } from "./args.ts"
 import { checkPartnerId, displayPath, merchantKeyFiles } from "./files.ts"
 
