@@ -19,6 +19,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, vi } from "vitest"
 import {
   MalformedResponse,
   type MerchantClient,
+  type MerchantClientOptions,
   makeMerchantClient,
   makeNotificationLog,
   NotificationRejected,
@@ -286,16 +287,20 @@ describe("calling an operation", () => {
     }),
   )
 
+  /** A client of the stub with these options besides. */
+  const clientOnStub = (options: Partial<MerchantClientOptions>) =>
+    makeMerchantClient({
+      baseUrl: stub.baseUrl,
+      partnerId: "200000000002",
+      merchantPrivateKeyPem: merchant.privateKeyPem,
+      servicePublicKeyPem: stub.service.publicKeyPem,
+      ...options,
+    })
+
   it.effect("refuses a response larger than its bound", () =>
     Effect.gen(function* () {
       stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
-      const small = makeMerchantClient({
-        baseUrl: stub.baseUrl,
-        partnerId: "200000000002",
-        merchantPrivateKeyPem: merchant.privateKeyPem,
-        servicePublicKeyPem: stub.service.publicKeyPem,
-        responseMaxBytes: 64,
-      })
+      const small = clientOnStub({ responseMaxBytes: 64 })
       const error = yield* failureOf(small.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
       expect(error).toMatchObject({ _tag: "TransportError", reason: "response larger than 64 bytes" })
     }),
@@ -305,13 +310,7 @@ describe("calling an operation", () => {
     Effect.gen(function* () {
       stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
       const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {})
-      const small = makeMerchantClient({
-        baseUrl: stub.baseUrl,
-        partnerId: "200000000002",
-        merchantPrivateKeyPem: merchant.privateKeyPem,
-        servicePublicKeyPem: stub.service.publicKeyPem,
-        responseBytesMax: 64,
-      })
+      const small = clientOnStub({ responseBytesMax: 64 })
       const warnings = warn.mock.calls.map(([warning]) => warning)
       warn.mockRestore()
       expect(warnings).toEqual([
