@@ -6,6 +6,7 @@
  * to it; the older history is left as it was written.
  */
 import { execFileSync } from "node:child_process"
+import { realpathSync } from "node:fs"
 
 /** The last commit before the rule: the commits after it are checked. */
 export const ruleBase = "aac48ee0668aa2c7ae662bf05282bf3b7748efc9"
@@ -44,6 +45,20 @@ const succeeds = (root: string, args: ReadonlyArray<string>): boolean => {
   }
 }
 
+/**
+ * Whether `root` is the top of a git work tree with a commit: a tarball
+ * unpacked inside another repository (a vendor folder, a monorepo) would
+ * otherwise be judged by that repository's history.
+ */
+const hasHistoryOfItsOwn = (root: string): boolean => {
+  if (!succeeds(root, ["rev-parse", "--verify", "HEAD"])) return false
+  try {
+    return realpathSync(git(root, ["rev-parse", "--show-toplevel"]).trim()) === realpathSync(root)
+  } catch {
+    return false
+  }
+}
+
 const short = (hash: string): string => hash.slice(0, 10)
 
 /** A subject as a problem quotes it: cut where a log would cut it, so a paragraph-long one stays one readable line. */
@@ -54,7 +69,7 @@ const quoted = (subject: string): string => {
 
 /** Checks every non-merge commit of `HEAD` after `base`; passes, saying why, where there is no history to read. */
 export const commitCheck = (root: string, base: string = ruleBase): CommitCheck => {
-  if (!succeeds(root, ["rev-parse", "--is-inside-work-tree"]) || !succeeds(root, ["rev-parse", "--verify", "HEAD"]))
+  if (!hasHistoryOfItsOwn(root))
     return { skipped: "no git history here (a tarball?): commit subjects not checked", checked: 0, problems: [] }
   if (!succeeds(root, ["cat-file", "-e", `${base}^{commit}`])) {
     if (git(root, ["rev-parse", "--is-shallow-repository"]).trim() === "true")

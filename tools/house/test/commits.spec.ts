@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -108,6 +108,16 @@ describe("the commit check", () => {
       checked: 0,
       problems: [],
     })
+  })
+
+  it("does not judge a tree unpacked inside another repository by that repository's history", () => {
+    const outer = newRepository()
+    commit(outer, "Some other project's subject, long and without an area, as its house allows it")
+    const unpacked = join(outer, "vendor", "mizan")
+    mkdirSync(unpacked, { recursive: true })
+    expect(commitCheck(unpacked, "0".repeat(40)).skipped).toBe(
+      "no git history here (a tarball?): commit subjects not checked",
+    )
   })
 
   it("says so and passes in a shallow clone that lacks the base", () => {
