@@ -239,7 +239,7 @@ export const perRequestSpan = { captureStackTrace: false } as const
  * is `Gateway.request`, its handler, its flows, commands and store
  * operations (apps/gateway/OPERATING.md, Traces). A span costs the event loop
  * about 3.5 µs (a captured stack trace is half of it) whether or not a
- * collector is named (tools/bench/README.md, Gateway).
+ * collector is named (docs/decisions/0004-effect-http-and-schema-stay.md).
  */
 const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
   const gateway = yield* Gateway
