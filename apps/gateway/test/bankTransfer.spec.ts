@@ -172,6 +172,7 @@ describe("place bank transfer", () => {
           clearLengths: { holderNameChars: holderName.length, beneficiaryAddressChars: 0 },
           abilities,
           rate: unitRate,
+          arrivalDelayMinutes: 60,
         })
       }),
     )
