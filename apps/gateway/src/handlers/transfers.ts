@@ -135,17 +135,17 @@ const clearBeneficiaryOf = (request: DecodedRequestOf<typeof bankPath>) =>
  * The network's arrival delay. The configuration gives one to every network
  * a merchant pays out through (`decodeConfig`), and the merchant's abilities
  * were found first, so a network without one is a defect, not a refusal.
+ * Untraced, as the handlers' other steps: a span would say nothing here.
  */
-const arrivalDelayMinutesOf = (networkCode: string) =>
-  Effect.gen(function* () {
-    const { bankTransferArrivalMinutes } = yield* ApiSettings
-    const minutes = Object.hasOwn(bankTransferArrivalMinutes, networkCode)
-      ? bankTransferArrivalMinutes[networkCode]
-      : undefined
-    if (minutes === undefined)
-      return yield* Effect.die(new Error(`networkCode ${networkCode} has no arrival delay in the configuration`))
-    return minutes
-  })
+const arrivalDelayMinutesOf = Effect.fnUntraced(function* (networkCode: string) {
+  const { bankTransferArrivalMinutes } = yield* ApiSettings
+  const minutes = Object.hasOwn(bankTransferArrivalMinutes, networkCode)
+    ? bankTransferArrivalMinutes[networkCode]
+    : undefined
+  if (minutes === undefined)
+    return yield* Effect.die(new Error(`networkCode ${networkCode} has no arrival delay in the configuration`))
+  return minutes
+})
 
 const placeBankTransferCommand = (
   call: Call,
