@@ -1,12 +1,14 @@
 /**
  * The gateway's own service: what every request needs and that is built
  * once at start-up (Effect 4's habit: acquire in the layer, not per call):
- * the service's keys, the merchants by Partner-Id, the rate limiter and the
+ * the service's keys, the merchants by Partner-Id (re-read when the
+ * configuration file changes, merchantReload.ts), the rate limiter and the
  * settings of the pipeline.
  */
 import type { FeePlan } from "@mizan/kernel"
 import type { PrivateKey, PublicKey } from "@mizan/protocol"
 import type { MerchantClocks } from "@mizan/test-clock"
+import type { PayoutAbility } from "@mizan/transfer"
 import { Context } from "effect"
 import type { MerchantConfig } from "./config.ts"
 import type { RateLimiter } from "./rateLimit.ts"
@@ -18,6 +20,8 @@ export interface Merchant {
   /** Whether the merchant may call the operation (403 UNAUTHORIZED otherwise). */
   readonly mayCall: (path: string) => boolean
   readonly acquiringFees: FeePlan
+  /** The payout methods it may use, each with its fee plan (none: no fee). */
+  readonly payoutAbilities: ReadonlyArray<PayoutAbility>
 }
 
 export class Gateway extends Context.Service<

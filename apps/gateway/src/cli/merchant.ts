@@ -32,7 +32,7 @@ const add = (configPath: string, partnerId: string | undefined, name: string | u
   public key:  ${displayPath(registered.publicKeyFile)}
 
 Next:
-  1. Start the gateway (or restart it: it reads the configuration when it starts):
+  1. Start the gateway (one already running on this configuration serves the merchant within a second):
        ${start}
   2. Create an order:
        ${send(`/acquire2/placeOrder '{"merchantOrderNo":"ORDER-1","subject":"Coffee","totalAmount":{"amount":25,"currency":"AED"},"paySceneCode":"PAYPAGE"}'`)}
