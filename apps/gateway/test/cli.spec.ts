@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
+import { PassThrough } from "node:stream"
 import { layerMemory, newMasterKey } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { generateKeyPair, parsePrivateKey } from "@mizan/protocol"
@@ -14,6 +15,7 @@ import { layerKeyFile, layerSealed, layerStore, readMasterKeyFile, writeMasterKe
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { displayNameOf } from "../src/cli/displayName.ts"
 import { readConfigFile } from "../src/configFile.ts"
 import { layerService } from "../src/service.ts"
 import { freePort, type Run, runScript, startService, stopService } from "./processes.ts"
@@ -101,6 +103,27 @@ describe("merchant add and list", () => {
     expect(tooLong.stderr).toContain("is 14 characters long: the Partner-Id header takes at most 12")
     expect(existsSync(join(folder, "data", "merchants", "M1234567890123"))).toBe(false)
     expect(readFileSync(configPath, "utf8")).toBe(before)
+  })
+
+  it("asks a person at a terminal for the display name, trimmed, and takes Enter or a closed input as none", async () => {
+    const asked = async (typed: string | undefined, isTTY = true) => {
+      const input = Object.assign(new PassThrough(), { isTTY })
+      const output = new PassThrough()
+      const answer = displayNameOf("M100009", undefined, { input, output })
+      if (typed === undefined) input.end()
+      else input.write(typed)
+      return { name: await answer, question: String(output.read() ?? "") }
+    }
+    expect(await asked("  Corner Cafe \n")).toEqual({
+      name: "Corner Cafe",
+      question: "Display name of M100009, shown to payers on its pay page (Enter for none): ",
+    })
+    expect((await asked("\n")).name).toBeUndefined()
+    expect((await asked(undefined)).name).toBeUndefined()
+    // A script's input is no terminal: nothing is asked, and no name is set unless --name says one.
+    expect(await asked("Never read\n", false)).toEqual({ name: undefined, question: "" })
+    const input = Object.assign(new PassThrough(), { isTTY: true })
+    expect(await displayNameOf("M100009", "Beans", { input, output: new PassThrough() })).toBe("Beans")
   })
 
   it("lists the registered merchants", async () => {
@@ -201,6 +224,9 @@ describe("send, against a gateway on the configuration the tools wrote", () => {
     expect(created.stderr).toBe("")
     expect(answerOf(created).body.acquireOrder).toMatchObject({ status: "CREATED", totalAmount: { amount: 25 } })
     expect(answerOf(created).body.interactionParams.tokenUrl).toMatch(/\/pay\//)
+    // The pay page names the merchant by the display name merchant add registered, not by M100001.
+    const page = await (await fetch(answerOf(created).body.interactionParams.tokenUrl)).text()
+    expect(page).toContain('<p class="merchant-name" dir="auto">Corner Cafe</p>')
 
     // As the repository's README writes it: the flag first, the helper with a slash.
     const paid = await send("M100001", "--sandbox", "/payOrder", '{"merchantOrderNo":"ORDER-1"}')
