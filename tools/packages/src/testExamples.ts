@@ -6,7 +6,8 @@
  * and the example's other dependencies from the npm registry, type-checks
  * the example (then again with lib checks on, tsconfig.declarations.json:
  * our packages' declarations as a consumer that does not skip them sees
- * them) and runs its tests; then type-checks and runs the READMEs'
+ * them; the laws' declarations name their event types,
+ * src/lawDeclarations.ts) and runs its tests; then type-checks and runs the READMEs'
  * runnable examples on the same tarballs (src/readmeExamples.ts). Nothing
  * there can reach the workspace: npm's node-options (the @mizan/source
  * condition) and the workspace's node_modules/.bin are kept out of its
@@ -18,6 +19,7 @@ import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 
 import { tmpdir } from "node:os"
 import { basename, delimiter, join, sep } from "node:path"
 import { checkEngines } from "./checkEngines.ts"
+import { checkLawDeclarations } from "./lawDeclarations.ts"
 import { packAll, repositoryRoot } from "./pack.ts"
 import { checkReadmeExamples } from "./readmeExamples.ts"
 import { run } from "./run.ts"
@@ -48,6 +50,7 @@ const main = () => {
     filter: (source) => !/[/\\](node_modules|data)([/\\]|$)|\.db(-wal|-shm)?$/.test(source),
   })
   run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: folder, env })
+  checkLawDeclarations(folder)
   run("npm", ["run", "typecheck"], { cwd: folder, env })
   run("npx", ["tsc", "-p", "tsconfig.declarations.json"], { cwd: folder, env })
   run("npm", ["test"], { cwd: folder, env })
