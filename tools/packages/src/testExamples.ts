@@ -1,6 +1,7 @@
 /**
  * `npm run test:examples`: the example service as a platform team gets it.
- * Packs the libs, copies the tarballs and `examples/platform-service` into a
+ * Checks that the example's package.json is what its guide's install
+ * lines and settings make (src/guide.ts), packs the libs, copies the tarballs and `examples/platform-service` into a
  * temporary folder outside the repository (the example's package.json names
  * the tarballs as `../../dist/...`, the same layout there), installs them
  * and the example's other dependencies from the npm registry, type-checks
@@ -15,10 +16,11 @@
  * Then every package's engines claim is tried on every Node at hand
  * (src/checkEngines.ts).
  */
-import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { basename, delimiter, join, sep } from "node:path"
 import { checkEngines } from "./checkEngines.ts"
+import { checkGuide } from "./guide.ts"
 import { checkLawDeclarations } from "./lawDeclarations.ts"
 import { packAll, repositoryRoot } from "./pack.ts"
 import { checkReadmeExamples } from "./readmeExamples.ts"
@@ -45,6 +47,11 @@ const main = () => {
   mkdirSync(join(scratch, "dist"))
   for (const tarball of tarballs) copyFileSync(tarball, join(scratch, "dist", basename(tarball)))
   const folder = join(scratch, "examples", example)
+  // Installs only what the guide's own lines make: the example is the guide's project.
+  checkGuide(
+    readFileSync(join(repositoryRoot, "examples", example, "README.md"), "utf8"),
+    JSON.parse(readFileSync(join(repositoryRoot, "examples", example, "package.json"), "utf8")),
+  )
   cpSync(join(repositoryRoot, "examples", example), folder, {
     recursive: true,
     filter: (source) => !/[/\\](node_modules|data)([/\\]|$)|\.db(-wal|-shm)?$/.test(source),
