@@ -16,8 +16,8 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { displayNameOf } from "../src/cli/displayName.ts"
-import { readConfigFile } from "../src/configFile.ts"
-import { layerService } from "../src/service.ts"
+import { readConfigFile } from "../src/config/configFile.ts"
+import { layerService } from "../src/startup/service.ts"
 import { freePort, type Run, runScript, startService, stopService } from "./processes.ts"
 import { postSigned, type RawAnswer } from "./raw.ts"
 
@@ -310,7 +310,7 @@ describe("npm start", () => {
     await new Promise<void>((listening) => taken.listen(0, "127.0.0.1", listening))
     const { port } = taken.address() as AddressInfo
     try {
-      const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, {
+      const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
         MIZAN_CONFIG: configPath,
         PORT: String(port),
       })
@@ -331,7 +331,10 @@ describe("npm start", () => {
       publicKeyPem: "-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----\n",
     }
     writeFileSync(badConfig, JSON.stringify({ mode: "sandbox", merchants: [{ ...merchant, grants: ["*"] }] }))
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: badConfig, PORT: "0" })
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
+      MIZAN_CONFIG: badConfig,
+      PORT: "0",
+    })
     expect(started.code).toBe(1)
     expect(started.stderr.trim()).toBe("mizan: merchant M1: the public key is not a readable PEM")
   })
@@ -344,7 +347,8 @@ describe("npm start", () => {
         badKeys,
         JSON.stringify({ mode: "sandbox", serviceKeys: { privateKeyFile, publicKeyFile }, merchants: [] }),
       )
-    const start = () => runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: badKeys, PORT: "0" })
+    const start = () =>
+      runScript(resolve(cliDir, "../startup/main.ts"), [], folder, { MIZAN_CONFIG: badKeys, PORT: "0" })
     keysIn("garbage.pem", "garbage.pem")
     const garbage = await start()
     expect([garbage.code, garbage.stderr.trim()]).toEqual([
@@ -370,7 +374,10 @@ describe("npm start", () => {
     await sealStoreUnder(dir, masterKeyFile)
     const [lost] = readMasterKeyFile(masterKeyFile)
     rmSync(masterKeyFile)
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: config, PORT: "0" })
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
+      MIZAN_CONFIG: config,
+      PORT: "0",
+    })
     expect([started.code, started.stderr.trim()]).toEqual([
       1,
       `mizan: the master key file ${masterKeyFile} (masterKeyFile) does not exist, and the store holds data keys wrapped by master key ${lost?.id}: put back the file that holds it (a new master key would open none of them, so none was made)`,
@@ -381,7 +388,7 @@ describe("npm start", () => {
   it("refuses a master key file that does not read as its setting's fault, not the store's, in one line", async () => {
     const badMasterKeys = join(folder, "bad-master-keys.json")
     writeFileSync(badMasterKeys, JSON.stringify({ mode: "sandbox", masterKeyFile: ".", merchants: [] }))
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, {
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
       MIZAN_CONFIG: badMasterKeys,
       PORT: "0",
     })
@@ -398,7 +405,10 @@ describe("npm start", () => {
     mkdirSync(dir)
     writeFileSync(masterKeyFile, JSON.stringify({ masterKeys: [] }))
     writeFileSync(config, JSON.stringify({ mode: "sandbox", merchants: [] }))
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: config, PORT: "0" })
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
+      MIZAN_CONFIG: config,
+      PORT: "0",
+    })
     expect([started.code, started.stderr.trim()]).toEqual([
       1,
       `mizan: master key file ${masterKeyFile} (masterKeyFile): masterKeys must list at least one key`,
@@ -416,7 +426,10 @@ describe("npm start", () => {
     const [wrapping] = readMasterKeyFile(masterKeyFile)
     rmSync(masterKeyFile)
     writeMasterKeyFile(masterKeyFile, [newMasterKey()])
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: config, PORT: "0" })
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
+      MIZAN_CONFIG: config,
+      PORT: "0",
+    })
     // The line names the file, its setting and what the key ring said (the data key's id between is the store's own).
     const line = started.stderr.trim()
     const names = `mizan: the master key file ${masterKeyFile} (masterKeyFile) does not open the store's data keys: unwrapping data key `
@@ -428,7 +441,10 @@ describe("npm start", () => {
     const unopenable = join(folder, "store-in-a-file.json")
     writeFileSync(join(folder, "not-a-folder"), "")
     writeFileSync(unopenable, JSON.stringify({ mode: "sandbox", store: "sqlite:not-a-folder/mizan.db", merchants: [] }))
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: unopenable, PORT: "0" })
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
+      MIZAN_CONFIG: unopenable,
+      PORT: "0",
+    })
     expect(started.code).toBe(1)
     expect(started.stderr.trim()).toMatch(
       /^mizan: the event store cannot be used \(store sqlite:not-a-folder\/mizan.db\): \w+: opening the event store at .*not-a-folder/,
@@ -436,7 +452,7 @@ describe("npm start", () => {
   })
 
   it("refuses a PORT that is not a port number in one line, before it listens", async () => {
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, {
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
       MIZAN_CONFIG: configPath,
       PORT: "http",
     })
