@@ -12,7 +12,7 @@ import { BankTransfer, findAbility, WalletTransfer } from "@mizan/transfer"
 import { payoutAbility, placeBankTransfer, placeWalletTransfer } from "@mizan/transfer/testing"
 import { Result, SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
-import { fieldNamesOf, wireDetail } from "../src/wireFields.ts"
+import { fieldNamesOf, wireDetail } from "../src/pipeline/wireFields.ts"
 
 const refusalOf = <Command, State, Event>(
   decide: (command: Command, state: State) => Result.Result<ReadonlyArray<Event>, Rejection>,
