@@ -19,7 +19,6 @@ import { withoutUndefined } from "@mizan/order-views"
 import { apiBasePath, apiVersion, headerNames, jsonContentType, operations, ResponseHead } from "@mizan/protocol"
 import { Effect, Layer, Result, Schema } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { Gateway } from "./gateway.ts"
 import { closedObjects } from "./openapi/closed.ts"
 import { withClosedSets } from "./openapi/closedSets.ts"
 import { codeLines, commonCodes, headCodeSchema, operationCodes, sandboxCodes, wireCodesOf } from "./openapi/codes.ts"
@@ -31,6 +30,7 @@ import { securitySchemes, serviceDescription } from "./openapi/security.ts"
 import { sharedComponents } from "./openapi/shared.ts"
 import { componentPrefix, componentRef, isJsonObject, type Json, withoutBranches } from "./openapi/tree.ts"
 import { notificationWebhooks } from "./openapi/webhooks.ts"
+import { ApiSettings } from "./pipeline/apiSettings.ts"
 
 export { compileSchemas } from "./openapi/compile.ts"
 
@@ -345,7 +345,7 @@ export const openApiDocument = (
 export const openApiRoute = (apis: ReadonlyArray<DescribedApi>) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
-      const gateway = yield* Gateway
+      const gateway = yield* ApiSettings
       const router = yield* HttpRouter.HttpRouter
       let document: string | undefined
       yield* router.add(

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs"
 import { BankCardTransfer } from "@mizan/card-transfer"
 import { describe, expect, it } from "vitest"
 import { merchantDefaults } from "../src/cli/registration.ts"
-import { ConfigError, decodeConfig } from "../src/config.ts"
-import { sandboxConfigDefault } from "../src/configFile.ts"
+import { ConfigError, decodeConfig } from "../src/config/config.ts"
+import { sandboxConfigDefault } from "../src/config/configFile.ts"
 import { testConfig } from "./harness.ts"
 
 const merchant = { partnerId: "M1", publicKeyPem: "PEM", grants: ["*"] }

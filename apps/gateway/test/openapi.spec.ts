@@ -20,7 +20,7 @@ import { requestSamples, responseSamples } from "../../../libs/protocol/test/sam
 import { handlers } from "../src/handlers/index.ts"
 import { commonCodes, operationCodes, sandboxCodes, unroutedCodes } from "../src/openapi/codes.ts"
 import { openApiDocument } from "../src/openapi.ts"
-import { merchantApi } from "../src/pipeline.ts"
+import { merchantApi } from "../src/pipeline/pipeline.ts"
 import { sandboxApi } from "../src/sandbox/index.ts"
 import { aed, ok, placeOrder, placePaidOrder, sandbox } from "./calls.ts"
 import { merchantKeys, newNumber, startGateway, type TestGateway } from "./harness.ts"

@@ -7,7 +7,7 @@ import { type MerchantClient, makeMerchantClient } from "@mizan/merchant-client"
 import { Effect } from "effect"
 import { merchantKeys } from "./harness.ts"
 
-const mainScript = join(import.meta.dirname, "..", "src", "main.ts")
+const mainScript = join(import.meta.dirname, "..", "src", "startup", "main.ts")
 
 export interface Run {
   readonly code: number

@@ -38,10 +38,10 @@ import {
 import { type DecodedRequestOf, sha256Hex } from "@mizan/protocol"
 import { BankTransfer, charCount, fundoutTermsOf, parseIban, WalletTransfer } from "@mizan/transfer"
 import { Effect, Result } from "effect"
-import { Gateway, type Merchant } from "../gateway.ts"
-import type { Call, Handlers } from "../pipeline.ts"
+import { ApiSettings, type Merchant } from "../pipeline/apiSettings.ts"
+import type { Call, Handlers } from "../pipeline/pipeline.ts"
+import { digestField, revealField, revealOptional } from "../pipeline/sensitive.ts"
 import { sandboxMemberDirectoryOf } from "../sandbox/memberDirectoryOutage.ts"
-import { digestField, revealField, revealOptional } from "../sensitive.ts"
 import type { HandlerServices } from "./services.ts"
 
 /** The digest of an optional clear value; absent stays absent. */
@@ -56,7 +56,7 @@ const walletPath = "/transfer/placeTransferOrder"
 /** The merchant's member directory: in the sandbox, subject to the sandbox's outage switch. */
 const memberDirectoryFor = (merchantId: string) =>
   Effect.gen(function* () {
-    const gateway = yield* Gateway
+    const gateway = yield* ApiSettings
     const directory = yield* MemberDirectory
     return gateway.mode === "sandbox" ? yield* sandboxMemberDirectoryOf(merchantId, directory) : directory
   })
