@@ -66,13 +66,17 @@ const notifierReport = Effect.fn("Gateway.notifierReport")(function* (
 const isNotifierReady = (report: NotifierReport, lagSecondsMax: number): boolean =>
   report.status === "stopped" ? false : "lagSeconds" in report ? report.lagSeconds <= lagSecondsMax : true
 
-type WritesReport = { readonly status: "ok" } | { readonly status: "failing"; readonly failingForSeconds: number }
+type WritesReport =
+  | { readonly status: "ok" | "unanswered" }
+  | { readonly status: "failing"; readonly failingForSeconds: number }
 
 /**
  * Whether the store takes writes. While the last write failed (or none was
  * made yet) a probe write finds out, since a process that says it is not
- * ready gets no traffic to write with (libs/eventsourcing, writeHealth.ts).
- * The failure's detail names files and hosts: it goes to the log, not here.
+ * ready gets no traffic to write with (libs/eventsourcing, writeHealth.ts);
+ * a probe with no answer within the bound is `unanswered`. Asked apart from
+ * the read, so that a store that answers neither says both. The failure's
+ * detail names files and hosts: it goes to the log, not here.
  */
 const writesReport = Effect.fn("Gateway.writesReport")(function* (health: WriteHealth["Service"]) {
   const last = health.state()
@@ -89,17 +93,22 @@ export const readyRoute = (readiness: Readiness) =>
       const store = yield* EventStore
       const health = yield* WriteHealth
       const router = yield* HttpRouter.HttpRouter
-      const check = Effect.gen(function* () {
+      const reads = Effect.gen(function* () {
         // The store answers a read: the first event of the log, or that there is none.
         yield* oneEventAfter(store, logStart)
-        const writes: WritesReport = yield* writesReport(health)
         const notifier = yield* notifierReport(store, readiness.notifier)
-        return { store: "ok" as const, writes, notifier }
+        return { store: "ok" as const, notifier }
       }).pipe(
         Effect.timeout(storeProbeTimeoutMs),
-        Effect.catchCause(() =>
-          Effect.succeed({ store: "unreachable" as const, writes: undefined, notifier: undefined }),
-        ),
+        Effect.catchCause(() => Effect.succeed({ store: "unreachable" as const, notifier: undefined })),
+      )
+      const writes = writesReport(health).pipe(
+        Effect.timeout(storeProbeTimeoutMs),
+        Effect.catchCause(() => Effect.succeed<WritesReport>({ status: "unanswered" })),
+      )
+      const check = Effect.map(
+        Effect.all([reads, writes], { concurrency: 2 }),
+        ([{ store: storeFound, notifier }, writesFound]) => ({ store: storeFound, writes: writesFound, notifier }),
       )
       yield* router.add("GET", "/ready", () =>
         Effect.map(check, (found) => {
