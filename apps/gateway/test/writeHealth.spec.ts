@@ -13,7 +13,6 @@ import {
   chmodSync,
   chownSync,
   closeSync,
-  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -188,6 +187,13 @@ const replaysClean = async (store: string, dataDir: string) => {
   expect((JSON.parse(replay.stdout) as { ok: boolean }).ok).toBe(true)
 }
 
+/** A new folder for a gateway's data, removed after the file. */
+const newDataDir = (prefix: string) => {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix))
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+  return dataDir
+}
+
 const isRoot = process.getuid?.() === 0
 
 /** The user a root test runs the gateway as, so that file permissions bind it: `nobody`. */
@@ -197,8 +203,7 @@ describe("a full file system under the store", () => {
   it("answers creates with the signed SYSTEM_ERROR and /ready 503 while full, and serves again once there is room", {
     timeout: 120_000,
   }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "mizan-full-"))
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const dataDir = newDataDir("mizan-full-")
     // A file system of its own, 16 MiB: the filler below takes what the store leaves.
     execFileSync("mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", dataDir])
     cleanups.push(() => void execFileSync("umount", ["-l", dataDir]))
@@ -238,8 +243,7 @@ describe("a store file that is read-only", () => {
   it("starts, answers creates with the signed SYSTEM_ERROR and /ready 503, and serves once the file is writable again", {
     timeout: 120_000,
   }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "mizan-read-only-"))
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
+    const dataDir = newDataDir("mizan-read-only-")
     const user = isRoot ? { user: nobody } : {}
     const storeFile = join(dataDir, "store.db")
     // A first run makes the keys and the store, and stops cleanly: SQLite removes its -wal and -shm.
@@ -273,9 +277,7 @@ describe("a PostgreSQL server stopped under the gateway", () => {
     postgres = await startEmbeddedPostgres()
     const server = postgres
     const store = await server.createDatabase("write_health")
-    const dataDir = mkdtempSync(join(tmpdir(), "mizan-pg-outage-"))
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-    mkdirSync(dataDir, { recursive: true })
+    const dataDir = newDataDir("mizan-pg-outage-")
     const gateway = await startGateway(dataDir, store)
     await provesHealing(gateway, { on: server.stopForNow, off: server.startAgain }, "postgres")
     await stopService(gateway.child)
