@@ -17,7 +17,7 @@ import {
   layerWriteHealth,
   type StoreError,
 } from "@mizan/eventsourcing"
-import { fils, parseFils } from "@mizan/kernel"
+import { parseFils } from "@mizan/kernel"
 import { MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { sha256Hex } from "@mizan/protocol"
@@ -36,14 +36,14 @@ import {
   HolderNameLookup,
   HolderNameLookupUnavailable,
   layerHolderNameDirectory,
-  layerPayoutAbilities,
   layerRateTable,
-  type PayoutAbility,
+  PayoutAbilities,
   rate,
 } from "@mizan/transfer"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import {
+  bankTransferArrivalMinutesOf,
   bodyLimitBytesDefault,
   ConfigError,
   type GatewayConfig,
@@ -58,7 +58,8 @@ import {
 } from "../config/configFile.ts"
 import { loadServiceKeys } from "../config/serviceKeys.ts"
 import { ApiSettings } from "../pipeline/apiSettings.ts"
-import { loadMerchant } from "../pipeline/merchants.ts"
+import { followMerchants } from "../pipeline/merchantReload.ts"
+import { makeMerchantDirectory } from "../pipeline/merchants.ts"
 import { RateLimiter } from "../pipeline/rateLimit.ts"
 import { layerSandboxMemberDirectory } from "../sandbox/memberDirectory.ts"
 import { createDrainingServer } from "./drainingServer.ts"
@@ -69,6 +70,8 @@ export interface GatewayOptions {
   readonly baseDir: string
   /** Replaces the configured store (tests use the memory store). */
   readonly storeLayer?: Layer.Layer<EventStore, StoreError>
+  /** The file the configuration was read from (`npm start`'s): its merchants are re-read when it changes. */
+  readonly configFile?: string
 }
 
 const layerApiSettings = (options: GatewayOptions): Layer.Layer<ApiSettings, ConfigError> =>
@@ -86,18 +89,20 @@ const layerApiSettings = (options: GatewayOptions): Layer.Layer<ApiSettings, Con
             },
             config.mode,
           )
-          const merchants = new Map(config.merchants.map((m) => [m.partnerId, loadMerchant(m, baseDir)]))
+          const merchants = makeMerchantDirectory(config.merchants, baseDir)
           let port = config.port ?? 8080
-          return ApiSettings.of({
+          const apiSettings = ApiSettings.of({
             mode: config.mode,
             servicePrivateKey: keys.privateKey,
             servicePublicKey: keys.publicKey,
-            merchantOf: (partnerId) => merchants.get(partnerId),
+            merchantOf: merchants.merchantOf,
             rateLimiter: new RateLimiter(
-              (partnerId) => merchants.get(partnerId)?.config.rateLimit ?? config.defaultRateLimit ?? rateLimitDefault,
+              (partnerId) =>
+                merchants.merchantOf(partnerId)?.config.rateLimit ?? config.defaultRateLimit ?? rateLimitDefault,
             ),
             requestTimeWindowMs: (config.requestTimeWindowMinutes ?? requestTimeWindowMinutesDefault) * 60_000,
             bodyLimitBytes: config.bodyLimitBytes ?? bodyLimitBytesDefault,
+            bankTransferArrivalMinutes: bankTransferArrivalMinutesOf(config),
             get publicBaseUrl() {
               return config.publicBaseUrl ?? `http://${config.host ?? "127.0.0.1"}:${port}`
             },
@@ -106,22 +111,29 @@ const layerApiSettings = (options: GatewayOptions): Layer.Layer<ApiSettings, Con
             },
             clocks: new MerchantClocks(realClock),
           })
+          return { apiSettings, merchants }
         },
         catch: (error) =>
           error instanceof ConfigError ? error : new ConfigError(String((error as Error).message ?? error)),
       }),
+    ).pipe(
+      Effect.tap(({ merchants }) =>
+        options.configFile === undefined ? Effect.void : followMerchants(options.configFile, merchants),
+      ),
+      Effect.map(({ apiSettings }) => apiSettings),
     ),
   )
 
+/** Each merchant's payout methods, as the merchant directory holds them now; the configured exchange rates. */
 const layerPayoutTerms = (config: GatewayConfig) => {
-  const abilities: Record<string, ReadonlyArray<PayoutAbility>> = Object.fromEntries(
-    config.merchants.map((m) => [
-      m.partnerId,
-      (m.payoutAbilities ?? []).map((a) => ({ ...a, feePlan: a.feePlan ?? { basisPoints: 0, fixedFils: fils(0) } })),
-    ]),
+  const abilities = Layer.effect(
+    PayoutAbilities,
+    Effect.map(ApiSettings, (settings) => ({
+      abilitiesOf: (merchantId: string) => Effect.succeed(settings.merchantOf(merchantId)?.payoutAbilities ?? []),
+    })),
   )
   const rates = Object.fromEntries((config.rates ?? []).map((r) => [r.fundoutCurrencyCode, rate(r.rate)]))
-  return Layer.mergeAll(layerPayoutAbilities(abilities), layerRateTable(rates))
+  return Layer.mergeAll(abilities, layerRateTable(rates))
 }
 
 const openingBalanceFils = (text: string) => {
@@ -243,7 +255,10 @@ export const layerGatewayServicesOver = <S, E>(options: GatewayOptions, store: L
     options.storeLayer === undefined
       ? layerExclusiveWork(setting, options.baseDir)
       : Layer.succeed(ExclusiveWork, inProcessExclusiveWork())
-  return Layer.mergeAll(layerApiSettings(options), layerPayoutTerms(options.config), exclusiveWork).pipe(
+  return Layer.mergeAll(
+    layerPayoutTerms(options.config).pipe(Layer.provideMerge(layerApiSettings(options))),
+    exclusiveWork,
+  ).pipe(
     Layer.provideMerge(layerOutsideWorld(options.config).pipe(Layer.provideMerge(store))),
     Layer.provideMerge(layerTelemetry(options.config)),
   )
