@@ -41,6 +41,7 @@ import {
 } from "@mizan/protocol"
 import { Cause, Clock, Effect, Predicate, Result, Schema } from "effect"
 import { ApiSettings, type Merchant } from "./apiSettings.ts"
+import { fieldNamesOf, wireDetail } from "./wireFields.ts"
 
 export interface ApiRequest {
   /** The path after the host, e.g. `/sgs/api/acquire2/placeOrder`. */
@@ -314,8 +315,12 @@ const dispatch = Effect.fnUntraced(function* <R>(
     Effect.withSpan(`Handler ${path}`, { attributes: { partnerId: merchant.partnerId } }, perRequestSpan),
     // Whatever the handler reads of the clock (the store's recordedAt above all) is the merchant's time.
     Effect.provideService(Clock.Clock, clocks.clockOf(merchant.partnerId)),
+    // The one place a refusal becomes a wire answer: the domain's field names become the request's.
     Effect.catchTag("Rejection", (rejection) =>
-      refuse(rejection.code as Exclude<CodeName, "SUCCESS">, rejection.detail),
+      refuse(
+        rejection.code as Exclude<CodeName, "SUCCESS">,
+        wireDetail(rejection, fieldNamesOf(path, bizContent.success)),
+      ),
     ),
   )
   return successResponse(encodeWire(row.response, body, "body"))

@@ -14,6 +14,7 @@ import {
   KeyRing,
   layerInstrumentedEventStore,
   layerMemorySubjectKeys,
+  layerWriteHealth,
   type StoreError,
 } from "@mizan/eventsourcing"
 import { parseFils } from "@mizan/kernel"
@@ -209,13 +210,18 @@ const layerGatewayStore = (options: GatewayOptions) => {
     // The same layer as the sealed store's below, so built once.
     Layer.provide(storeWithKeys),
   )
-  // Sealing sits below the instrumentation, so that an append's span includes what sealing costs.
+  // Sealing sits below the instrumentation, so that an append's span includes what sealing costs; the write
+  // health above sealing, so that a sealed append whose new data key cannot be stored counts as a failed write.
   return layerInstrumentedEventStore.pipe(
     Layer.provideMerge(
-      layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
-        keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
-      }).pipe(
-        Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(keyFileRefusal(keyFile, error)))),
+      layerWriteHealth.pipe(
+        Layer.provideMerge(
+          layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
+            keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
+          }).pipe(
+            Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(keyFileRefusal(keyFile, error)))),
+          ),
+        ),
       ),
     ),
   )
@@ -242,10 +248,7 @@ export const layerGatewayServices = (options: GatewayOptions) =>
  * sealing benchmark passes a plain store here, beside the sealed one, to
  * measure what sealing costs a create order (tools/bench/src/sealing.ts).
  */
-export const layerGatewayServicesOver = <S extends EventStore, E>(
-  options: GatewayOptions,
-  store: Layer.Layer<S, E>,
-) => {
+export const layerGatewayServicesOver = <S, E>(options: GatewayOptions, store: Layer.Layer<S, E>) => {
   const setting = options.config.store ?? storeSettingDefault
   // A store given as a layer (the tests' memory store) is this process's alone.
   const exclusiveWork =
