@@ -1,6 +1,6 @@
 /**
  * The gateway's configuration file (JSON; `MIZAN_CONFIG`, default
- * `data/config.json`). Documented field by field in apps/gateway/README.md.
+ * `data/config.json`). Documented field by field in apps/gateway/CONFIGURATION.md.
  * Everything a decision needs from configuration (fee plans, payout
  * abilities, rates) is read here once and handed to the domain on commands.
  */
