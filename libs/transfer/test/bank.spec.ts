@@ -71,8 +71,20 @@ describe("placing a bank transfer", () => {
           feePlan: { basisPoints: 0, fixedFils: fils(200) },
           fundoutAmount: { currency: "AED", minorUnits: 100_000n },
           rate: rate("1"),
+          // The builder's network takes an hour.
+          expectedArrivalTime: at("2026-03-01T11:00:00Z"),
         },
       ]))
+
+  it("expects the money its network's delay after the placement: two days on, to the millisecond", () =>
+    expect(
+      placedBy(placeBankTransfer({ now, holderName, iban, abilities, arrivalDelayMinutes: 2_880 })).expectedArrivalTime,
+    ).toBe(at("2026-03-03T10:00:00Z")))
+
+  it("expects the money at the placement itself on a network without delay", () =>
+    expect(
+      placedBy(placeBankTransfer({ now, holderName, iban, abilities, arrivalDelayMinutes: 0 })).expectedArrivalTime,
+    ).toBe(now))
 
   it("fixes a foreign payout at the rate of placement: 1,000.00 AED at 0.2723 is 272.30 USD plus the SWIFT fee", () =>
     spec
@@ -101,7 +113,7 @@ describe("placing a bank transfer", () => {
       .thenRejects({
         code: "FUND_OUT_ABILITY_SUPPORTED",
         detail:
-          "bizContent.networkCode was not sent and defaults to LOCAL, which with fundoutCurrencyCode USD is not enabled for this merchant",
+          "networkCode was not sent and defaults to LOCAL, which with fundoutCurrencyCode USD is not enabled for this merchant",
       }))
 
   it("accepts holderName plus beneficiaryAddress of exactly 140 characters", () =>
@@ -166,8 +178,9 @@ describe("placing a bank transfer", () => {
     ].map(([field, value, rule]) => ({ field: String(field), value, rule, length: String(value).length })),
   )("refuses a $field of $length characters with 400: $rule", ({ field, value, rule }) => {
     const refusal = refusalOf(place({ [field]: value }))
-    expect(refusal).toMatchObject({ code: "INVALID_PARAMETER" })
-    expect(refusal?.detail).toContain(`bizContent.${field} ${rule}`)
+    // The field as the command's request names it, as data and at the start of the sentence.
+    expect(refusal).toMatchObject({ code: "INVALID_PARAMETER", field })
+    expect(refusal?.detail).toContain(`${field} ${rule}`)
   })
 
   it("answers a repeat with the same parameters with nothing new, the defaults spelled out or not", () =>
@@ -206,7 +219,15 @@ describe("the bank's outcome", () => {
     spec
       .given(created)
       .when(outcome(paid))
-      .thenState((state) => expect(state).toMatchObject({ status: "SUCCESS", bankReference: "FT26060ABCD" }))
+      .thenState((state) =>
+        expect(state).toMatchObject({
+          status: "SUCCESS",
+          bankReference: "FT26060ABCD",
+          // The bank's time replaces the estimate in what the order answers; the estimate stays as recorded.
+          arrivalTime: later,
+          expectedArrivalTime: at("2026-03-01T11:00:00Z"),
+        }),
+      )
   })
 
   it("moves a bounced transfer to FAILURE with the reason", () =>

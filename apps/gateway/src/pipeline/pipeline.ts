@@ -37,9 +37,11 @@ import {
   stringifyJson,
   successResponse,
   verifyOffLoop,
+  withHeadSuccess,
 } from "@mizan/protocol"
 import { Cause, Clock, Effect, Predicate, Result, Schema } from "effect"
 import { ApiSettings, type Merchant } from "./apiSettings.ts"
+import { fieldNamesOf, wireDetail } from "./wireFields.ts"
 
 export interface ApiRequest {
   /** The path after the host, e.g. `/sgs/api/acquire2/placeOrder`. */
@@ -93,6 +95,8 @@ export interface ApiOperation<R> {
   readonly handle: (call: Call, request: any) => Effect.Effect<unknown, HandlerError, R>
   /** Whether the merchant needs a grant for it (the sandbox's helpers need none). */
   readonly granted: boolean
+  /** Whether every answer's head carries `success` (the protocol's `headSuccess`: create order). */
+  readonly headSuccess?: boolean
 }
 
 /** An operation table under a base path: the merchant API (`/sgs/api`), the sandbox API (`/sgs/sandbox`). */
@@ -119,7 +123,14 @@ export const merchantApi = <R>(handlers: Handlers<R>): Api<R> => ({
   operations: Object.fromEntries(
     (Object.keys(operations) as Array<OperationPath>).map((path) => [
       path,
-      operation(operations[path].request as AnyWireSchema, operations[path].response as AnyWireSchema, handlers[path]),
+      {
+        ...operation(
+          operations[path].request as AnyWireSchema,
+          operations[path].response as AnyWireSchema,
+          handlers[path],
+        ),
+        headSuccess: operations[path].headSuccess,
+      },
     ]),
   ),
   aliases: operationAliases,
@@ -237,11 +248,11 @@ export const perRequestSpan = { captureStackTrace: false } as const
 /**
  * Untraced, as are `dispatch` and the handlers' own steps: a request's trace
  * is `Gateway.request`, its handler, its flows, commands and store
- * operations (apps/gateway/README.md, Traces). A span costs the event loop
+ * operations (apps/gateway/OPERATING.md, Traces). A span costs the event loop
  * about 3.5 µs (a captured stack trace is half of it) whether or not a
- * collector is named (tools/bench/README.md, Gateway).
+ * collector is named (docs/decisions/0004-effect-http-and-schema-stay.md).
  */
-const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
+export const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
   const gateway = yield* ApiSettings
   const partnerId = readHeader(request.headers, headerNames.partnerId)?.trim()
   if (partnerId === undefined || partnerId === "")
@@ -250,10 +261,13 @@ const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
     return yield* refuse("INVALID_PARAMETER", `header Partner-Id must be at most ${partnerIdMaxChars} characters`)
   const merchant = gateway.merchantOf(partnerId)
   const signature = readHeader(request.headers, headerNames.sign)
-  // An unknown Partner-Id answers exactly as a signature that does not verify,
-  // so that the API never tells a caller which partner ids exist.
-  const verified =
-    merchant !== undefined && (yield* Effect.promise(() => verifyOffLoop(request.body, signature, merchant.publicKey)))
+  // An unknown Partner-Id answers exactly as a signature that does not verify, in its words and in
+  // its time, so that the API never tells a caller which partner ids exist: its signature is checked
+  // too, against a stand-in key (the service's own, an RSA key of a merchant's size), and refused
+  // whatever that check says.
+  const verified = yield* Effect.promise(() =>
+    verifyOffLoop(request.body, signature, merchant?.publicKey ?? gateway.servicePublicKey),
+  )
   if (merchant === undefined || !verified)
     return yield* refuseWith(
       signature === undefined || signature.trim() === ""
@@ -301,8 +315,12 @@ const dispatch = Effect.fnUntraced(function* <R>(
     Effect.withSpan(`Handler ${path}`, { attributes: { partnerId: merchant.partnerId } }, perRequestSpan),
     // Whatever the handler reads of the clock (the store's recordedAt above all) is the merchant's time.
     Effect.provideService(Clock.Clock, clocks.clockOf(merchant.partnerId)),
+    // The one place a refusal becomes a wire answer: the domain's field names become the request's.
     Effect.catchTag("Rejection", (rejection) =>
-      refuse(rejection.code as Exclude<CodeName, "SUCCESS">, rejection.detail),
+      refuse(
+        rejection.code as Exclude<CodeName, "SUCCESS">,
+        wireDetail(rejection, fieldNamesOf(path, bizContent.success)),
+      ),
     ),
   )
   return successResponse(encodeWire(row.response, body, "body"))
@@ -394,5 +412,5 @@ export const handleApiRequest = Effect.fnUntraced(function* <R>(api: Api<R>, req
     // Every span below (handler, flow, command, store) carries the traceCode the merchant is told.
     Effect.annotateSpans({ traceCode }),
   )
-  return yield* answer(envelope, path, status)
+  return yield* answer(row.headSuccess === true ? withHeadSuccess(envelope) : envelope, path, status)
 })
