@@ -96,34 +96,33 @@ const resolveWithin = (resolveHost: ResolveHost, host: string, deadlineMs: numbe
  * Checks a notifyUrl against the rules of the mode, resolving its host name
  * within `resolveDeadlineMs`. Never fails: the verdict says it all.
  */
-export const checkNotifyUrl = (
+export const checkNotifyUrl = Effect.fnUntraced(function* (
   text: string,
   mode: NotifierMode,
   resolveHost: ResolveHost,
   resolveDeadlineMs: number,
-): Effect.Effect<UrlVerdict> =>
-  Effect.gen(function* () {
-    const url = parseNotifyUrl(text)
-    if (!(url instanceof URL)) return url
-    const host = bareHost(url)
-    const family = isIP(host)
-    const resolution = yield* Effect.result(
-      family !== 0
-        ? Effect.succeed<ReadonlyArray<ResolvedAddress>>([{ address: host, family: family === 6 ? 6 : 4 }])
-        : Effect.tryPromise({ try: () => resolveWithin(resolveHost, host, resolveDeadlineMs), catch: errorCode }),
+) {
+  const url = parseNotifyUrl(text)
+  if (!(url instanceof URL)) return url
+  const host = bareHost(url)
+  const family = isIP(host)
+  const resolution = yield* Effect.result(
+    family !== 0
+      ? Effect.succeed<ReadonlyArray<ResolvedAddress>>([{ address: host, family: family === 6 ? 6 : 4 }])
+      : Effect.tryPromise({ try: () => resolveWithin(resolveHost, host, resolveDeadlineMs), catch: errorCode }),
+  )
+  if (Result.isFailure(resolution)) return { _tag: "Unresolved", code: resolution.failure } satisfies UnresolvedUrl
+  const resolved = resolution.success
+  if (resolved.length === 0) return { _tag: "Unresolved", code: "ENOTFOUND" } satisfies UnresolvedUrl
+  for (const { address } of resolved) {
+    const kind = refusedKind(address, mode)
+    if (kind === undefined) continue
+    return refused(
+      family === 0 ? `${host} resolves to ${address}, a ${kind} address` : `${address} is a ${kind} address`,
     )
-    if (Result.isFailure(resolution)) return { _tag: "Unresolved", code: resolution.failure } satisfies UnresolvedUrl
-    const resolved = resolution.success
-    if (resolved.length === 0) return { _tag: "Unresolved", code: "ENOTFOUND" } satisfies UnresolvedUrl
-    for (const { address } of resolved) {
-      const kind = refusedKind(address, mode)
-      if (kind === undefined) continue
-      return refused(
-        family === 0 ? `${host} resolves to ${address}, a ${kind} address` : `${address} is a ${kind} address`,
-      )
-    }
-    return { _tag: "Allowed", url, addresses: resolved } satisfies AllowedUrl
-  })
+  }
+  return { _tag: "Allowed", url, addresses: resolved } satisfies AllowedUrl
+})
 
 /**
  * A `lookup` for node:http that answers only the addresses already checked,

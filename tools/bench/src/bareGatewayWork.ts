@@ -42,8 +42,9 @@ import {
   type Sealer,
 } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
+import { withoutUndefined } from "@mizan/kernel"
 import { newOrderNo, orderIndexPart } from "@mizan/order-flows"
-import { toWireAcquireOrder, withoutUndefined } from "@mizan/order-views"
+import { toWireAcquireOrder } from "@mizan/order-views"
 import {
   type DecodedRequestOf,
   encodeWire,
