@@ -30,7 +30,8 @@ import {
 } from "@mizan/eventsourcing"
 import { Effect, Result } from "effect"
 import type { AuditFold, FoldedStates } from "../model/auditFold.ts"
-import { type AuditedAggregate, aggregateOf, domainFold, moneyFigureNames, registry } from "../model/registry.ts"
+import { moneyFigureNames } from "../model/auditFold.ts"
+import { type AuditedAggregate, aggregateOf, domainFold, registry } from "../model/registry.ts"
 import {
   askingKinds,
   type CrossStreamFinding,
