@@ -17,7 +17,7 @@ import {
   type StoreError,
 } from "@mizan/eventsourcing"
 import { fils, parseFils } from "@mizan/kernel"
-import { MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
+import { layerSandboxMemberDirectory, MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { sha256Hex } from "@mizan/protocol"
 import {
@@ -59,7 +59,6 @@ import { loadServiceKeys } from "../config/serviceKeys.ts"
 import { ApiSettings } from "../pipeline/apiSettings.ts"
 import { loadMerchant } from "../pipeline/merchants.ts"
 import { RateLimiter } from "../pipeline/rateLimit.ts"
-import { layerSandboxMemberDirectory } from "../sandbox/memberDirectory.ts"
 import { createDrainingServer } from "./drainingServer.ts"
 
 export interface GatewayOptions {
