@@ -6,7 +6,7 @@
  */
 import { Effect, type Scope } from "effect"
 import { describe, expect, it } from "vitest"
-import { chainGenesis, chainHashOf, type SignedHead } from "../chain.ts"
+import { chainGenesis, chainHashOf, type SignedHead } from "../chain/chain.ts"
 import type { NewEvent, RecordedEvent } from "../events.ts"
 import { readWholeLog } from "./readWholeLog.ts"
 import type { StoreUnderTest } from "./storeUnderTest.ts"
