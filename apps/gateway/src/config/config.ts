@@ -122,6 +122,28 @@ export const RateConfig = Schema.Struct({
   ),
 })
 
+/**
+ * How long a payout network usually takes, in minutes, by its networkCode: a
+ * bank transfer expects its money this long after its placement, and answers
+ * that as paymentInfo.arrivalTime until the bank reports when it arrived.
+ * LOCAL (the UAE's UAEFTS) credits within the hour on a business day; SWIFT
+ * reaches most banks within one to two days, so two days rarely promises too
+ * early. The configuration's own entries take the place of these, network by
+ * network.
+ */
+export const bankTransferArrivalMinutesDefault: Readonly<Record<string, number>> = { LOCAL: 60, SWIFT: 2_880 }
+
+/** A month: an estimate further out says nothing a merchant can plan with, and is likelier a slip of the keyboard. */
+export const bankTransferArrivalMinutesMax = 44_640
+
+const arrivalMinutesRule = `must be a whole number of minutes from 0 to ${bankTransferArrivalMinutesMax} (a month)`
+const ArrivalMinutes = Schema.Number.annotate({ message: arrivalMinutesRule }).check(
+  Schema.makeFilter(
+    (minutes: number) => Number.isInteger(minutes) && minutes >= 0 && minutes <= bankTransferArrivalMinutesMax,
+    { message: arrivalMinutesRule },
+  ),
+)
+
 /** A wallet member of the sandbox, in clear here (configuration); only digests reach the store. */
 export const SandboxMemberConfig = Schema.Struct({
   memberId: Schema.String,
@@ -194,6 +216,8 @@ export const GatewayConfig = Schema.Struct({
   defaultRateLimit: Schema.optionalKey(RateLimitConfig),
   merchants: Schema.Array(MerchantConfig),
   rates: Schema.optionalKey(Schema.Array(RateConfig)),
+  /** Minutes a bank transfer's money takes to arrive, by networkCode, over `bankTransferArrivalMinutesDefault`. */
+  bankTransferArrivalMinutes: Schema.optionalKey(Schema.Record(Schema.String, ArrivalMinutes)),
   /** The sandbox's stand-ins for the outside world. */
   sandbox: Schema.optionalKey(SandboxConfig),
   /** What this process runs (default all three): see `roleNames`. */
@@ -217,6 +241,35 @@ export class ConfigError extends Error {
   override readonly name = "ConfigError"
 }
 
+/** The arrival delays in force: the defaults, each network the configuration names in its place. */
+export const bankTransferArrivalMinutesOf = (config: GatewayConfig): Readonly<Record<string, number>> => ({
+  ...bankTransferArrivalMinutesDefault,
+  ...config.bankTransferArrivalMinutes,
+})
+
+/**
+ * Each network a merchant pays out through has an arrival delay, and each
+ * delay the configuration names is of such a network or a default's: a
+ * misspelt `SWFT` would otherwise leave SWIFT's default in force unseen.
+ */
+const checkArrivalMinutes = (config: GatewayConfig) => {
+  const delays = bankTransferArrivalMinutesOf(config)
+  const networks = new Set(Object.keys(bankTransferArrivalMinutesDefault))
+  for (const merchant of config.merchants)
+    for (const ability of merchant.payoutAbilities ?? []) {
+      networks.add(ability.networkCode)
+      if (!Object.hasOwn(delays, ability.networkCode))
+        throw new ConfigError(
+          `configuration: merchant ${merchant.partnerId} pays out through networkCode ${ability.networkCode}, which bankTransferArrivalMinutes gives no delay: add "${ability.networkCode}": <minutes>`,
+        )
+    }
+  for (const network of Object.keys(config.bankTransferArrivalMinutes ?? {}))
+    if (!networks.has(network))
+      throw new ConfigError(
+        `configuration: bankTransferArrivalMinutes.${network} is no network a merchant pays out through nor a default's (${[...networks].join(", ")})`,
+      )
+}
+
 /**
  * Decodes a configuration, with errors that name the field. A key the
  * configuration does not know is refused, not ignored: a misspelt
@@ -236,5 +289,6 @@ export const decodeConfig = (json: unknown): GatewayConfig => {
         `configuration: merchant ${merchant.partnerId} needs exactly one of publicKeyPem or publicKeyFile`,
       )
   }
+  checkArrivalMinutes(config)
   return config
 }

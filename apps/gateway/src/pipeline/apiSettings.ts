@@ -31,6 +31,8 @@ export class ApiSettings extends Context.Service<
     readonly rateLimiter: RateLimiter
     readonly requestTimeWindowMs: number
     readonly bodyLimitBytes: number
+    /** Minutes a bank transfer's money takes by networkCode: one for every network a merchant pays out through. */
+    readonly bankTransferArrivalMinutes: Readonly<Record<string, number>>
     /**
      * Each merchant's time: real time plus the merchant's sandbox offset
      * (always 0 in production, which has no test clock).

@@ -37,6 +37,7 @@ import {
   stringifyJson,
   successResponse,
   verifyOffLoop,
+  withHeadSuccess,
 } from "@mizan/protocol"
 import { Cause, Clock, Effect, Predicate, Result, Schema } from "effect"
 import { ApiSettings, type Merchant } from "./apiSettings.ts"
@@ -93,6 +94,8 @@ export interface ApiOperation<R> {
   readonly handle: (call: Call, request: any) => Effect.Effect<unknown, HandlerError, R>
   /** Whether the merchant needs a grant for it (the sandbox's helpers need none). */
   readonly granted: boolean
+  /** Whether every answer's head carries `success` (the protocol's `headSuccess`: create order). */
+  readonly headSuccess?: boolean
 }
 
 /** An operation table under a base path: the merchant API (`/sgs/api`), the sandbox API (`/sgs/sandbox`). */
@@ -119,7 +122,14 @@ export const merchantApi = <R>(handlers: Handlers<R>): Api<R> => ({
   operations: Object.fromEntries(
     (Object.keys(operations) as Array<OperationPath>).map((path) => [
       path,
-      operation(operations[path].request as AnyWireSchema, operations[path].response as AnyWireSchema, handlers[path]),
+      {
+        ...operation(
+          operations[path].request as AnyWireSchema,
+          operations[path].response as AnyWireSchema,
+          handlers[path],
+        ),
+        headSuccess: operations[path].headSuccess,
+      },
     ]),
   ),
   aliases: operationAliases,
@@ -394,5 +404,5 @@ export const handleApiRequest = Effect.fnUntraced(function* <R>(api: Api<R>, req
     // Every span below (handler, flow, command, store) carries the traceCode the merchant is told.
     Effect.annotateSpans({ traceCode }),
   )
-  return yield* answer(envelope, path, status)
+  return yield* answer(row.headSuccess === true ? withHeadSuccess(envelope) : envelope, path, status)
 })

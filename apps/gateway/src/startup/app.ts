@@ -43,6 +43,7 @@ import {
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import {
+  bankTransferArrivalMinutesOf,
   bodyLimitBytesDefault,
   ConfigError,
   type GatewayConfig,
@@ -96,6 +97,7 @@ const layerApiSettings = (options: GatewayOptions): Layer.Layer<ApiSettings, Con
             ),
             requestTimeWindowMs: (config.requestTimeWindowMinutes ?? requestTimeWindowMinutesDefault) * 60_000,
             bodyLimitBytes: config.bodyLimitBytes ?? bodyLimitBytesDefault,
+            bankTransferArrivalMinutes: bankTransferArrivalMinutesOf(config),
             get publicBaseUrl() {
               return config.publicBaseUrl ?? `http://${config.host ?? "127.0.0.1"}:${port}`
             },
