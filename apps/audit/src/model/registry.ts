@@ -201,6 +201,9 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
         "payerFeeFils",
         "rate",
         "feePlan",
+        // The arrival rule compares the expected arrival with the placement.
+        "expectedArrivalTime",
+        "createdTime",
       ]),
   }),
   audited({
