@@ -41,12 +41,15 @@ import {
 } from "@mizan/protocol"
 import { Cause, Clock, Effect, Predicate, Result, Schema } from "effect"
 import { ApiSettings, type Merchant } from "./apiSettings.ts"
+import type { RequestClient } from "./unauthenticatedBudget.ts"
 
 export interface ApiRequest {
   /** The path after the host, e.g. `/sgs/api/acquire2/placeOrder`. */
   readonly path: string
   readonly headers: HeadersLike
   readonly body: Uint8Array
+  /** Who sent it, when it came over HTTP: an authenticated request gives back its unauthenticated budget. */
+  readonly client?: RequestClient
 }
 
 export interface ApiResponse {
@@ -270,6 +273,7 @@ const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
         ? signatureErrorResponse("header sign is required: sign the raw body with the merchant's private key")
         : signatureErrorResponse(),
     )
+  if (request.client !== undefined) gateway.unauthenticatedBudgets.giveBack(request.client)
   return merchant
 })
 
