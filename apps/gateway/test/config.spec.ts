@@ -177,8 +177,8 @@ describe("the configuration file", () => {
     )
   })
 
-  it("is documented in the README under the one product name the configuration takes", () => {
-    const products = readFileSync(new URL("../README.md", import.meta.url), "utf8")
+  it("is documented in the configuration reference under the one product name it takes", () => {
+    const products = readFileSync(new URL("../CONFIGURATION.md", import.meta.url), "utf8")
       .split("\n")
       .find((line) => line.startsWith("| `products`"))
     expect(products).toContain(`\`${BankCardTransfer.bankCardTransferProduct}\``)

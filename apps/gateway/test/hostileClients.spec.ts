@@ -1,6 +1,6 @@
 /**
  * What a client that does not play fair can make the gateway hold or spend
- * (apps/gateway/README.md, Connections): raw sockets against a listening
+ * (apps/gateway/CONNECTIONS.md): raw sockets against a listening
  * gateway, each client on a loopback address of its own (127.0.0.x).
  */
 import { sign } from "@mizan/protocol"

@@ -1,5 +1,5 @@
 /**
- * An order whose payer or sharing member was forgotten (issue 15): the
+ * An order whose payer or sharing member was forgotten (crypto-shredding): the
  * sealed store reads their fields as `[forgotten]`. The events still decode
  * and replay, every invariant holds, the answers show the placeholder, and
  * a refund can no longer name a forgotten member by its identity.
@@ -100,7 +100,7 @@ describe("an order whose payer and a sharing member are forgotten", () => {
     expect(Result.isFailure(named) ? named.failure : undefined).toMatchObject({
       code: "REFUND_SHARING_MEMBER_MISMATCH",
       detail:
-        "bizContent.sharingParamList[0] names sharing member 1 of the order, whose identity is forgotten: refund it in proportion (refundSharingAmount true without sharingParamList)",
+        "sharingParamList[0] names sharing member 1 of the order, whose identity is forgotten: refund it in proportion (refundSharingAmount true without sharingParamList)",
     })
     expect(Result.isSuccess(decide(reserveRefund({ amountFils: fils(100), refundSharingAmount: true }), order))).toBe(
       true,

@@ -1,5 +1,5 @@
 /**
- * Master key rotation (issue 15): every data key is re-wrapped under a new
+ * Master key rotation: every data key is re-wrapped under a new
  * master key, and not one event is rewritten. Safe while gateways write:
  *
  * 1. the new key is added at the end of the key file, so it is current;

@@ -1,5 +1,5 @@
 /**
- * The gateway benchmark's third ceiling (issue 19): the bare server
+ * The gateway benchmark's third ceiling: the bare server
  * (bareServer.ts) doing everything a create costs the gateway that a user
  * relies on, with the layers taken away. `BARE_WORK=gateway` chooses it.
  * Each step is the library's own function, called as a plain function, one

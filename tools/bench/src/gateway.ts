@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- gateway`: signed create-order requests per second end
- * to end (issues 5 and 19), beside two ceilings measured in the same run:
+ * to end, beside two ceilings measured in the same run:
  *
  * - bare RSA-2048 signing on one core: every answer is signed with the
  *   service's key, so one core's signing rate is what a create can cost at

@@ -1,6 +1,6 @@
 /**
  * The gateway's configuration file (JSON; `MIZAN_CONFIG`, default
- * `data/config.json`). Documented field by field in apps/gateway/README.md.
+ * `data/config.json`). Documented field by field in apps/gateway/CONFIGURATION.md.
  * Everything a decision needs from configuration (fee plans, payout
  * abilities, rates) is read here once and handed to the domain on commands.
  */
@@ -21,8 +21,7 @@ export const RateLimitConfig = Schema.Struct({
 })
 
 /**
- * How the HTTP server bounds what one client can hold (apps/gateway/README.md,
- * Connections): its open connections, the requests it runs at once, and how
+ * How the HTTP server bounds what one client can hold (apps/gateway/CONNECTIONS.md): its open connections, the requests it runs at once, and how
  * long a request may take to arrive.
  */
 export const ConnectionsConfig = Schema.Struct({

@@ -1,6 +1,6 @@
 /**
  * The defaults of the settings that bound what a client can make the
- * gateway hold or spend (apps/gateway/README.md, Connections), and the
+ * gateway hold or spend (apps/gateway/CONNECTIONS.md), and the
  * limits in force once the configuration's own are laid over them.
  */
 import type { RateLimit } from "../pipeline/tokenBucket.ts"

@@ -1,6 +1,5 @@
 /**
- * The budgets of requests that do not authenticate (apps/gateway/README.md,
- * Connections). Every API request takes a token from its client address's
+ * The budgets of requests that do not authenticate (apps/gateway/CONNECTIONS.md). Every API request takes a token from its client address's
  * bucket and its connection's before the pipeline runs; one that
  * authenticates gives both back. So a missing or unknown Partner-Id and a
  * signature that does not verify all draw on the same budget, and an honest

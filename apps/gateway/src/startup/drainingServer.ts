@@ -1,6 +1,6 @@
 /**
  * The gateway's HTTP server, which drains when it stops and bounds what
- * each client holds (apps/gateway/README.md, Connections).
+ * each client holds (apps/gateway/CONNECTIONS.md).
  *
  * Draining: Node's `close` refuses new connections and closes the idle
  * ones, but a kept-alive connection that is busy at that moment goes on

@@ -1,5 +1,5 @@
 /**
- * Backpressure for node:http (apps/gateway/README.md, Connections). Node's
+ * Backpressure for node:http (apps/gateway/CONNECTIONS.md). Node's
  * server parses every pipelined request of a chunk it reads and hands them
  * all to the handler at once: a client that pipelines 300 requests and
  * never reads the answers had them all run, their answers held in memory.
