@@ -32,6 +32,28 @@ describe("the configuration file", () => {
     )
   })
 
+  it("takes the connection limits, budgets and trusted proxies, and refuses a typo or a bad value, naming the key", () => {
+    const config = { mode: "sandbox", merchants: [] }
+    const limits = {
+      connections: { maxOpen: 100, requestsInFlightPerConnection: 1, requestTimeoutSeconds: 5 },
+      unauthenticatedBudget: { perClient: { requestsPerSecond: 1, burstRequests: 5 } },
+      trustedProxies: ["10.0.0.7", "::1"],
+    }
+    expect(refusalOf({ ...config, ...limits })).toBe("accepted")
+    expect(refusalOf({ ...config, connections: { maxOpn: 100 } })).toBe(
+      "configuration: connections.maxOpn is not a known field",
+    )
+    expect(refusalOf({ ...config, connections: { headersTimeoutSeconds: 0 } })).toMatch(
+      /^configuration: connections\.headersTimeoutSeconds must be a whole number above 0/,
+    )
+    expect(
+      refusalOf({ ...config, unauthenticatedBudget: { perClient: { requestsPerSecond: -1, burstRequests: 1 } } }),
+    ).toMatch(/^configuration: unauthenticatedBudget\.perClient\.requestsPerSecond must be above 0/)
+    expect(refusalOf({ ...config, trustedProxies: ["proxy.local"] })).toMatch(
+      /^configuration: trustedProxies\[0\] must be an IP address/,
+    )
+  })
+
   it("takes the log's format and level, and refuses a typo in either, naming the field", () => {
     const config = { mode: "sandbox", merchants: [] }
     expect(refusalOf({ ...config, logging: { format: "pretty", level: "warn" } })).toBe("accepted")

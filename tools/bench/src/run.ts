@@ -22,6 +22,7 @@ const available = [
   "scaleOut",
   "tracing",
   "sealing",
+  "hostile",
 ]
 const unknown = available.filter((name) => !existsSync(join(import.meta.dirname, `${name}.ts`)))
 if (unknown.length > 0) throw new Error(`run.ts names benchmarks with no source file: ${unknown.join(", ")}`)

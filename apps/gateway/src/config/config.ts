@@ -4,6 +4,7 @@
  * Everything a decision needs from configuration (fee plans, payout
  * abilities, rates) is read here once and handed to the domain on commands.
  */
+import { isIP } from "node:net"
 import { BankCardTransfer } from "@mizan/card-transfer"
 import { acceptRenamedKeys, FeePlan, issueMessage } from "@mizan/kernel"
 import { isOperationPath } from "@mizan/protocol"
@@ -18,6 +19,35 @@ export const RateLimitConfig = Schema.Struct({
   requestsPerSecond: Schema.Number.check(Schema.isGreaterThan(0, { message: "must be above 0" })),
   burstRequests: PositiveInt,
 })
+
+/**
+ * How the HTTP server bounds what one client can hold (apps/gateway/CONNECTIONS.md): its open connections, the requests it runs at once, and how
+ * long a request may take to arrive.
+ */
+export const ConnectionsConfig = Schema.Struct({
+  maxOpen: Schema.optionalKey(PositiveInt),
+  requestsInFlightPerConnection: Schema.optionalKey(PositiveInt),
+  requestsInFlight: Schema.optionalKey(PositiveInt),
+  headersTimeoutSeconds: Schema.optionalKey(PositiveInt),
+  requestTimeoutSeconds: Schema.optionalKey(PositiveInt),
+  keepAliveTimeoutSeconds: Schema.optionalKey(PositiveInt),
+})
+export type ConnectionsConfig = typeof ConnectionsConfig.Type
+
+/**
+ * What a client may send that does not authenticate (no Partner-Id, an
+ * unknown one, a signature that does not verify), per client address and
+ * per connection, before it is answered a plain 429.
+ */
+export const UnauthenticatedBudgetConfig = Schema.Struct({
+  perClient: Schema.optionalKey(RateLimitConfig),
+  perConnection: Schema.optionalKey(RateLimitConfig),
+})
+
+/** An IP address, as a proxy's connection comes from (`10.0.0.7`, `::1`). */
+const IpAddress = Schema.String.check(
+  Schema.makeFilter((text: string) => isIP(text) !== 0, { message: "must be an IP address such as 10.0.0.7" }),
+)
 
 export const FeesConfig = Schema.Struct({
   /** Charged to the payee on each paid acquiring order. */
@@ -214,6 +244,12 @@ export const GatewayConfig = Schema.Struct({
   requestTimeWindowMinutes: Schema.optionalKey(PositiveInt),
   bodyLimitBytes: Schema.optionalKey(PositiveInt),
   defaultRateLimit: Schema.optionalKey(RateLimitConfig),
+  /** Connection limits and timeouts: see `ConnectionsConfig`. */
+  connections: Schema.optionalKey(ConnectionsConfig),
+  /** Requests that do not authenticate, by client and connection: see `UnauthenticatedBudgetConfig`. */
+  unauthenticatedBudget: Schema.optionalKey(UnauthenticatedBudgetConfig),
+  /** The proxies whose `X-Forwarded-For` names the client: a request from any other address is its own client. */
+  trustedProxies: Schema.optionalKey(Schema.Array(IpAddress)),
   merchants: Schema.Array(MerchantConfig),
   rates: Schema.optionalKey(Schema.Array(RateConfig)),
   /** Minutes a bank transfer's money takes to arrive, by networkCode, over `bankTransferArrivalMinutesDefault`. */

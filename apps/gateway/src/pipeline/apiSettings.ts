@@ -13,6 +13,7 @@ import type { PayoutAbility } from "@mizan/transfer"
 import { Context } from "effect"
 import type { MerchantConfig } from "../config/config.ts"
 import type { RateLimiter } from "./rateLimit.ts"
+import type { UnauthenticatedBudgets } from "./unauthenticatedBudget.ts"
 
 export interface Merchant {
   readonly partnerId: string
@@ -33,6 +34,10 @@ export class ApiSettings extends Context.Service<
     readonly servicePublicKey: PublicKey
     readonly merchantOf: (partnerId: string) => Merchant | undefined
     readonly rateLimiter: RateLimiter
+    /** What clients may send that does not authenticate, per address and connection. */
+    readonly unauthenticatedBudgets: UnauthenticatedBudgets
+    /** The proxies whose `X-Forwarded-For` names the client. */
+    readonly trustedProxies: ReadonlySet<string>
     readonly requestTimeWindowMs: number
     readonly bodyLimitBytes: number
     /** Minutes a bank transfer's money takes by networkCode: one for every network a merchant pays out through. */

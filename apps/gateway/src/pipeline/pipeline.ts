@@ -41,6 +41,7 @@ import {
 } from "@mizan/protocol"
 import { Cause, Clock, Effect, Predicate, Result, Schema } from "effect"
 import { ApiSettings, type Merchant } from "./apiSettings.ts"
+import type { RequestClient } from "./unauthenticatedBudget.ts"
 import { fieldNamesOf, wireDetail } from "./wireFields.ts"
 
 export interface ApiRequest {
@@ -48,6 +49,8 @@ export interface ApiRequest {
   readonly path: string
   readonly headers: HeadersLike
   readonly body: Uint8Array
+  /** Who sent it, when it came over HTTP: an authenticated request gives back its unauthenticated budget. */
+  readonly client?: RequestClient
 }
 
 export interface ApiResponse {
@@ -274,6 +277,7 @@ export const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
         ? signatureErrorResponse("header sign is required: sign the raw body with the merchant's private key")
         : signatureErrorResponse(),
     )
+  if (request.client !== undefined) gateway.unauthenticatedBudgets.giveBack(request.client)
   return merchant
 })
 

@@ -3,15 +3,9 @@
  * per Partner-Id, refilled continuously. The spec does not give the
  * threshold; each merchant's is configured.
  */
-export interface RateLimit {
-  readonly requestsPerSecond: number
-  readonly burstRequests: number
-}
+import { type Bucket, fullBucket, type RateLimit, takeToken } from "./tokenBucket.ts"
 
-interface Bucket {
-  tokens: number
-  updatedAtMs: number
-}
+export type { RateLimit } from "./tokenBucket.ts"
 
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>()
@@ -24,13 +18,8 @@ export class RateLimiter {
   /** Takes one request's token; false when the merchant is over its rate. */
   tryTake(partnerId: string, nowMs: number): boolean {
     const limit = this.limitOf(partnerId)
-    const bucket = this.buckets.get(partnerId) ?? { tokens: limit.burstRequests, updatedAtMs: nowMs }
-    const elapsedMs = Math.max(0, nowMs - bucket.updatedAtMs)
-    bucket.tokens = Math.min(limit.burstRequests, bucket.tokens + (elapsedMs / 1000) * limit.requestsPerSecond)
-    bucket.updatedAtMs = nowMs
+    const bucket = this.buckets.get(partnerId) ?? fullBucket(limit, nowMs)
     this.buckets.set(partnerId, bucket)
-    if (bucket.tokens < 1) return false
-    bucket.tokens -= 1
-    return true
+    return takeToken(bucket, limit, nowMs)
   }
 }

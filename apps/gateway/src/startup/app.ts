@@ -56,11 +56,13 @@ import {
   serviceKeyFilesDefault,
   storeSettingDefault,
 } from "../config/configFile.ts"
+import { connectionLimitsOf, unauthenticatedBudgetOf } from "../config/limits.ts"
 import { loadServiceKeys } from "../config/serviceKeys.ts"
 import { ApiSettings } from "../pipeline/apiSettings.ts"
 import { followMerchants } from "../pipeline/merchantReload.ts"
 import { makeMerchantDirectory } from "../pipeline/merchants.ts"
 import { RateLimiter } from "../pipeline/rateLimit.ts"
+import { UnauthenticatedBudgets } from "../pipeline/unauthenticatedBudget.ts"
 import { createDrainingServer } from "./drainingServer.ts"
 
 export interface GatewayOptions {
@@ -99,6 +101,8 @@ const layerApiSettings = (options: GatewayOptions): Layer.Layer<ApiSettings, Con
               (partnerId) =>
                 merchants.merchantOf(partnerId)?.config.rateLimit ?? config.defaultRateLimit ?? rateLimitDefault,
             ),
+            unauthenticatedBudgets: new UnauthenticatedBudgets(unauthenticatedBudgetOf(config)),
+            trustedProxies: new Set(config.trustedProxies ?? []),
             requestTimeWindowMs: (config.requestTimeWindowMinutes ?? requestTimeWindowMinutesDefault) * 60_000,
             bodyLimitBytes: config.bodyLimitBytes ?? bodyLimitBytesDefault,
             bankTransferArrivalMinutes: bankTransferArrivalMinutesOf(config),
@@ -268,8 +272,12 @@ export interface Listen {
   readonly host: string
 }
 
-/** The HTTP server of the gateway on `listen`, with the routes given. */
-export const layerHttp = <E, R>(routes: Layer.Layer<never, E, R | HttpRouter.HttpRouter>, listen: Listen) =>
+/** The HTTP server of the gateway on `listen`, with the routes given, bounded as `config.connections` says. */
+export const layerHttp = <E, R>(
+  routes: Layer.Layer<never, E, R | HttpRouter.HttpRouter>,
+  listen: Listen,
+  config: GatewayConfig,
+) =>
   HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createDrainingServer, listen)),
+    Layer.provideMerge(NodeHttpServer.layer(() => createDrainingServer(connectionLimitsOf(config)), listen)),
   )

@@ -3,6 +3,8 @@
  * sandbox mode) the sandbox API, both through the one envelope pipeline,
  * plus whatever extra routes the composition adds (pay page, OpenAPI).
  */
+
+import { IncomingMessage } from "node:http"
 import { failureResponse, headerNames, readHeader } from "@mizan/protocol"
 import { ByteSize, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -16,6 +18,7 @@ import {
   perRequestSpan,
   respond,
 } from "../pipeline/pipeline.ts"
+import { clientAddressOf, type RequestClient } from "../pipeline/unauthenticatedBudget.ts"
 
 const toHttp = (response: ApiResponse) =>
   HttpServerResponse.text(response.body, {
@@ -33,6 +36,7 @@ const answerApi = Effect.fnUntraced(function* <R>(
   api: Api<R>,
   request: HttpServerRequest.HttpServerRequest,
   path: string,
+  client: RequestClient,
 ) {
   const gateway = yield* ApiSettings
   const body = yield* request.arrayBuffer.pipe(
@@ -40,7 +44,7 @@ const answerApi = Effect.fnUntraced(function* <R>(
     Effect.result,
   )
   if (body._tag === "Success")
-    return yield* handleApiRequest(api, { path, headers: request.headers, body: new Uint8Array(body.success) })
+    return yield* handleApiRequest(api, { path, headers: request.headers, body: new Uint8Array(body.success), client })
   const reason = body.failure.reason
   const tooLarge = reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge"
   const envelope = failureResponse(
@@ -59,16 +63,45 @@ const answerApi = Effect.fnUntraced(function* <R>(
 type Answer<R> = (
   request: HttpServerRequest.HttpServerRequest,
   path: string,
+  client: RequestClient,
 ) => Effect.Effect<Omit<ApiOutcome, "traceCode"> & { readonly traceCode: string | undefined }, never, R | ApiSettings>
+
+/**
+ * The answer past the unauthenticated budget: plain text, made without a
+ * signature, and the connection closed, so that what it costs is bounded by
+ * how fast the client can connect again.
+ */
+const overBudget: ApiResponse = {
+  status: 429,
+  headers: { "content-type": "text/plain; charset=utf-8", "retry-after": "1", connection: "close" },
+  body: "too many requests that do not authenticate from this client: retry after 1 s\n",
+}
+
+/**
+ * Who sent the request: its peer's address, or behind a trusted proxy the
+ * one the proxy forwards; and its connection. A request not served by
+ * node:http (a benchmark's web handler) is a client of its own.
+ */
+const clientOf = (request: HttpServerRequest.HttpServerRequest, trustedProxies: ReadonlySet<string>): RequestClient => {
+  const { source } = request
+  if (!(source instanceof IncomingMessage)) return { address: "", connection: source }
+  const forwardedFor = readHeader(request.headers, "x-forwarded-for")
+  const address = clientAddressOf(source.socket.remoteAddress ?? "", forwardedFor, trustedProxies)
+  return { address, connection: source.socket }
+}
 
 /** Serves one request to an API path, as a span of its own, and writes its access-log line. */
 const served = <R>(answer: Answer<R>) =>
   Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
     const startedAt = performance.now()
     const path = new URL(request.url, "http://gateway").pathname
-    const outcome = yield* answer(request, path).pipe(
-      Effect.withSpan("Gateway.request", { kind: "server", attributes: { "http.route": path } }, perRequestSpan),
-    )
+    const gateway = yield* ApiSettings
+    const client = clientOf(request, gateway.trustedProxies)
+    const outcome = gateway.unauthenticatedBudgets.take(client, Date.now())
+      ? yield* answer(request, path, client).pipe(
+          Effect.withSpan("Gateway.request", { kind: "server", attributes: { "http.route": path } }, perRequestSpan),
+        )
+      : { response: overBudget, traceCode: undefined, operation: undefined, code: "429" }
     yield* recordAccess({
       method: request.method,
       path,
@@ -112,7 +145,7 @@ export const apiRoutes = <R>(api: Api<R>) =>
     Effect.gen(function* () {
       const context = yield* Effect.context<R | ApiSettings>()
       const router = yield* HttpRouter.HttpRouter
-      const serve = served((request, path) => answerApi(api, request, path))
+      const serve = served((request, path, client) => answerApi(api, request, path, client))
       const refuseMethod = served(methodNotAllowed)
       const paths = `${api.basePath}/*` as `/${string}`
       yield* router.add("POST", paths, (request) => serve(request).pipe(Effect.provideContext(context)))

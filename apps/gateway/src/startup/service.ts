@@ -71,7 +71,7 @@ export const layerService = (options: ServiceOptions) => {
     operatorRoutes(readiness),
     roles.has("api") ? gatewayRoutes(options.config.mode, options.config.payPage) : Layer.empty,
   )
-  return Layer.mergeAll(layerHttp(routes, options.listen), layerBackground(options, progress)).pipe(
+  return Layer.mergeAll(layerHttp(routes, options.listen, options.config), layerBackground(options, progress)).pipe(
     Layer.provideMerge(services),
     Layer.tap((context) => {
       const { address } = Context.get(context, HttpServer.HttpServer)
