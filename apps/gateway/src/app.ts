@@ -42,6 +42,7 @@ import {
 } from "@mizan/transfer"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
+import { canonicalPathsOnly } from "./canonicalPath.ts"
 import {
   bodyLimitBytesDefault,
   ConfigError,
@@ -251,8 +252,8 @@ export interface Listen {
   readonly host: string
 }
 
-/** The HTTP server of the gateway on `listen`, with the routes given. */
+/** The HTTP server of the gateway on `listen`, with the routes given, each behind the canonical path check. */
 export const layerHttp = <E, R>(routes: Layer.Layer<never, E, R | HttpRouter.HttpRouter>, listen: Listen) =>
-  HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
+  HttpRouter.serve(Layer.merge(routes, canonicalPathsOnly), { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createDrainingServer, listen)),
   )
