@@ -1,5 +1,5 @@
 import { type EventStore, handleCommand, type StoreError, type VersionConflict } from "@mizan/eventsourcing"
-import type { Rejection } from "@mizan/kernel"
+import type { Rejection, Sha256Hex, Timestamp } from "@mizan/kernel"
 import { WalletTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
 import { createIndexedOrder } from "../createIndexed.ts"
@@ -21,8 +21,9 @@ export type WalletTransferInput = Omit<WalletTransfer.PlaceWalletTransfer, "_tag
  * 4. the credit's outcome settles the order: SUCCESS, or FAILURE.
  *
  * A crash or an unavailable directory between 2 and 4 leaves the order
- * CREATED; the merchant's retry of the same request runs 3 and 4 again,
- * and the credit's reference keeps it from being booked twice.
+ * CREATED; the service's recovery (`completeHalfDone`) or the merchant's
+ * retry of the same request runs 3 and 4 again, and the credit's reference
+ * keeps it from being booked twice.
  */
 export const transferToWallet = (
   input: WalletTransferInput,
@@ -45,14 +46,35 @@ export const transferToWallet = (
         state.status === "ABSENT" ? Effect.die(new Error(`${id}: placing decided no order`)) : Effect.succeed(state),
     )
     if (order.status !== "CREATED") return order
+    return yield* creditAndSettle(order, request.beneficiaryIdentity, input.now)
+  }).pipe(
+    Effect.withSpan("OrderFlows.transferToWallet", { attributes: { merchantOrderNo: input.request.merchantOrderNo } }),
+  )
+
+/**
+ * Steps 3 and 4 of a CREATED wallet transfer: the member credited (by the
+ * beneficiary's identity digest, idempotent by the order's orderNo), then
+ * the order settled by the credit's outcome. Answers the order after it.
+ */
+export const creditAndSettle = (
+  order: WalletTransfer.WalletTransferOrder,
+  beneficiaryIdentity: Sha256Hex,
+  now: Timestamp,
+): Effect.Effect<
+  WalletTransfer.WalletTransferOrder,
+  Rejection | MemberDirectoryUnavailable | StoreError | VersionConflict,
+  EventStore | MemberDirectory
+> =>
+  Effect.gen(function* () {
+    const directory = yield* MemberDirectory
     const outcome: CreditOutcome = yield* directory
       .credit({
         identityType: order.beneficiaryIdentityType,
-        identity: request.beneficiaryIdentity,
+        identity: beneficiaryIdentity,
         amount: order.amountFils,
         reference: order.orderNo,
         balanceMaxFils: beneficiaryBalanceMaxFils,
-        now: input.now,
+        now,
       })
       .pipe(
         Effect.as<CreditOutcome>({ _tag: "Credited" }),
@@ -60,13 +82,11 @@ export const transferToWallet = (
           Effect.succeed<CreditOutcome>({ _tag: "NotCredited", failCode: refused.failCode }),
         ),
       )
-    const settled = yield* handleCommand(aggregate, id, {
+    const settled = yield* handleCommand(aggregate, streamId(order.merchantId, order.merchantOrderNo), {
       _tag: "SettleWalletTransfer",
-      merchantId: input.merchantId,
-      now: input.now,
+      merchantId: order.merchantId,
+      now,
       outcome,
     })
     return settled.state.status === "ABSENT" ? order : settled.state
-  }).pipe(
-    Effect.withSpan("OrderFlows.transferToWallet", { attributes: { merchantOrderNo: input.request.merchantOrderNo } }),
-  )
+  })
