@@ -56,6 +56,7 @@ import {
   serviceKeyFilesDefault,
   storeSettingDefault,
 } from "./configFile.ts"
+import { withCrashHook } from "./crashHook.ts"
 import { createDrainingServer } from "./drainingServer.ts"
 import { Gateway } from "./gateway.ts"
 import { loadServiceKeys } from "./keys.ts"
@@ -201,11 +202,12 @@ const layerGatewayStore = (options: GatewayOptions) => {
   // Sealing sits below the instrumentation, so that an append's span includes what sealing costs.
   return layerInstrumentedEventStore.pipe(
     Layer.provideMerge(
-      layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
-        keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
-      }).pipe(
-        Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(keyFileRefusal(keyFile, error)))),
-      ),
+      withCrashHook(
+        layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
+          keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
+        }),
+        options.config.mode,
+      ).pipe(Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(keyFileRefusal(keyFile, error))))),
     ),
   )
 }

@@ -16,6 +16,7 @@ import { type GatewayConfig, type Role, roleNames } from "./config.ts"
 import { runExpirySweeper } from "./expiry.ts"
 import { Gateway } from "./gateway.ts"
 import { operatorRoutes, readyNotifierLagSecondsDefault } from "./health.ts"
+import { keepRecoveryRunning } from "./recovery.ts"
 import { gatewayRoutes } from "./routes.ts"
 
 export interface ServiceOptions extends GatewayOptions {
@@ -55,6 +56,8 @@ const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>
           ),
         )
       if (roles.has("expiry")) yield* Effect.forkScoped(runExpirySweeper)
+      // Flows a crash cut between two appends, completed by one process of those with the expiry role.
+      if (roles.has("expiry")) yield* Effect.forkScoped(keepRecoveryRunning)
     }),
   )
 

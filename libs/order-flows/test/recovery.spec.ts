@@ -18,6 +18,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect } from "vitest"
 import * as Flows from "../src/index.ts"
+import { cutAfterTheFirstPart } from "./stores.ts"
 
 /** The spec's 30 seconds, written here rather than read from the constant under test. */
 const thirtySecondsMs = 30_000
@@ -37,7 +38,7 @@ const complete = (step: Flows.HalfDoneStep) =>
   Effect.provideService(Flows.completeHalfDone(step, onTestTime), Flows.MemberDirectory, noDirectory)
 
 const paidOrder = Effect.gen(function* () {
-  yield* handleCommand(AcquiringOrder.aggregate, acquiringStream, createOrder({ merchantOrderNo: "ORDER-1" }))
+  yield* Flows.placeAcquiringOrder(acquiringStream, createOrder({ merchantOrderNo: "ORDER-1" }))
   yield* handleCommand(AcquiringOrder.aggregate, acquiringStream, payOrder())
 })
 
@@ -114,6 +115,24 @@ describe("which flows are half done", () => {
         { _tag: "EndReservation", refundStream, refundOrderNo: "SVC-R1" },
       ])
       yield* Flows.endRefund(refundStream, { _tag: "CompleteRefund" }, now)
+      expect(Flows.halfDoneDue(yield* trackedLog, thirtySecondsMs)).toEqual([])
+    }).pipe(Effect.provide(layerMemory)),
+  )
+})
+
+describe("an order created without its orderNo's index", () => {
+  it.effect("is half done when the store cut the write between its parts, and its completion indexes it", () =>
+    Effect.gen(function* () {
+      const create = createOrder({ merchantOrderNo: "ORDER-1" })
+      expect(yield* cutAfterTheFirstPart(Flows.placeAcquiringOrder(acquiringStream, create))).toMatchObject({
+        _tag: "StoreError",
+      })
+      const due = Flows.halfDoneDue(yield* trackedLog, thirtySecondsMs)
+      expect(due).toEqual([
+        { _tag: "IndexOrderNo", merchantId, orderNo: create.orderNo, kind: "acquiring", streamId: acquiringStream },
+      ])
+      for (const step of due) yield* complete(step)
+      expect(yield* Flows.findByOrderNo(merchantId, create.orderNo, "acquiring")).toBe(acquiringStream)
       expect(Flows.halfDoneDue(yield* trackedLog, thirtySecondsMs)).toEqual([])
     }).pipe(Effect.provide(layerMemory)),
   )

@@ -11,6 +11,7 @@ import { RefundOrder } from "@mizan/refund"
 import { WalletTransfer } from "@mizan/transfer"
 import { Effect } from "effect"
 import { createRefundFromReservation, endReservationOf } from "../flows.ts"
+import { indexOrderNo } from "../orderIndex.ts"
 import { creditAndSettle } from "../wallet/transferToWallet.ts"
 import type { HalfDoneStep } from "./halfDone.ts"
 
@@ -65,6 +66,8 @@ const settleWalletTransfer = (walletStream: string, onMerchantTime: OnMerchantTi
 /** Completes one half-done flow; nothing when its first step has been followed meanwhile. */
 export const completeHalfDone = (step: HalfDoneStep, onMerchantTime: OnMerchantTime) => {
   switch (step._tag) {
+    case "IndexOrderNo":
+      return indexOrderNo(step.merchantId, step.orderNo, step.kind, step.streamId)
     case "CreateRefundOrder":
       return createRefundOrder(step.acquiringStream, step.refundOrderNo, onMerchantTime)
     case "EndReservation":

@@ -4,8 +4,9 @@
  * mark after its first: a refund or a revoke reserves on the acquiring order
  * before its refund order is created; a refund's end is recorded on the refund
  * order before the reservation is confirmed or released; a wallet transfer is
- * placed CREATED before the member is credited and the order settled. A
- * first step whose second has not followed within `halfDoneAgeMs` is half
+ * placed CREATED before the member is credited and the order settled; on a
+ * store that appends the parts of one write in turn (KurrentDB), a new
+ * order is recorded before its orderNo's index. A first step whose second has not followed within `halfDoneAgeMs` is half
  * done: the request that began it died with its process, and the service
  * completes it itself (`completeHalfDone`) rather than waiting for a
  * merchant's retry that may never come.
@@ -15,11 +16,21 @@
  * (an ended refund, a settled transfer is forgotten).
  */
 
+import type { OrderKind } from "../orderIndex.ts"
+
 /** A flow's first step is this old, on the recovery's clock, before it counts as half done. */
 export const halfDoneAgeMs = 30_000
 
 /** What a half-done flow needs to be completed, by what its first step left. */
 export type HalfDoneStep =
+  /** An order the service numbered whose orderNo was never indexed (`createIndexedOrder` cut between its parts). */
+  | {
+      readonly _tag: "IndexOrderNo"
+      readonly merchantId: string
+      readonly orderNo: string
+      readonly kind: OrderKind
+      readonly streamId: string
+    }
   /** A reservation (a refund request's or a revoke's) whose refund order was never created. */
   | { readonly _tag: "CreateRefundOrder"; readonly acquiringStream: string; readonly refundOrderNo: string }
   /** A refund order that ended (SUCCESS or FAILURE) whose reservation was neither confirmed nor released. */
@@ -29,6 +40,11 @@ export type HalfDoneStep =
 
 /** The first steps seen and not yet followed by their second, each with when the recovery first saw it. */
 export interface HalfDoneFlows {
+  /** By order stream: the numbered orders created, awaiting their orderNo's index. */
+  readonly unindexed: Map<
+    string,
+    { readonly merchantId: string; readonly orderNo: string; readonly kind: OrderKind; readonly sinceMs: number }
+  >
   /** By refund orderNo: the reservation, awaiting its refund order. */
   readonly reservations: Map<string, { readonly acquiringStream: string; readonly sinceMs: number }>
   /** By refund stream: the refund orders created that have not ended, and their orderNo. */
@@ -40,6 +56,7 @@ export interface HalfDoneFlows {
 }
 
 export const noHalfDoneFlows = (): HalfDoneFlows => ({
+  unindexed: new Map(),
   reservations: new Map(),
   openRefunds: new Map(),
   endedRefunds: new Map(),
@@ -90,8 +107,31 @@ const trackWalletTransfer = (flows: HalfDoneFlows, event: LoggedEvent, seenAtMs:
     flows.placedTransfers.delete(event.streamId)
 }
 
+/** The event that creates each kind of order the service numbers, and indexes (`createIndexedOrder`). */
+const creations: Readonly<Record<string, OrderKind>> = {
+  OrderCreated: "acquiring",
+  RefundCreated: "refund",
+  WalletTransferPlaced: "walletTransfer",
+  BankTransferPlaced: "bankTransfer",
+  BankCardTransferPlaced: "cardTransfer",
+}
+
+const trackIndex = (flows: HalfDoneFlows, event: LoggedEvent, seenAtMs: number): void => {
+  if (event.type === "OrderNumberIssued") {
+    const indexed = field(event.data, "streamId")
+    if (indexed !== undefined) flows.unindexed.delete(indexed)
+    return
+  }
+  const kind = creations[event.type]
+  const merchantId = field(event.data, "merchantId")
+  const orderNo = field(event.data, "orderNo")
+  if (kind === undefined || merchantId === undefined || orderNo === undefined) return
+  flows.unindexed.set(event.streamId, { merchantId, orderNo, kind, sinceMs: seenAtMs })
+}
+
 /** Takes in one event of the log, in log order, seen by the recovery at `seenAtMs`. */
 export const trackHalfDone = (flows: HalfDoneFlows, event: LoggedEvent, seenAtMs: number): void => {
+  trackIndex(flows, event, seenAtMs)
   if (event.streamId.startsWith("acquiring-")) trackAcquiring(flows, event, seenAtMs)
   else if (event.streamId.startsWith("refund-")) trackRefund(flows, event, seenAtMs)
   else if (event.streamId.startsWith("walletTransfer/")) trackWalletTransfer(flows, event, seenAtMs)
@@ -105,6 +145,8 @@ export const halfDoneDue = (
 ): ReadonlyArray<HalfDoneStep> => {
   const due = (sinceMs: number) => sinceMs <= nowMs - ageMs
   const steps: Array<HalfDoneStep> = []
+  for (const [streamId, { merchantId, orderNo, kind, sinceMs }] of flows.unindexed)
+    if (due(sinceMs)) steps.push({ _tag: "IndexOrderNo", merchantId, orderNo, kind, streamId })
   for (const [refundOrderNo, { acquiringStream, sinceMs }] of flows.reservations)
     if (due(sinceMs)) steps.push({ _tag: "CreateRefundOrder", acquiringStream, refundOrderNo })
   for (const [refundOrderNo, { refundStream, sinceMs }] of flows.endedRefunds)
@@ -120,7 +162,8 @@ export const halfDoneDue = (
  * retry got there first, the order moved on) appends nothing.
  */
 export const forgetHalfDone = (flows: HalfDoneFlows, step: HalfDoneStep): void => {
-  if (step._tag === "CreateRefundOrder") flows.reservations.delete(step.refundOrderNo)
+  if (step._tag === "IndexOrderNo") flows.unindexed.delete(step.streamId)
+  else if (step._tag === "CreateRefundOrder") flows.reservations.delete(step.refundOrderNo)
   else if (step._tag === "EndReservation") flows.endedRefunds.delete(step.refundOrderNo)
   else flows.placedTransfers.delete(step.walletStream)
 }
