@@ -7,7 +7,7 @@
  * sending it and would hide what a hostile client sends.
  */
 import type { ChildProcess } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { pathProblem } from "../src/canonicalPath.ts"
 import { merchantKeys, newNumber, testConfig, testMerchant } from "./harness.ts"
 import { waitUntil } from "./merchantEndpoint.ts"
-import { freePort, startService, stopService } from "./processes.ts"
+import { freePort, startService, stopService, writeConfig } from "./processes.ts"
 
 describe("which paths are canonical", () => {
   it.each([
@@ -103,27 +103,21 @@ const sendRaw = (port: number, target: string, headers: Record<string, string>, 
 
 const dataDir = mkdtempSync(join(tmpdir(), "mizan-canonical-"))
 const logLines: Array<string> = []
-let service: ChildProcess
+let service: ChildProcess | undefined
 let port: number
 
 beforeAll(async () => {
-  const configPath = join(dataDir, "config.json")
-  writeFileSync(
-    configPath,
-    JSON.stringify(
-      testConfig({
-        merchants: [testMerchant("M1")],
-        store: "sqlite:store.db",
-        logging: { format: "json", level: "info" },
-      }),
-    ),
+  const json = { format: "json", level: "info" } as const
+  const configPath = writeConfig(
+    dataDir,
+    testConfig({ merchants: [testMerchant("M1")], store: "sqlite:store.db", logging: json }),
   )
   port = await freePort()
   service = await startService(configPath, port, { onLine: (line) => logLines.push(line) })
 }, 30_000)
 
 afterAll(async () => {
-  await stopService(service)
+  if (service !== undefined) await stopService(service)
   rmSync(dataDir, { recursive: true, force: true })
 })
 

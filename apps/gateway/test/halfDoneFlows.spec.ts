@@ -9,7 +9,7 @@
  * else runs.
  */
 import type { ChildProcess } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { MerchantCallError, MerchantClient } from "@mizan/merchant-client"
@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { killAfterAppendingVariable } from "../src/crashHook.ts"
 import { testConfig, testMerchant } from "./harness.ts"
 import { waitUntil } from "./merchantEndpoint.ts"
-import { auditReplay, call, clientOf, freePort, startService, stopService } from "./processes.ts"
+import { auditReplay, call, clientOf, freePort, startService, stopService, writeConfig } from "./processes.ts"
 
 const dataDir = mkdtempSync(join(tmpdir(), "mizan-half-done-"))
 const children: Array<ChildProcess> = []
@@ -28,8 +28,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-const configPath = join(dataDir, "config.json")
-writeFileSync(configPath, JSON.stringify(testConfig({ merchants: [testMerchant("M1")], store: "sqlite:store.db" })))
+const configPath = writeConfig(dataDir, testConfig({ merchants: [testMerchant("M1")], store: "sqlite:store.db" }))
 
 /** A gateway process on the test's store, killing itself after appending `killAfter` when named. */
 const start = async (port: number, killAfter?: string) => {
