@@ -8,6 +8,13 @@ import { MemberDirectory, type MemberDirectoryUnavailable } from "./memberDirect
 const { aggregate, streamId, beneficiaryBalanceMaxFils } = WalletTransfer
 type CreditOutcome = WalletTransfer.CreditOutcome
 
+/** A step of the wallet transfer flow: the order it leaves, on the store, through the member directory. */
+type WalletTransferStep = Effect.Effect<
+  WalletTransfer.WalletTransferOrder,
+  Rejection | MemberDirectoryUnavailable | StoreError | VersionConflict,
+  EventStore | MemberDirectory
+>
+
 export type WalletTransferInput = Omit<WalletTransfer.PlaceWalletTransfer, "_tag" | "beneficiary">
 
 /**
@@ -25,13 +32,7 @@ export type WalletTransferInput = Omit<WalletTransfer.PlaceWalletTransfer, "_tag
  * retry of the same request runs 3 and 4 again, and the credit's reference
  * keeps it from being booked twice.
  */
-export const transferToWallet = (
-  input: WalletTransferInput,
-): Effect.Effect<
-  WalletTransfer.WalletTransferOrder,
-  Rejection | MemberDirectoryUnavailable | StoreError | VersionConflict,
-  EventStore | MemberDirectory
-> =>
+export const transferToWallet = (input: WalletTransferInput): WalletTransferStep =>
   Effect.gen(function* () {
     const directory = yield* MemberDirectory
     const { request } = input
@@ -60,11 +61,7 @@ export const creditAndSettle = (
   order: WalletTransfer.WalletTransferOrder,
   beneficiaryIdentity: Sha256Hex,
   now: Timestamp,
-): Effect.Effect<
-  WalletTransfer.WalletTransferOrder,
-  Rejection | MemberDirectoryUnavailable | StoreError | VersionConflict,
-  EventStore | MemberDirectory
-> =>
+): WalletTransferStep =>
   Effect.gen(function* () {
     const directory = yield* MemberDirectory
     const outcome: CreditOutcome = yield* directory
