@@ -66,7 +66,7 @@ const domainTestingMayImport = new Set([...domainMayImport, "fast-check"])
  * notifier in the gateway's process, and that composition lives in one file.
  */
 export const appCompositions: ReadonlyMap<string, string> = new Map([
-  ["apps/gateway/src/service.ts", "@mizan/notifier"],
+  ["apps/gateway/src/startup/service.ts", "@mizan/notifier"],
 ])
 
 /**

@@ -5,24 +5,10 @@
  * `src/main.ts` is the command line; this is the same, as functions.
  */
 
-export { accessJson, accessText } from "./accessReport.ts"
-export { type AuditFold, type FoldedStates, slimmed } from "./auditFold.ts"
-export { type CliIo, type ExitCode, exitCodes, parseTime, runCli, storeSettingDefault, usage } from "./cli.ts"
-export { type CliRun, runCliToText } from "./cliText.ts"
-export { exportLog } from "./exportLog.ts"
-export { fixedClock } from "./fixedClock.ts"
-export { formatFilsBig, jsonReplacer, toJson } from "./format.ts"
-export { type ImportOptions, type ImportSummary, importDefaults, importLog } from "./importLog.ts"
-export { ExportedEvent, ExportedHead, endLine, exportLine, headLine, parseLine } from "./ndjson.ts"
-export { OrderNumberIssued, orderIndex, orderIndexRules, orderIndexStreamId } from "./orderIndex.ts"
-export {
-  localPart,
-  type ParallelReplayOptions,
-  type ReplayPart,
-  replayInWorkers,
-  reportOfParts,
-} from "./parallelReplay.ts"
-export { refundReservationProblem, refundReservationRule } from "./refundReservation.ts"
+export { type CliIo, type ExitCode, exitCodes, parseTime, runCli, storeSettingDefault, usage } from "./cli/cli.ts"
+export { type CliRun, runCliToText } from "./cli/cliText.ts"
+export { type AuditFold, type FoldedStates, slimmed } from "./model/auditFold.ts"
+export { OrderNumberIssued, orderIndex, orderIndexRules, orderIndexStreamId } from "./model/orderIndex.ts"
 export {
   type AuditedAggregate,
   aggregateOf,
@@ -32,7 +18,17 @@ export {
   type MoneyFigures,
   moneyFigureNames,
   registry,
-} from "./registry.ts"
+} from "./model/registry.ts"
+export { accessJson, accessText } from "./privacy/accessOutput.ts"
+export { type HeldEvent, type SubjectAccess, type SubjectTarget, subjectAccess } from "./privacy/subjectAccess.ts"
+export {
+  localPart,
+  type ParallelReplayOptions,
+  type ReplayPart,
+  replayInWorkers,
+  reportOfParts,
+} from "./replay/parallelReplay.ts"
+export { refundReservationProblem, refundReservationRule } from "./replay/refundReservation.ts"
 export {
   type BrokenInvariant,
   type Cut,
@@ -56,12 +52,16 @@ export {
   timeRule,
   type UndecodableEvent,
   type VersionGap,
-} from "./replay.ts"
-export type { WorkerTiming } from "./replayWorkerProtocol.ts"
-export { reportJson, reportText } from "./report.ts"
-export { AuditError, layerStore, parseStoreSetting, type StoreSetting } from "./stores.ts"
-export { type HeldEvent, type SubjectAccess, type SubjectTarget, subjectAccess } from "./subjectAccess.ts"
-export { type Timeline, type TimelineStep, timelineOf } from "./timeline.ts"
+} from "./replay/replay.ts"
+export type { WorkerTiming } from "./replay/replayWorkerProtocol.ts"
+export { reportJson, reportText } from "./replay/reportOutput.ts"
+export { type Timeline, type TimelineStep, timelineOf } from "./replay/timeline.ts"
+export { formatFilsBig, jsonReplacer, toJson } from "./shared/format.ts"
+export { AuditError, layerStore, parseStoreSetting, type StoreSetting } from "./shared/stores.ts"
+export { exportLog } from "./transfer/exportLog.ts"
+export { fixedClock } from "./transfer/fixedClock.ts"
+export { type ImportOptions, type ImportSummary, importDefaults, importLog } from "./transfer/importLog.ts"
+export { ExportedEvent, ExportedHead, endLine, exportLine, headLine, parseLine } from "./transfer/ndjson.ts"
 export {
   type EventFinding,
   type HeadFinding,
@@ -71,5 +71,5 @@ export {
   verifyFindingsMax,
   verifyIsClean,
   verifyLog,
-} from "./verify.ts"
-export { verifyJson, verifyText } from "./verifyReport.ts"
+} from "./verify/verify.ts"
+export { verifyJson, verifyText } from "./verify/verifyOutput.ts"

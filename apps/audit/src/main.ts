@@ -10,7 +10,7 @@
 // Before any schema is used: decoders compiled to plain functions decode the
 // log about twice as fast as the interpreter (README.md, Performance).
 import "effect/schema/SchemaJITCompiler/enable"
-import { runCli } from "./cli.ts"
+import { runCli } from "./cli/cli.ts"
 
 process.exitCode = await runCli(process.argv.slice(2), {
   stdout: process.stdout,

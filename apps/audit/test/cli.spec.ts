@@ -12,7 +12,7 @@ import { generateHistory } from "@mizan/histories"
 import { schemaVersionCurrent } from "@mizan/store-sqlite"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { replayPageSizeOf } from "../src/cli.ts"
+import { replayPageSizeOf } from "../src/cli/cli.ts"
 import {
   exitCodes,
   logPageSizeEventsDefault,

@@ -17,10 +17,10 @@ import {
 } from "@mizan/acquiring/testing"
 import { Effect, Result } from "effect"
 import fc from "fast-check"
-import type { AuditFold } from "../src/auditFold.ts"
-import { factsOfState } from "../src/crossStream.ts"
 import { type AuditedAggregate, makeReplayer, registry, toJson } from "../src/index.ts"
-import { domainFold } from "../src/registry.ts"
+import type { AuditFold } from "../src/model/auditFold.ts"
+import { domainFold } from "../src/model/registry.ts"
+import { factsOfState } from "../src/replay/crossStream.ts"
 import { damage, damaged, damagedLog } from "./support/damage.ts"
 import { generatedLog } from "./support/histories.ts"
 

@@ -2,8 +2,8 @@ import { test } from "@fast-check/vitest"
 import { parseFils } from "@mizan/kernel"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { progressLine, wantsProgress } from "../src/cli/progress.ts"
 import { formatFilsBig, toJson } from "../src/index.ts"
-import { progressLine, wantsProgress } from "../src/progress.ts"
 
 describe("money in reports", () => {
   test.prop([fc.bigInt({ min: 0n, max: 99_999_999_999_999n })], { numRuns: 200 })(

@@ -27,11 +27,11 @@ import {
   replayLog,
   type WorkerTiming,
 } from "../src/index.ts"
-import { localPart, type PartWorker, replayInWorkers, reportOfParts, workerPart } from "../src/parallelReplay.ts"
-import { registry } from "../src/registry.ts"
-import type { ParentMessage } from "../src/replayWorkerProtocol.ts"
-import { failureMessage } from "../src/stores.ts"
-import { workerOfStream } from "../src/streamTable.ts"
+import { registry } from "../src/model/registry.ts"
+import { localPart, type PartWorker, replayInWorkers, reportOfParts, workerPart } from "../src/replay/parallelReplay.ts"
+import type { ParentMessage } from "../src/replay/replayWorkerProtocol.ts"
+import { workerOfStream } from "../src/replay/streamTable.ts"
+import { failureMessage } from "../src/shared/stores.ts"
 import { cli } from "./support/cli.ts"
 import { closeOrderTwice, damage, damagedLog } from "./support/damage.ts"
 import { generatedLog } from "./support/histories.ts"

@@ -4,8 +4,8 @@
  * no retired stream (revived since, or never given) refused by name.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { registry } from "../src/registry.ts"
-import { RetiredStreams } from "../src/retiredStreams.ts"
+import { registry } from "../src/model/registry.ts"
+import { RetiredStreams } from "../src/replay/retiredStreams.ts"
 
 const [first, second] = registry
 

@@ -19,7 +19,6 @@ import { withoutUndefined } from "@mizan/order-views"
 import { apiBasePath, apiVersion, headerNames, jsonContentType, operations, ResponseHead } from "@mizan/protocol"
 import { Effect, Layer, Result, Schema } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { Gateway } from "./gateway.ts"
 import { closedObjects } from "./openapi/closed.ts"
 import { withClosedSets } from "./openapi/closedSets.ts"
 import { codeLines, commonCodes, headCodeSchema, operationCodes, sandboxCodes, wireCodesOf } from "./openapi/codes.ts"
@@ -31,13 +30,16 @@ import { securitySchemes, serviceDescription } from "./openapi/security.ts"
 import { sharedComponents } from "./openapi/shared.ts"
 import { componentPrefix, componentRef, isJsonObject, type Json, withoutBranches } from "./openapi/tree.ts"
 import { notificationWebhooks } from "./openapi/webhooks.ts"
+import { ApiSettings } from "./pipeline/apiSettings.ts"
 
 export { compileSchemas } from "./openapi/compile.ts"
 
 /** An operation table as its description needs it: the wire schemas of its rows. */
 export interface DescribedApi {
   readonly basePath: string
-  readonly operations: Readonly<Record<string, { readonly request: Schema.Top; readonly response: Schema.Top }>>
+  readonly operations: Readonly<
+    Record<string, { readonly request: Schema.Top; readonly response: Schema.Top; readonly headSuccess?: boolean }>
+  >
   readonly aliases?: Readonly<Record<string, string>>
 }
 
@@ -112,26 +114,29 @@ const requestEnvelope = (bizContentName: string, optional: boolean): Json => ({
   additionalProperties: false,
 })
 
+/** The head's `success`, on an operation whose answers carry it (`headSuccess`). */
+const successInHead: Json = {
+  type: "boolean",
+  description: 'This operation\'s head always carries it: true exactly when applyStatus is SUCCESS and code is "0".',
+}
+
+/** What a row's head adds to ResponseHead: its own codes, and `success` where the row answers it. */
+const rowHead = (codes: ReadonlyArray<CodeName>, headSuccess: boolean): Json => {
+  const code: Json = {
+    type: "string",
+    enum: wireCodesOf(codes),
+    description: "The codes this operation answers (see ResponseHead.code for their meanings).",
+  }
+  return headSuccess
+    ? { type: "object", properties: { code, success: successInHead }, required: ["success"] }
+    : { type: "object", properties: { code } }
+}
+
 /** The answer envelope of a row: its body, and a head whose code is one of the row's. */
-const answerEnvelope = (bodyName: string, codes: ReadonlyArray<CodeName>): Json => ({
+const answerEnvelope = (bodyName: string, codes: ReadonlyArray<CodeName>, headSuccess: boolean): Json => ({
   type: "object",
   properties: {
-    head: {
-      description: "The outcome.",
-      allOf: [
-        componentRef("ResponseHead"),
-        {
-          type: "object",
-          properties: {
-            code: {
-              type: "string",
-              enum: wireCodesOf(codes),
-              description: "The codes this operation answers (see ResponseHead.code for their meanings).",
-            },
-          },
-        },
-      ],
-    },
+    head: { description: "The outcome.", allOf: [componentRef("ResponseHead"), rowHead(codes, headSuccess)] },
     body: {
       ...componentRef(bodyName),
       description: 'Present only when head.applyStatus is SUCCESS and head.code is "0".',
@@ -175,6 +180,7 @@ interface Row {
   readonly operationId: string
   readonly request: Schema.Top
   readonly response: Schema.Top
+  readonly headSuccess: boolean
 }
 
 /** The OpenAPI 3.1 document of the operation tables given, for a gateway reached at `publicBaseUrl`. */
@@ -190,6 +196,7 @@ export const openApiDocument = (
       operationId: operationIdOf(api.basePath, path),
       request: row.request,
       response: row.response,
+      headSuccess: row.headSuccess === true,
     })),
   )
   const shared = sharedComponents()
@@ -258,7 +265,7 @@ export const openApiDocument = (
             responses: {
               "200": signedJson(
                 "The answer, signed: success with body, or a business or protocol error in head.",
-                answerEnvelope(bodyName, codes),
+                answerEnvelope(bodyName, codes, row.headSuccess),
                 example?.answer,
               ),
               "413": signedJson("The body is larger than the gateway's limit (head only).", headOnly),
@@ -345,7 +352,7 @@ export const openApiDocument = (
 export const openApiRoute = (apis: ReadonlyArray<DescribedApi>) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
-      const gateway = yield* Gateway
+      const gateway = yield* ApiSettings
       const router = yield* HttpRouter.HttpRouter
       let document: string | undefined
       yield* router.add(

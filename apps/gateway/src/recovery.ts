@@ -26,7 +26,7 @@ import {
 } from "@mizan/order-flows"
 import type { MerchantClocks } from "@mizan/test-clock"
 import { Clock, Effect, Metric, Stream } from "effect"
-import { Gateway } from "./gateway.ts"
+import { ApiSettings } from "./pipeline/apiSettings.ts"
 
 /** How often the half-done flows are looked at, in real time. */
 export const recoverySweepIntervalMs = 5_000
@@ -67,7 +67,7 @@ const completeOne = (flows: HalfDoneFlows, step: HalfDoneStep, onMerchantTime: O
     Effect.withSpan("Recovery.completeHalfDone", { attributes: { step: step._tag } }),
   )
 
-const completeDue = Effect.fn("Gateway.completeHalfDoneFlows")(function* (
+const completeDue = Effect.fn("Recovery.completeHalfDoneFlows")(function* (
   flows: HalfDoneFlows,
   onMerchantTime: OnMerchantTime,
 ) {
@@ -91,7 +91,7 @@ const follow = (flows: HalfDoneFlows, clocks: MerchantClocks) =>
 
 /** Follows the log and completes what is due, until interrupted or the store fails it. */
 const runRecovery = Effect.gen(function* () {
-  const { clocks } = yield* Gateway
+  const { clocks } = yield* ApiSettings
   const flows = noHalfDoneFlows()
   const onMerchantTime = onMerchantTimeOf(clocks)
   const sweep = Effect.forever(

@@ -65,7 +65,9 @@ const bankOrders: PlacedOrderKind = {
 describe("place bank transfer", () => {
   it("places a LOCAL AED transfer as CREATED, with the defaults applied and only digests of the beneficiary", async () => {
     const no = newNumber("b")
+    const sentAt = Date.now()
     const { transferToBankOrder } = await place({ merchantOrderNo: no })
+    const answeredAt = Date.now()
     expect(transferToBankOrder).toMatchObject({
       merchantOrderNo: no,
       status: "CREATED",
@@ -83,8 +85,27 @@ describe("place bank transfer", () => {
       paymentInfo: { payerFeeAmount: 0 },
     })
     expect(transferToBankOrder.orderNo).toMatch(/^\d{14}4\d{11}$/)
-    expect(transferToBankOrder.paymentInfo?.arrivalTime).toBeUndefined()
     expect(transferToBankOrder.bankReference).toBeUndefined()
+    // As PayBy's documentation shows a CREATED transfer: the expected arrival, a number, here LOCAL's hour
+    // after the placement (real time: the gateway places on its own clock, between these two readings).
+    const arrivalTime = transferToBankOrder.paymentInfo?.arrivalTime
+    expect(typeof arrivalTime).toBe("number")
+    expect(arrivalTime).toBeGreaterThanOrEqual(sentAt + 3_600_000)
+    expect(arrivalTime).toBeLessThanOrEqual(answeredAt + 3_600_000)
+    expect((await get(no)).transferToBankOrder.paymentInfo?.arrivalTime).toBe(arrivalTime)
+  })
+
+  it("expects a SWIFT transfer two days after its placement, the default for that network", async () => {
+    const sentAt = Date.now()
+    const { transferToBankOrder } = await place({
+      merchantOrderNo: newNumber("b"),
+      networkCode: "SWIFT",
+      fundoutCurrencyCode: "USD",
+      countryCode: "US",
+    })
+    const answeredAt = Date.now()
+    expect(transferToBankOrder.paymentInfo?.arrivalTime).toBeGreaterThanOrEqual(sentAt + 172_800_000)
+    expect(transferToBankOrder.paymentInfo?.arrivalTime).toBeLessThanOrEqual(answeredAt + 172_800_000)
   })
 
   it("fixes rate, payout and fee of a SWIFT USD transfer at placement, and digests the optional sensitive fields", async () => {
@@ -172,6 +193,7 @@ describe("place bank transfer", () => {
           clearLengths: { holderNameChars: holderName.length, beneficiaryAddressChars: 0 },
           abilities,
           rate: unitRate,
+          arrivalDelayMinutes: 60,
         })
       }),
     )
@@ -279,10 +301,12 @@ describe("place bank transfer", () => {
 describeOrderQuery("get bank transfer", gateway, bankOrders)
 
 describe("the sandbox's bank", () => {
-  it("completes a transfer: SUCCESS with the bank's reference and arrival time", async () => {
+  it("completes a transfer: SUCCESS with the bank's reference, its arrival time in place of the estimate", async () => {
     const no = newNumber("b")
-    await place({ merchantOrderNo: no })
+    const estimate = (await place({ merchantOrderNo: no })).transferToBankOrder.paymentInfo?.arrivalTime
+    // A minute after now: well before the estimate, an hour after the placement.
     const arrivalTime = Date.now() + 60_000
+    expect(estimate).toBeGreaterThan(arrivalTime)
     const { transferToBankOrder } = await sandboxOk<{ transferToBankOrder: Record<string, unknown> }>(
       gateway.merchant(),
       "completeBankTransfer",

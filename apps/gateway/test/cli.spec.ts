@@ -14,8 +14,8 @@ import { layerKeyFile, layerSealed, layerStore, readMasterKeyFile, writeMasterKe
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { readConfigFile } from "../src/configFile.ts"
-import { layerService } from "../src/service.ts"
+import { readConfigFile } from "../src/config/configFile.ts"
+import { layerService } from "../src/startup/service.ts"
 import { type Run, runScript } from "./processes.ts"
 
 const cliDir = resolve(import.meta.dirname, "../src/cli")
@@ -235,7 +235,7 @@ describe("npm start", () => {
     await new Promise<void>((listening) => taken.listen(0, "127.0.0.1", listening))
     const { port } = taken.address() as AddressInfo
     try {
-      const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, {
+      const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
         MIZAN_CONFIG: configPath,
         PORT: String(port),
       })
@@ -256,7 +256,10 @@ describe("npm start", () => {
       publicKeyPem: "-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----\n",
     }
     writeFileSync(badConfig, JSON.stringify({ mode: "sandbox", merchants: [{ ...merchant, grants: ["*"] }] }))
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: badConfig, PORT: "0" })
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
+      MIZAN_CONFIG: badConfig,
+      PORT: "0",
+    })
     expect(started.code).toBe(1)
     expect(started.stderr.trim()).toBe("mizan: merchant M1: the public key is not a readable PEM")
   })
@@ -269,7 +272,8 @@ describe("npm start", () => {
         badKeys,
         JSON.stringify({ mode: "sandbox", serviceKeys: { privateKeyFile, publicKeyFile }, merchants: [] }),
       )
-    const start = () => runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: badKeys, PORT: "0" })
+    const start = () =>
+      runScript(resolve(cliDir, "../startup/main.ts"), [], folder, { MIZAN_CONFIG: badKeys, PORT: "0" })
     keysIn("garbage.pem", "garbage.pem")
     const garbage = await start()
     expect([garbage.code, garbage.stderr.trim()]).toEqual([
@@ -295,7 +299,10 @@ describe("npm start", () => {
     await sealStoreUnder(dir, masterKeyFile)
     const [lost] = readMasterKeyFile(masterKeyFile)
     rmSync(masterKeyFile)
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: config, PORT: "0" })
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
+      MIZAN_CONFIG: config,
+      PORT: "0",
+    })
     expect([started.code, started.stderr.trim()]).toEqual([
       1,
       `mizan: the master key file ${masterKeyFile} (masterKeyFile) does not exist, and the store holds data keys wrapped by master key ${lost?.id}: put back the file that holds it (a new master key would open none of them, so none was made)`,
@@ -306,7 +313,7 @@ describe("npm start", () => {
   it("refuses a master key file that does not read as its setting's fault, not the store's, in one line", async () => {
     const badMasterKeys = join(folder, "bad-master-keys.json")
     writeFileSync(badMasterKeys, JSON.stringify({ mode: "sandbox", masterKeyFile: ".", merchants: [] }))
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, {
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
       MIZAN_CONFIG: badMasterKeys,
       PORT: "0",
     })
@@ -323,7 +330,10 @@ describe("npm start", () => {
     mkdirSync(dir)
     writeFileSync(masterKeyFile, JSON.stringify({ masterKeys: [] }))
     writeFileSync(config, JSON.stringify({ mode: "sandbox", merchants: [] }))
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: config, PORT: "0" })
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
+      MIZAN_CONFIG: config,
+      PORT: "0",
+    })
     expect([started.code, started.stderr.trim()]).toEqual([
       1,
       `mizan: master key file ${masterKeyFile} (masterKeyFile): masterKeys must list at least one key`,
@@ -341,7 +351,10 @@ describe("npm start", () => {
     const [wrapping] = readMasterKeyFile(masterKeyFile)
     rmSync(masterKeyFile)
     writeMasterKeyFile(masterKeyFile, [newMasterKey()])
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: config, PORT: "0" })
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
+      MIZAN_CONFIG: config,
+      PORT: "0",
+    })
     // The line names the file, its setting and what the key ring said (the data key's id between is the store's own).
     const line = started.stderr.trim()
     const names = `mizan: the master key file ${masterKeyFile} (masterKeyFile) does not open the store's data keys: unwrapping data key `
@@ -353,7 +366,10 @@ describe("npm start", () => {
     const unopenable = join(folder, "store-in-a-file.json")
     writeFileSync(join(folder, "not-a-folder"), "")
     writeFileSync(unopenable, JSON.stringify({ mode: "sandbox", store: "sqlite:not-a-folder/mizan.db", merchants: [] }))
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, { MIZAN_CONFIG: unopenable, PORT: "0" })
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
+      MIZAN_CONFIG: unopenable,
+      PORT: "0",
+    })
     expect(started.code).toBe(1)
     expect(started.stderr.trim()).toMatch(
       /^mizan: the event store cannot be used \(store sqlite:not-a-folder\/mizan.db\): \w+: opening the event store at .*not-a-folder/,
@@ -361,7 +377,7 @@ describe("npm start", () => {
   })
 
   it("refuses a PORT that is not a port number in one line, before it listens", async () => {
-    const started = await runScript(resolve(cliDir, "../main.ts"), [], folder, {
+    const started = await runScript(resolve(cliDir, "../startup/main.ts"), [], folder, {
       MIZAN_CONFIG: configPath,
       PORT: "http",
     })

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs"
 import { BankCardTransfer } from "@mizan/card-transfer"
 import { describe, expect, it } from "vitest"
 import { merchantDefaults } from "../src/cli/registration.ts"
-import { ConfigError, decodeConfig } from "../src/config.ts"
-import { sandboxConfigDefault } from "../src/configFile.ts"
+import { bankTransferArrivalMinutesOf, ConfigError, decodeConfig } from "../src/config/config.ts"
+import { sandboxConfigDefault } from "../src/config/configFile.ts"
 import { testConfig } from "./harness.ts"
 
 const merchant = { partnerId: "M1", publicKeyPem: "PEM", grants: ["*"] }
@@ -63,6 +63,44 @@ describe("the configuration file", () => {
         merchants: [{ ...merchant, payoutAbilities: [{ ...ability, fundoutCurrencyCode: "USD" }] }],
       }),
     ).toBe("accepted")
+  })
+
+  describe("bankTransferArrivalMinutes", () => {
+    const ability = { countryCode: "UAE", fundoutCurrencyCode: "AED", name: "Network", beneficiaryType: "IBAN" }
+    const paying = (...networkCodes: ReadonlyArray<string>) => ({
+      mode: "sandbox",
+      merchants: [{ ...merchant, payoutAbilities: networkCodes.map((networkCode) => ({ ...ability, networkCode })) }],
+    })
+
+    it("gives LOCAL an hour and SWIFT two days unless told otherwise, and takes a network's own delay in its place", () => {
+      expect(bankTransferArrivalMinutesOf(decodeConfig(paying("LOCAL", "SWIFT")))).toEqual({ LOCAL: 60, SWIFT: 2_880 })
+      const config = decodeConfig({
+        ...paying("LOCAL", "SWIFT", "AANI"),
+        bankTransferArrivalMinutes: { SWIFT: 1_440, AANI: 0 },
+      })
+      expect(bankTransferArrivalMinutesOf(config)).toEqual({ LOCAL: 60, SWIFT: 1_440, AANI: 0 })
+    })
+
+    it("refuses a misspelt network, which would leave the default in force unseen, naming the networks it knows", () =>
+      expect(refusalOf({ ...paying("LOCAL", "SWIFT"), bankTransferArrivalMinutes: { SWFT: 1_440 } })).toBe(
+        "configuration: bankTransferArrivalMinutes.SWFT is no network a merchant pays out through nor a default's (LOCAL, SWIFT)",
+      ))
+
+    it("refuses a merchant's network that has no delay, saying what to add", () =>
+      expect(refusalOf(paying("LOCAL", "AANI"))).toBe(
+        'configuration: merchant M1 pays out through networkCode AANI, which bankTransferArrivalMinutes gives no delay: add "AANI": <minutes>',
+      ))
+
+    it.each([["2 days"], [-1], [90.5], [44_641]])("refuses %j minutes, naming the network", (minutes) =>
+      expect(refusalOf({ ...paying("SWIFT"), bankTransferArrivalMinutes: { SWIFT: minutes } })).toMatch(
+        /^configuration: bankTransferArrivalMinutes\.SWIFT must be a whole number of minutes from 0 to 44640 \(a month\)/,
+      ),
+    )
+
+    it("takes a month to the minute, and no delay at all", () => {
+      expect(refusalOf({ ...paying("SWIFT"), bankTransferArrivalMinutes: { SWIFT: 44_640 } })).toBe("accepted")
+      expect(refusalOf({ ...paying("SWIFT"), bankTransferArrivalMinutes: { SWIFT: 0 } })).toBe("accepted")
+    })
   })
 
   it("refuses a grant that names no operation, which would grant nothing unseen", () => {

@@ -6,7 +6,7 @@
 import { Agent, get, type IncomingMessage, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
-import { createDrainingServer } from "../src/drainingServer.ts"
+import { createDrainingServer } from "../src/startup/drainingServer.ts"
 
 const opened: Array<{ server: Server; agent: Agent }> = []
 afterEach(() => {

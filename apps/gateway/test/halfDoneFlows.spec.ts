@@ -4,7 +4,7 @@
  * transfer placed) leaves the flow's second step undone; the next process
  * completes it within a minute of its start, with no retry from the
  * merchant, and the audit replays the log clean afterwards. The kill is the
- * sandbox's test hook (`MIZAN_TEST_KILL_AFTER_APPENDING`, src/crashHook.ts):
+ * sandbox's test hook (`MIZAN_TEST_KILL_AFTER_APPENDING`, src/startup/crashHook.ts):
  * the process dies right after the append is acknowledged, before anything
  * else runs.
  */
@@ -15,7 +15,7 @@ import { join } from "node:path"
 import type { MerchantCallError, MerchantClient } from "@mizan/merchant-client"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { killAfterAppendingVariable } from "../src/crashHook.ts"
+import { killAfterAppendingVariable } from "../src/startup/crashHook.ts"
 import { testConfig, testMerchant } from "./harness.ts"
 import { waitUntil } from "./merchantEndpoint.ts"
 import { auditReplay, call, clientOf, freePort, startService, stopService, writeConfig } from "./processes.ts"

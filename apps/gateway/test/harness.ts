@@ -13,10 +13,10 @@ import { type MerchantClient, makeMerchantClient } from "@mizan/merchant-client"
 import { type GeneratedKeyPair, generateKeyPair } from "@mizan/protocol"
 import { Effect, type Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
-import type { GatewayConfig, MerchantConfig } from "../src/config.ts"
-import { sandboxConfigDefault } from "../src/configFile.ts"
+import type { GatewayConfig, MerchantConfig } from "../src/config/config.ts"
+import { sandboxConfigDefault } from "../src/config/configFile.ts"
 import type { HandlerServices } from "../src/handlers/index.ts"
-import { layerService, type ServiceOptions } from "../src/service.ts"
+import { layerService, type ServiceOptions } from "../src/startup/service.ts"
 
 let serial = 0
 /** A merchantOrderNo no other test of this process uses. */

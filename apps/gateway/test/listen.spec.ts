@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { ConfigError } from "../src/config.ts"
-import { listenAddressOf } from "../src/listen.ts"
+import { ConfigError } from "../src/config/config.ts"
+import { listenAddressOf } from "../src/startup/listen.ts"
 import { ok } from "./calls.ts"
 import { newNumber, startGateway, testConfig } from "./harness.ts"
 import { suiteGateway } from "./suiteGateway.ts"

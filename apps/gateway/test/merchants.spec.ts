@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { ConfigError } from "../src/config.ts"
-import { loadMerchant } from "../src/merchants.ts"
+import { ConfigError } from "../src/config/config.ts"
+import { loadMerchant } from "../src/pipeline/merchants.ts"
 
 const folder = mkdtempSync(join(tmpdir(), "mizan-merchants-"))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))

@@ -14,13 +14,20 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type CodeName, codeCatalogue, codeNames, paySceneCodes } from "@mizan/kernel"
-import { notificationOrderKeys, operationAliases, operationPaths } from "@mizan/protocol"
+import {
+  notificationOrderKeys,
+  operationAliases,
+  operationPaths,
+  operations,
+  successResponse,
+  withHeadSuccess,
+} from "@mizan/protocol"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { requestSamples, responseSamples } from "../../../libs/protocol/test/samples.ts"
 import { handlers } from "../src/handlers/index.ts"
 import { commonCodes, operationCodes, sandboxCodes, unroutedCodes } from "../src/openapi/codes.ts"
 import { openApiDocument } from "../src/openapi.ts"
-import { merchantApi } from "../src/pipeline.ts"
+import { merchantApi } from "../src/pipeline/pipeline.ts"
 import { sandboxApi } from "../src/sandbox/index.ts"
 import { aed, ok, placeOrder, placePaidOrder, sandbox } from "./calls.ts"
 import { merchantKeys, newNumber, startGateway, type TestGateway } from "./harness.ts"
@@ -208,8 +215,8 @@ describe("components", () => {
     const holderName = "api.transfer.getIbanHolderName.body"
     const ibanHolderName = (document.components.schemas[holderName] as { properties: Record<string, JsonSchema> })
       .properties.ibanHolderName as { properties: Record<string, { enum?: Array<string> }> }
-    expect(ibanHolderName.properties.nameMatchingLevel?.enum).toEqual(["EXACT", "REORDERED", "PARTIAL", "NONE"])
-    expect(ibanHolderName.properties.nameMatchingResult?.enum).toEqual(["MATCH", "CLOSE_MATCH", "NO_MATCH"])
+    expect(ibanHolderName.properties.nameMatchingLevel?.enum).toEqual(["1", "2", "3", "4"])
+    expect(ibanHolderName.properties.nameMatchingResult?.enum).toEqual(["TRUE", "FALSE"])
     const code = (
       document.components.schemas.ResponseHead as { properties: { code: { enum: Array<string>; description: string } } }
     ).properties.code
@@ -286,12 +293,24 @@ describe("the schemas are the wire's", () => {
     expect(requestProblems("/sgs/api/transfer/getFundoutAbilityList", null)).not.toEqual([])
   })
 
+  const answerSchemaOf = (path: string) =>
+    document.paths[`/sgs/api${path}`]?.post.responses["200"]?.content["application/json"].schema ?? {}
+
   it("accepts the response sample of every operation against its body schema", () => {
     for (const path of operationPaths) {
-      const schema = document.paths[`/sgs/api${path}`]?.post.responses["200"]?.content["application/json"].schema ?? {}
-      const envelope = { head: { applyStatus: "SUCCESS", code: "0", msg: "SUCCESS" }, body: responseSamples[path] }
-      expect(validate(schema, envelope, resolveIn(document)), path).toEqual([])
+      const answer = successResponse(responseSamples[path])
+      const envelope = operations[path].headSuccess ? withHeadSuccess(answer) : answer
+      expect(validate(answerSchemaOf(path), envelope, resolveIn(document)), path).toEqual([])
     }
+  })
+
+  it("requires head.success, a boolean, of a create order's answer, as the service always sends it", () => {
+    const created = successResponse(responseSamples["/acquire2/placeOrder"])
+    const validateCreated = (envelope: unknown) =>
+      validate(answerSchemaOf("/acquire2/placeOrder"), envelope, resolveIn(document))
+    expect(validateCreated(created)).toEqual(["$.head.success: is required"])
+    expect(validateCreated({ ...created, head: { ...created.head, success: "true" } })).not.toEqual([])
+    expect(validateCreated(withHeadSuccess(created))).toEqual([])
   })
 
   it("describes a real signed answer of the gateway", async () => {

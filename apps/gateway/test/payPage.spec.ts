@@ -13,9 +13,9 @@ import { writeMasterKeyFile } from "@mizan/stores"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Gateway } from "../src/gateway.ts"
 import { escapeHtml, html } from "../src/payPage/html.ts"
 import { payTokenFor } from "../src/payToken.ts"
+import { ApiSettings } from "../src/pipeline/apiSettings.ts"
 import { ok, refused } from "./calls.ts"
 import { newNumber, startGateway, testConfig, testMerchant } from "./harness.ts"
 import { suiteGateway } from "./suiteGateway.ts"
@@ -132,7 +132,7 @@ describe("the order's page", () => {
     const clearNames = `${Buffer.from(JSON.stringify(["M1", "someone-elses"])).toString("base64url")}.${token.slice(0, 43)}`
     const unknownOrder = await gateway.run(
       Effect.gen(function* () {
-        const { servicePrivateKey } = yield* Gateway
+        const { servicePrivateKey } = yield* ApiSettings
         return payTokenFor({ merchantId: "M1", merchantOrderNo: "never-created" }, servicePrivateKey)
       }),
     )

@@ -5,10 +5,10 @@ import { createServer } from "node:net"
 import { join } from "node:path"
 import { type MerchantClient, makeMerchantClient } from "@mizan/merchant-client"
 import { Effect } from "effect"
-import type { GatewayConfig } from "../src/config.ts"
+import type { GatewayConfig } from "../src/config/config.ts"
 import { merchantKeys } from "./harness.ts"
 
-const mainScript = join(import.meta.dirname, "..", "src", "main.ts")
+const mainScript = join(import.meta.dirname, "..", "src", "startup", "main.ts")
 
 export interface Run {
   readonly code: number

@@ -54,6 +54,34 @@ describe("the envelope pipeline", () => {
     expect(reordered.json.head.applyStatus).toBe("ERROR")
   })
 
+  it("answers a create order's head.success as the documentation shows it: true when created, false when refused", async () => {
+    const createPath = `${gateway.baseUrl}/sgs/api/acquire2/placeOrder`
+    const order = (merchantOrderNo: string) => ({
+      merchantOrderNo,
+      subject: "Coffee",
+      totalAmount: { amount: 10, currency: "AED" },
+      paySceneCode: "PAYPAGE",
+    })
+    const created = await postSigned(createPath, envelope(order(`success-${Date.now()}`)), "M1", key("M1"))
+    expect(created.json.head).toMatchObject({ applyStatus: "SUCCESS", code: "0", success: true })
+    const { subject: _, ...withoutSubject } = order(`refused-${Date.now()}`)
+    const refused = await postSigned(createPath, envelope(withoutSubject), "M1", key("M1"))
+    expect(refused.json.head).toMatchObject({ applyStatus: "FAIL", code: "400", success: false })
+    const forged = await postSigned(createPath, envelope(order(`forged-${Date.now()}`)), "M1", key("M2"))
+    expect(forged.json.head).toMatchObject({ applyStatus: "ERROR", code: "403", success: false })
+  })
+
+  it("answers no head.success where the documentation's pages show none (get order)", async () => {
+    const answer = await postSigned(
+      `${gateway.baseUrl}${orderPath}`,
+      envelope({ merchantOrderNo: "none" }),
+      "M1",
+      key("M1"),
+    )
+    expect(answer.json.head.code).toBe("62004")
+    expect(answer.json.head).not.toHaveProperty("success")
+  })
+
   it("reads headers in any letter case", async () => {
     const body = envelope({ merchantOrderNo: "none" })
     const answer = await postRaw(`${gateway.baseUrl}${orderPath}`, body, {

@@ -4,7 +4,7 @@
  */
 import { Notification } from "@mizan/notification"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ConfigError, decodeConfig } from "../src/config.ts"
+import { ConfigError, decodeConfig } from "../src/config/config.ts"
 import { ok, sandbox } from "./calls.ts"
 import { newNumber, startGateway, type TestGateway, testConfig } from "./harness.ts"
 

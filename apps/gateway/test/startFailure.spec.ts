@@ -1,8 +1,8 @@
 import { StoreError } from "@mizan/eventsourcing"
 import { HttpServerError } from "effect/http"
 import { describe, expect, it } from "vitest"
-import { ConfigError } from "../src/config.ts"
-import { whyItCannotStart } from "../src/startFailure.ts"
+import { ConfigError } from "../src/config/config.ts"
+import { whyItCannotStart } from "../src/startup/startFailure.ts"
 
 const listen = { host: "127.0.0.1", port: 8080 }
 const listenFailure = (code: string) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { threadPoolSizeFor } from "../src/threadPool.ts"
+import { threadPoolSizeFor } from "../src/startup/threadPool.ts"
 
 describe("libuv's thread pool, sized for the machine", () => {
   it("takes every core but the event loop's", () => {

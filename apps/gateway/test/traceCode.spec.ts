@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { newTraceCode } from "../src/pipeline.ts"
+import { newTraceCode } from "../src/pipeline/pipeline.ts"
 
 describe("trace codes", () => {
   it("are 16 hex digits, and none repeats across several draws of the random pool (512 codes each)", () => {

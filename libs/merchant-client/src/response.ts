@@ -10,11 +10,13 @@ import {
   headerNames,
   isSuccessHead,
   type OperationPath,
+  operations,
   type PublicKey,
   parseJson,
   type ResponseBodyOf,
   ResponseEnvelopeWire,
   type ResponseHead,
+  type ResponseHeadOf,
   readHeader,
   verify,
 } from "@mizan/protocol"
@@ -82,11 +84,24 @@ export const readSignedAnswer = (
   return Result.succeed({ head, body })
 }
 
-/** A successful answer of an operation: its head, and its body decoded (amounts in fils). */
+/**
+ * A successful answer of an operation: its head (with `success`, true, where
+ * the operation's answers carry it: create order), and its body decoded
+ * (amounts in fils).
+ */
 export interface Answer<P extends OperationPath> {
-  readonly head: ResponseHead
+  readonly head: ResponseHeadOf<P>
   readonly body: ResponseBodyOf<P>
 }
+
+/** The head as the operation answers it: a create order's without `success` is not the service's answer. */
+const headOf = <P extends OperationPath>(
+  path: P,
+  head: ResponseHead,
+): Result.Result<ResponseHeadOf<P>, MalformedResponse> =>
+  !operations[path].headSuccess || head.success === true
+    ? Result.succeed(head as ResponseHeadOf<P>)
+    : Result.fail(new MalformedResponse({ detail: `head.success must be true on a successful answer of ${path}` }))
 
 /** `readResponse`, keeping the answer's head (its `traceCode`) beside the decoded body. */
 export const readAnswer = <P extends OperationPath>(
@@ -94,11 +109,13 @@ export const readAnswer = <P extends OperationPath>(
   response: RawResponse,
   servicePublicKey: PublicKey,
 ): Result.Result<Answer<P>, MerchantCallError> =>
-  Result.flatMap(readSignedAnswer(response, servicePublicKey), ({ head, body }) =>
-    Result.mapBoth(decodeResponseBody(path, body), {
-      onFailure: (error) => new MalformedResponse({ detail: error.message }),
-      onSuccess: (decoded) => ({ head, body: decoded }),
-    }),
+  Result.flatMap(readSignedAnswer(response, servicePublicKey), (answer) =>
+    Result.flatMap(headOf(path, answer.head), (head) =>
+      Result.mapBoth(decodeResponseBody(path, answer.body), {
+        onFailure: (error) => new MalformedResponse({ detail: error.message }),
+        onSuccess: (decoded) => ({ head, body: decoded }),
+      }),
+    ),
   )
 
 export const readResponse = <P extends OperationPath>(

@@ -127,6 +127,40 @@ describe("calling an operation", () => {
     }),
   )
 
+  it.effect("answers a created order's head.success as the boolean true, the way PayBy's documentation shows it", () =>
+    Effect.gen(function* () {
+      stub.answer = successAnswer("/acquire2/placeOrder", { acquireOrder: order })
+      const { head } = yield* client.callWithHead("/acquire2/placeOrder", {
+        merchantOrderNo: "M-1",
+        subject: "Coffee",
+        totalAmount: { amount: 100.5, currency: "AED" },
+        paySceneCode: "PAYPAGE",
+      })
+      const success: boolean = head.success
+      expect(success).toBe(true)
+    }),
+  )
+
+  it.effect("takes a create-order answer whose head lacks success for no answer of the service's", () =>
+    Effect.gen(function* () {
+      const head = { applyStatus: "SUCCESS", code: "0", msg: "SUCCESS" } as const
+      stub.answer = {
+        kind: "raw",
+        text: stringifyJson({ head, body: encodeResponseBody("/acquire2/placeOrder", { acquireOrder: order }) }),
+      }
+      const error = yield* failureOf(
+        client.call("/acquire2/placeOrder", {
+          merchantOrderNo: "M-1",
+          subject: "Coffee",
+          totalAmount: { amount: 100.5, currency: "AED" },
+          paySceneCode: "PAYPAGE",
+        }),
+      )
+      expect(error).toBeInstanceOf(MalformedResponse)
+      expect(error.message).toContain("head.success must be true")
+    }),
+  )
+
   it.effect("sends no bizContent for an operation that takes none", () =>
     Effect.gen(function* () {
       stub.answer = successAnswer("/transfer/getFundoutAbilityList", {

@@ -12,6 +12,7 @@ import {
   type GeneratedKeyPair,
   generateKeyPair,
   type OperationPath,
+  operations,
   type ResponseBodyOf,
   type ResponseEnvelope,
   sign,
@@ -19,10 +20,12 @@ import {
   stringifyJson,
   successResponse,
   verify,
+  withHeadSuccess,
 } from "@mizan/protocol"
 
 export type Answer =
-  | { readonly kind: "success"; readonly body: unknown }
+  /** As the service answers: with `head.success` where the operation's answers carry it (sandbox helpers name no path). */
+  | { readonly kind: "success"; readonly body: unknown; readonly path?: OperationPath }
   | { readonly kind: "envelope"; readonly envelope: ResponseEnvelope }
   | { readonly kind: "unsigned" }
   | { readonly kind: "tampered"; readonly body: unknown }
@@ -41,6 +44,7 @@ export interface ReceivedRequest {
 export const successAnswer = <P extends OperationPath>(path: P, body: ResponseBodyOf<P>): Answer => ({
   kind: "success",
   body: encodeResponseBody(path, body),
+  path,
 })
 
 export interface ServiceStub {
@@ -74,7 +78,9 @@ export const startServiceStub = async (merchant: GeneratedKeyPair): Promise<Serv
       const answer: Answer = signatureValid ? stub.answer : { kind: "envelope", envelope: signatureErrorResponse() }
       switch (answer.kind) {
         case "success": {
-          const text = stringifyJson(successResponse(answer.body))
+          const envelope = successResponse(answer.body)
+          const headSuccess = answer.path !== undefined && operations[answer.path].headSuccess
+          const text = stringifyJson(headSuccess ? withHeadSuccess(envelope) : envelope)
           return send(200, text, sign(text, service.privateKey))
         }
         case "envelope": {

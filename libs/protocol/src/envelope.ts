@@ -128,10 +128,14 @@ export const ResponseHead = Schema.Struct({
   code: BoundedString(10),
   msg: Schema.optionalKey(BoundedString(headMsgMaxChars)),
   traceCode: Schema.optionalKey(Schema.String),
-  // "Appears in the create-order response sample."
+  // "Appears in the create-order response sample." Answered where PayBy's documentation shows it
+  // (the operations whose `headSuccess` is true): true exactly when `isSuccessHead`.
   success: Schema.optionalKey(Schema.Boolean),
 })
 export type ResponseHead = typeof ResponseHead.Type
+
+/** The head of an operation whose answers carry `success` (create order): always there. */
+export type ResponseHeadWithSuccess = ResponseHead & { readonly success: boolean }
 
 /** A response body as it travels; `body` is the operation's wire form. */
 export interface ResponseEnvelope {
@@ -142,6 +146,16 @@ export interface ResponseEnvelope {
 /** "body is returned only when applyStatus is SUCCESS and code is 0." */
 export const isSuccessHead = (head: Pick<ResponseHead, "applyStatus" | "code">): boolean =>
   head.applyStatus === "SUCCESS" && head.code === codeCatalogue.SUCCESS.code
+
+/**
+ * The envelope with `head.success` as PayBy's documentation shows it on a
+ * create order's answer: true on SUCCESS with code "0", false on every
+ * refusal, so that a merchant's code that tests it reads what happened.
+ */
+export const withHeadSuccess = (envelope: ResponseEnvelope): ResponseEnvelope => ({
+  ...envelope,
+  head: { ...envelope.head, success: isSuccessHead(envelope.head) },
+})
 
 /** The response shape, with the spec's rule that only a successful head carries a body. */
 export const ResponseEnvelopeWire = Schema.Struct({

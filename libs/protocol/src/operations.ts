@@ -6,6 +6,7 @@
  */
 import { issueMessage } from "@mizan/kernel"
 import { Result, Schema } from "effect"
+import type { ResponseHead, ResponseHeadWithSuccess } from "./envelope.ts"
 import {
   AcquireOrderResponse,
   CreateOrderRequest,
@@ -43,13 +44,24 @@ export const sandboxBasePath = "/sgs/sandbox"
 /** A wire schema with no services: decodes the wire form, encodes back to it. */
 type WireSchema = Schema.Codec<unknown, unknown, never, never>
 
-export interface Operation<Request extends WireSchema, Response extends WireSchema> {
+export interface Operation<
+  Request extends WireSchema,
+  Response extends WireSchema,
+  HeadSuccess extends boolean = boolean,
+> {
   /** The operation's name in the spec. */
   readonly name: string
   readonly request: Request
   readonly response: Response
   /** Encrypted bizContent fields by name (list items by the list's name and the field: "sharingParamList[].sharingIdentity"). */
   readonly sensitive: Readonly<Record<string, SensitiveField>>
+  /**
+   * Whether every answer's head carries `success` (`withHeadSuccess`): where
+   * PayBy's documentation shows it in the operation's answer. Of the pages of
+   * the operations served here, only create order's sample has it (the cashier
+   * URL and card payout eligibility pages show it too, operations not served).
+   */
+  readonly headSuccess: HeadSuccess
 }
 
 const operation = <Request extends WireSchema, Response extends WireSchema>(
@@ -57,13 +69,20 @@ const operation = <Request extends WireSchema, Response extends WireSchema>(
   request: Request,
   response: Response,
   sensitive: Readonly<Record<string, SensitiveField>> = {},
-): Operation<Request, Response> => ({ name, request, response, sensitive })
+): Operation<Request, Response, false> => ({ name, request, response, sensitive, headSuccess: false })
+
+/** An operation whose answers carry `head.success`, as its documentation's sample shows. */
+const withSuccessInHead = <Request extends WireSchema, Response extends WireSchema>(
+  row: Operation<Request, Response, false>,
+): Operation<Request, Response, true> => ({ ...row, headSuccess: true })
 
 export const operations = {
-  "/acquire2/placeOrder": operation("Create order", CreateOrderRequest, CreateOrderResponse, {
-    "paySceneParams.eid": createOrderSensitive.eid,
-    "sharingParamList[].sharingIdentity": createOrderSensitive.sharingIdentity,
-  }),
+  "/acquire2/placeOrder": withSuccessInHead(
+    operation("Create order", CreateOrderRequest, CreateOrderResponse, {
+      "paySceneParams.eid": createOrderSensitive.eid,
+      "sharingParamList[].sharingIdentity": createOrderSensitive.sharingIdentity,
+    }),
+  ),
   "/acquire2/getOrder": operation("Get order", OrderIndexRequest, AcquireOrderResponse),
   "/acquire2/getOrderPayer": operation("Get order payer", OrderIndexRequest, PayerResponse),
   "/acquire2/refund/placeOrder": operation("Refund order", RefundRequest, RefundResponse, {
@@ -136,6 +155,10 @@ export type DecodedRequestOf<P extends OperationPath> = Operations[P]["request"]
 export type ResponseBodyOf<P extends OperationPath> = Operations[P]["response"]["Type"]
 /** The response `body` as it travels. */
 export type WireResponseBodyOf<P extends OperationPath> = Operations[P]["response"]["Encoded"]
+/** The answer's head: with `success` where the operation's answers carry it (`headSuccess`). */
+export type ResponseHeadOf<P extends OperationPath> = Operations[P]["headSuccess"] extends true
+  ? ResponseHeadWithSuccess
+  : ResponseHead
 
 /** bizContent broke the operation's schema; `message` names every field and rule, as head.msg. */
 export class InvalidBizContent extends Schema.TaggedError<InvalidBizContent>()("InvalidBizContent", {

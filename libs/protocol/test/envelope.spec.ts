@@ -13,6 +13,7 @@ import {
   signatureErrorResponse,
   stringifyJson,
   successResponse,
+  withHeadSuccess,
 } from "../src/index.ts"
 import { responseSamples } from "./samples.ts"
 
@@ -46,6 +47,23 @@ describe("the response envelope", () => {
     expect(long.head.msg).toMatch(/^SYSTEM_ERROR: x+…$/)
     expect(failureResponse("ORDER_PAID").head.msg).toBe("ORDER_PAID")
     expect(long.head).toMatchObject({ code: codeOf("SYSTEM_ERROR"), traceCode: "trace-1" })
+  })
+
+  it("adds head.success as a boolean that says what applyStatus and code say, keeping the rest", () => {
+    const body = encodeResponseBody("/transfer/getFundoutAbilityList", { fundoutAbilityList: [] })
+    expect(withHeadSuccess(successResponse(body))).toEqual({
+      head: { applyStatus: "SUCCESS", code: "0", msg: "SUCCESS", success: true },
+      body: { fundoutAbilityList: [] },
+    })
+    expect(withHeadSuccess(failureResponse("ORDER_PAID", undefined, "trace-1")).head).toEqual({
+      applyStatus: "FAIL",
+      code: "62001",
+      msg: "ORDER_PAID",
+      traceCode: "trace-1",
+      success: false,
+    })
+    expect(withHeadSuccess(signatureErrorResponse()).head.success).toBe(false)
+    expect(envelopeProblem(withHeadSuccess(successResponse(body)))).toBe("ok")
   })
 
   it("answers a failed request signature with applyStatus ERROR and no body", () => {

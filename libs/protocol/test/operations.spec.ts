@@ -444,6 +444,23 @@ describe("payout helpers and bank transfer", () => {
     expect(messageOf(path, { iban: encrypted("AE07") })).toBe("bizContent.holderName is required")
   })
 
+  it("IBAN holder name: answers the match in the documentation's form only, a level's number and TRUE or FALSE", () => {
+    const answerOf = (nameMatchingLevel: string, nameMatchingResult: string) =>
+      Result.isSuccess(
+        decodeResponseBody("/transfer/getIbanHolderName", {
+          ibanHolderName: { holderNameMask: "A*** S****", nameMatchingLevel, nameMatchingResult },
+        }),
+      )
+    expect(answerOf("1", "TRUE")).toBe(true)
+    expect(answerOf("4", "FALSE")).toBe(true)
+    expect(answerOf("EXACT", "TRUE")).toBe(false)
+    expect(answerOf("1", "MATCH")).toBe(false)
+    expect(answerOf("1", "true")).toBe(false)
+  })
+
+  it("carries head.success on create order's answers only, the one operation whose documented sample shows it", () =>
+    expect(operationPaths.filter((path) => operations[path].headSuccess)).toEqual(["/acquire2/placeOrder"]))
+
   it("IBAN holder name: refuses a holder name in clear", () => {
     expect(messageOf("/transfer/getIbanHolderName", { holderName: "Amal Saeed" })).toBe(
       "bizContent.holderName must be encrypted with the service's public key (Base64)",

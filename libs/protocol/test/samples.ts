@@ -312,7 +312,7 @@ export const responseSamples: Record<OperationPath, unknown> = asJson({
     },
   },
   "/transfer/getIbanHolderName": {
-    ibanHolderName: { holderNameMask: "A*** S****", nameMatchingLevel: "EXACT", nameMatchingResult: "MATCH" },
+    ibanHolderName: { holderNameMask: "A*** S****", nameMatchingLevel: "1", nameMatchingResult: "TRUE" },
   },
   "/transfer/placeTransferToBankOrder": { transferToBankOrder: { ...transferToBankOrderSample, status: "CREATED" } },
   "/transfer/getTransferToBankOrder": { transferToBankOrder: transferToBankOrderSample },

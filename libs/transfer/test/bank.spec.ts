@@ -71,8 +71,20 @@ describe("placing a bank transfer", () => {
           feePlan: { basisPoints: 0, fixedFils: fils(200) },
           fundoutAmount: { currency: "AED", minorUnits: 100_000n },
           rate: rate("1"),
+          // The builder's network takes an hour.
+          expectedArrivalTime: at("2026-03-01T11:00:00Z"),
         },
       ]))
+
+  it("expects the money its network's delay after the placement: two days on, to the millisecond", () =>
+    expect(
+      placedBy(placeBankTransfer({ now, holderName, iban, abilities, arrivalDelayMinutes: 2_880 })).expectedArrivalTime,
+    ).toBe(at("2026-03-03T10:00:00Z")))
+
+  it("expects the money at the placement itself on a network without delay", () =>
+    expect(
+      placedBy(placeBankTransfer({ now, holderName, iban, abilities, arrivalDelayMinutes: 0 })).expectedArrivalTime,
+    ).toBe(now))
 
   it("fixes a foreign payout at the rate of placement: 1,000.00 AED at 0.2723 is 272.30 USD plus the SWIFT fee", () =>
     spec
@@ -206,7 +218,15 @@ describe("the bank's outcome", () => {
     spec
       .given(created)
       .when(outcome(paid))
-      .thenState((state) => expect(state).toMatchObject({ status: "SUCCESS", bankReference: "FT26060ABCD" }))
+      .thenState((state) =>
+        expect(state).toMatchObject({
+          status: "SUCCESS",
+          bankReference: "FT26060ABCD",
+          // The bank's time replaces the estimate in what the order answers; the estimate stays as recorded.
+          arrivalTime: later,
+          expectedArrivalTime: at("2026-03-01T11:00:00Z"),
+        }),
+      )
   })
 
   it("moves a bounced transfer to FAILURE with the reason", () =>

@@ -4,7 +4,7 @@
  * the same state at the rule's bound, which breaks nothing. The limits are
  * the spec's (Limits): AED 10,000 a wallet transfer, AED 20,000 a balance.
  */
-import { fils } from "@mizan/kernel"
+import { fils, timestamp } from "@mizan/kernel"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "../src/index.ts"
@@ -119,6 +119,16 @@ describe("bank transfer rules", () => {
       "a fee a fils off the plan",
       { ...placed, payerFeeFils: fils(1_001) },
       ["feeAmount is not the fee plan applied to orderAmount"],
+    ],
+    [
+      "an arrival expected at the very moment of the placement",
+      { ...placed, expectedArrivalTime: placed.createdTime },
+      [],
+    ],
+    [
+      "an arrival expected a millisecond before the placement",
+      { ...placed, expectedArrivalTime: timestamp(placed.createdTime - 1) },
+      ["the expected arrival is not before the placement"],
     ],
   ])("%s", (_, state, problems) =>
     // A quote that does not hold says which part of it does not, in its detail.

@@ -102,12 +102,12 @@ export const benchGatewayConfig = (store: string, roles?: ReadonlyArray<string>)
   ],
 })
 
-/** Starts `apps/gateway/src/main.ts` on `benchGatewayConfig`; resolves once it answers. */
+/** Starts `apps/gateway/src/startup/main.ts` on `benchGatewayConfig`; resolves once it answers. */
 export const startGatewayProcess = (options: GatewayProcessOptions): Promise<ServerProcess> => {
   const configPath = join(options.dataDir, `${options.name}.json`)
   writeFileSync(configPath, JSON.stringify(benchGatewayConfig(options.store, options.roles)))
   const root = options.checkout ?? join(import.meta.dirname, "..", "..", "..")
-  const main = join(root, "apps", "gateway", "src", "main.ts")
+  const main = join(root, "apps", "gateway", "src", "startup", "main.ts")
   return startServerProcess(options.name, main, {
     env: { ...options.env, MIZAN_CONFIG: configPath },
     ...(options.nodeOptions === undefined ? {} : { nodeOptions: options.nodeOptions }),

@@ -1,7 +1,7 @@
 /**
  * The gateway's create order over a sealed and over a plain store, for
  * `npm run bench -- sealing`. The sealed side is the product's own
- * composition (`layerGatewayServices`, apps/gateway/src/app.ts: the gateway
+ * composition (`layerGatewayServices`, apps/gateway/src/startup/app.ts: the gateway
  * always seals); the plain side is the same services over the bare SQLite
  * store (`layerGatewayServicesOver`), a composition only this benchmark
  * builds. Each serves the gateway's routes in this process as a web

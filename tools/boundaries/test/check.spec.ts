@@ -74,13 +74,13 @@ describe("module boundaries", () => {
   it("refuses the index of a package that loads every module, and takes its modules' own paths", () => {
     const root = workspace({
       "apps/gateway/package.json": pkg("@mizan/gateway", "scope:app"),
-      "apps/gateway/src/main.ts": `import { NodeRuntime } from "@effect/platform-node"`,
-      "apps/gateway/src/app.ts": `import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"`,
+      "apps/gateway/src/startup/main.ts": `import { NodeRuntime } from "@effect/platform-node"`,
+      "apps/gateway/src/startup/app.ts": `import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"`,
     })
     const problems = boundaryProblems(root)
     expect(problems).toHaveLength(1)
     expect(problems[0]).toMatch(
-      /^apps\/gateway\/src\/main.ts: imports @effect\/platform-node: its index loads every module.*NodeHttpServer/,
+      /^apps\/gateway\/src\/startup\/main.ts: imports @effect\/platform-node: its index loads every module.*NodeHttpServer/,
     )
   })
 
@@ -90,13 +90,13 @@ describe("module boundaries", () => {
       "apps/audit/package.json": pkg("@mizan/audit", "scope:app", ["@mizan/notifier"]),
       "apps/audit/src/a.ts": `import { runNotifier } from "@mizan/notifier"`,
       "apps/gateway/package.json": pkg("@mizan/gateway", "scope:app", ["@mizan/notifier", "@mizan/audit"]),
-      "apps/gateway/src/service.ts": `import { runNotifier } from "@mizan/notifier"`,
+      "apps/gateway/src/startup/service.ts": `import { runNotifier } from "@mizan/notifier"`,
       "apps/gateway/src/health.ts": `import type { NotifierProgress } from "@mizan/notifier"\nimport { replayLog } from "@mizan/audit"`,
     })
     expect(boundaryProblems(root)).toEqual([
-      "apps/audit/src/a.ts: an app must not import the app @mizan/notifier (only apps/gateway/src/service.ts composes apps)",
-      "apps/gateway/src/health.ts: an app must not import the app @mizan/notifier (only apps/gateway/src/service.ts composes apps)",
-      "apps/gateway/src/health.ts: an app must not import the app @mizan/audit (only apps/gateway/src/service.ts composes apps)",
+      "apps/audit/src/a.ts: an app must not import the app @mizan/notifier (only apps/gateway/src/startup/service.ts composes apps)",
+      "apps/gateway/src/health.ts: an app must not import the app @mizan/notifier (only apps/gateway/src/startup/service.ts composes apps)",
+      "apps/gateway/src/health.ts: an app must not import the app @mizan/audit (only apps/gateway/src/startup/service.ts composes apps)",
     ])
   })
 })

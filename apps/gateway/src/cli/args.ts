@@ -6,7 +6,7 @@
  * done (a mistyped command, a missing key, no gateway listening).
  */
 import { asksForHelp, CommandLineError, readCommandLine } from "@mizan/command-line"
-import { ConfigError } from "../config.ts"
+import { ConfigError } from "../config/config.ts"
 
 /** What the tools report to a person: a sentence, never a stack trace. */
 export class CliError extends Error {

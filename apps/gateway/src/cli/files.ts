@@ -10,8 +10,8 @@
 import { existsSync, readFileSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { partnerIdMaxChars } from "@mizan/protocol"
-import { decodeConfig, type GatewayConfig } from "../config.ts"
-import { configPathDefault, serviceKeyFilesDefault } from "../configFile.ts"
+import { decodeConfig, type GatewayConfig } from "../config/config.ts"
+import { configPathDefault, serviceKeyFilesDefault } from "../config/configFile.ts"
 import { CliError } from "./args.ts"
 
 /** The configuration file: `--config`, else `MIZAN_CONFIG` (as `npm start` reads it), else `data/config.json`. */

@@ -6,8 +6,8 @@
  * configuration (see registration.ts), or lists the registered merchants.
  */
 import { dirname, resolve } from "node:path"
-import { grantAll } from "../config.ts"
-import { configPathDefault } from "../configFile.ts"
+import { grantAll } from "../config/config.ts"
+import { configPathDefault } from "../config/configFile.ts"
 import { parseArgs, runTool, UsageError } from "./args.ts"
 import { configPathOf, displayPath, readConfigIfPresent } from "./files.ts"
 import { addMerchant } from "./registration.ts"

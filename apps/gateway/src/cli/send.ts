@@ -10,8 +10,8 @@
 import { existsSync, readFileSync } from "node:fs"
 import { fileErrorReason } from "@mizan/command-line"
 import { isOperationPath, operationPaths } from "@mizan/protocol"
-import { isHttpUrl } from "../config.ts"
-import { listenAddressOf } from "../listen.ts"
+import { isHttpUrl } from "../config/config.ts"
+import { listenAddressOf } from "../startup/listen.ts"
 import { CliError, parseArgs, runTool, UsageError } from "./args.ts"
 import { callMerchantApi, callSandbox, type Target } from "./exchange.ts"
 import {

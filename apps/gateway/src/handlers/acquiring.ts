@@ -19,10 +19,10 @@ import {
 import { toWireAcquireOrder, withoutUndefined } from "@mizan/order-views"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
-import { Gateway } from "../gateway.ts"
 import { payPagePath, payTokenFor } from "../payToken.ts"
-import type { Call, Handlers } from "../pipeline.ts"
-import { digestField, digestSharingList } from "../sensitive.ts"
+import { ApiSettings } from "../pipeline/apiSettings.ts"
+import type { Call, Handlers } from "../pipeline/pipeline.ts"
+import { digestField, digestSharingList } from "../pipeline/sensitive.ts"
 import type { HandlerServices } from "./services.ts"
 
 type CreateOrderRequest = DecodedRequestOf<"/acquire2/placeOrder">
@@ -135,7 +135,7 @@ export const acquiringHandlers: Pick<
 > = {
   "/acquire2/placeOrder": (call, request) =>
     Effect.gen(function* () {
-      const gateway = yield* Gateway
+      const gateway = yield* ApiSettings
       const merchantId = call.merchant.partnerId
       yield* checkPayee(call, request.payeeMid)
       const streamId = AcquiringOrder.streamId(merchantId, request.merchantOrderNo)

@@ -4,11 +4,11 @@
  * nothing recorded.
  */
 import { reject } from "@mizan/kernel"
-import { toWireFundoutInfo, withoutUndefined } from "@mizan/order-views"
+import { toWireFundoutInfo, toWireIbanHolderName, withoutUndefined } from "@mizan/order-views"
 import { calculateFundout, PayoutAbilities, queryIbanHolderName, toFundoutAbilityItem } from "@mizan/transfer"
 import { Effect } from "effect"
-import type { Handlers } from "../pipeline.ts"
-import { revealField, revealOptional } from "../sensitive.ts"
+import type { Handlers } from "../pipeline/pipeline.ts"
+import { revealField, revealOptional } from "../pipeline/sensitive.ts"
 import type { HandlerServices } from "./services.ts"
 
 const ibanQuery = "/transfer/getIbanHolderName"
@@ -44,9 +44,9 @@ export const payoutHandlers: Pick<
       const beneficiaryAddress = yield* revealOptional(ibanQuery, "beneficiaryAddress", request.beneficiaryAddress)
       // Not needed for the query, but a field that does not decrypt is the client's mistake all the same.
       yield* revealOptional(ibanQuery, "accountNo", request.accountNo)
-      const ibanHolderName = yield* queryIbanHolderName(
+      const check = yield* queryIbanHolderName(
         withoutUndefined({ iban, holderName, beneficiaryAddress, swiftCode: request.swiftCode }),
       )
-      return { ibanHolderName }
+      return { ibanHolderName: toWireIbanHolderName(check) }
     }),
 }

@@ -11,8 +11,8 @@ import {
 import { toWireRefundOrder, toWireRefundSummary, withoutUndefined } from "@mizan/order-views"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
-import type { Handlers } from "../pipeline.ts"
-import { digestSharingList } from "../sensitive.ts"
+import type { Handlers } from "../pipeline/pipeline.ts"
+import { digestSharingList } from "../pipeline/sensitive.ts"
 import type { HandlerServices } from "./services.ts"
 
 const refundRequestOf = Effect.fnUntraced(function* (request: DecodedRequestOf<"/acquire2/refund/placeOrder">) {

@@ -38,10 +38,10 @@ import {
 import { type DecodedRequestOf, sha256Hex } from "@mizan/protocol"
 import { BankTransfer, charCount, fundoutTermsOf, parseIban, WalletTransfer } from "@mizan/transfer"
 import { Effect, Result } from "effect"
-import { Gateway, type Merchant } from "../gateway.ts"
-import type { Call, Handlers } from "../pipeline.ts"
+import { ApiSettings, type Merchant } from "../pipeline/apiSettings.ts"
+import type { Call, Handlers } from "../pipeline/pipeline.ts"
+import { digestField, revealField, revealOptional } from "../pipeline/sensitive.ts"
 import { sandboxMemberDirectoryOf } from "../sandbox/memberDirectoryOutage.ts"
-import { digestField, revealField, revealOptional } from "../sensitive.ts"
 import type { HandlerServices } from "./services.ts"
 
 /** The digest of an optional clear value; absent stays absent. */
@@ -56,7 +56,7 @@ const walletPath = "/transfer/placeTransferOrder"
 /** The merchant's member directory: in the sandbox, subject to the sandbox's outage switch. */
 const memberDirectoryFor = (merchantId: string) =>
   Effect.gen(function* () {
-    const gateway = yield* Gateway
+    const gateway = yield* ApiSettings
     const directory = yield* MemberDirectory
     return gateway.mode === "sandbox" ? yield* sandboxMemberDirectoryOf(merchantId, directory) : directory
   })
@@ -131,6 +131,22 @@ const clearBeneficiaryOf = (request: DecodedRequestOf<typeof bankPath>) =>
     }) satisfies BankTransfer.ClearBeneficiary
   })
 
+/**
+ * The network's arrival delay. The configuration gives one to every network
+ * a merchant pays out through (`decodeConfig`), and the merchant's abilities
+ * were found first, so a network without one is a defect, not a refusal.
+ * Untraced, as the handlers' other steps: a span would say nothing here.
+ */
+const arrivalDelayMinutesOf = Effect.fnUntraced(function* (networkCode: string) {
+  const { bankTransferArrivalMinutes } = yield* ApiSettings
+  const minutes = Object.hasOwn(bankTransferArrivalMinutes, networkCode)
+    ? bankTransferArrivalMinutes[networkCode]
+    : undefined
+  if (minutes === undefined)
+    return yield* Effect.die(new Error(`networkCode ${networkCode} has no arrival delay in the configuration`))
+  return minutes
+})
+
 const placeBankTransferCommand = (
   call: Call,
   request: DecodedRequestOf<typeof bankPath>,
@@ -138,7 +154,9 @@ const placeBankTransferCommand = (
 ) =>
   Effect.gen(function* () {
     const merchantId = call.merchant.partnerId
-    const terms = yield* fundoutTermsOf(merchantId, BankTransfer.fundoutChoiceOf(request))
+    const choice = BankTransfer.fundoutChoiceOf(request)
+    const terms = yield* fundoutTermsOf(merchantId, choice)
+    const arrivalDelayMinutes = yield* arrivalDelayMinutesOf(choice.networkCode)
     // The encrypted fields travel on as the digests of the clear values checked above.
     const {
       holderName: _holderName,
@@ -167,6 +185,7 @@ const placeBankTransferCommand = (
       },
       abilities: terms.abilities,
       rate: terms.rate,
+      arrivalDelayMinutes,
     }
     return command
   })

@@ -5,7 +5,7 @@
  * decoder, as the spec says), but a merchant's client should know the set.
  */
 import { paySceneCodes } from "@mizan/kernel"
-import { type BankTransfer, NameMatchingLevel, NameMatchingResult, WalletTransfer } from "@mizan/transfer"
+import { type BankTransfer, WalletTransfer } from "@mizan/transfer"
 import { type Json, mapSchema } from "./tree.ts"
 
 /**
@@ -23,9 +23,6 @@ const bankTransferStatus: Readonly<Record<BankTransfer.BankTransferOrder["status
 /** Enums by field name, wherever the field appears. */
 const enumsByField: Readonly<Record<string, ReadonlyArray<string>>> = {
   paySceneCode: paySceneCodes,
-  // The spec leaves the IBAN holder name check's values "not shown"; these are the service's own (libs/transfer).
-  nameMatchingLevel: NameMatchingLevel.literals,
-  nameMatchingResult: NameMatchingResult.literals,
 }
 
 /** Enums by component and field, where the same name means other things elsewhere (`status`). */

@@ -30,7 +30,8 @@ export const fieldDescriptions: Readonly<Record<string, string>> = {
   code: 'The outcome\'s code: "0" for success, otherwise a code of the catalogue (see the values).',
   msg: "The code's message name (the text before the first `:`), then a detail that names the field.",
   traceCode: "Quote it to the service's operator: it names this request in the service's logs.",
-  success: "Whether the request succeeded (kept for clients that read it).",
+  success:
+    'Whether the request succeeded: true exactly when applyStatus is SUCCESS and code is "0". Answered where PayBy\'s documentation shows it (create order).',
   // Orders and their numbers.
   merchantOrderNo:
     "The merchant's own number of the order (or refund, or transfer): unique per merchant, and the key of idempotency.",
@@ -143,7 +144,8 @@ export const fieldDescriptions: Readonly<Record<string, string>> = {
   beneficiaryIdentity: `Who receives the transfer. ${encrypted}, or its SHA-256 hex; ${digestAnswered}.`,
   beneficiaryFullName: `The beneficiary's full name, checked against the wallet. ${encrypted}, or its SHA-256 hex; ${digestAnswered}.`,
   memo: "A note the beneficiary sees.",
-  arrivalTime: "When the money arrived.",
+  arrivalTime:
+    "When the money arrives: while a transfer is CREATED, the service's estimate (for a bank transfer, its placement plus its network's usual delay); once SUCCESS, when it arrived.",
   fundoutAbilityList: "The payout networks this merchant may use.",
   countryCode: `The beneficiary bank's country.${bankTransferDefault("countryCode")}`,
   fundoutCurrencyCode: `The currency the beneficiary receives.${bankTransferDefault("fundoutCurrencyCode")}`,
@@ -168,9 +170,9 @@ export const fieldDescriptions: Readonly<Record<string, string>> = {
   ibanHolderName: "The holder name check's result.",
   holderNameMask: "The IBAN holder's name as the bank has it, masked.",
   nameMatchingLevel:
-    "How closely the given name matches the bank's, word by word: EXACT, REORDERED (the same words in another order), PARTIAL (some words as initials, or left out), NONE.",
+    'How closely the given name matches the bank\'s, word by word, as a number\'s text: "1" the same words in the same order, "2" the same words in another order, "3" a close match (some words as initials, or left out), "4" no match.',
   nameMatchingResult:
-    "What to do: MATCH (EXACT or REORDERED) pay, CLOSE_MATCH (PARTIAL) show the masked name and ask, NO_MATCH do not pay.",
+    'What to do: "TRUE" (levels 1 and 2) pay; "FALSE" do not pay as it stands: at level 3 show the masked name and ask, at level 4 do not pay.',
   bankReference: "The bank's reference of the transfer.",
   fundoutInfo: "How the payout was made.",
   payoutReturned: "Whether the bank returned the payout.",

@@ -26,10 +26,10 @@ import { readOrderExpiringIfDue } from "@mizan/order-flows"
 import { withoutUndefined } from "@mizan/order-views"
 import { Cause, Clock, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Gateway, type Merchant } from "../gateway.ts"
-import { failPayment, payOrder, sandboxCard } from "../payments.ts"
+import { failPayment, payOrder, sandboxCard } from "../payerOutcomes.ts"
 import { payPagePath, readPayToken } from "../payToken.ts"
-import type { HandlerError } from "../pipeline.ts"
+import { ApiSettings, type Merchant } from "../pipeline/apiSettings.ts"
+import type { HandlerError } from "../pipeline/pipeline.ts"
 import { type LanguageChoice, languageOf, languageQuery } from "./language.ts"
 import { payPageHeaders, type RenderedPage, type ServiceFacts } from "./layout.ts"
 import { challengePage, errorPage, notFoundPage, type OrderView, orderPage } from "./views.ts"
@@ -59,7 +59,7 @@ const requestLanguage = Effect.map(HttpServerRequest.HttpServerRequest, (request
 )
 
 /** What the pay page's routes need: built once with the gateway's services. */
-type PayPageServices = Gateway | EventStore
+type PayPageServices = ApiSettings | EventStore
 
 const htmlResponse = (page: RenderedPage, status = 200) =>
   HttpServerResponse.text(page.html, { status, headers: page.headers, contentType: "text/html; charset=utf-8" })
@@ -87,7 +87,7 @@ const orderOfToken = Effect.fn("Gateway.orderOfToken")(function* (
   language: LanguageChoice,
   service: ServiceFacts,
 ) {
-  const gateway = yield* Gateway
+  const gateway = yield* ApiSettings
   const name = readPayToken(token, gateway.servicePrivateKey)
   const merchant = name === undefined ? undefined : gateway.merchantOf(name.merchantId)
   if (name === undefined || merchant === undefined) return undefined
@@ -145,7 +145,7 @@ const outcome =
     report(found).pipe(
       Effect.provideServiceEffect(
         Clock.Clock,
-        Effect.map(Gateway, (gateway) => gateway.clocks.clockOf(found.merchant.partnerId)),
+        Effect.map(ApiSettings, (gateway) => gateway.clocks.clockOf(found.merchant.partnerId)),
       ),
       Effect.catchTag("Rejection", (rejection) => Effect.logInfo(`pay page: outcome refused: ${rejection.message}`)),
       Effect.as(seeOrderPage(found.view.token, found.view.language)),
@@ -159,7 +159,7 @@ const fail = outcome(({ merchant, view, now }) =>
 /** One route's handling: the token's order, the page, and a 404 or an error page otherwise. */
 const servePage = (page: Page, service: ServiceFacts) =>
   Effect.gen(function* () {
-    const gateway = yield* Gateway
+    const gateway = yield* ApiSettings
     const language = yield* requestLanguage
     const { token = "" } = yield* HttpRouter.params
     const found = yield* orderOfToken(token, language, service)
@@ -168,7 +168,7 @@ const servePage = (page: Page, service: ServiceFacts) =>
   }).pipe(
     Effect.catchCause((cause) =>
       Effect.gen(function* () {
-        const gateway = yield* Gateway
+        const gateway = yield* ApiSettings
         const language = yield* requestLanguage
         const traceCode = randomBytes(8).toString("hex")
         // The log line names the trace code and the failure, never the token (the capability to pay).

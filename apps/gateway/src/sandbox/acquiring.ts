@@ -19,8 +19,8 @@ import {
 } from "@mizan/protocol"
 import { Effect, Schema } from "effect"
 import type { HandlerServices } from "../handlers/services.ts"
-import { failPayment, payOrder } from "../payments.ts"
-import { type ApiOperation, type Call, operation } from "../pipeline.ts"
+import { failPayment, payOrder } from "../payerOutcomes.ts"
+import { type ApiOperation, type Call, operation } from "../pipeline/pipeline.ts"
 
 const orderName = {
   merchantOrderNo: Schema.optionalKey(MerchantOrderNo),

@@ -15,9 +15,9 @@ import { handleCommand } from "@mizan/eventsourcing"
 import { reject, Timestamp, WholeNumber } from "@mizan/kernel"
 import { advanceMinutesMax, testClock, testClockStreamId } from "@mizan/test-clock"
 import { Effect, Schema } from "effect"
-import { Gateway } from "../gateway.ts"
 import type { HandlerServices } from "../handlers/services.ts"
-import { type ApiOperation, type Call, operation } from "../pipeline.ts"
+import { ApiSettings } from "../pipeline/apiSettings.ts"
+import { type ApiOperation, type Call, operation } from "../pipeline/pipeline.ts"
 
 const AdvanceClock = Schema.Struct({
   minutes: WholeNumber.check(
@@ -35,7 +35,7 @@ const MerchantClock = Schema.Struct({
 })
 
 const clockOf = (call: Call) =>
-  Effect.map(Gateway, ({ clocks }) => ({
+  Effect.map(ApiSettings, ({ clocks }) => ({
     now: clocks.nowOf(call.merchant.partnerId),
     offsetMinutes: clocks.offsetOf(call.merchant.partnerId) / 60_000,
   }))
@@ -46,7 +46,7 @@ export const clockSandboxOperations: Readonly<Record<string, ApiOperation<Handle
     MerchantClock,
     (call, request) =>
       Effect.gen(function* () {
-        const { clocks } = yield* Gateway
+        const { clocks } = yield* ApiSettings
         const merchantId = call.merchant.partnerId
         const { state } = yield* handleCommand(testClock, testClockStreamId(merchantId), {
           merchantId,
@@ -64,7 +64,7 @@ export const clockSandboxOperations: Readonly<Record<string, ApiOperation<Handle
     MerchantClock,
     (call) =>
       Effect.gen(function* () {
-        const { clocks } = yield* Gateway
+        const { clocks } = yield* ApiSettings
         if (clocks.offsetOf(call.merchant.partnerId) > 0)
           return yield* Effect.fail(
             reject(

@@ -6,7 +6,7 @@
  */
 import { sandboxBasePath } from "@mizan/protocol"
 import type { HandlerServices } from "../handlers/services.ts"
-import type { Api } from "../pipeline.ts"
+import type { Api } from "../pipeline/pipeline.ts"
 import { acquiringSandboxOperations } from "./acquiring.ts"
 import { clockSandboxOperations } from "./clock.ts"
 import { transferSandboxOperations } from "./transfers.ts"

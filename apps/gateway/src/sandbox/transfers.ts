@@ -52,7 +52,7 @@ import {
 import { BankTransfer, VamDeposit } from "@mizan/transfer"
 import { Effect, Schema } from "effect"
 import type { HandlerServices } from "../handlers/services.ts"
-import { type ApiOperation, type Call, operation } from "../pipeline.ts"
+import { type ApiOperation, type Call, operation } from "../pipeline/pipeline.ts"
 import { setMemberDirectoryAvailability } from "./memberDirectoryOutage.ts"
 
 /** A request naming one order by exactly one of the merchant's number and the service's. */

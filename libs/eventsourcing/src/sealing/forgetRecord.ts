@@ -2,7 +2,7 @@
  * What a forget leaves in the log: one `SubjectForgotten` event on the
  * subject's `forgottenSubject/<subject id>` stream, saying who asked and
  * when, never what (the subject id is keyed, sealer.ts). The audit replays
- * these streams like any other (apps/audit/src/registry.ts).
+ * these streams like any other (apps/audit/src/model/registry.ts).
  */
 import type { BrokenRule } from "@mizan/kernel"
 import { Effect, Result, Schema } from "effect"

@@ -75,6 +75,24 @@ export const toWireTransferOrder = (order: WalletTransfer.WalletTransferOrder): 
     failDes: order.status === "FAILURE" ? order.failDes : undefined,
   })
 
+/**
+ * When the money arrives, as PayBy's documentation answers it ("expected to
+ * arrive or did arrive"): the estimate made at placement while the order is
+ * CREATED, the bank's time once it arrived, and nothing once it failed,
+ * since nothing will arrive. An order placed before estimates were recorded
+ * has none while CREATED.
+ */
+const arrivalTimeOf = (order: BankTransfer.BankTransferOrder) => {
+  switch (order.status) {
+    case "CREATED":
+      return order.expectedArrivalTime
+    case "SUCCESS":
+      return order.arrivalTime
+    case "FAILURE":
+      return undefined
+  }
+}
+
 export const toWireTransferToBankOrder = (order: BankTransfer.BankTransferOrder): WireTransferToBankOrder =>
   definedOnly<WireTransferToBankOrder>({
     requestTime: order.requestTime,
@@ -82,10 +100,9 @@ export const toWireTransferToBankOrder = (order: BankTransfer.BankTransferOrder)
     orderNo: order.orderNo,
     product: order.product,
     status: order.status,
-    // The arrival time is the bank's to say: only a completed transfer has one.
     paymentInfo: definedOnly<NonNullable<WireTransferToBankOrder["paymentInfo"]>>({
       payerFeeAmount: order.payerFeeFils,
-      arrivalTime: order.status === "SUCCESS" ? order.arrivalTime : undefined,
+      arrivalTime: arrivalTimeOf(order),
     }),
     amount: order.amountFils,
     holderName: order.holderName,

@@ -116,11 +116,22 @@ export const IbanHolderNameRequest = Schema.Struct({
   ...bankDetailsFields,
 })
 
-/** Allowed values of the match fields are "not shown", so they are plain strings. */
+/**
+ * The spec lists no values of the match fields; PayBy's published
+ * documentation answers `"nameMatchingLevel": "1"` and
+ * `"nameMatchingResult": "TRUE"`, the only values published, so the
+ * service answers in that form: a level as a number's text, 1 the closest,
+ * and a result of TRUE or FALSE (what each means: docs/api.md#iban-holder-name-matching).
+ */
+export const WireNameMatchingLevel = Schema.Literals(["1", "2", "3", "4"])
+export type WireNameMatchingLevel = typeof WireNameMatchingLevel.Type
+export const WireNameMatchingResult = Schema.Literals(["TRUE", "FALSE"])
+export type WireNameMatchingResult = typeof WireNameMatchingResult.Type
+
 export const IbanHolderName = Schema.Struct({
   holderNameMask: Schema.optionalKey(Text),
-  nameMatchingLevel: Schema.optionalKey(Text),
-  nameMatchingResult: Schema.optionalKey(Text),
+  nameMatchingLevel: Schema.optionalKey(WireNameMatchingLevel),
+  nameMatchingResult: Schema.optionalKey(WireNameMatchingResult),
 })
 
 export const IbanHolderNameResponse = Schema.Struct({ ibanHolderName: IbanHolderName })

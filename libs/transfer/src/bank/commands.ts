@@ -108,6 +108,12 @@ export const PlaceBankTransfer = Schema.TaggedStruct("PlaceBankTransfer", {
   abilities: Schema.Array(PayoutAbility),
   /** The rate source's rate for the payout currency now; it is fixed on the order. */
   rate: Rate,
+  /**
+   * How long the order's network usually takes to pay out, from configuration
+   * (the gateway's `bankTransferArrivalMinutes`): the order expects its money
+   * to arrive this long after its placement, until the bank says when it did.
+   */
+  arrivalDelayMinutes: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
 })
 export type PlaceBankTransfer = typeof PlaceBankTransfer.Type
 

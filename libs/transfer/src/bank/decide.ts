@@ -1,4 +1,4 @@
-import { checkRequest, namesNoOrder, type Rejection, reject, sameRequest } from "@mizan/kernel"
+import { addMs, checkRequest, minuteMs, namesNoOrder, type Rejection, reject, sameRequest } from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import { holderNameAndAddressFit, holderNameAndAddressTooLong } from "../iban/queryIbanHolderName.ts"
 import { findAbility } from "../payout/abilities.ts"
@@ -60,6 +60,7 @@ const place = (command: PlaceBankTransfer, state: State): Decision => {
       feePlan: ability.success.feePlan,
       fundoutAmount: quote.fundoutAmount,
       rate: quote.rate,
+      expectedArrivalTime: addMs(command.now, command.arrivalDelayMinutes * minuteMs),
     },
   ])
 }

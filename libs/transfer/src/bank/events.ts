@@ -27,6 +27,14 @@ export const BankTransferPlaced = Schema.TaggedStruct("BankTransferPlaced", {
   feePlan: FeePlan,
   fundoutAmount: CurrencyAmount,
   rate: Rate,
+  /**
+   * When the money is expected to arrive (paymentInfo.arrivalTime while
+   * CREATED): the placement plus the network's usual delay. Optional within
+   * version 1 rather than a version 2: orders placed before it was recorded
+   * have none, and no upcaster could make one up (the delay was not
+   * recorded), while a reader that predates it still reads every event.
+   */
+  expectedArrivalTime: Schema.optionalKey(Timestamp),
 }).pipe(Schema.encodeKeys({ amountFils: "amount", payerFeeFils: "payerFeeAmount" }))
 export type BankTransferPlaced = typeof BankTransferPlaced.Type
 

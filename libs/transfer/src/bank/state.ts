@@ -1,8 +1,9 @@
 /**
  * The bank transfer order, with the wire names of `transferToBankOrder` but
  * for money, named in fils (`amountFils`; `payerFeeFils` is
- * paymentInfo.payerFeeAmount). A SUCCESS carries the bank's
- * reference and arrival time, a FAILURE its reason.
+ * paymentInfo.payerFeeAmount). Every order placed since it was recorded
+ * carries its expected arrival (`expectedArrivalTime`); a SUCCESS carries
+ * the bank's reference and the time the money arrived, a FAILURE its reason.
  */
 import type { Timestamp } from "@mizan/kernel"
 import type { BankTransferPlaced } from "./events.ts"

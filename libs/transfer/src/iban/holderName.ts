@@ -1,7 +1,9 @@
 /**
  * The IBAN holder name check (spec: 9. Query IBAN holder name, result
  * `ibanHolderName`). The spec does not show the values of
- * nameMatchingLevel and nameMatchingResult; Mizan defines them here.
+ * nameMatchingLevel and nameMatchingResult; Mizan defines them here, by
+ * these names, and the wire answers them in the form of PayBy's
+ * documentation (libs/order-views/src/views/ibanHolderName.ts).
  *
  * Names are compared as words: upper-cased, accents removed, anything that
  * is not a letter or digit read as a space. Then:

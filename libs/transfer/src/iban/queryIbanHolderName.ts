@@ -34,7 +34,7 @@ export interface IbanHolderNameQuery {
   readonly swiftCode?: string
 }
 
-/** The wire's `ibanHolderName`. */
+/** The check's outcome, by the domain's names (the wire's `ibanHolderName` in libs/order-views). */
 export interface IbanHolderName {
   readonly holderNameMask: string
   readonly nameMatchingLevel: NameMatchingLevel

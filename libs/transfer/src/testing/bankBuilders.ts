@@ -24,13 +24,14 @@ export interface PlaceBankTransferOptions {
   readonly clearLengths?: ClearTextLengths
   readonly abilities?: ReadonlyArray<PayoutAbility>
   readonly rate?: Rate
+  readonly arrivalDelayMinutes?: number
 }
 
 /**
  * A bank transfer as the gateway places it: merchant `M1`'s `P-1` of
  * AED 1,000, order `B0001`, a holder name of 17 characters and no address,
- * on the `LOCAL` network in AED at a rate of 1 with a 1% fee, unless the
- * options say otherwise.
+ * on the `LOCAL` network in AED at a rate of 1 with a 1% fee, expected an
+ * hour after its placement, unless the options say otherwise.
  */
 export const placeBankTransfer = (options: PlaceBankTransferOptions): PlaceBankTransfer => ({
   _tag: "PlaceBankTransfer",
@@ -48,4 +49,5 @@ export const placeBankTransfer = (options: PlaceBankTransferOptions): PlaceBankT
   clearLengths: options.clearLengths ?? { holderNameChars: 17, beneficiaryAddressChars: 0 },
   abilities: options.abilities ?? [payoutAbility("LOCAL", "AED", { basisPoints: 100, fixedFils: fils(0) })],
   rate: options.rate ?? rate("1"),
+  arrivalDelayMinutes: options.arrivalDelayMinutes ?? 60,
 })

@@ -47,8 +47,10 @@ export const bankTransferPlacement: fc.Arbitrary<PlaceBankTransfer> = fc
     amount: fc.oneof(fc.constantFrom(1, 100_000), fc.integer({ min: 1, max: 99_999_999_999_999 })),
     rateText: fc.constantFrom("1", "0.2723", "40.157", "0.08374", "3.6725"),
     memo: fc.constantFrom("invoice 42", "invoice 43"),
+    // Same-moment, an hour, two days: the delays a network's configuration gives.
+    arrivalDelayMinutes: fc.constantFrom(0, 60, 2_880),
   })
-  .map(({ enabled, networkCode, fundoutCurrencyCode, amount, rateText, memo }) => ({
+  .map(({ enabled, networkCode, fundoutCurrencyCode, amount, rateText, memo, arrivalDelayMinutes }) => ({
     _tag: "PlaceBankTransfer",
     merchantId: "M1",
     orderNo: "B0001",
@@ -66,6 +68,7 @@ export const bankTransferPlacement: fc.Arbitrary<PlaceBankTransfer> = fc
     clearLengths: { holderNameChars: 17, beneficiaryAddressChars: 0 },
     abilities: enabled,
     rate: rate(rateText),
+    arrivalDelayMinutes,
   }))
 
 const outcomes: ReadonlyArray<BankOutcome> = [

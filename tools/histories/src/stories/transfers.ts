@@ -89,6 +89,8 @@ const bankRequestFor = (world: World, merchantOrderNo: string) => {
   return {
     request,
     rate: quotedRates[ability],
+    // The gateway's default delays: an hour on LOCAL, two days on SWIFT.
+    arrivalDelayMinutes: foreign ? 2_880 : 60,
     clearLengths: { holderNameChars: [...holderName].length, beneficiaryAddressChars: [...(address ?? "")].length },
   }
 }
