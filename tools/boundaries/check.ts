@@ -9,8 +9,12 @@
  * - every @mizan import is declared in the importer's package.json, so that
  *   Nx's project graph (and its cache) sees the dependency;
  * - no source imports the index of a package whose index loads far more than
- *   any one use needs (`wholeIndexes`): every process start would pay for it.
- * It reads the workspace's package.json tags and every import in src/.
+ *   any one use needs (`wholeIndexes`): every process start would pay for it;
+ * - no lib that speaks the domain's language (`speaksDomainLanguage`) names
+ *   `bizContent`, the wire's body: its refusals name the fields of its
+ *   commands (`amountFils`), and the gateway alone writes them as the wire's.
+ * It reads the workspace's package.json tags, every import in src/ and, in
+ * the domain's libs, every line of src/.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
@@ -80,6 +84,22 @@ export const wholeIndexes: ReadonlyMap<string, string> = new Map([
   ],
 ])
 
+/** The layers whose libs speak the domain's language (docs/architecture.md#layers-and-what-may-import-what). */
+const domainLanguageTags: ReadonlySet<string> = new Set(["scope:kernel", "scope:domain", "scope:flows"])
+/** Libs of another layer whose events and refusals are the domain's too: the sandbox's test clocks. */
+const domainLanguageLibs: ReadonlySet<string> = new Set(["@mizan/test-clock"])
+
+/** Whether a project's sources must name the domain's fields, never the wire's. */
+export const speaksDomainLanguage = (project: { readonly name: string; readonly tags: ReadonlyArray<string> }) =>
+  domainLanguageLibs.has(project.name) || project.tags.some((tag) => domainLanguageTags.has(tag))
+
+/** The wire's name for a request's body: a field path that starts with it is the wire's, not the domain's. */
+const wireBody = "bizContent"
+
+/** Each line of `source` that names the wire's body, as `file:line`. */
+const wireBodyLines = (where: string, source: string): Array<string> =>
+  source.split("\n").flatMap((line, index) => (line.includes(wireBody) ? [`${where}:${index + 1}`] : []))
+
 /** Every broken boundary of the workspace at `root`, one sentence each. */
 export const boundaryProblems = (root: string): Array<string> => {
   const projects = readProjects(root)
@@ -93,7 +113,13 @@ export const boundaryProblems = (root: string): Array<string> => {
     for (const file of sourceFiles(srcDir)) {
       const where = relative(root, file)
       const allowed = relative(srcDir, file).startsWith("testing") ? domainTestingMayImport : domainMayImport
-      for (const specifier of importsOf(readFileSync(file, "utf8"))) {
+      const source = readFileSync(file, "utf8")
+      if (speaksDomainLanguage(project))
+        for (const line of wireBodyLines(where, source))
+          problems.push(
+            `${line}: names ${wireBody}, the wire's body: a domain lib names its commands' fields (amountFils), and the gateway maps them to the wire's`,
+          )
+      for (const specifier of importsOf(source)) {
         if (specifier.startsWith(".")) continue
         const pkg = packageOf(specifier)
         const target = byName.get(pkg)

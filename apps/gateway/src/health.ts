@@ -1,10 +1,10 @@
 /**
  * What an orchestrator asks of a process: `/health`, is it alive (it
  * answers at all); `/ready`, should it be sent traffic: its store answers,
- * and the notifier it runs takes in the log within a bound of its head.
- * And `/metrics`, the process's metrics in Prometheus text format.
+ * takes writes, and the notifier it runs takes in the log within a bound of
+ * its head. And `/metrics`, the process's metrics in Prometheus text format.
  */
-import { EventStore, logStart, type RecordedEvent } from "@mizan/eventsourcing"
+import { EventStore, logStart, type RecordedEvent, WriteHealth, type WriteState } from "@mizan/eventsourcing"
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
@@ -66,13 +66,34 @@ const notifierReport = Effect.fn("Gateway.notifierReport")(function* (
 const isNotifierReady = (report: NotifierReport, lagSecondsMax: number): boolean =>
   report.status === "stopped" ? false : "lagSeconds" in report ? report.lagSeconds <= lagSecondsMax : true
 
+type WritesReport =
+  | { readonly status: "ok" | "unanswered" }
+  | { readonly status: "failing"; readonly failingForSeconds: number }
+
+/**
+ * Whether the store takes writes. While the last write failed (or none was
+ * made yet) a probe write finds out, since a process that says it is not
+ * ready gets no traffic to write with (libs/eventsourcing, writeHealth.ts);
+ * a probe with no answer within the bound is `unanswered`. Asked apart from
+ * the read, so that a store that answers neither says both. The failure's
+ * detail names files and hosts: it goes to the log, not here.
+ */
+const writesReport = Effect.fn("Gateway.writesReport")(function* (health: WriteHealth["Service"]) {
+  const last = health.state()
+  const found: WriteState = last.status === "ok" ? last : yield* health.probe
+  return found.status === "failing"
+    ? ({ status: "failing", failingForSeconds: Math.round((Date.now() - found.sinceMs) / 100) / 10 } as const)
+    : ({ status: "ok" } as const satisfies WritesReport)
+})
+
 /** `/ready`: 200 when ready, 503 otherwise, with what was found as JSON. */
 export const readyRoute = (readiness: Readiness) =>
   Layer.effectDiscard(
     Effect.gen(function* () {
       const store = yield* EventStore
+      const health = yield* WriteHealth
       const router = yield* HttpRouter.HttpRouter
-      const check = Effect.gen(function* () {
+      const reads = Effect.gen(function* () {
         // The store answers a read: the first event of the log, or that there is none.
         yield* oneEventAfter(store, logStart)
         const notifier = yield* notifierReport(store, readiness.notifier)
@@ -81,10 +102,19 @@ export const readyRoute = (readiness: Readiness) =>
         Effect.timeout(storeProbeTimeoutMs),
         Effect.catchCause(() => Effect.succeed({ store: "unreachable" as const, notifier: undefined })),
       )
+      const writes = writesReport(health).pipe(
+        Effect.timeout(storeProbeTimeoutMs),
+        Effect.catchCause(() => Effect.succeed<WritesReport>({ status: "unanswered" })),
+      )
+      const check = Effect.map(
+        Effect.all([reads, writes], { concurrency: 2 }),
+        ([{ store: storeFound, notifier }, writesFound]) => ({ store: storeFound, writes: writesFound, notifier }),
+      )
       yield* router.add("GET", "/ready", () =>
         Effect.map(check, (found) => {
           const ready =
             found.store === "ok" &&
+            found.writes.status === "ok" &&
             (found.notifier === undefined || isNotifierReady(found.notifier, readiness.notifierLagSecondsMax))
           return HttpServerResponse.jsonUnsafe({ ready, ...found }, { status: ready ? 200 : 503 })
         }),

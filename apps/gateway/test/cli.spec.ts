@@ -7,16 +7,19 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { type AddressInfo, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
+import { PassThrough } from "node:stream"
 import { layerMemory, newMasterKey } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
-import { generateKeyPair } from "@mizan/protocol"
+import { generateKeyPair, parsePrivateKey } from "@mizan/protocol"
 import { layerKeyFile, layerSealed, layerStore, readMasterKeyFile, writeMasterKeyFile } from "@mizan/stores"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { displayNameOf } from "../src/cli/displayName.ts"
 import { readConfigFile } from "../src/config/configFile.ts"
 import { layerService } from "../src/startup/service.ts"
-import { type Run, runScript } from "./processes.ts"
+import { freePort, type Run, runScript, startService, stopService } from "./processes.ts"
+import { postSigned, type RawAnswer } from "./raw.ts"
 
 const cliDir = resolve(import.meta.dirname, "../src/cli")
 
@@ -102,10 +105,79 @@ describe("merchant add and list", () => {
     expect(readFileSync(configPath, "utf8")).toBe(before)
   })
 
+  it("asks a person at a terminal for the display name, trimmed, and takes Enter or a closed input as none", async () => {
+    const asked = async (typed: string | undefined, isTTY = true) => {
+      const input = Object.assign(new PassThrough(), { isTTY })
+      const output = new PassThrough()
+      const answer = displayNameOf("M100009", undefined, { input, output })
+      if (typed === undefined) input.end()
+      else input.write(typed)
+      return { name: await answer, question: String(output.read() ?? "") }
+    }
+    expect(await asked("  Corner Cafe \n")).toEqual({
+      name: "Corner Cafe",
+      question: "Display name of M100009, shown to payers on its pay page (Enter for none): ",
+    })
+    expect((await asked("\n")).name).toBeUndefined()
+    expect((await asked(undefined)).name).toBeUndefined()
+    // A script's input is no terminal: nothing is asked, and no name is set unless --name says one.
+    expect(await asked("Never read\n", false)).toEqual({ name: undefined, question: "" })
+    const input = Object.assign(new PassThrough(), { isTTY: true })
+    expect(await displayNameOf("M100009", "Beans", { input, output: new PassThrough() })).toBe("Beans")
+  })
+
   it("lists the registered merchants", async () => {
     const listed = await merchant("list")
     expect(listed.code).toBe(0)
     expect(listed.stdout).toMatch(/^M100001\s+all operations\s+.*merchants\/M100001\/public\.pem\s+Corner Cafe$/m)
+  })
+})
+
+describe("npm start, while merchant add registers another merchant", () => {
+  /** A signed getOrder for an order that does not exist: 62004 once the merchant is known, 403 before. */
+  const askAsMerchant = (port: number, dataDir: string, partnerId: string) => {
+    const key = parsePrivateKey(readFileSync(join(dataDir, "merchants", partnerId, "private.pem"), "utf8"))
+    const body = JSON.stringify({ requestTime: Date.now(), bizContent: { merchantOrderNo: "NONE" } })
+    return postSigned(`http://127.0.0.1:${port}/sgs/api/acquire2/getOrder`, body, partnerId, key)
+  }
+  /** The code of the first answer that is no longer 403, or 403 after `waitMs`. */
+  const codeOnceKnown = async (ask: () => Promise<RawAnswer>, waitMs: number) => {
+    const deadline = Date.now() + waitMs
+    for (;;) {
+      const code = (await ask()).json.head.code
+      if (code !== "403" || Date.now() > deadline) return code
+      // Real time: the gateway polls its file on a Node timer, in another process.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+
+  it("serves the new merchant within seconds, without a restart, and keeps its merchants through a broken edit", {
+    timeout: childProcessTimeoutMs,
+  }, async () => {
+    const dataDir = join(folder, "running")
+    const config = join(dataDir, "config.json")
+    const add = (partnerId: string) => run("merchant", ["add", partnerId, "--config", config], folder)
+    expect((await add("M1")).code).toBe(0)
+    const port = await freePort()
+    const lines: Array<string> = []
+    const gateway = await startService(config, port, { onLine: (line) => lines.push(line) })
+    try {
+      expect((await add("M2")).code).toBe(0)
+      expect(await codeOnceKnown(() => askAsMerchant(port, dataDir, "M2"), 10_000)).toBe("62004")
+      expect(lines.some((line) => line.includes(`merchants re-read from ${config}: 2 merchant(s)`))).toBe(true)
+
+      const written = readFileSync(config, "utf8")
+      writeFileSync(config, written.slice(0, -10))
+      const warned = () => lines.some((line) => line.includes("changed but does not load"))
+      const deadline = Date.now() + 10_000
+      while (!warned() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(lines.find((line) => line.includes("changed but does not load"))).toContain(
+        `${config} changed but does not load, so the gateway keeps its 2 merchant(s): ${config} is not valid JSON`,
+      )
+      expect((await askAsMerchant(port, dataDir, "M2")).json.head.code).toBe("62004")
+    } finally {
+      await stopService(gateway)
+    }
   })
 })
 
@@ -152,6 +224,9 @@ describe("send, against a gateway on the configuration the tools wrote", () => {
     expect(created.stderr).toBe("")
     expect(answerOf(created).body.acquireOrder).toMatchObject({ status: "CREATED", totalAmount: { amount: 25 } })
     expect(answerOf(created).body.interactionParams.tokenUrl).toMatch(/\/pay\//)
+    // The pay page names the merchant by the display name merchant add registered, not by M100001.
+    const page = await (await fetch(answerOf(created).body.interactionParams.tokenUrl)).text()
+    expect(page).toContain('<p class="merchant-name" dir="auto">Corner Cafe</p>')
 
     // As the repository's README writes it: the flag first, the helper with a slash.
     const paid = await send("M100001", "--sandbox", "/payOrder", '{"merchantOrderNo":"ORDER-1"}')

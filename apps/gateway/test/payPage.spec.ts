@@ -168,6 +168,10 @@ describe("the sandbox's outcomes", () => {
     const page = await openPage(path)
     expect(page.text).toContain("<h1>Payment received</h1>")
     expect(page.text).toContain('<dl class="receipt">')
+    // The receipt's time says its zone, as the deadline's does.
+    expect(page.text).toMatch(/<dt>Paid on<\/dt><dd>\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} Gulf time<\/dd>/)
+    const arabic = await openPage(`${path}?lang=ar`)
+    expect(arabic.text).toMatch(/<dt>تاريخ الدفع<\/dt><dd>[^<]+ بتوقيت الخليج<\/dd>/)
     expect(page.text).toContain(
       '<a class="primary" href="https://merchant.example/done?order=1&amp;x=&lt;y&gt;">Return to <bdi dir="auto">Beans &amp; &lt;Co&gt;</bdi></a>',
     )

@@ -45,6 +45,8 @@ export interface ServiceProcessOptions {
   readonly env?: Readonly<Record<string, string>>
   /** Receives every line the service writes to stdout (its log); stdout is ignored otherwise. */
   readonly onLine?: (line: string) => void
+  /** The user and group the service runs as (a test run as root gives file permissions meaning so); this process's own otherwise. */
+  readonly user?: { readonly uid: number; readonly gid: number }
 }
 
 /** Starts `main.ts` on a configuration file and waits until it answers on `port`. */
@@ -56,6 +58,7 @@ export const startService = async (
   const child = spawn(process.execPath, [mainScript], {
     env: { ...process.env, MIZAN_CONFIG: configPath, PORT: String(port), ...options.env },
     stdio: ["ignore", options.onLine === undefined ? "ignore" : "pipe", "pipe"],
+    ...options.user,
   })
   const { onLine } = options
   if (onLine !== undefined && child.stdout !== null) {

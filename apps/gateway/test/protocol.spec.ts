@@ -1,6 +1,7 @@
-import { maxNestingDepth, parsePublicKey, verify } from "@mizan/protocol"
+import { maxNestingDepth, parsePublicKey, sign, verify } from "@mizan/protocol"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { authenticate } from "../src/pipeline/pipeline.ts"
 import { merchantKeys, startGateway, testConfig, testMerchant } from "./harness.ts"
 import { postRaw, postSigned } from "./raw.ts"
 import { suiteGateway } from "./suiteGateway.ts"
@@ -112,6 +113,38 @@ describe("the envelope pipeline", () => {
     expect(unknown).toEqual(forged)
     expect(unknown).toMatchObject({ applyStatus: "ERROR", code: "403", msg: expect.stringMatching(/^UNAUTHORIZED: /) })
     expect(unknown.msg).not.toContain("NOBODY")
+    // Said of both truly: an unknown id has no key on file, so none verifies (not "the keys are not a pair").
+    expect(unknown.msg).toBe(
+      "UNAUTHORIZED: request signature verification failed: no public key on file for this Partner-Id verifies the sign header over the raw body",
+    )
+  })
+
+  it("checks the signature of an unknown Partner-Id too, so that its refusal takes as long as a forged signature's", async () => {
+    const body = new TextEncoder().encode(envelope({ merchantOrderNo: "x" }))
+    const request = (partnerId: string, signer: string) => ({
+      path: orderPath,
+      headers: { "Partner-Id": partnerId, sign: sign(body, key(signer)) },
+      body,
+    })
+    const unknownId = request("NOBODY", "M1")
+    const forgedSignature = request("M1", "M2")
+    const timed = (asked: typeof unknownId) =>
+      Effect.gen(function* () {
+        const startedMs = performance.now()
+        const refused = yield* Effect.flip(authenticate(asked))
+        return { ms: performance.now() - startedMs, head: refused.head }
+      })
+    const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0
+    // A timing property, not a benchmark: skipping the RSA check answers an unknown id in about a
+    // tenth of a forged signature's time. Interleaved pairs and medians keep a loaded machine's
+    // pauses out of the comparison; the bound is loose (half) so that only a skipped check fails it.
+    const pairs = await gateway.run(
+      Effect.forEach(Array.from({ length: 101 }), () => Effect.all([timed(unknownId), timed(forgedSignature)])),
+    )
+    expect(pairs[0]?.[0].head).toEqual(pairs[0]?.[1].head)
+    const unknownMs = median(pairs.map(([unknown]) => unknown.ms))
+    const forgedMs = median(pairs.map(([, forged]) => forged.ms))
+    expect(unknownMs).toBeGreaterThan(forgedMs / 2)
   })
 
   it("refuses a requestTime more than 15 minutes away, either way, even when replayed with a valid signature", async () => {

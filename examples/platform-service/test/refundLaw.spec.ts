@@ -13,8 +13,8 @@
 
 import { fc, it } from "@fast-check/vitest"
 import { AcquiringOrder } from "@mizan/acquiring"
-import { acquiringRulesHold, concurrentRefunds, refundLimitHolds } from "@mizan/acquiring/testing"
-import { decodeRecord, EventStore, layerMemory } from "@mizan/eventsourcing"
+import { acquiringRulesHold, concurrentRefunds, readEvents, refundLimitHolds } from "@mizan/acquiring/testing"
+import { layerMemory } from "@mizan/eventsourcing"
 import { racingStore } from "@mizan/eventsourcing/testing"
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
@@ -110,13 +110,8 @@ describe("refunds through the service's routes", () => {
   )
 })
 
-/** The events of one order's stream, as Mizan recorded them for the routes. */
-const orderEvents = (orderId: string) =>
-  Effect.gen(function* () {
-    const store = yield* EventStore
-    const records = yield* store.readStream(AcquiringOrder.streamId(merchantId, orderId))
-    return yield* Effect.forEach(records, (record) => decodeRecord(AcquiringOrder.aggregate.codec, record))
-  })
+/** The events of one order's stream, as Mizan recorded them for the routes, read back decoded. */
+const orderEvents = (orderId: string) => readEvents(AcquiringOrder, merchantId, orderId)
 
 describe("concurrent refunds through the service's routes", () => {
   it.prop([concurrentRefunds], { numRuns: 40 })(

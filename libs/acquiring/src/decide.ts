@@ -80,12 +80,15 @@ export type Decision = Result.Result<ReadonlyArray<Event>, Rejection>
 const accept = (...events: ReadonlyArray<Event>): Decision => Result.succeed(events)
 const nothing: Decision = Result.succeed([])
 const refuse = (code: CodeName, detail: string): Decision => Result.fail(reject(code, detail))
+/** A refusal about one field of the request, named as the request names it: the sentence starts with it. */
+const refuseField = (code: CodeName, field: string, rest: string): Decision =>
+  Result.fail(rejectField(code, field, rest))
 
 export const decide = (command: Command, state: State): Decision => {
   if (command._tag === "CreateOrder") return createOrder(command, state)
   // Streams are keyed by merchant, so another merchant's order is one this merchant does not have.
   if (!isOrder(state) || state.merchantId !== command.merchantId)
-    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo"))
+    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "merchantOrderNo"))
   const order = state
   switch (command._tag) {
     case "PayOrder":
@@ -128,17 +131,23 @@ const usedOrderNumberCode: Record<Order["status"], CodeName> = {
   FAILURE: "ORDER_FAILURE", // 62002
 }
 
+/** Create order and refund: a secondaryMerchantId comes with the deviceId it was used on. */
+const deviceIdRequired = refuseField("INVALID_PARAMETER", "deviceId", "is required with secondaryMerchantId")
+
 /** The split payment rules of create order's sharingParamList, or undefined when they hold. */
-const sharingRuleBroken = (request: OrderRequest): string | undefined => {
+const sharingRuleBroken = (request: OrderRequest): Rejection | undefined => {
+  const broken = (rest: string) => rejectField("INVALID_PARAMETER", "sharingParamList", rest)
   const items = request.sharingParamList ?? []
   const seqIds = items.map((s) => s.sharingIdentitySeqId).sort((a, b) => a - b)
   if (!seqIds.every((id, i) => id === i + 1))
-    return "bizContent.sharingParamList sharingIdentitySeqId values must be 1, 2, 3 and so on, each once"
+    return broken("sharingIdentitySeqId values must be 1, 2, 3 and so on, each once")
   const sharingFils = sumFilsBig(items.map((s) => s.sharingAmountFils))
   if (sharingFils > BigInt(request.totalAmountFils))
-    return `bizContent.sharingParamList sharingAmount values sum to ${formatAed(sharingFils)}, more than totalAmount (${formatAed(request.totalAmountFils)})`
+    return broken(
+      `sharingAmountFils values sum to ${formatAed(sharingFils)}, more than totalAmountFils (${formatAed(request.totalAmountFils)})`,
+    )
   if (items.filter((s) => s.withholdAndRemitFee === true).length > 1)
-    return "bizContent.sharingParamList may have at most one item with withholdAndRemitFee true"
+    return broken("may have at most one item with withholdAndRemitFee true")
   return undefined
 }
 
@@ -147,22 +156,22 @@ const createOrder = (command: CreateOrder, state: State): Decision => {
   if (isOrder(state)) {
     // "requestTime is not compared for idempotency"; the first orderNo and requestTime stay.
     if (Equal.equals(state.request, request)) return nothing
-    return refuse(
+    return refuseField(
       usedOrderNumberCode[state.status],
-      `bizContent.merchantOrderNo is already used by an order in status ${state.status} with other parameters`,
+      "merchantOrderNo",
+      `is already used by an order in status ${state.status} with other parameters`,
     )
   }
   if (!isPaySceneCode(request.paySceneCode))
-    return refuse("PAYSCENECODE_ILLEGAL", `bizContent.paySceneCode must be one of ${paySceneCodes.join(", ")}`)
+    return refuseField("PAYSCENECODE_ILLEGAL", "paySceneCode", `must be one of ${paySceneCodes.join(", ")}`)
   const expiredTime = request.expiredTime ?? addMs(requestTime, expiryDefaultMs)
   if (expiredTime <= requestTime)
-    return refuse("EXPIREDTIME_LESS_THAN_REQUESTTIME", "bizContent.expiredTime must be after requestTime")
+    return refuseField("EXPIREDTIME_LESS_THAN_REQUESTTIME", "expiredTime", "must be after requestTime")
   if (expiredTime - requestTime > expiryMaxMs)
-    return refuse("EXPIREDTIME_TOO_LATER", "bizContent.expiredTime must be at most 48 hours after requestTime")
-  if (request.secondaryMerchantId !== undefined && request.deviceId === undefined)
-    return refuse("INVALID_PARAMETER", "bizContent.deviceId is required with secondaryMerchantId")
+    return refuseField("EXPIREDTIME_TOO_LATER", "expiredTime", "must be at most 48 hours after requestTime")
+  if (request.secondaryMerchantId !== undefined && request.deviceId === undefined) return deviceIdRequired
   const sharingBroken = sharingRuleBroken(request)
-  if (sharingBroken !== undefined) return refuse("INVALID_PARAMETER", sharingBroken)
+  if (sharingBroken !== undefined) return Result.fail(sharingBroken)
   return accept({
     _tag: "OrderCreated",
     merchantId: command.merchantId,
@@ -245,7 +254,7 @@ const payOrder = (command: PayOrder, order: Order): Decision => {
   if (refusal !== undefined) return Result.fail(refusal)
   // paymentInfo.paidAmount "differs from the order amount when a discount is used": it is never more.
   if (command.paidAmountFils > order.request.totalAmountFils)
-    return refuse("INVALID_PARAMETER", "bizContent.paidAmount must not be more than totalAmount")
+    return refuseField("INVALID_PARAMETER", "paidAmountFils", "must not be more than totalAmountFils")
   return accept(paid)
 }
 
@@ -345,7 +354,7 @@ const refundable = (command: ReserveRefund, order: Order): Result.Result<PaidOrd
   if (order.status === "FAILURE") return Result.fail(reject("ORDER_FAILURE", "the order is a failed order"))
   if (request.secondaryMerchantId !== undefined && request.secondaryMerchantId !== order.request.secondaryMerchantId)
     return Result.fail(
-      reject("INVALID_SECONDARY_MERCHANT", "bizContent.secondaryMerchantId differs from the one of the original order"),
+      rejectField("INVALID_SECONDARY_MERCHANT", "secondaryMerchantId", "differs from the one of the original order"),
     )
   if (!withinRefundWindow(order, command.now))
     return Result.fail(
@@ -363,12 +372,11 @@ const reserveRefund = (command: ReserveRefund, order: Order): Decision => {
       : Result.fail(
           rejectField(
             "REFUND_MERCHANT_ORDER_NO_EXIST",
-            "bizContent.refundMerchantOrderNo",
+            "refundMerchantOrderNo",
             "is already used by a refund with other parameters",
           ),
         )
-  if (request.secondaryMerchantId !== undefined && request.deviceId === undefined)
-    return refuse("INVALID_PARAMETER", "bizContent.deviceId is required with secondaryMerchantId")
+  if (request.secondaryMerchantId !== undefined && request.deviceId === undefined) return deviceIdRequired
   if (refundByOrderNo(order, command.refundOrderNo) !== undefined)
     return refuse("INVALID_PARAMETER", "refundOrderNo is already used by another refund of this order")
   const checked = refundable(command, order)
@@ -377,9 +385,10 @@ const reserveRefund = (command: ReserveRefund, order: Order): Decision => {
   // "at most the original amount minus refunded and pending refunds"
   const remainFils = remainRefundFils(paid)
   if (request.amountFils > remainFils)
-    return refuse(
+    return refuseField(
       "REFUND_AMOUNT_EXCEEDED",
-      `bizContent.amount ${formatAed(request.amountFils)} is more than the refundable ${formatAed(remainFils)} (paid minus refunded minus pending)`,
+      "amountFils",
+      `${formatAed(request.amountFils)} is more than the refundable ${formatAed(remainFils)} (paid minus refunded minus pending)`,
     )
   const allocation = allocateRefund(
     request,

@@ -17,6 +17,7 @@ import {
   isForgotten,
   type Rejection,
   reject,
+  rejectField,
   subtractFils,
   sumFils,
   sumFilsBig,
@@ -125,35 +126,39 @@ const memberRule = (
   sharingParamList: ReadonlyArray<RecordedSharingParam>,
   balances: ReadonlyArray<AccountBalance>,
 ): Rejection | undefined => {
-  const field = `bizContent.sharingParamList[${index}]`
+  const field = `sharingParamList[${index}]`
   const original = sharingParamList.find((s) => s.sharingIdentitySeqId === member.sharingIdentitySeqId)
   if (original === undefined)
-    return reject(
+    return rejectField(
       "SHARING_MEMBER_NOT_EXIST",
-      `${field}.sharingIdentitySeqId ${member.sharingIdentitySeqId} is not a sharing member of the order`,
+      `${field}.sharingIdentitySeqId`,
+      `${member.sharingIdentitySeqId} is not a sharing member of the order`,
     )
   // A forgotten member's identity cannot be compared with anything: only a proportional refund still reaches it.
   if (isForgotten(original.sharingIdentity))
-    return reject(
+    return rejectField(
       "REFUND_SHARING_MEMBER_MISMATCH",
-      `${field} names sharing member ${member.sharingIdentitySeqId} of the order, whose identity is forgotten: refund it in proportion (refundSharingAmount true without sharingParamList)`,
+      field,
+      `names sharing member ${member.sharingIdentitySeqId} of the order, whose identity is forgotten: refund it in proportion (refundSharingAmount true without sharingParamList)`,
     )
   if (
     original.sharingIdentityType !== member.sharingIdentityType ||
     original.sharingIdentity !== member.sharingIdentity
   )
-    return reject(
+    return rejectField(
       "REFUND_SHARING_MEMBER_MISMATCH",
-      `${field} does not name the identity of sharing member ${member.sharingIdentitySeqId} of the order`,
+      field,
+      `does not name the identity of sharing member ${member.sharingIdentitySeqId} of the order`,
     )
   const balance = balances.find(
     (b) => b.account.kind === "sharing" && b.account.sharingIdentitySeqId === member.sharingIdentitySeqId,
   )
   const leftFils = balance?.leftFils ?? zeroFils
   if (member.sharingAmountFils > leftFils)
-    return reject(
+    return rejectField(
       "REFUND_AMOUNT_EXCEEDED",
-      `${field}.sharingAmount ${formatAed(member.sharingAmountFils)} is more than sharing member ${member.sharingIdentitySeqId} has left (${formatAed(leftFils)})`,
+      `${field}.sharingAmountFils`,
+      `${formatAed(member.sharingAmountFils)} is more than sharing member ${member.sharingIdentitySeqId} has left (${formatAed(leftFils)})`,
     )
   return undefined
 }
@@ -174,14 +179,15 @@ const byMemberList = (
     return Result.fail(
       reject(
         "REFUND_REJECTED",
-        "the order withheld its fee from a sharing account (withholdAndRemitFee), so only a proportional refund is allowed: leave out bizContent.sharingParamList",
+        "the order withheld its fee from a sharing account (withholdAndRemitFee), so only a proportional refund is allowed: leave out sharingParamList",
+        "sharingParamList",
       ),
     )
   const seqIds = members.map((m) => m.sharingIdentitySeqId)
   const repeated = seqIds.find((id, i) => seqIds.indexOf(id) !== i)
   if (repeated !== undefined)
     return Result.fail(
-      reject("INVALID_PARAMETER", `bizContent.sharingParamList names sharing member ${repeated} more than once`),
+      rejectField("INVALID_PARAMETER", "sharingParamList", `names sharing member ${repeated} more than once`),
     )
   for (const [index, member] of members.entries()) {
     const broken = memberRule(member, index, sharingParamList, balances)
@@ -190,9 +196,10 @@ const byMemberList = (
   const listedFils = sumFilsBig(members.map((m) => m.sharingAmountFils))
   if (listedFils > BigInt(request.amountFils))
     return Result.fail(
-      reject(
+      rejectField(
         "INVALID_PARAMETER",
-        `bizContent.sharingParamList sharingAmount values sum to ${formatAed(listedFils)}, more than amount (${formatAed(request.amountFils)})`,
+        "sharingParamList",
+        `sharingAmountFils values sum to ${formatAed(listedFils)}, more than amountFils (${formatAed(request.amountFils)})`,
       ),
     )
   const rest = proportionally(

@@ -118,7 +118,7 @@ describe("create order", () => {
     spec
       .given([])
       .when(createOrder({ secondaryMerchantId: "SUB-1" }))
-      .thenRejects({ code: "INVALID_PARAMETER", detail: "bizContent.deviceId is required with secondaryMerchantId" })
+      .thenRejects({ code: "INVALID_PARAMETER", detail: "deviceId is required with secondaryMerchantId" })
     spec
       .given([])
       .when(createOrder({ secondaryMerchantId: "SUB-1", deviceId: "POS-7" }))

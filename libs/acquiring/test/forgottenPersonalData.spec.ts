@@ -100,7 +100,7 @@ describe("an order whose payer and a sharing member are forgotten", () => {
     expect(Result.isFailure(named) ? named.failure : undefined).toMatchObject({
       code: "REFUND_SHARING_MEMBER_MISMATCH",
       detail:
-        "bizContent.sharingParamList[0] names sharing member 1 of the order, whose identity is forgotten: refund it in proportion (refundSharingAmount true without sharingParamList)",
+        "sharingParamList[0] names sharing member 1 of the order, whose identity is forgotten: refund it in proportion (refundSharingAmount true without sharingParamList)",
     })
     expect(Result.isSuccess(decide(reserveRefund({ amountFils: fils(100), refundSharingAmount: true }), order))).toBe(
       true,

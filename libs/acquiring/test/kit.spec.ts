@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from "@effect/vitest"
 import { test } from "@fast-check/vitest"
-import { decodeRecord, EventStore, handleCommand } from "@mizan/eventsourcing"
+import { handleCommand } from "@mizan/eventsourcing"
 import { historyOf, lawBrokenBy, racingStore } from "@mizan/eventsourcing/testing"
 import { fils } from "@mizan/kernel"
 import { Effect, Exit, Result } from "effect"
@@ -21,6 +21,7 @@ import {
   isOrder,
   remainRefundFils,
 } from "../src/acquiringOrder.ts"
+import { AcquiringOrder } from "../src/index.ts"
 import {
   acquiringRetries,
   acquiringRulesHold,
@@ -29,6 +30,7 @@ import {
   createOrder,
   LawBroken,
   payOrder,
+  readEvents,
   refundLimitHolds,
   reserveRefund,
   retriesDecideNothing,
@@ -77,9 +79,8 @@ const race = ({ opening, refunds }: ConcurrentRefunds) => {
       refunds.map((refund) => Effect.exit(handleCommand(acquiringOrder, stream, refund))),
       { concurrency: "unbounded" },
     )
-    const store = yield* EventStore
-    const records = yield* store.readStream(stream)
-    const events = yield* Effect.forEach(records, (record) => decodeRecord(acquiringOrder.codec, record))
+    // Read back as a platform's test reads its own order's stream.
+    const events = yield* readEvents(AcquiringOrder, opening[0].merchantId, opening[0].request.merchantOrderNo)
     return { answers, events, lostRaces: lostRaces() }
   }).pipe(Effect.provide(layer))
 }

@@ -71,8 +71,7 @@ describe("refund refusals name the account or member that is short, and by how m
       listing(1_001, member(2, 1_001)),
       {
         code: "REFUND_AMOUNT_EXCEEDED",
-        detail:
-          "bizContent.sharingParamList[0].sharingAmount AED 10.01 is more than sharing member 2 has left (AED 10.00)",
+        detail: "sharingParamList[0].sharingAmountFils AED 10.01 is more than sharing member 2 has left (AED 10.00)",
       },
     ],
     [
@@ -80,7 +79,7 @@ describe("refund refusals name the account or member that is short, and by how m
       listing(500, member(1, 100), member(3, 100)),
       {
         code: "SHARING_MEMBER_NOT_EXIST",
-        detail: "bizContent.sharingParamList[1].sharingIdentitySeqId 3 is not a sharing member of the order",
+        detail: "sharingParamList[1].sharingIdentitySeqId 3 is not a sharing member of the order",
       },
     ],
     [
@@ -88,7 +87,7 @@ describe("refund refusals name the account or member that is short, and by how m
       listing(500, member(1, 100, { sharingIdentity: digest(99) })),
       {
         code: "REFUND_SHARING_MEMBER_MISMATCH",
-        detail: "bizContent.sharingParamList[0] does not name the identity of sharing member 1 of the order",
+        detail: "sharingParamList[0] does not name the identity of sharing member 1 of the order",
       },
     ],
     [
@@ -96,13 +95,13 @@ describe("refund refusals name the account or member that is short, and by how m
       listing(500, member(1, 100, { sharingIdentityType: "MEMBER_ID" })),
       {
         code: "REFUND_SHARING_MEMBER_MISMATCH",
-        detail: "bizContent.sharingParamList[0] does not name the identity of sharing member 1 of the order",
+        detail: "sharingParamList[0] does not name the identity of sharing member 1 of the order",
       },
     ],
     [
       "a member named twice",
       listing(500, member(2, 100), member(1, 100), member(2, 100)),
-      { code: "INVALID_PARAMETER", detail: "bizContent.sharingParamList names sharing member 2 more than once" },
+      { code: "INVALID_PARAMETER", detail: "sharingParamList names sharing member 2 more than once" },
     ],
     ["a list summing to the refund amount", listing(1_500, member(1, 1_000), member(2, 500)), "taken"],
     [
@@ -110,10 +109,23 @@ describe("refund refusals name the account or member that is short, and by how m
       listing(1_500, member(1, 1_000), member(2, 501)),
       {
         code: "INVALID_PARAMETER",
-        detail: "bizContent.sharingParamList sharingAmount values sum to AED 15.01, more than amount (AED 15.00)",
+        detail: "sharingParamList sharingAmountFils values sum to AED 15.01, more than amountFils (AED 15.00)",
       },
     ],
   ])("%s", (_, request, expected) => expect(outcome(paid, request)).toEqual(expected))
+
+  it("carries the field a member's refusal is about as data, by its path in the request", () => {
+    const fieldOf = (request: Partial<RefundRequest>) => {
+      const decided = decide(reserveRefund(request), paid)
+      return Result.isFailure(decided) ? decided.failure.field : "taken"
+    }
+    expect(fieldOf(listing(1_001, member(2, 1_001)))).toBe("sharingParamList[0].sharingAmountFils")
+    expect(fieldOf(listing(500, member(1, 100), member(3, 100)))).toBe("sharingParamList[1].sharingIdentitySeqId")
+    expect(fieldOf(listing(500, member(1, 100, { sharingIdentity: digest(99) })))).toBe("sharingParamList[0]")
+    expect(fieldOf(listing(1_500, member(1, 1_000), member(2, 501)))).toBe("sharingParamList")
+    // What the accounts have left is no field of the request.
+    expect(fieldOf({ amountFils: fils(6_001) })).toBeUndefined()
+  })
 
   it("measures a member against what it has left after earlier refunds", () => {
     const afterOne = orderAfter(...paidCommands, reserveRefund(listing(600, member(2, 600))))
@@ -121,7 +133,7 @@ describe("refund refusals name the account or member that is short, and by how m
     expect(outcome(afterOne, next(400))).toBe("taken")
     expect(outcome(afterOne, next(401))).toEqual({
       code: "REFUND_AMOUNT_EXCEEDED",
-      detail: "bizContent.sharingParamList[0].sharingAmount AED 4.01 is more than sharing member 2 has left (AED 4.00)",
+      detail: "sharingParamList[0].sharingAmountFils AED 4.01 is more than sharing member 2 has left (AED 4.00)",
     })
   })
 
@@ -130,8 +142,10 @@ describe("refund refusals name the account or member that is short, and by how m
     expect(outcome(withheld, listing(100, member(1, 100)))).toEqual({
       code: "REFUND_REJECTED",
       detail:
-        "the order withheld its fee from a sharing account (withholdAndRemitFee), so only a proportional refund is allowed: leave out bizContent.sharingParamList",
+        "the order withheld its fee from a sharing account (withholdAndRemitFee), so only a proportional refund is allowed: leave out sharingParamList",
     })
+    const decided = decide(reserveRefund(listing(100, member(1, 100))), withheld)
+    expect(Result.isFailure(decided) && decided.failure.field).toBe("sharingParamList")
   })
 
   it("takes the listed members in sequence order whatever order the list gives", () => {

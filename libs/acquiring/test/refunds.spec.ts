@@ -138,7 +138,7 @@ describe("refund reservation: refusals", () => {
     spec
       .given(paid)
       .when(reserveRefund({ secondaryMerchantId: "SUB-1" }))
-      .thenRejects({ code: "INVALID_PARAMETER", detail: "bizContent.deviceId is required with secondaryMerchantId" }))
+      .thenRejects({ code: "INVALID_PARAMETER", detail: "deviceId is required with secondaryMerchantId" }))
 
   it("refunds up to 180 days after the order's requestTime and refuses later with 62045", () => {
     spec

@@ -59,56 +59,56 @@ describe("create order refusals", () => {
       paid,
       createOrder({ subject: "Tea" }),
       "ORDER_PAID",
-      "bizContent.merchantOrderNo is already used by an order in status PAID_SUCCESS with other parameters",
+      "merchantOrderNo is already used by an order in status PAID_SUCCESS with other parameters",
     ],
     [
       "an unknown scene",
       [],
       createOrder({ paySceneCode: "KIOSK" }),
       "PAYSCENECODE_ILLEGAL",
-      "bizContent.paySceneCode must be one of PAYPAGE, INAPP, EWALLET, DYNQR, QRPAY, JSAPI, AUTODEBIT, DIRECTPAY, CASHTOPUP, PAYANDSIGN",
+      "paySceneCode must be one of PAYPAGE, INAPP, EWALLET, DYNQR, QRPAY, JSAPI, AUTODEBIT, DIRECTPAY, CASHTOPUP, PAYANDSIGN",
     ],
     [
       "an expiry at the request time",
       [],
       createOrder({ expiredTime: t0 }),
       "EXPIREDTIME_LESS_THAN_REQUESTTIME",
-      "bizContent.expiredTime must be after requestTime",
+      "expiredTime must be after requestTime",
     ],
     [
       "an expiry a millisecond past 48 hours",
       [],
       createOrder({ expiredTime: at(48 * hourMs + 1) }),
       "EXPIREDTIME_TOO_LATER",
-      "bizContent.expiredTime must be at most 48 hours after requestTime",
+      "expiredTime must be at most 48 hours after requestTime",
     ],
     [
       "a secondary merchant without a device",
       [],
       createOrder({ secondaryMerchantId: "SUB-1" }),
       "INVALID_PARAMETER",
-      "bizContent.deviceId is required with secondaryMerchantId",
+      "deviceId is required with secondaryMerchantId",
     ],
     [
       "sharing sequence ids that skip one",
       [],
       createOrder({ sharingParamList: [sharingItem(1, 100), sharingItem(3, 100)] }),
       "INVALID_PARAMETER",
-      "bizContent.sharingParamList sharingIdentitySeqId values must be 1, 2, 3 and so on, each once",
+      "sharingParamList sharingIdentitySeqId values must be 1, 2, 3 and so on, each once",
     ],
     [
       "sharing amounts above the total",
       [],
       createOrder({ sharingParamList: [sharingItem(1, 6_000), sharingItem(2, 4_001)] }),
       "INVALID_PARAMETER",
-      "bizContent.sharingParamList sharingAmount values sum to AED 100.01, more than totalAmount (AED 100.00)",
+      "sharingParamList sharingAmountFils values sum to AED 100.01, more than totalAmountFils (AED 100.00)",
     ],
     [
       "two items withholding the fee",
       [],
       createOrder({ sharingParamList: [sharingItem(1, 100, true), sharingItem(2, 100, true)] }),
       "INVALID_PARAMETER",
-      "bizContent.sharingParamList may have at most one item with withholdAndRemitFee true",
+      "sharingParamList may have at most one item with withholdAndRemitFee true",
     ],
   ])("%s", (_, given, command, code, detail) => expect(refusalOf(given, command)).toEqual({ code, detail }))
 })
@@ -155,7 +155,7 @@ describe("payment, settlement and cancellation refusals", () => {
       created,
       payOrder({ paidAmountFils: fils(10_001) }),
       "INVALID_PARAMETER",
-      "bizContent.paidAmount must not be more than totalAmount",
+      "paidAmountFils must not be more than totalAmountFils",
     ],
     ["a failed attempt on a closed order", cancelled, failAttempt("attempt-9"), "ORDER_FAILURE", "the order is closed"],
     ["a failed attempt on a paid order", paid, failAttempt("attempt-9"), "ORDER_PAID", "the order is already paid"],
@@ -180,7 +180,7 @@ describe("payment, settlement and cancellation refusals", () => {
       [],
       cancel,
       "MERCHANT_ORDER_NO_NOT_EXIST",
-      "bizContent.merchantOrderNo names no order of this merchant",
+      "merchantOrderNo names no order of this merchant",
     ],
   ])("%s", (_, given, command, code, detail) => expect(refusalOf(given, command)).toEqual({ code, detail }))
 })
@@ -214,14 +214,14 @@ describe("revoke and refund refusals", () => {
       refunded,
       reserveRefund({ amountFils: fils(1_001) }),
       "REFUND_MERCHANT_ORDER_NO_EXIST",
-      "bizContent.refundMerchantOrderNo is already used by a refund with other parameters",
+      "refundMerchantOrderNo is already used by a refund with other parameters",
     ],
     [
       "a refund for a secondary merchant without a device",
       paid,
       reserveRefund({ secondaryMerchantId: "SUB-1" }),
       "INVALID_PARAMETER",
-      "bizContent.deviceId is required with secondaryMerchantId",
+      "deviceId is required with secondaryMerchantId",
     ],
     [
       "a refund under a used refund order number",
@@ -244,7 +244,7 @@ describe("revoke and refund refusals", () => {
       paid,
       reserveRefund({ secondaryMerchantId: "SUB-1", deviceId: "device-1" }),
       "INVALID_SECONDARY_MERCHANT",
-      "bizContent.secondaryMerchantId differs from the one of the original order",
+      "secondaryMerchantId differs from the one of the original order",
     ],
     [
       "a refund after 180 days",
@@ -258,7 +258,7 @@ describe("revoke and refund refusals", () => {
       refunded,
       reserveRefund({ refundMerchantOrderNo: "REFUND-2", amountFils: fils(9_001) }),
       "REFUND_AMOUNT_EXCEEDED",
-      "bizContent.amount AED 90.01 is more than the refundable AED 90.00 (paid minus refunded minus pending)",
+      "amountFils AED 90.01 is more than the refundable AED 90.00 (paid minus refunded minus pending)",
     ],
     [
       "confirming an unknown refund",
@@ -289,4 +289,39 @@ describe("revoke and refund refusals", () => {
       "the refund already succeeded; it cannot be released",
     ],
   ])("%s", (_, given, command, code, detail) => expect(refusalOf(given, command)).toEqual({ code, detail }))
+})
+
+/** The field a refusal carries as data, or "none". */
+const fieldOf = (given: ReadonlyArray<Event>, command: Command) => {
+  const decided = decide(command, given.reduce(evolve, initialState))
+  return Result.isFailure(decided) ? (decided.failure.field ?? "none") : "decided"
+}
+
+describe("the field a refusal is about, as data", () => {
+  it.each<[string, ReadonlyArray<Event>, Command, string]>([
+    ["a used number", paid, createOrder({ subject: "Tea" }), "merchantOrderNo"],
+    ["an expiry before the request", [], createOrder({ expiredTime: t0 }), "expiredTime"],
+    [
+      "sharing amounts above the total",
+      [],
+      createOrder({ sharingParamList: [sharingItem(1, 6_000), sharingItem(2, 4_001)] }),
+      "sharingParamList",
+    ],
+    ["a payment above the total", created, payOrder({ paidAmountFils: fils(10_001) }), "paidAmountFils"],
+    [
+      "a used refund number with other parameters",
+      refunded,
+      reserveRefund({ amountFils: fils(9_001) }),
+      "refundMerchantOrderNo",
+    ],
+    [
+      "a refund above what is left",
+      refunded,
+      reserveRefund({ refundMerchantOrderNo: "REFUND-2", amountFils: fils(9_001) }),
+      "amountFils",
+    ],
+    ["a command on no order", [], cancel, "merchantOrderNo"],
+    // A refusal about the order's state names no field of the request.
+    ["a refund of an unpaid order", created, reserveRefund(), "none"],
+  ])("%s", (_, given, command, field) => expect(fieldOf(given, command)).toBe(field))
 })

@@ -1,4 +1,4 @@
-import { checkRequest, feeFor, namesNoOrder, type Rejection, reject, sameRequest } from "@mizan/kernel"
+import { checkRequest, feeFor, namesNoOrder, type Rejection, reject, rejectField, sameRequest } from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import {
   BankCardTransferRequest,
@@ -29,7 +29,8 @@ export const decide = (command: Command, state: State): Decision => {
   }
 }
 
-const invalid = (detail: string): Decision => Result.fail(reject("INVALID_PARAMETER", detail))
+/** 400 INVALID_PARAMETER about one field of the request: the sentence starts with it. */
+const invalid = (field: string, rest: string): Rejection => rejectField("INVALID_PARAMETER", field, rest)
 
 /**
  * The spec's answers to an order number that exists already, by status:
@@ -37,33 +38,41 @@ const invalid = (detail: string): Decision => Result.fail(reject("INVALID_PARAME
  * decline is a failed order too).
  */
 const existingOrder = (order: BankCardTransferOrder): Rejection => {
-  const no = `bizContent.merchantOrderNo ${order.merchantOrderNo} is order ${order.orderNo}`
+  const no = `${order.merchantOrderNo} is order ${order.orderNo}`
   switch (order.status) {
     case "SUCCESS":
-      return reject("ORDER_SUCCESS", `${no}, which has succeeded`)
+      return rejectField("ORDER_SUCCESS", "merchantOrderNo", `${no}, which has succeeded`)
     case "CREATED":
-      return reject("ORDER_CREATED", `${no}, which is created and in progress`)
+      return rejectField("ORDER_CREATED", "merchantOrderNo", `${no}, which is created and in progress`)
     case "FAILURE":
     case "BANK_FAIL":
-      return reject("ORDER_FAILURE", `${no}, which has failed`)
+      return rejectField("ORDER_FAILURE", "merchantOrderNo", `${no}, which has failed`)
   }
 }
 
 /** The holder's names by accountHolderType; a CORPORATE name must be a plausible legal name. */
-const holderProblem = ({ request, companyNameShape }: PlaceBankCardTransfer): string | undefined => {
+const holderProblem = ({ request, companyNameShape }: PlaceBankCardTransfer): Rejection | undefined => {
   const { firstName, lastName, middleName, companyName } = request
   if (request.accountHolderType === "INDIVIDUAL") {
     if (firstName === undefined || lastName === undefined)
-      return "bizContent.firstName and lastName are required when accountHolderType is INDIVIDUAL"
-    if (companyName !== undefined) return "bizContent.companyName is only for accountHolderType CORPORATE"
+      return invalid("firstName", "and lastName are required when accountHolderType is INDIVIDUAL")
+    if (companyName !== undefined) return invalid("companyName", "is only for accountHolderType CORPORATE")
     return undefined
   }
-  if (companyName === undefined) return "bizContent.companyName is required when accountHolderType is CORPORATE"
+  if (companyName === undefined) return invalid("companyName", "is required when accountHolderType is CORPORATE")
   if (firstName !== undefined || lastName !== undefined || middleName !== undefined)
-    return "bizContent.firstName, lastName and middleName are only for accountHolderType INDIVIDUAL"
-  if (companyNameShape === undefined) return "the companyName's shape was not measured"
+    return reject(
+      "INVALID_PARAMETER",
+      "firstName, lastName and middleName are only for accountHolderType INDIVIDUAL",
+      "firstName",
+    )
+  // The edge measures the shape; a command without it was built wrong, by no field of the request.
+  if (companyNameShape === undefined) return reject("INVALID_PARAMETER", "the companyName's shape was not measured")
   if (companyNameShape !== "PLAUSIBLE")
-    return `bizContent.companyName must be a valid legal name, not ${companyNameShape.toLowerCase().replaceAll("_", " ")}`
+    return invalid(
+      "companyName",
+      `must be a valid legal name, not ${companyNameShape.toLowerCase().replaceAll("_", " ")}`,
+    )
   return undefined
 }
 
@@ -86,9 +95,10 @@ const place = (command: PlaceBankCardTransfer, state: State): Decision => {
     return Result.fail(
       sameRequest(BankCardTransferTerms.fields, terms, state)
         ? existingOrder(state)
-        : reject(
+        : rejectField(
             "MERCHANT_ORDER_NO_EXIST",
-            `bizContent.merchantOrderNo ${request.merchantOrderNo} is already a bank card transfer with different parameters`,
+            "merchantOrderNo",
+            `${request.merchantOrderNo} is already a bank card transfer with different parameters`,
           ),
     )
   if (!command.enabledProducts.includes(bankCardTransferProduct))
@@ -96,17 +106,17 @@ const place = (command: PlaceBankCardTransfer, state: State): Decision => {
   const schemaProblem = checkRequest(BankCardTransferRequest, request)
   if (schemaProblem !== undefined) return Result.fail(schemaProblem)
   const holder = holderProblem(command)
-  if (holder !== undefined) return invalid(holder)
+  if (holder !== undefined) return Result.fail(holder)
   if (
     !cardNumber.isNumericOnly ||
     cardNumber.digitCount < cardNumberDigitsMin ||
     cardNumber.digitCount > cardNumberDigitsMax
   )
-    return invalid(
-      `bizContent.cardNumber must be ${cardNumberDigitsMin} to ${cardNumberDigitsMax} digits, numeric only`,
+    return Result.fail(
+      invalid("cardNumber", `must be ${cardNumberDigitsMin} to ${cardNumberDigitsMax} digits, numeric only`),
     )
   const expiry = expiryProblem(request.expiryYear, request.expiryMonth, now)
-  if (expiry !== undefined) return invalid(expiry)
+  if (expiry !== undefined) return Result.fail(expiry)
   return Result.succeed([
     {
       _tag: "BankCardTransferPlaced",
@@ -144,7 +154,7 @@ const orderOf = (state: State, merchantId: string): BankCardTransferOrder | unde
   state.status === "ABSENT" || state.merchantId !== merchantId ? undefined : state
 
 const noSuchOrder = (): Decision =>
-  Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo", "bank card transfer"))
+  Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "merchantOrderNo", "bank card transfer"))
 
 /** The bank's outcome ends a CREATED order; the same outcome again changes nothing; a terminal status is final. */
 const recordOutcome = ({ merchantId, outcome, now }: RecordCardPayoutOutcome, current: State): Decision => {

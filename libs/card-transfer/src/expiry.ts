@@ -5,7 +5,7 @@
  * daylight saving), where the service runs: at 2026-01-31 21:00 UTC it is
  * already February in Dubai, and a card that expired in January is refused.
  */
-import { hourMs, type Timestamp } from "@mizan/kernel"
+import { hourMs, type Rejection, rejectField, type Timestamp } from "@mizan/kernel"
 
 export const gulfStandardTimeOffsetMs = 4 * hourMs
 
@@ -25,12 +25,15 @@ export const expiryMonthIndex = (expiryYear: string, expiryMonth: string): numbe
     ? Number(expiryYear) * 12 + Number(expiryMonth) - 1
     : undefined
 
-/** What is wrong with an expiry at `now`, or undefined. Never repeats the values. */
-export const expiryProblem = (expiryYear: string, expiryMonth: string, now: Timestamp): string | undefined => {
-  if (!yearPattern.test(expiryYear)) return "bizContent.expiryYear must be a year of 4 digits"
-  if (!monthPattern.test(expiryMonth)) return "bizContent.expiryMonth must be a month from 1 to 12"
+const invalid = (field: "expiryYear" | "expiryMonth", rest: string): Rejection =>
+  rejectField("INVALID_PARAMETER", field, rest)
+
+/** What is wrong with an expiry at `now` (400 INVALID_PARAMETER naming the field), or undefined. Never repeats the values. */
+export const expiryProblem = (expiryYear: string, expiryMonth: string, now: Timestamp): Rejection | undefined => {
+  if (!yearPattern.test(expiryYear)) return invalid("expiryYear", "must be a year of 4 digits")
+  if (!monthPattern.test(expiryMonth)) return invalid("expiryMonth", "must be a month from 1 to 12")
   const expiry = Number(expiryYear) * 12 + Number(expiryMonth) - 1
   return expiry < monthIndexAt(now)
-    ? "bizContent.expiryYear and expiryMonth must be the current month or later: the card has expired"
+    ? invalid("expiryYear", "and expiryMonth must be the current month or later: the card has expired")
     : undefined
 }

@@ -41,7 +41,7 @@ const messageOf = (schema: Schema.Top & Schema.Decoder<unknown>, input: unknown)
 }
 
 describe("what an existing order number answers", () => {
-  const existing = "bizContent.merchantOrderNo K-1 is order C0001"
+  const existing = "merchantOrderNo K-1 is order C0001"
   it("answers the same request by the order's status, naming the order", () => {
     spec
       .given([placed])
@@ -64,7 +64,8 @@ describe("what an existing order number answers", () => {
       .when(place({ expiryMonth: "10" }))
       .thenRejects({
         code: "MERCHANT_ORDER_NO_EXIST",
-        detail: "bizContent.merchantOrderNo K-1 is already a bank card transfer with different parameters",
+        field: "merchantOrderNo",
+        detail: "merchantOrderNo K-1 is already a bank card transfer with different parameters",
       }))
 })
 
@@ -75,31 +76,34 @@ describe("the holder's names, by accountHolderType", () => {
   }
   const refused = (command: BankCardTransfer.PlaceBankCardTransfer, detail: string) =>
     spec.given([]).when(command).thenRejects({ code: "INVALID_PARAMETER", detail })
-  const required = "bizContent.firstName and lastName are required when accountHolderType is INDIVIDUAL"
+  const about = (command: BankCardTransfer.PlaceBankCardTransfer, field: string) =>
+    spec.given([]).when(command).thenRejects({ code: "INVALID_PARAMETER", field })
+  const required = "firstName and lastName are required when accountHolderType is INDIVIDUAL"
 
   it("requires both a first and a last name of an INDIVIDUAL, and no companyName", () => {
     refused(individual({ lastName: sha256("X") }), required)
     refused(individual({ firstName: sha256("X") }), required)
     refused(individual({}), required)
+    // The sentence names both; the first is the field it is about.
+    about(individual({}), "firstName")
     refused(
       { ...place(), request: { ...place().request, companyName: sha256("ACME") } },
-      "bizContent.companyName is only for accountHolderType CORPORATE",
+      "companyName is only for accountHolderType CORPORATE",
     )
   })
 
   it("requires a companyName of a CORPORATE holder and none of the personal names", () => {
     const corporate = edge({ companyName: "Emirates Trading LLC" })
     const { companyName: _, ...withoutName } = corporate.request
-    refused(
-      { ...corporate, request: withoutName },
-      "bizContent.companyName is required when accountHolderType is CORPORATE",
-    )
-    const personal = "bizContent.firstName, lastName and middleName are only for accountHolderType INDIVIDUAL"
+    refused({ ...corporate, request: withoutName }, "companyName is required when accountHolderType is CORPORATE")
+    const personal = "firstName, lastName and middleName are only for accountHolderType INDIVIDUAL"
     for (const name of ["firstName", "lastName", "middleName"])
       refused({ ...corporate, request: { ...corporate.request, [name]: sha256("X") } }, personal)
+    about({ ...corporate, request: { ...corporate.request, middleName: sha256("X") } }, "firstName")
     const { companyNameShape: __, ...unmeasured } = corporate
     refused(unmeasured, "the companyName's shape was not measured")
-    refused(edge({ companyName: "123 456" }), "bizContent.companyName must be a valid legal name, not all digits")
+    refused(edge({ companyName: "123 456" }), "companyName must be a valid legal name, not all digits")
+    about(edge({ companyName: "123 456" }), "companyName")
   })
 
   it("refuses a merchant without the product, saying so", () =>
@@ -111,7 +115,8 @@ describe("the holder's names, by accountHolderType", () => {
   it("says the card number's rule: 12 to 19 digits, numeric only", () =>
     spec.given([]).when(edge(aisha, "41111111111")).thenRejects({
       code: "INVALID_PARAMETER",
-      detail: "bizContent.cardNumber must be 12 to 19 digits, numeric only",
+      field: "cardNumber",
+      detail: "cardNumber must be 12 to 19 digits, numeric only",
     }))
 })
 
@@ -131,7 +136,7 @@ describe("outcomes and refunds after the order ended", () => {
   it("refuses an outcome or a refund of an order this merchant does not have, saying so", () => {
     const noSuch = {
       code: "MERCHANT_ORDER_NO_NOT_EXIST" as const,
-      detail: "bizContent.merchantOrderNo names no bank card transfer of this merchant",
+      detail: "merchantOrderNo names no bank card transfer of this merchant",
     }
     spec.given([]).when(outcome(paid)).thenRejects(noSuch)
     spec

@@ -9,7 +9,7 @@ import { test } from "@fast-check/vitest"
 import { Effect, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect } from "vitest"
-import { CommandLocks, handleCommand, loadAggregate, StreamLocks } from "../src/index.ts"
+import { CommandLocks, EventStore, handleCommand, layerMemory, loadAggregate, StreamLocks } from "../src/index.ts"
 import {
   type BudgetCommand,
   type BudgetState,
@@ -19,6 +19,7 @@ import {
   LawBroken,
   lifecycleHolds,
   racingStore,
+  readEvents,
   retriesDecideNothing,
   retriesRightAfterDecideNothing,
   rulesHoldThroughout,
@@ -368,5 +369,40 @@ describe("racingStore", () => {
       }).pipe(Effect.provide(layer))
       expect(lostRaces()).toBe(0)
     }),
+  )
+})
+
+describe("readEvents", () => {
+  /** The budget as a domain lib's namespace gives an aggregate: its aggregate and its stream id. */
+  const Budget = { aggregate: budget, streamId: (owner: string, year: number) => `budget-${owner}-${year}` }
+
+  it.effect("reads a stream back decoded by the aggregate's codec, old versions through their upcasters", () =>
+    Effect.gen(function* () {
+      yield* handleCommand(budget, Budget.streamId("ops", 2026), fund(100))
+      yield* handleCommand(budget, Budget.streamId("ops", 2026), { _tag: "Spend", amount: 30, reference: "r1" })
+      const store = yield* EventStore
+      yield* store.append(
+        Budget.streamId("ops", 2025),
+        [{ type: "Spent", schemaVersion: 1, data: { _tag: "Spent", amount: 20 } }],
+        "no_stream",
+      )
+      expect(yield* readEvents(Budget, "ops", 2026)).toEqual([
+        { _tag: "Funded", amount: 100 },
+        { _tag: "Spent", amount: 30, reference: "r1" },
+      ])
+      expect(yield* readEvents(Budget, "ops", 2025)).toEqual([{ _tag: "Spent", amount: 20, reference: "legacy" }])
+      expect(yield* readEvents(Budget, "nobody", 2026)).toEqual([])
+    }).pipe(Effect.provide(layerMemory)),
+  )
+
+  it.effect("fails with the store's Undecodable error naming the stream and version it cannot read", () =>
+    Effect.gen(function* () {
+      const store = yield* EventStore
+      const stream = Budget.streamId("ops", 2024)
+      yield* store.append(stream, [{ type: "Funded", schemaVersion: 1, data: { amount: "lots" } }], "no_stream")
+      const error = yield* Effect.flip(readEvents(Budget, "ops", 2024))
+      expect(error).toMatchObject({ _tag: "StoreError", reason: "Undecodable" })
+      expect(error.message).toContain(`${stream}@1`)
+    }).pipe(Effect.provide(layerMemory)),
   )
 })

@@ -2,7 +2,7 @@ import { SchemaIssue } from "effect"
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 
-/** A field path as a merchant's developer writes it: `bizContent.sharingInfoList[0].sharingAmount`. */
+/** A field path as a developer writes it: `sharingParamList[0].sharingAmountFils`. */
 export const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
   path.reduce<string>(
     (text, key) => (typeof key === "number" ? `${text}[${key}]` : text === "" ? String(key) : `${text}.${String(key)}`),
@@ -51,7 +51,11 @@ export const describeIssue = (
     message: plain(problem.message),
   }))
 
-/** The problems as one sentence for `head.msg`: "bizContent.subject must be at most 12 characters; ...". */
+/**
+ * The problems as one sentence, each naming its field under `pathPrefix`:
+ * "subject must be at most 12 characters; ..." (the merchant API prefixes
+ * the body's key, as its developers write the path).
+ */
 export const issueMessage = (issue: SchemaIssue.Issue, pathPrefix: ReadonlyArray<PropertyKey> = []): string =>
   describeIssue(issue, pathPrefix)
     .map((p) => (p.path === "" ? p.message : `${p.path} ${p.message}`))

@@ -3,15 +3,19 @@ import { type CodeName, codeCatalogue } from "./codes.ts"
 
 /**
  * A domain decision that refuses a command, carrying the spec code it
- * answers with and a sentence for `head.msg` that says what was wrong.
- * `decide` returns it as a value; the gateway writes it into `head`.
+ * answers with and a sentence that says what was wrong, in the domain's
+ * words: fields by the names the domain's commands give them (`amountFils`,
+ * `sharingParamList[1].sharingAmountFils`), amounts in AED with two
+ * decimals. `decide` returns it as a value.
  *
- * A sentence about one field of the request may carry that field as data
- * (`field`, its path in the body), so that a caller that knows the field by
- * another name renames it (`renameField`) without reading the sentence.
- * Built by `rejectField`, the sentence is then the field, a space and the
- * rest. Only refusals some caller renames carry it: a field whose name is
- * the same in every request that reaches the rule stays in the sentence.
+ * A refusal about one field of the request carries that field as data
+ * (`field`, its path in the command's request), so that a caller that
+ * names the field otherwise knows which one the refusal is about without
+ * reading the sentence: the merchant API writes the path in the request's
+ * body (`amount`) where the domain says `amountFils`. Built by
+ * `rejectField`, the sentence is the field, a space and the rest; any other
+ * field the sentence names ("more than totalAmountFils") is named as the
+ * domain names it too.
  */
 export class Rejection extends Schema.TaggedError<Rejection>()("Rejection", {
   code: Schema.Literals(Object.keys(codeCatalogue) as Array<CodeName>),
@@ -27,44 +31,28 @@ export class Rejection extends Schema.TaggedError<Rejection>()("Rejection", {
   }
 }
 
-export const reject = (code: CodeName, detail: string): Rejection => new Rejection({ code, detail })
+/**
+ * A refusal; `field`, when given, is the request's field the sentence is
+ * about, named somewhere in it ("... leave out sharingParamList").
+ */
+export const reject = (code: CodeName, detail: string, field?: string): Rejection =>
+  new Rejection(field === undefined ? { code, detail } : { code, detail, field })
 
 /**
- * A refusal about one field of the request (`field`, its path in the body):
- * the sentence is the field, then `rest` ("bizContent.refundMerchantOrderNo
- * is already used ..."), and the field stays apart for `renameField`.
+ * A refusal about one field of the request (`field`, its path in the
+ * command's request): the sentence is the field, then `rest`
+ * ("amountFils AED 90.00 is more than the refundable AED 75.00").
  */
 export const rejectField = (code: CodeName, field: string, rest: string): Rejection =>
   new Rejection({ code, field, detail: `${field} ${rest}` })
 
 /**
- * The same refusal naming its field as the caller's request did: `names`
- * maps a field as the domain names it to the caller's name for it (a refund
- * names the order it refunds by `bizContent.originMerchantOrderNo` where
- * the order's own rules say `bizContent.merchantOrderNo`). A refusal whose
- * field is not in `names`, or that carries none, is answered as it is.
- */
-export const renameField = (rejection: Rejection, names: Readonly<Record<string, string>>): Rejection => {
-  const { field, detail } = rejection
-  if (field === undefined || !Object.hasOwn(names, field)) return rejection
-  const renamed = names[field] as string
-  // rejectField wrote the sentence as the field, a space and the rest; a
-  // refusal built otherwise names its field where its sentence chose to.
-  return new Rejection({
-    code: rejection.code,
-    field: renamed,
-    detail: detail.startsWith(`${field} `)
-      ? `${renamed}${detail.slice(field.length)}`
-      : detail.replaceAll(field, renamed),
-  })
-}
-
-/**
  * 62004 MERCHANT_ORDER_NO_NOT_EXIST or 62035 ORDER_NO_NOT_EXIST: the number
- * a request named an order by (`field`, its path in the request) names none
- * of this merchant's; another merchant's orders read as absent. Every lookup
- * words it alike, and none repeats the number: the merchant sent it, and a
- * decider that finds no order on a stream does not know it.
+ * a request named an order by (`field`: `merchantOrderNo`, `orderNo`,
+ * `refundMerchantOrderNo`) names none of this merchant's; another
+ * merchant's orders read as absent. Every lookup words it alike, and none
+ * repeats the number: the merchant sent it, and a decider that finds no
+ * order on a stream does not know it.
  */
 export const namesNoOrder = (
   code: "MERCHANT_ORDER_NO_NOT_EXIST" | "ORDER_NO_NOT_EXIST",

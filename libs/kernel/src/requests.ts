@@ -4,8 +4,8 @@
  * request schema's rules checked on the decoded side.
  */
 import { Equal, Result, Schema } from "effect"
-import { issueMessage } from "./issues.ts"
-import { type Rejection, reject } from "./rejection.ts"
+import { describeIssue, issueMessage } from "./issues.ts"
+import { type Rejection, reject, rejectField } from "./rejection.ts"
 
 const escapePart = (part: string): string => part.replaceAll("%", "%25").replaceAll("/", "%2F")
 
@@ -34,11 +34,15 @@ export const sameRequest = (fields: Readonly<Record<string, unknown>>, request: 
  * A command's request checked against its schema's rules (lengths, formats,
  * positive amounts) on the decoded side, so a decider owns every rule even
  * when a caller built the command by hand: 400 INVALID_PARAMETER naming the
- * field, as "bizContent.swiftCode must be 8 to 11 letters and digits".
+ * field as the command's request names it, as "swiftCode must be 8 to 11
+ * letters and digits". The decode stops at the first broken rule, as a
+ * decider does: one field, carried as the refusal's `field`.
  */
 export const checkRequest = <S extends Schema.Constraint>(schema: S, request: S["Type"]): Rejection | undefined => {
   const checked = Schema.decodeUnknownResult(Schema.toType(schema))(request)
-  return Result.isFailure(checked)
-    ? reject("INVALID_PARAMETER", issueMessage(checked.failure.issue, ["bizContent"]))
-    : undefined
+  if (Result.isSuccess(checked)) return undefined
+  const [problem] = describeIssue(checked.failure.issue)
+  if (problem === undefined || problem.path === "")
+    return reject("INVALID_PARAMETER", issueMessage(checked.failure.issue))
+  return rejectField("INVALID_PARAMETER", problem.path, problem.message)
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { codeCatalogue, codeOf, namesNoOrder, Rejection, reject, rejectField, renameField } from "../src/index.ts"
+import { codeCatalogue, codeOf, namesNoOrder, reject, rejectField } from "../src/index.ts"
 
 describe("code catalogue", () => {
   it("holds every code of the spec's tables with its message", () => {
@@ -31,46 +31,28 @@ describe("code catalogue", () => {
     expect(rejection.message).toBe("REFUND_AMOUNT_EXCEEDED: amount 10.00 exceeds the refundable 5.00")
   })
 
-  it("a refusal about one field carries it beside the sentence that starts with it", () => {
+  it("a refusal about one field carries it, as the domain names it, beside the sentence that starts with it", () => {
     const rejection = rejectField(
-      "REFUND_MERCHANT_ORDER_NO_EXIST",
-      "bizContent.refundMerchantOrderNo",
-      "is already used",
+      "REFUND_AMOUNT_EXCEEDED",
+      "amountFils",
+      "AED 90.00 is more than the refundable AED 75.00",
     )
-    expect(rejection.field).toBe("bizContent.refundMerchantOrderNo")
-    expect(rejection.detail).toBe("bizContent.refundMerchantOrderNo is already used")
-    expect(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo").field).toBe("bizContent.orderNo")
+    expect(rejection.field).toBe("amountFils")
+    expect(rejection.detail).toBe("amountFils AED 90.00 is more than the refundable AED 75.00")
+    expect(namesNoOrder("ORDER_NO_NOT_EXIST", "orderNo").field).toBe("orderNo")
+    expect(namesNoOrder("ORDER_NO_NOT_EXIST", "orderNo", "refund").detail).toBe(
+      "orderNo names no refund of this merchant",
+    )
     expect(reject("ORDER_NOT_PAID", "the order is not paid").field).toBeUndefined()
   })
 
-  it("renames the field a refusal names, keeping its code and the rest of its sentence", () => {
-    const names = { "bizContent.merchantOrderNo": "bizContent.originMerchantOrderNo" }
-    const renamed = renameField(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo"), names)
-    expect(renamed.code).toBe("MERCHANT_ORDER_NO_NOT_EXIST")
-    expect(renamed.field).toBe("bizContent.originMerchantOrderNo")
-    expect(renamed.detail).toBe("bizContent.originMerchantOrderNo names no order of this merchant")
-  })
-
-  it("renames the field wherever a refusal built by hand names it in its sentence", () => {
-    const names = { "bizContent.merchantOrderNo": "bizContent.originMerchantOrderNo" }
-    const byHand = new Rejection({
-      code: "INVALID_PARAMETER",
-      field: "bizContent.merchantOrderNo",
-      detail: "the order bizContent.merchantOrderNo names is closed",
-    })
-    const renamed = renameField(byHand, names)
-    expect(renamed.field).toBe("bizContent.originMerchantOrderNo")
-    expect(renamed.detail).toBe("the order bizContent.originMerchantOrderNo names is closed")
-  })
-
-  it("leaves a refusal whose field is not renamed, or that carries none, as it is", () => {
-    const names = { "bizContent.merchantOrderNo": "bizContent.originMerchantOrderNo" }
-    const otherField = namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo")
-    // Names the renamed field in its words, but not as its field: only the field is read.
-    const noField = reject("INVALID_PARAMETER", "bizContent.merchantOrderNo is too long")
-    const inherited = rejectField("INVALID_PARAMETER", "toString", "is no field of an object's prototype")
-    expect(renameField(otherField, names)).toBe(otherField)
-    expect(renameField(noField, names)).toBe(noField)
-    expect(renameField(inherited, names)).toBe(inherited)
+  it("a refusal whose sentence names its field elsewhere than at its start carries it too", () => {
+    const rejection = reject(
+      "REFUND_REJECTED",
+      "only a proportional refund is allowed: leave out sharingParamList",
+      "sharingParamList",
+    )
+    expect(rejection.field).toBe("sharingParamList")
+    expect(rejection.detail).toBe("only a proportional refund is allowed: leave out sharingParamList")
   })
 })

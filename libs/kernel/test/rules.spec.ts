@@ -180,12 +180,24 @@ describe("requests", () => {
     expect(sameRequest(fields, { a: "x" }, { a: "y" })).toBe(false)
   })
 
-  it("checks a request against its schema on the decoded side: 400 naming the field under bizContent", () => {
+  it("checks a request against its schema on the decoded side: 400 naming the field as the request names it", () => {
     const schema = Schema.Struct({ memo: RequiredString(3) })
     expect(checkRequest(schema, { memo: "ok" })).toBeUndefined()
     expect(checkRequest(schema, { memo: "long" })).toMatchObject({
       code: "INVALID_PARAMETER",
-      detail: "bizContent.memo must be at most 3 characters",
+      field: "memo",
+      detail: "memo must be at most 3 characters",
+    })
+  })
+
+  it("names the first field that breaks its rule, by its path, as a decider refuses on the first rule", () => {
+    const schema = Schema.Struct({
+      items: Schema.Array(Schema.Struct({ memo: RequiredString(3) })),
+      note: RequiredString(3),
+    })
+    expect(checkRequest(schema, { items: [{ memo: "ok" }, { memo: "long" }], note: "long" })).toMatchObject({
+      field: "items[1].memo",
+      detail: "items[1].memo must be at most 3 characters",
     })
   })
 })

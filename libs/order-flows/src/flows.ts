@@ -32,7 +32,7 @@ export const acquiringStreamOf = Effect.fn("OrderFlows.acquiringStreamOf")(funct
 ) {
   if (name.merchantOrderNo !== undefined) return AcquiringOrder.streamId(merchantId, name.merchantOrderNo)
   const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "acquiring")
-  if (streamId === undefined) return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo"))
+  if (streamId === undefined) return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "orderNo"))
   return streamId
 })
 
@@ -40,7 +40,7 @@ export const acquiringStreamOf = Effect.fn("OrderFlows.acquiringStreamOf")(funct
 const orderIn = ({ state }: { readonly state: AcquiringOrder.State }) =>
   AcquiringOrder.isOrder(state)
     ? Effect.succeed(state)
-    : Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo"))
+    : Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "merchantOrderNo"))
 
 /**
  * Runs a command on an acquiring order and answers the order after it. A
@@ -77,7 +77,7 @@ export const readOrderExpiringIfDue = (merchantId: string, streamId: string, now
 /** The refund a command left, or 62004 when the stream holds none. */
 const refundIn = ({ state }: { readonly state: RefundOrder.State }) =>
   state.status === "ABSENT"
-    ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
+    ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "refundMerchantOrderNo", "refund"))
     : Effect.succeed(state as RefundOrder.Order)
 
 /** Runs a command on a refund order and answers the refund after it. */
@@ -136,8 +136,7 @@ export const refundStreamOf = Effect.fn("OrderFlows.refundStreamOf")(function* (
 ) {
   if (name.refundMerchantOrderNo !== undefined) return RefundOrder.streamId(merchantId, name.refundMerchantOrderNo)
   const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", "refund")
-  if (streamId === undefined)
-    return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo", "refund"))
+  if (streamId === undefined) return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "orderNo", "refund"))
   return streamId
 })
 
@@ -145,7 +144,7 @@ export const refundStreamOf = Effect.fn("OrderFlows.refundStreamOf")(function* (
 export const currentRefund = (streamId: string) =>
   Effect.flatMap(loadAggregate(RefundOrder.aggregate, streamId), ({ state }) =>
     state.status === "ABSENT"
-      ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
+      ? Effect.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "refundMerchantOrderNo", "refund"))
       : Effect.succeed(state as RefundOrder.Order),
   )
 

@@ -20,7 +20,7 @@ const isPlaced = <State extends { readonly status: string }>(state: State): stat
   state.status !== "ABSENT"
 
 /** 62004: the merchant has no order under this merchantOrderNo (another merchant's orders read as absent). */
-const noSuchOrder = () => namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo")
+const noSuchOrder = () => namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "merchantOrderNo")
 
 /**
  * The stream of a merchant's transfer order, named either way: 62035
@@ -36,7 +36,7 @@ export const transferStreamOf = Effect.fn("OrderFlows.transferStreamOf")(functio
 ) {
   if (name.merchantOrderNo !== undefined) return streamIdOf(merchantId, name.merchantOrderNo)
   const streamId = yield* findByOrderNo(merchantId, name.orderNo ?? "", kind)
-  if (streamId === undefined) return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo"))
+  if (streamId === undefined) return yield* Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "orderNo"))
   return streamId
 })
 

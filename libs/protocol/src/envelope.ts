@@ -214,10 +214,12 @@ export const failureResponse = (
  * A request whose signature is missing or does not verify: applyStatus ERROR
  * (docs/api.md#signatures). The spec gives no code for it; 403 UNAUTHORIZED is the
  * catalogue's nearest ("API not authorised"), and applyStatus ERROR tells it
- * apart from a missing grant, which answers FAIL.
+ * apart from a missing grant, which answers FAIL. An unknown Partner-Id gets
+ * the same answer, so the default sentence must be true of both: no key is
+ * on file for an unknown id, and so none verifies.
  */
 export const signatureErrorResponse = (
-  detail = "request signature verification failed: the private key used to sign and the public key on file are not a pair",
+  detail = "request signature verification failed: no public key on file for this Partner-Id verifies the sign header over the raw body",
 ): ResponseEnvelope => ({
   head: { applyStatus: "ERROR", code: codeCatalogue.UNAUTHORIZED.code, msg: headMessage("UNAUTHORIZED", detail) },
 })

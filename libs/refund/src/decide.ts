@@ -20,7 +20,7 @@ const refuse = (code: CodeName, detail: string): Decision => Result.fail(reject(
 export const decide = (command: Command, state: State): Decision => {
   if (command._tag === "CreateRefund") return createRefund(command, state)
   if (!isRefund(state) || state.merchantId !== command.merchantId)
-    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.refundMerchantOrderNo", "refund"))
+    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "refundMerchantOrderNo", "refund"))
   switch (command._tag) {
     case "SettleRefund":
       return settleRefund(state, command.now)
@@ -53,7 +53,7 @@ const createRefund = (command: CreateRefund, state: State): Decision => {
       : Result.fail(
           rejectField(
             "REFUND_MERCHANT_ORDER_NO_EXIST",
-            "bizContent.refundMerchantOrderNo",
+            "refundMerchantOrderNo",
             "is already used by a refund with other parameters",
           ),
         )

@@ -67,7 +67,7 @@ describe("refund order: creation", () => {
       .when(createRefund({ reason: "late" }))
       .thenRejects({
         code: "REFUND_MERCHANT_ORDER_NO_EXIST",
-        detail: "bizContent.refundMerchantOrderNo is already used by a refund with other parameters",
+        detail: "refundMerchantOrderNo is already used by a refund with other parameters",
       })
   })
 
@@ -142,7 +142,7 @@ describe("refund order: lifecycle CREATED, REFUNDED_SETTLED, SUCCESS, FAILURE", 
     (command) =>
       spec.given([]).when(command).thenRejects({
         code: "MERCHANT_ORDER_NO_NOT_EXIST",
-        detail: "bizContent.refundMerchantOrderNo names no refund of this merchant",
+        detail: "refundMerchantOrderNo names no refund of this merchant",
       }),
   )
 

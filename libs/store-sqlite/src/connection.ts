@@ -99,17 +99,17 @@ export interface OnFile<A> {
 
 /**
  * Opens the file at `path` as `what` and the syncs of its log (made by
- * `logSyncOf`), and builds on them what `build` makes, closed with the
- * scope; whatever fails half-way closes what was already open.
+ * `logSyncOf`), and builds on them what `build` makes; whatever fails
+ * half-way closes what was already open. Throws a StoreError.
  */
-export const openOnFile = <A>(
+export const openFileNow = <A>(
   path: string,
   what: OpenedAs,
   options: ConnectionOptions,
   logSyncOf: (walPath: string) => LogSync,
   build: (db: DatabaseSync, logSync: LogSync) => OnFile<A>,
-): Effect.Effect<A, StoreError, Scope.Scope> => {
-  const open = (): OnFile<A> => {
+): OnFile<A> => {
+  try {
     const db = openDatabase(path, what, options)
     let logSync: LogSync | undefined
     try {
@@ -120,15 +120,26 @@ export const openOnFile = <A>(
       db.close()
       throw error
     }
+  } catch (error) {
+    throw storeErrorFrom(error, `opening ${what} at ${path}`)
   }
-  return Effect.map(
+}
+
+/** `openFileNow` as an effect, what it opened closed with the scope. */
+export const openOnFile = <A>(
+  path: string,
+  what: OpenedAs,
+  options: ConnectionOptions,
+  logSyncOf: (walPath: string) => LogSync,
+  build: (db: DatabaseSync, logSync: LogSync) => OnFile<A>,
+): Effect.Effect<A, StoreError, Scope.Scope> =>
+  Effect.map(
     Effect.acquireRelease(
       Effect.try({
-        try: open,
+        try: () => openFileNow(path, what, options, logSyncOf, build),
         catch: (error) => storeErrorFrom(error, `opening ${what} at ${path}`),
       }),
       (onFile) => Effect.sync(onFile.close),
     ),
     (onFile) => onFile.opened,
   )
-}

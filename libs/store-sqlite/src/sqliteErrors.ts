@@ -7,6 +7,7 @@ import { StoreError, type StoreErrorReason } from "@mizan/eventsourcing"
 
 const SQLITE_BUSY = 5
 const SQLITE_LOCKED = 6
+const SQLITE_READONLY = 8
 const SQLITE_CORRUPT = 11
 const SQLITE_NOTADB = 26
 
@@ -54,3 +55,15 @@ export const storeErrorFrom = (error: unknown, doing: string): StoreError => {
 /** Whether SQLite refused a write because it breaks a UNIQUE constraint on these columns. */
 export const breaksUniqueConstraint = (error: unknown, columns: string): boolean =>
   sqliteResultCode(error) === 2067 /* SQLITE_CONSTRAINT_UNIQUE */ && messageOf(error).endsWith(columns)
+
+/**
+ * Whether a store's failure is SQLite refusing to write a connection it
+ * opened read-only (`SQLITE_READONLY` and its extended codes): SQLite opens a
+ * file it may not write read-only, silently, and the connection stays so
+ * after the permission returns; only a new connection writes (reopening.ts).
+ */
+export const isReadOnlyFailure = (error: unknown): boolean => {
+  if (typeof error !== "object" || error === null || !("cause" in error)) return false
+  const code = sqliteResultCode(error.cause)
+  return code !== undefined && (code & 0xff) === SQLITE_READONLY
+}

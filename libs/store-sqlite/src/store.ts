@@ -18,10 +18,11 @@ import {
   type VersionConflict,
 } from "@mizan/eventsourcing"
 import { Context, Effect, Layer, type Scope } from "effect"
-import { type OnFile, openOnFile, type Synchronous } from "./connection.ts"
+import { type OnFile, openFileNow, type Synchronous } from "./connection.ts"
 import { makeDurability } from "./durability.ts"
 import { type EncodedPart, type GroupCommitStats, makeGroupCommitWriter, type PendingAppend } from "./groupCommit.ts"
 import { type LogSync, threadPoolLogSync } from "./logSync.ts"
+import { makeReopening, type Reopening } from "./reopening.ts"
 import {
   type Chaining,
   chained,
@@ -179,9 +180,64 @@ export const openSqliteEventStore = (
   chaining: Chaining = chained,
 ): Effect.Effect<SqliteEventStore, StoreError, Scope.Scope> => {
   const settings = { ...sqliteStoreDefaults, ...options }
-  return openOnFile(path, "the event store", settings, logSyncOf, (db, logSync) =>
-    storeOnDatabase(db, path, settings, logSync, chaining),
+  // One signal over every connection the file is opened with, so that a follower is woken across a reopening.
+  const signal = new AppendSignal()
+  const open = () =>
+    openFileNow(path, "the event store", settings, logSyncOf, (db, logSync) =>
+      storeOnDatabase(db, path, settings, logSync, chaining, signal),
+    )
+  return Effect.map(
+    Effect.acquireRelease(
+      Effect.try({
+        try: () => makeReopening(path, open),
+        catch: (error) => storeErrorFrom(error, `opening the event store at ${path}`),
+      }),
+      (reopening) => Effect.sync(reopening.close),
+    ),
+    (reopening) => reopeningStore(reopening, signal, settings.followPollIntervalMs),
   )
+}
+
+const noStats: GroupCommitStats = { transactions: 0, appends: 0, largestBatchAppends: 0 }
+
+/**
+ * The store on whichever connection the file is open with now
+ * (reopening.ts): each operation runs on the current one, and its
+ * followers read through it too.
+ */
+const reopeningStore = (
+  reopening: Reopening<SqliteEventStore>,
+  signal: AppendSignal,
+  followPollIntervalMs: number,
+): SqliteEventStore => {
+  const reading = <X, E>(use: (store: SqliteEventStore) => Effect.Effect<X, E>) => reopening.use("read", use)
+  const writing = <X, E>(use: (store: SqliteEventStore) => Effect.Effect<X, E>) => reopening.use("write", use)
+  const readAll: EventStoreShape["readAll"] = (options) => reading((store) => store.readAll(options))
+  return {
+    append: (streamId, events, expected) => writing((store) => store.append(streamId, events, expected)),
+    appendMany: (parts) => writing((store) => store.appendMany(parts)),
+    readStream: (streamId, options) => reading((store) => store.readStream(streamId, options)),
+    readAll,
+    follow: followByReading(readAll, signal, followPollIntervalMs),
+    readCheckpoint: (name) => reading((store) => store.readCheckpoint(name)),
+    storeCheckpoint: (name, position) => writing((store) => store.storeCheckpoint(name, position)),
+    storeSignedHead: (head) => writing((store) => store.storeSignedHead(head)),
+    readSignedHeads: (options) => reading((store) => store.readSignedHeads(options)),
+    readLastSignedHead: reading((store) => store.readLastSignedHead),
+    // The counters of the current connection: a reopening starts them again.
+    stats: () => reopening.current()?.stats() ?? noStats,
+    subjectKeys: {
+      liveKeyOf: (subjectId) => reading((store) => store.subjectKeys.liveKeyOf(subjectId)),
+      keyById: (keyId) => reading((store) => store.subjectKeys.keyById(keyId)),
+      keysById: (keyIds) => reading((store) => store.subjectKeys.keysById(keyIds)),
+      addKey: (key) => writing((store) => store.subjectKeys.addKey(key)),
+      forget: (subjectId, at, by) => writing((store) => store.subjectKeys.forget(subjectId, at, by)),
+      allKeys: (afterKeyId, maxCount) => reading((store) => store.subjectKeys.allKeys(afterKeyId, maxCount)),
+      liveKeys: (afterKeyId, maxCount) => reading((store) => store.subjectKeys.liveKeys(afterKeyId, maxCount)),
+      rewrap: (keyId, fromMasterKeyId, wrappedKey, masterKeyId) =>
+        writing((store) => store.subjectKeys.rewrap(keyId, fromMasterKeyId, wrappedKey, masterKeyId)),
+    },
+  }
 }
 
 const storeOnDatabase = (
@@ -190,10 +246,10 @@ const storeOnDatabase = (
   settings: Required<SqliteStoreOptions>,
   logSync: LogSync,
   chaining: Chaining,
+  signal: AppendSignal,
 ): OnFile<SqliteEventStore> => {
   const queries = prepareQueries(db)
   const durability = makeDurability(settings.synchronous, logSync, path, queries.lastPosition)
-  const signal = new AppendSignal()
   const writer = makeGroupCommitWriter(db, {
     appendBatchMaxEvents: settings.appendBatchMaxEvents,
     streamVersionCacheMaxStreams: settings.streamVersionCacheMaxStreams,

@@ -113,7 +113,7 @@ describe("placing a bank transfer", () => {
       .thenRejects({
         code: "FUND_OUT_ABILITY_SUPPORTED",
         detail:
-          "bizContent.networkCode was not sent and defaults to LOCAL, which with fundoutCurrencyCode USD is not enabled for this merchant",
+          "networkCode was not sent and defaults to LOCAL, which with fundoutCurrencyCode USD is not enabled for this merchant",
       }))
 
   it("accepts holderName plus beneficiaryAddress of exactly 140 characters", () =>
@@ -178,8 +178,9 @@ describe("placing a bank transfer", () => {
     ].map(([field, value, rule]) => ({ field: String(field), value, rule, length: String(value).length })),
   )("refuses a $field of $length characters with 400: $rule", ({ field, value, rule }) => {
     const refusal = refusalOf(place({ [field]: value }))
-    expect(refusal).toMatchObject({ code: "INVALID_PARAMETER" })
-    expect(refusal?.detail).toContain(`bizContent.${field} ${rule}`)
+    // The field as the command's request names it, as data and at the start of the sentence.
+    expect(refusal).toMatchObject({ code: "INVALID_PARAMETER", field })
+    expect(refusal?.detail).toContain(`${field} ${rule}`)
   })
 
   it("answers a repeat with the same parameters with nothing new, the defaults spelled out or not", () =>

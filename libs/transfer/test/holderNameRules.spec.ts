@@ -120,7 +120,7 @@ describe("the IBAN holder name query", () => {
       "an IBAN with wrong check digits",
       layerHolderNameDirectory({}),
       { iban: "DE88370400440532013000", holderName: "JOHN SMITH" },
-      { code: "WRONG_IBAN_FORMAT", detail: "bizContent.iban check digits do not verify (ISO 7064 mod 97-10)" },
+      { code: "WRONG_IBAN_FORMAT", detail: "iban check digits do not verify (ISO 7064 mod 97-10)" },
     ],
     [
       "a holder name and address of 141 characters",
@@ -128,7 +128,7 @@ describe("the IBAN holder name query", () => {
       { iban, holderName: "N".repeat(100), beneficiaryAddress: "A".repeat(41) },
       {
         code: "INVALID_PARAMETER",
-        detail: "bizContent.holderName plus beneficiaryAddress must be at most 140 characters",
+        detail: "holderName plus beneficiaryAddress must be at most 140 characters",
       },
     ],
     [

@@ -9,9 +9,11 @@ import { parseIban } from "../src/index.ts"
 
 const verdict = (text: string) => {
   const parsed = parseIban(text)
-  return Result.isFailure(parsed) ? `${parsed.failure.code}: ${parsed.failure.detail}` : `accepted ${parsed.success}`
+  if (Result.isSuccess(parsed)) return `accepted ${parsed.success}`
+  const { code, field, detail } = parsed.failure
+  return `${code} (${field}): ${detail}`
 }
-const refused = (why: string) => `WRONG_IBAN_FORMAT: bizContent.iban ${why}`
+const refused = (why: string) => `WRONG_IBAN_FORMAT (iban): iban ${why}`
 
 describe("rule: check digits run from 02 to 98 (ISO 13616 computes 98 - n mod 97); 00, 01 and 99 are never issued", () => {
   // Pairs whose check digits differ by 97 verify alike under mod 97: only the range tells them apart.

@@ -54,7 +54,8 @@ layer(layerPayout)("payout refusals say which network and currency", (it) => {
       )
       expect(refusal).toMatchObject({
         code: "FUND_OUT_ABILITY_SUPPORTED",
-        detail: "bizContent.networkCode LOCAL with fundoutCurrencyCode USD is not enabled for this merchant",
+        field: "networkCode",
+        detail: "networkCode LOCAL with fundoutCurrencyCode USD is not enabled for this merchant",
       })
     }),
   )
@@ -65,7 +66,8 @@ layer(layerPayout)("payout refusals say which network and currency", (it) => {
         yield* Effect.flip(fundoutTermsOf("m1", { networkCode: "SWIFT", fundoutCurrencyCode: "JPY" })),
       ).toMatchObject({
         code: "FUND_OUT_ABILITY_SUPPORTED",
-        detail: "bizContent.fundoutCurrencyCode JPY has no rate at present",
+        field: "fundoutCurrencyCode",
+        detail: "fundoutCurrencyCode JPY has no rate at present",
       })
     }),
   )
@@ -74,22 +76,24 @@ layer(layerPayout)("payout refusals say which network and currency", (it) => {
     [
       "a network",
       { networkCode: "LOCAL", fundoutCurrencyCode: "USD", defaulted: ["networkCode"] },
-      "bizContent.networkCode was not sent and defaults to LOCAL, which with fundoutCurrencyCode USD is not enabled for this merchant",
+      "networkCode was not sent and defaults to LOCAL, which with fundoutCurrencyCode USD is not enabled for this merchant",
     ],
     [
       "a currency",
       { networkCode: "SWIFT", fundoutCurrencyCode: "AED", defaulted: ["fundoutCurrencyCode"] },
-      "bizContent.fundoutCurrencyCode was not sent and defaults to AED, which with networkCode SWIFT is not enabled for this merchant",
+      "fundoutCurrencyCode was not sent and defaults to AED, which with networkCode SWIFT is not enabled for this merchant",
     ],
     [
       "both",
       { networkCode: "LOCAL", fundoutCurrencyCode: "AED", defaulted: ["networkCode", "fundoutCurrencyCode"] },
-      "bizContent.networkCode and fundoutCurrencyCode were not sent and default to LOCAL and AED, which are not enabled for this merchant",
+      "networkCode and fundoutCurrencyCode were not sent and default to LOCAL and AED, which are not enabled for this merchant",
     ],
   ] as const)("says of %s left to its default that it was not sent, and what it defaults to", ([, choice, detail]) =>
     Effect.gen(function* () {
+      // The field the sentence starts with, as data: the one to send.
       expect(yield* Effect.flip(fundoutTermsOf("m1", choice))).toMatchObject({
         code: "FUND_OUT_ABILITY_SUPPORTED",
+        field: choice.defaulted[0],
         detail,
       })
     }),
@@ -100,7 +104,7 @@ layer(layerPayout)("payout refusals say which network and currency", (it) => {
       const choice = { networkCode: "SWIFT", fundoutCurrencyCode: "JPY", defaulted: ["fundoutCurrencyCode"] } as const
       expect(yield* Effect.flip(fundoutTermsOf("m1", choice))).toMatchObject({
         code: "FUND_OUT_ABILITY_SUPPORTED",
-        detail: "bizContent.fundoutCurrencyCode was not sent and defaults to JPY, which has no rate at present",
+        detail: "fundoutCurrencyCode was not sent and defaults to JPY, which has no rate at present",
       })
     }),
   )

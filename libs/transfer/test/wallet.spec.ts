@@ -127,11 +127,11 @@ describe("placing a wallet transfer", () => {
   })
 
   it.each([
-    ["a zero amount", { amountFils: fils(0) }, "bizContent.amountFils must be greater than 0"],
-    ["an empty memo", { memo: " " }, "bizContent.memo must not be empty"],
-    ["a memo above 200 characters", { memo: "m".repeat(201) }, "bizContent.memo must be at most 200 characters"],
-    ["a notifyUrl above 200 characters", { notifyUrl: "u".repeat(201) }, "bizContent.notifyUrl must be at most 200"],
-    ["an identity that is not a digest", { beneficiaryIdentity: "+971501234567" }, "bizContent.beneficiaryIdentity"],
+    ["a zero amount", { amountFils: fils(0) }, "amountFils must be greater than 0"],
+    ["an empty memo", { memo: " " }, "memo must not be empty"],
+    ["a memo above 200 characters", { memo: "m".repeat(201) }, "memo must be at most 200 characters"],
+    ["a notifyUrl above 200 characters", { notifyUrl: "u".repeat(201) }, "notifyUrl must be at most 200"],
+    ["an identity that is not a digest", { beneficiaryIdentity: "+971501234567" }, "beneficiaryIdentity"],
   ])("refuses %s with 400 INVALID_PARAMETER naming the field", (_, request, message) => {
     const decided = aggregate.decide(
       place(request as Partial<WalletTransfer.WalletTransferRequest>),

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { boundaryProblems, importsOf } from "../check.ts"
+import { boundaryProblems, importsOf, speaksDomainLanguage } from "../check.ts"
 
 const workspace = (files: Record<string, string>): string => {
   const root = mkdtempSync(join(tmpdir(), "boundaries-"))
@@ -98,5 +98,44 @@ describe("module boundaries", () => {
       "apps/gateway/src/health.ts: an app must not import the app @mizan/notifier (only apps/gateway/src/startup/service.ts composes apps)",
       "apps/gateway/src/health.ts: an app must not import the app @mizan/audit (only apps/gateway/src/startup/service.ts composes apps)",
     ])
+  })
+
+  it("refuses the wire's body named in a domain lib's sources, by file and line, and leaves the edge and apps alone", () => {
+    const root = workspace({
+      "libs/refund/package.json": pkg("@mizan/refund", "scope:domain", ["@mizan/kernel"]),
+      "libs/refund/src/decide.ts": `const a = 1\nconst detail = "bizContent.amount is more than the refundable"`,
+      "libs/refund/src/testing/model.ts": "// the model's refusal names bizContent.amount",
+      "libs/refund/src/evolve.ts": `const field = "amountFils"`,
+      "libs/kernel/package.json": pkg("@mizan/kernel", "scope:kernel"),
+      "libs/kernel/src/issues.ts": `/** bizContent.subject */`,
+      "libs/order-flows/package.json": pkg("@mizan/order-flows", "scope:flows", ["@mizan/kernel"]),
+      "libs/order-flows/src/flows.ts": `const field = "bizContent.orderNo"`,
+      "libs/test-clock/package.json": pkg("@mizan/test-clock", "scope:edge", ["@mizan/kernel"]),
+      "libs/test-clock/src/clock.ts": `const field = "bizContent.minutes"`,
+      "libs/protocol/package.json": pkg("@mizan/protocol", "scope:edge"),
+      "libs/protocol/src/envelope.ts": `const key = "bizContent"`,
+      "apps/gateway/package.json": pkg("@mizan/gateway", "scope:app"),
+      "apps/gateway/src/pipeline/wireFields.ts": `const prefix = "bizContent."`,
+    })
+    // Sorted: the order a directory lists its files in is the file system's.
+    const problems = boundaryProblems(root).sort()
+    expect(problems.map((p) => p.split(": ")[0])).toEqual([
+      "libs/kernel/src/issues.ts:1",
+      "libs/order-flows/src/flows.ts:1",
+      "libs/refund/src/decide.ts:2",
+      "libs/refund/src/testing/model.ts:1",
+      "libs/test-clock/src/clock.ts:1",
+    ])
+    expect(problems[2]).toBe(
+      "libs/refund/src/decide.ts:2: names bizContent, the wire's body: a domain lib names its commands' fields (amountFils), and the gateway maps them to the wire's",
+    )
+  })
+
+  it("counts the kernel, event sourcing, the domain, the flows and the test clocks as speaking the domain's language", () => {
+    expect(speaksDomainLanguage({ name: "@mizan/eventsourcing", tags: ["scope:kernel"] })).toBe(true)
+    expect(speaksDomainLanguage({ name: "@mizan/transfer", tags: ["scope:domain"] })).toBe(true)
+    expect(speaksDomainLanguage({ name: "@mizan/test-clock", tags: ["scope:edge"] })).toBe(true)
+    expect(speaksDomainLanguage({ name: "@mizan/order-views", tags: ["scope:edge"] })).toBe(false)
+    expect(speaksDomainLanguage({ name: "@mizan/protocol", tags: ["scope:edge"] })).toBe(false)
   })
 })

@@ -21,7 +21,7 @@ interface Mention {
   readonly bases: ReadonlyArray<string>
 }
 
-const isExternal = (target: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//")
+export const isExternal = (target: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//")
 
 /** The package folder holding `file` (the nearest folder with a package.json), or the root. */
 const packageOf = (root: string, file: string): string => {

@@ -7,6 +7,7 @@ import { linkProblems } from "../src/check.ts"
 import { commentsOf } from "../src/comments.ts"
 import { anchorsOf } from "../src/markdown.ts"
 import { packageProblems } from "../src/packages.ts"
+import { packedLinkProblems } from "../src/packed.ts"
 
 const repository = (files: Record<string, string>): string => {
   const root = mkdtempSync(join(tmpdir(), "links-"))
@@ -134,5 +135,33 @@ describe("anchors", () => {
     expect([
       ...anchorsOf("# Mizan's API\n## `head.code` and errors\n## Notes\n## Notes\n```\n# not a heading\n```\n"),
     ]).toEqual(["mizans-api", "headcode-and-errors", "notes", "notes-1"])
+  })
+})
+
+describe("the links of a published package's README", () => {
+  it("pass on this repository", () => {
+    expect(packedLinkProblems(fileURLToPath(new URL("../../..", import.meta.url)))).toEqual([])
+  })
+
+  it("refuse a link outside the package or to a file it does not publish, and leave private packages alone", () => {
+    const root = repository({
+      ...docs,
+      "docs/architecture.md": "# Architecture\n\n## Consistency\n",
+      "libs/kernel/package.json": JSON.stringify({ name: "@mizan/kernel", files: ["dist", "src"] }),
+      "libs/kernel/test/money.spec.ts": "",
+      "libs/kernel/README.md": [
+        "# @mizan/kernel",
+        "[codes](src/codes.ts), [the manifest](package.json), [here](#mizankernel), [site](https://example.com/a.md)",
+        "[architecture](../../docs/architecture.md#consistency)",
+        "[its tests](test/money.spec.ts)",
+        "",
+      ].join("\n"),
+      "apps/gateway/package.json": JSON.stringify({ name: "@mizan/gateway", private: true }),
+      "apps/gateway/README.md": "[architecture](../../docs/architecture.md)\n",
+    })
+    expect(packedLinkProblems(root)).toEqual([
+      "libs/kernel/README.md:3: ../../docs/architecture.md#consistency is outside the published package, so its tarball lacks it: link it absolutely or name it in words",
+      "libs/kernel/README.md:4: test/money.spec.ts is not among the files the package publishes (dist, src)",
+    ])
   })
 })

@@ -9,18 +9,23 @@ import { dirname, resolve } from "node:path"
 import { grantAll } from "../config/config.ts"
 import { configPathDefault } from "../config/configFile.ts"
 import { parseArgs, runTool, UsageError } from "./args.ts"
+import { displayNameOf } from "./displayName.ts"
 import { configPathOf, displayPath, readConfigIfPresent } from "./files.ts"
-import { addMerchant } from "./registration.ts"
+import { addMerchant, checkAddable } from "./registration.ts"
 
 const usage = `Usage:
   npm run merchant -- add PARTNER_ID [--name NAME] [--config data/config.json]
       Makes an RSA-2048 key pair in data/merchants/PARTNER_ID/ and registers the merchant
-      (every operation granted, the default fee plan and payout methods).
+      (every operation granted, the default fee plan and payout methods). NAME is what its
+      pay pages show payers; at a terminal, add asks for it when --name is not given.
   npm run merchant -- list [--config data/config.json]
       Lists the registered merchants.`
 
-const add = (configPath: string, partnerId: string | undefined, name: string | undefined) => {
+const add = async (configPath: string, partnerId: string | undefined, nameOption: string | undefined) => {
   if (partnerId === undefined) throw new UsageError("add needs a PARTNER_ID")
+  // Refused before the question, not after the person answered it.
+  checkAddable(configPath, partnerId)
+  const name = await displayNameOf(partnerId, nameOption, { input: process.stdin, output: process.stdout })
   const registered = addMerchant(configPath, partnerId, name)
   // The next steps name the configuration only when it is not where npm start looks by default.
   const isDefault = configPath === resolve(configPathDefault)
@@ -32,7 +37,7 @@ const add = (configPath: string, partnerId: string | undefined, name: string | u
   public key:  ${displayPath(registered.publicKeyFile)}
 
 Next:
-  1. Start the gateway (or restart it: it reads the configuration when it starts):
+  1. Start the gateway (one already running on this configuration serves the merchant within a second):
        ${start}
   2. Create an order:
        ${send(`/acquire2/placeOrder '{"merchantOrderNo":"ORDER-1","subject":"Coffee","totalAmount":{"amount":25,"currency":"AED"},"paySceneCode":"PAYPAGE"}'`)}

@@ -56,12 +56,10 @@ const writeAtomically = (path: string, text: string): void => {
 }
 
 /**
- * Adds a merchant: refuses an id the protocol cannot carry, a registered id,
- * and an existing private key (a key is never overwritten: merchants' systems
- * may already sign with it). Creates the configuration with the sandbox
- * defaults of `npm start` when it does not exist yet.
+ * The key files of a merchant that may be added, or the CliError that says
+ * why not (see addMerchant); run before asking anything of the person too.
  */
-export const addMerchant = (configPath: string, partnerId: string, name?: string): Registered => {
+export const checkAddable = (configPath: string, partnerId: string) => {
   checkPartnerId(partnerId)
   const current = readConfigFile(configPath)
   if (current.merchants.some((m) => m.partnerId === partnerId))
@@ -72,6 +70,17 @@ export const addMerchant = (configPath: string, partnerId: string, name?: string
       `${displayPath(files.privateKeyFile)} already exists: remove it (or its folder) to make a new key pair`,
       1,
     )
+  return files
+}
+
+/**
+ * Adds a merchant: refuses an id the protocol cannot carry, a registered id,
+ * and an existing private key (a key is never overwritten: merchants' systems
+ * may already sign with it). Creates the configuration with the sandbox
+ * defaults of `npm start` when it does not exist yet.
+ */
+export const addMerchant = (configPath: string, partnerId: string, name?: string): Registered => {
+  const files = checkAddable(configPath, partnerId)
 
   const pair = generateKeyPair()
   mkdirSync(files.directory, { recursive: true })

@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
+import { fileErrorReason } from "@mizan/command-line"
 import { ConfigError, decodeConfig, type GatewayConfig } from "./config.ts"
 
 /** The embedded store, beside the configuration file. */
@@ -50,9 +51,20 @@ export const readConfigFile = (path: string): GatewayConfig => {
     writeFileSync(path, `${JSON.stringify(sandboxConfigDefault, null, 2)}\n`)
     console.log(`wrote a sandbox configuration to ${path}`)
   }
+  return decodeConfigFile(path)
+}
+
+/** The configuration at `path`, decoded, or a ConfigError saying why not; never writes the file. */
+export const decodeConfigFile = (path: string): GatewayConfig => {
+  let text: string
+  try {
+    text = readFileSync(path, "utf8")
+  } catch (error) {
+    throw new ConfigError(`${path} does not read: ${fileErrorReason(error)}`)
+  }
   let json: unknown
   try {
-    json = JSON.parse(readFileSync(path, "utf8"))
+    json = JSON.parse(text)
   } catch (error) {
     throw new ConfigError(`${path} is not valid JSON: ${(error as Error).message}`)
   }

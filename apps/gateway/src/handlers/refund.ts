@@ -1,6 +1,6 @@
 /** The refund operations (spec: 4 refund; get refund from the wire conventions). */
 import { AcquiringOrder } from "@mizan/acquiring"
-import { reject, renameField } from "@mizan/kernel"
+import { reject } from "@mizan/kernel"
 import {
   acquiringStreamOf,
   currentRefund,
@@ -31,25 +31,6 @@ const refundRequestOf = Effect.fnUntraced(function* (request: DecodedRequestOf<"
   }) satisfies AcquiringOrder.RefundRequest
 })
 
-/**
- * The fields a refusal of a refund placement names, as the merchant sent
- * them. The refund names the order it refunds by originMerchantOrderNo or
- * originOrderNo, where the order lookup and the order's decider, shared
- * with get order, name merchantOrderNo or orderNo (nothing else a placement
- * does names either: the refund's own number names a refund this creates,
- * never one it looks for). The refund's own number comes as
- * refundMerchantOrderNo or, as the spec's sample sends it, merchantOrderNo;
- * the deciders know it by the first name only (62017 says
- * "bizContent.refundMerchantOrderNo is already used ...").
- */
-const placementFieldNames = (
-  refundNumberSentAs: DecodedRequestOf<"/acquire2/refund/placeOrder">["refundMerchantOrderNoSentAs"],
-): Record<string, string> => ({
-  "bizContent.merchantOrderNo": "bizContent.originMerchantOrderNo",
-  "bizContent.orderNo": "bizContent.originOrderNo",
-  "bizContent.refundMerchantOrderNo": `bizContent.${refundNumberSentAs}`,
-})
-
 export const refundHandlers: Pick<
   Handlers<HandlerServices>,
   "/acquire2/refund/placeOrder" | "/acquire2/refund/getOrder"
@@ -69,23 +50,19 @@ export const refundHandlers: Pick<
             `bizContent.deviceId ${request.deviceId} is not a registered device of this merchant`,
           ),
         )
-      return yield* Effect.gen(function* () {
-        const acquiringStream = yield* acquiringStreamOf(
-          merchantId,
-          withoutUndefined({ merchantOrderNo: request.originMerchantOrderNo, orderNo: request.originOrderNo }),
-        )
-        const { order, refund } = yield* requestRefund({
-          merchantId,
-          acquiringStream,
-          request: yield* refundRequestOf(request),
-          now: call.now,
-        })
-        return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }
-      }).pipe(
-        Effect.catchTag("Rejection", (rejection) =>
-          Effect.fail(renameField(rejection, placementFieldNames(request.refundMerchantOrderNoSentAs))),
-        ),
+      // The order refunded is named by its own fields (merchantOrderNo, orderNo): a refusal about
+      // them names them so, and the pipeline answers with the origin fields the merchant sent.
+      const acquiringStream = yield* acquiringStreamOf(
+        merchantId,
+        withoutUndefined({ merchantOrderNo: request.originMerchantOrderNo, orderNo: request.originOrderNo }),
       )
+      const { order, refund } = yield* requestRefund({
+        merchantId,
+        acquiringStream,
+        request: yield* refundRequestOf(request),
+        now: call.now,
+      })
+      return { refundOrder: toWireRefundOrder(refund), refundSummary: toWireRefundSummary(order) }
     }),
 
   "/acquire2/refund/getOrder": (call, request) =>

@@ -16,6 +16,9 @@ export interface Copy {
   readonly sandboxBadge: string
   readonly checkoutHeading: string
   readonly totalLabel: string
+  /** A time as the page writes it, with its zone: every time the page shows is said with it. */
+  readonly inGulfTime: (time: string) => string
+  /** `at` is a time with its zone (`inGulfTime`). */
   readonly expiresIn: (left: TimeLeft, at: string) => string
   readonly pay: (amount: string) => string
   readonly reference: string
@@ -65,10 +68,11 @@ const english: Copy = {
   sandboxBadge: "Sandbox: no real money moves",
   checkoutHeading: "Complete your payment",
   totalLabel: "Total",
+  inGulfTime: (time) => `${time} Gulf time`,
   expiresIn: ({ hours, minutes }, at) =>
     hours === 0 && minutes === 0
-      ? `Expires in less than a minute (${at} Gulf time)`
-      : `Expires in ${hours > 0 ? `${hours} h ` : ""}${minutes} min (${at} Gulf time)`,
+      ? `Expires in less than a minute (${at})`
+      : `Expires in ${hours > 0 ? `${hours} h ` : ""}${minutes} min (${at})`,
   pay: (amount) => `Pay ${amount}`,
   reference: "Reference",
   declinedRetry: "Your payment was declined. No money was taken. You can try again.",
@@ -86,7 +90,7 @@ const english: Copy = {
   declinedFinal: "Your payment was declined. No money was taken.",
   failedNext: (merchant) => html`Contact ${merchant} to pay another way.`,
   expiredHeading: "This payment link has expired",
-  expiredText: (at) => `It expired on ${at} Gulf time, before it was paid. No money was taken.`,
+  expiredText: (at) => `It expired on ${at}, before it was paid. No money was taken.`,
   expiredNext: (merchant) => html`Ask ${merchant} for a new payment link.`,
   cancelledHeading: "This order was cancelled",
   cancelledText: "The merchant cancelled this order. No money was taken.",
@@ -117,10 +121,11 @@ const arabic: Copy = {
   sandboxBadge: "بيئة تجريبية: لا تُنقل أموال حقيقية",
   checkoutHeading: "أكمل عملية الدفع",
   totalLabel: "الإجمالي",
+  inGulfTime: (time) => `${time} بتوقيت الخليج`,
   expiresIn: ({ hours, minutes }, at) =>
     hours === 0 && minutes === 0
-      ? `تنتهي الصلاحية خلال أقل من دقيقة (${at} بتوقيت الخليج)`
-      : `تنتهي الصلاحية خلال ${hours > 0 ? `${hours} س ` : ""}${minutes} د (${at} بتوقيت الخليج)`,
+      ? `تنتهي الصلاحية خلال أقل من دقيقة (${at})`
+      : `تنتهي الصلاحية خلال ${hours > 0 ? `${hours} س ` : ""}${minutes} د (${at})`,
   pay: (amount) => `ادفع ${amount}`,
   reference: "المرجع",
   declinedRetry: "تم رفض عملية الدفع. لم يُخصم أي مبلغ. يمكنك المحاولة مرة أخرى.",
@@ -137,7 +142,7 @@ const arabic: Copy = {
   declinedFinal: "تم رفض عملية الدفع. لم يُخصم أي مبلغ.",
   failedNext: (merchant) => html`تواصل مع ${merchant} للدفع بطريقة أخرى.`,
   expiredHeading: "انتهت صلاحية رابط الدفع",
-  expiredText: (at) => `انتهت صلاحيته في ${at} بتوقيت الخليج قبل أن يُدفع. لم يُخصم أي مبلغ.`,
+  expiredText: (at) => `انتهت صلاحيته في ${at} قبل أن يُدفع. لم يُخصم أي مبلغ.`,
   expiredNext: (merchant) => html`اطلب من ${merchant} رابط دفع جديدًا.`,
   cancelledHeading: "تم إلغاء هذا الطلب",
   cancelledText: "ألغى التاجر هذا الطلب. لم يُخصم أي مبلغ.",

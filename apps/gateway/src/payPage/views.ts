@@ -15,7 +15,7 @@ import { payPagePath } from "../payToken.ts"
 import { type Copy, copyOf } from "./copy.ts"
 import { formatGulfTime, formatMoney, timeLeft } from "./format.ts"
 import { type Html, html } from "./html.ts"
-import { type LanguageChoice, languageQuery } from "./language.ts"
+import { type Language, type LanguageChoice, languageQuery } from "./language.ts"
 import { type RenderedPage, renderPage, type ServiceFacts } from "./layout.ts"
 
 type Mode = "sandbox" | "production"
@@ -57,6 +57,9 @@ const safeRedirectUrl = (order: AcquiringOrder.Order): string | undefined => {
 }
 
 /** The merchant's own words keep their own direction inside ours. */
+/** A time with its zone, as every time on the page is shown: a payer abroad must not read it as their own. */
+const zoned = (at: Timestamp, language: Language, copy: Copy) => copy.inGulfTime(formatGulfTime(at, language))
+
 const merchantText = (text: string) => html`<bdi dir="auto">${text}</bdi>`
 
 const merchantHeader = (merchant: MerchantFacts) =>
@@ -73,7 +76,7 @@ const summary = (view: OrderView, copy: Copy) => {
   const language = view.language.language
   return html`<p class="total">${amountOf(view)}</p>
 <p class="subject" dir="auto">${order.request.subject}</p>
-${order.status === "CREATED" ? html`<p class="deadline">${copy.expiresIn(timeLeft(view.now, order.expiredTime), formatGulfTime(order.expiredTime, language))}</p>` : undefined}`
+${order.status === "CREATED" ? html`<p class="deadline">${copy.expiresIn(timeLeft(view.now, order.expiredTime), zoned(order.expiredTime, language, copy))}</p>` : undefined}`
 }
 
 const reference = (view: OrderView, copy: Copy) => html`<p class="fine">${copy.reference}: ${view.order.orderNo}</p>`
@@ -141,7 +144,7 @@ const receipt = (
     body: html`<p class="total">${formatMoney(payment.paidAmountFils, language)}</p>
 <p class="subject" dir="auto">${view.order.request.subject}</p>
 <dl class="receipt">
-${detail(copy.paidOn, formatGulfTime(payment.paidTime, language))}
+${detail(copy.paidOn, zoned(payment.paidTime, language, copy))}
 ${detail(copy.merchant, merchantText(view.merchant.name))}
 ${detail(copy.reference, view.order.orderNo)}
 </dl>
@@ -179,7 +182,7 @@ const shownOf = (view: OrderView, copy: Copy): Shown => {
             view,
             copy,
             copy.expiredHeading,
-            copy.expiredText(formatGulfTime(order.expiredTime, view.language.language)),
+            copy.expiredText(zoned(order.expiredTime, view.language.language, copy)),
             copy.expiredNext(merchant),
           )
         case "ORDER_CANCELLED":

@@ -1,13 +1,15 @@
 /**
  * `ApiSettings`: what every API request needs and that is built once at
  * start-up (Effect 4's habit: acquire in the layer, not per call): the
- * service's keys, the merchants by Partner-Id, the rate limiter, the
+ * service's keys, the merchants by Partner-Id (re-read when the
+ * configuration file changes, merchantReload.ts), the rate limiter, the
  * pipeline's limits, the merchants' clocks and where the gateway is
  * reached. The pipeline, the handlers and the pay page read it.
  */
 import type { FeePlan } from "@mizan/kernel"
 import type { PrivateKey, PublicKey } from "@mizan/protocol"
 import type { MerchantClocks } from "@mizan/test-clock"
+import type { PayoutAbility } from "@mizan/transfer"
 import { Context } from "effect"
 import type { MerchantConfig } from "../config/config.ts"
 import type { RateLimiter } from "./rateLimit.ts"
@@ -19,6 +21,8 @@ export interface Merchant {
   /** Whether the merchant may call the operation (403 UNAUTHORIZED otherwise). */
   readonly mayCall: (path: string) => boolean
   readonly acquiringFees: FeePlan
+  /** The payout methods it may use, each with its fee plan (none: no fee). */
+  readonly payoutAbilities: ReadonlyArray<PayoutAbility>
 }
 
 export class ApiSettings extends Context.Service<

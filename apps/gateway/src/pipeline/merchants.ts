@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { fileErrorReason } from "@mizan/command-line"
-import { noFees } from "@mizan/kernel"
+import { fils, noFees } from "@mizan/kernel"
 import { parsePublicKey } from "@mizan/protocol"
 import { ConfigError, grantAll, type MerchantConfig } from "../config/config.ts"
 import type { Merchant } from "./apiSettings.ts"
@@ -25,6 +25,10 @@ export const loadMerchant = (config: MerchantConfig, baseDir: string): Merchant 
     config,
     mayCall: (path: string) => grants.has(grantAll) || grants.has(path),
     acquiringFees: config.fees?.acquiring ?? noFees,
+    payoutAbilities: (config.payoutAbilities ?? []).map((a) => ({
+      ...a,
+      feePlan: a.feePlan ?? { basisPoints: 0, fixedFils: fils(0) },
+    })),
   }
 }
 
@@ -36,5 +40,31 @@ const readKey = (path: string, config: MerchantConfig): string => {
     throw new ConfigError(
       `merchant ${config.partnerId}: the public key ${path} (publicKeyFile) does not read: ${fileErrorReason(error)}`,
     )
+  }
+}
+
+/**
+ * The merchants by Partner-Id, replaced whole when the configuration
+ * changes (merchantReload.ts): a request sees the old directory or the new
+ * one, never half of each.
+ */
+export interface MerchantDirectory {
+  readonly merchantOf: (partnerId: string) => Merchant | undefined
+  readonly size: () => number
+  /** Loads every merchant of `configs` (throwing a ConfigError, the directory unchanged, if one does not load). */
+  readonly replaceWith: (configs: ReadonlyArray<MerchantConfig>) => void
+}
+
+const loadAll = (configs: ReadonlyArray<MerchantConfig>, baseDir: string): ReadonlyMap<string, Merchant> =>
+  new Map(configs.map((m) => [m.partnerId, loadMerchant(m, baseDir)]))
+
+export const makeMerchantDirectory = (configs: ReadonlyArray<MerchantConfig>, baseDir: string): MerchantDirectory => {
+  let byPartnerId = loadAll(configs, baseDir)
+  return {
+    merchantOf: (partnerId) => byPartnerId.get(partnerId),
+    size: () => byPartnerId.size,
+    replaceWith: (next) => {
+      byPartnerId = loadAll(next, baseDir)
+    },
   }
 }

@@ -41,6 +41,7 @@ import {
 } from "@mizan/protocol"
 import { Cause, Clock, Effect, Predicate, Result, Schema } from "effect"
 import { ApiSettings, type Merchant } from "./apiSettings.ts"
+import { fieldNamesOf, wireDetail } from "./wireFields.ts"
 
 export interface ApiRequest {
   /** The path after the host, e.g. `/sgs/api/acquire2/placeOrder`. */
@@ -251,7 +252,7 @@ export const perRequestSpan = { captureStackTrace: false } as const
  * about 3.5 µs (a captured stack trace is half of it) whether or not a
  * collector is named (tools/bench/README.md, Gateway).
  */
-const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
+export const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
   const gateway = yield* ApiSettings
   const partnerId = readHeader(request.headers, headerNames.partnerId)?.trim()
   if (partnerId === undefined || partnerId === "")
@@ -260,10 +261,13 @@ const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
     return yield* refuse("INVALID_PARAMETER", `header Partner-Id must be at most ${partnerIdMaxChars} characters`)
   const merchant = gateway.merchantOf(partnerId)
   const signature = readHeader(request.headers, headerNames.sign)
-  // An unknown Partner-Id answers exactly as a signature that does not verify,
-  // so that the API never tells a caller which partner ids exist.
-  const verified =
-    merchant !== undefined && (yield* Effect.promise(() => verifyOffLoop(request.body, signature, merchant.publicKey)))
+  // An unknown Partner-Id answers exactly as a signature that does not verify, in its words and in
+  // its time, so that the API never tells a caller which partner ids exist: its signature is checked
+  // too, against a stand-in key (the service's own, an RSA key of a merchant's size), and refused
+  // whatever that check says.
+  const verified = yield* Effect.promise(() =>
+    verifyOffLoop(request.body, signature, merchant?.publicKey ?? gateway.servicePublicKey),
+  )
   if (merchant === undefined || !verified)
     return yield* refuseWith(
       signature === undefined || signature.trim() === ""
@@ -311,8 +315,12 @@ const dispatch = Effect.fnUntraced(function* <R>(
     Effect.withSpan(`Handler ${path}`, { attributes: { partnerId: merchant.partnerId } }, perRequestSpan),
     // Whatever the handler reads of the clock (the store's recordedAt above all) is the merchant's time.
     Effect.provideService(Clock.Clock, clocks.clockOf(merchant.partnerId)),
+    // The one place a refusal becomes a wire answer: the domain's field names become the request's.
     Effect.catchTag("Rejection", (rejection) =>
-      refuse(rejection.code as Exclude<CodeName, "SUCCESS">, rejection.detail),
+      refuse(
+        rejection.code as Exclude<CodeName, "SUCCESS">,
+        wireDetail(rejection, fieldNamesOf(path, bizContent.success)),
+      ),
     ),
   )
   return successResponse(encodeWire(row.response, body, "body"))

@@ -173,9 +173,7 @@ const settleDeposit = (call: Call, request: typeof SettleDeposit.Type) =>
     const merchantId = call.merchant.partnerId
     const streamId = VamDeposit.streamId(merchantId, request.orderNo)
     const pending = yield* placedOrder(VamDeposit.aggregate, streamId).pipe(
-      Effect.catchTag("Rejection", () =>
-        Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "bizContent.orderNo", "deposit")),
-      ),
+      Effect.catchTag("Rejection", () => Effect.fail(namesNoOrder("ORDER_NO_NOT_EXIST", "orderNo", "deposit"))),
     )
     const { merchantId: _merchant, notifyUrl: _notifyUrl, remitterInfo, ...reported } = pending
     const deposit = yield* onTransfer(VamDeposit.aggregate, streamId, {

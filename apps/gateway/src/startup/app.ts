@@ -14,9 +14,10 @@ import {
   KeyRing,
   layerInstrumentedEventStore,
   layerMemorySubjectKeys,
+  layerWriteHealth,
   type StoreError,
 } from "@mizan/eventsourcing"
-import { fils, parseFils } from "@mizan/kernel"
+import { parseFils } from "@mizan/kernel"
 import { MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { sha256Hex } from "@mizan/protocol"
@@ -35,9 +36,8 @@ import {
   HolderNameLookup,
   HolderNameLookupUnavailable,
   layerHolderNameDirectory,
-  layerPayoutAbilities,
   layerRateTable,
-  type PayoutAbility,
+  PayoutAbilities,
   rate,
 } from "@mizan/transfer"
 import { Effect, Layer } from "effect"
@@ -58,7 +58,8 @@ import {
 } from "../config/configFile.ts"
 import { loadServiceKeys } from "../config/serviceKeys.ts"
 import { ApiSettings } from "../pipeline/apiSettings.ts"
-import { loadMerchant } from "../pipeline/merchants.ts"
+import { followMerchants } from "../pipeline/merchantReload.ts"
+import { makeMerchantDirectory } from "../pipeline/merchants.ts"
 import { RateLimiter } from "../pipeline/rateLimit.ts"
 import { layerSandboxMemberDirectory } from "../sandbox/memberDirectory.ts"
 import { canonicalPathsOnly } from "./canonicalPath.ts"
@@ -71,6 +72,8 @@ export interface GatewayOptions {
   readonly baseDir: string
   /** Replaces the configured store (tests use the memory store). */
   readonly storeLayer?: Layer.Layer<EventStore, StoreError>
+  /** The file the configuration was read from (`npm start`'s): its merchants are re-read when it changes. */
+  readonly configFile?: string
 }
 
 const layerApiSettings = (options: GatewayOptions): Layer.Layer<ApiSettings, ConfigError> =>
@@ -88,15 +91,16 @@ const layerApiSettings = (options: GatewayOptions): Layer.Layer<ApiSettings, Con
             },
             config.mode,
           )
-          const merchants = new Map(config.merchants.map((m) => [m.partnerId, loadMerchant(m, baseDir)]))
+          const merchants = makeMerchantDirectory(config.merchants, baseDir)
           let port = config.port ?? 8080
-          return ApiSettings.of({
+          const apiSettings = ApiSettings.of({
             mode: config.mode,
             servicePrivateKey: keys.privateKey,
             servicePublicKey: keys.publicKey,
-            merchantOf: (partnerId) => merchants.get(partnerId),
+            merchantOf: merchants.merchantOf,
             rateLimiter: new RateLimiter(
-              (partnerId) => merchants.get(partnerId)?.config.rateLimit ?? config.defaultRateLimit ?? rateLimitDefault,
+              (partnerId) =>
+                merchants.merchantOf(partnerId)?.config.rateLimit ?? config.defaultRateLimit ?? rateLimitDefault,
             ),
             requestTimeWindowMs: (config.requestTimeWindowMinutes ?? requestTimeWindowMinutesDefault) * 60_000,
             bodyLimitBytes: config.bodyLimitBytes ?? bodyLimitBytesDefault,
@@ -109,22 +113,29 @@ const layerApiSettings = (options: GatewayOptions): Layer.Layer<ApiSettings, Con
             },
             clocks: new MerchantClocks(realClock),
           })
+          return { apiSettings, merchants }
         },
         catch: (error) =>
           error instanceof ConfigError ? error : new ConfigError(String((error as Error).message ?? error)),
       }),
+    ).pipe(
+      Effect.tap(({ merchants }) =>
+        options.configFile === undefined ? Effect.void : followMerchants(options.configFile, merchants),
+      ),
+      Effect.map(({ apiSettings }) => apiSettings),
     ),
   )
 
+/** Each merchant's payout methods, as the merchant directory holds them now; the configured exchange rates. */
 const layerPayoutTerms = (config: GatewayConfig) => {
-  const abilities: Record<string, ReadonlyArray<PayoutAbility>> = Object.fromEntries(
-    config.merchants.map((m) => [
-      m.partnerId,
-      (m.payoutAbilities ?? []).map((a) => ({ ...a, feePlan: a.feePlan ?? { basisPoints: 0, fixedFils: fils(0) } })),
-    ]),
+  const abilities = Layer.effect(
+    PayoutAbilities,
+    Effect.map(ApiSettings, (settings) => ({
+      abilitiesOf: (merchantId: string) => Effect.succeed(settings.merchantOf(merchantId)?.payoutAbilities ?? []),
+    })),
   )
   const rates = Object.fromEntries((config.rates ?? []).map((r) => [r.fundoutCurrencyCode, rate(r.rate)]))
-  return Layer.mergeAll(layerPayoutAbilities(abilities), layerRateTable(rates))
+  return Layer.mergeAll(abilities, layerRateTable(rates))
 }
 
 const openingBalanceFils = (text: string) => {
@@ -201,15 +212,22 @@ const layerGatewayStore = (options: GatewayOptions) => {
     // The same layer as the sealed store's below, so built once.
     Layer.provide(storeWithKeys),
   )
-  // Sealing sits below the instrumentation, so that an append's span includes what sealing costs.
+  // Sealing sits below the instrumentation, so that an append's span includes what sealing costs; the write
+  // health above sealing, so that a sealed append whose new data key cannot be stored counts as a failed write.
   return layerInstrumentedEventStore.pipe(
     Layer.provideMerge(
-      withCrashHook(
-        layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
-          keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
-        }),
-        options.config.mode,
-      ).pipe(Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(keyFileRefusal(keyFile, error))))),
+      layerWriteHealth.pipe(
+        Layer.provideMerge(
+          withCrashHook(
+            layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
+              keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
+            }),
+            options.config.mode,
+          ).pipe(
+            Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(keyFileRefusal(keyFile, error)))),
+          ),
+        ),
+      ),
     ),
   )
 }
@@ -235,17 +253,17 @@ export const layerGatewayServices = (options: GatewayOptions) =>
  * sealing benchmark passes a plain store here, beside the sealed one, to
  * measure what sealing costs a create order (tools/bench/src/sealing.ts).
  */
-export const layerGatewayServicesOver = <S extends EventStore, E>(
-  options: GatewayOptions,
-  store: Layer.Layer<S, E>,
-) => {
+export const layerGatewayServicesOver = <S, E>(options: GatewayOptions, store: Layer.Layer<S, E>) => {
   const setting = options.config.store ?? storeSettingDefault
   // A store given as a layer (the tests' memory store) is this process's alone.
   const exclusiveWork =
     options.storeLayer === undefined
       ? layerExclusiveWork(setting, options.baseDir)
       : Layer.succeed(ExclusiveWork, inProcessExclusiveWork())
-  return Layer.mergeAll(layerApiSettings(options), layerPayoutTerms(options.config), exclusiveWork).pipe(
+  return Layer.mergeAll(
+    layerPayoutTerms(options.config).pipe(Layer.provideMerge(layerApiSettings(options))),
+    exclusiveWork,
+  ).pipe(
     Layer.provideMerge(layerOutsideWorld(options.config).pipe(Layer.provideMerge(store))),
     Layer.provideMerge(layerTelemetry(options.config)),
   )

@@ -2,7 +2,8 @@
  * `npm start`: the service on the embedded store, configured by
  * `MIZAN_CONFIG` (default `data/config.json`). With no configuration file a
  * sandbox one is written first, so a fresh clone starts at once; add a
- * merchant with `npm run merchant -- add M100001` (see the README).
+ * merchant with `npm run merchant -- add M100001` (see the README), before
+ * or while it runs: the merchants are re-read when the file changes.
  */
 // First, before any module uses libuv's thread pool: it is sized when first used.
 import "./threadPool.ts"
@@ -30,7 +31,12 @@ const start = () => {
   NodeRuntime.runMain(
     Layer.launch(
       // Links in responses (tokenUrl) point where the service really listens, unless publicBaseUrl says otherwise.
-      layerService({ config: { ...config, ...listen }, baseDir: dirname(configPath), listen }).pipe(
+      layerService({
+        config: { ...config, ...listen },
+        baseDir: dirname(configPath),
+        configFile: configPath,
+        listen,
+      }).pipe(
         // Said once the service listens, never before a listen that fails.
         Layer.tap((services) =>
           started(HttpServer.formatAddress(Context.get(services, HttpServer.HttpServer).address)),

@@ -3,14 +3,16 @@
  * (from `validAcquiringHistories`, or read back from your store after your
  * code ran): each throws `LawBroken` naming the rule and the event.
  */
-import { rulesHoldThroughout } from "@mizan/eventsourcing/testing/properties"
+import { rulesHoldThroughout, type StreamLaw } from "@mizan/eventsourcing/testing/properties"
 import { acquiringOrder } from "../aggregate.ts"
+import type { Event } from "../events.ts"
 import { invariants, rules } from "../invariants.ts"
 import type { State } from "../state.ts"
 import { viewOfOrder } from "./view.ts"
 
 /** What every law throws, and the law over retries, from `@mizan/eventsourcing/testing`. */
-export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
+/** Reads one of your streams back from the store, decoded, to hold a law to: `readEvents(AcquiringOrder, merchantId, merchantOrderNo)`. */
+export { LawBroken, readEvents, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
 
 /**
  * Every rule of the order's `invariants` (the audit's check) holds after
@@ -19,7 +21,11 @@ export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing/pr
  *
  *   fc.property(validAcquiringHistories, (h) => void acquiringRulesHold(h.events))
  */
-export const acquiringRulesHold = rulesHoldThroughout(acquiringOrder, invariants, "the acquiring order's rules hold")
+export const acquiringRulesHold: StreamLaw<Event, State> = rulesHoldThroughout(
+  acquiringOrder,
+  invariants,
+  "the acquiring order's rules hold",
+)
 
 /**
  * What the order reads as refunded or pending never passes what was paid,
@@ -29,7 +35,7 @@ export const acquiringRulesHold = rulesHoldThroughout(acquiringOrder, invariants
  *
  *   refundLimitHolds(eventsOfMyOrderStream) // whatever my code did with Mizan
  */
-export const refundLimitHolds = rulesHoldThroughout(
+export const refundLimitHolds: StreamLaw<Event, State> = rulesHoldThroughout(
   acquiringOrder,
   (state: State) => {
     const view = viewOfOrder(state)

@@ -3,14 +3,23 @@
  * events (from `validCardTransferHistories`, or read back from your store):
  * each throws `LawBroken` naming the rule and the step.
  */
-import { type History, LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing/properties"
+import {
+  type History,
+  LawBroken,
+  type LifecycleLaw,
+  lifecycleHolds,
+  rulesHoldThroughout,
+  type StreamLaw,
+} from "@mizan/eventsourcing/testing/properties"
 import { aggregate } from "../aggregate.ts"
 import type { Command } from "../commands.ts"
 import type { Event } from "../events.ts"
 import { invariants } from "../invariants.ts"
+import type { State } from "../state.ts"
 
 /** What every law throws, and the law over retries, from `@mizan/eventsourcing/testing`. */
-export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
+/** Reads one of your streams back from the store, decoded, to hold a law to: `readEvents(BankCardTransfer, merchantId, merchantOrderNo)`. */
+export { LawBroken, readEvents, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
 
 /**
  * Every rule of the order's `invariants` holds after every append: names
@@ -19,7 +28,11 @@ export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing/pr
  *
  *   fc.property(validCardTransferHistories, (h) => void cardTransferRulesHold(h.appends))
  */
-export const cardTransferRulesHold = rulesHoldThroughout(aggregate, invariants, "the bank card transfer's rules hold")
+export const cardTransferRulesHold: StreamLaw<Event, State> = rulesHoldThroughout(
+  aggregate,
+  invariants,
+  "the bank card transfer's rules hold",
+)
 
 type Status = "ABSENT" | "CREATED" | "SUCCESS" | "BANK_FAIL" | "FAILURE" | "REFUNDED"
 
@@ -38,7 +51,7 @@ const statusAfter: Readonly<Record<Event["_tag"], Status>> = {
  *
  *   cardTransferLifecycleHolds(eventsOfMyCardTransferStream)
  */
-export const cardTransferLifecycleHolds = lifecycleHolds<Event, Status>(
+export const cardTransferLifecycleHolds: LifecycleLaw<Event, Status> = lifecycleHolds(
   "ABSENT",
   (event) => statusAfter[event._tag],
   {

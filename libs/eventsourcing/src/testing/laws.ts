@@ -11,6 +11,17 @@
 import { Equal, Result } from "effect"
 import type { Decider } from "../decider.ts"
 
+/**
+ * A law over one stream's events, given one by one or as the appends that
+ * wrote them, answering what they fold to. The domain libs' laws are
+ * declared with it, so that their declarations name the event type rather
+ * than write the whole union out.
+ */
+export type StreamLaw<Event, Folded> = (appends: Iterable<Event | ReadonlyArray<Event>>) => Folded
+
+/** A law over a stream's events read from the events alone, answering the status they end in. */
+export type LifecycleLaw<Event, Status> = (events: Iterable<Event>) => Status
+
 /** A broken rule as an invariant check reports it: a sentence, or the kernel's `{ rule, detail }`. */
 export type ReportedRule = string | { readonly rule: string; readonly detail?: string }
 
@@ -102,8 +113,8 @@ export const rulesHoldThroughout =
     decider: Pick<Decider<never, Event, State, unknown>, "evolve" | "initialState">,
     check: (state: State) => ReadonlyArray<ReportedRule>,
     law = "the rules hold after every event",
-  ) =>
-  (appends: Iterable<Event | ReadonlyArray<Event>>): State => {
+  ): StreamLaw<Event, State> =>
+  (appends) => {
     let state = decider.initialState
     let step = 0
     for (const append of appends) {
@@ -229,7 +240,7 @@ export const lifecycleHolds = <Event, Status extends string>(
   statusAfter: (event: Event, before: Status) => Status,
   allowed: Readonly<Record<Status, ReadonlyArray<Status>>>,
   law = "the lifecycle holds",
-): ((events: Iterable<Event>) => Status) =>
+): LifecycleLaw<Event, Status> =>
   transitionsAllowed<Event, Status, Status>(
     { initialState: start, evolve: (status, event) => statusAfter(event, status) },
     (status) => status,

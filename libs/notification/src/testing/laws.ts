@@ -3,7 +3,13 @@
  * (from `validNotificationHistories`, or read back from your store): each
  * throws `LawBroken` naming the rule and the step.
  */
-import { LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing/properties"
+import {
+  LawBroken,
+  type LifecycleLaw,
+  lifecycleHolds,
+  rulesHoldThroughout,
+  type StreamLaw,
+} from "@mizan/eventsourcing/testing/properties"
 import { notificationAggregate } from "../aggregate.ts"
 import type { NotificationEvent } from "../events.ts"
 import { invariants } from "../invariants.ts"
@@ -16,8 +22,10 @@ import type { State } from "../state.ts"
  * round's), so its retries are judged right after their original:
  * `retriesRightAfterDecideNothing`.
  */
+/** Reads one of your streams back from the store, decoded, to hold a law to: `readEvents(Notification, notifyId)`. */
 export {
   LawBroken,
+  readEvents,
   retriesDecideNothing,
   retriesRightAfterDecideNothing,
 } from "@mizan/eventsourcing/testing/properties"
@@ -27,7 +35,7 @@ export {
  *
  *   fc.property(validNotificationHistories, (h) => void notificationRulesHold(h.appends))
  */
-export const notificationRulesHold = rulesHoldThroughout(
+export const notificationRulesHold: StreamLaw<NotificationEvent, State> = rulesHoldThroughout(
   notificationAggregate,
   invariants,
   "the notification's rules hold",
@@ -42,7 +50,7 @@ type Status = State["status"]
  *
  *   notificationLifecycleHolds(eventsOfMyNotificationStream)
  */
-export const notificationLifecycleHolds = lifecycleHolds<NotificationEvent, Status>(
+export const notificationLifecycleHolds: LifecycleLaw<NotificationEvent, Status> = lifecycleHolds(
   "ABSENT",
   (event, before) => {
     switch (event._tag) {

@@ -4,14 +4,21 @@
  * refund orders of one payment: each throws `LawBroken` naming the rule and
  * the step.
  */
-import { LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing/properties"
+import {
+  LawBroken,
+  type LifecycleLaw,
+  lifecycleHolds,
+  rulesHoldThroughout,
+  type StreamLaw,
+} from "@mizan/eventsourcing/testing/properties"
 import { refundOrder } from "../aggregate.ts"
 import type { Event } from "../events.ts"
 import { invariants } from "../invariants.ts"
 import type { State } from "../state.ts"
 
 /** What every law throws, and the law over retries, from `@mizan/eventsourcing/testing`. */
-export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
+/** Reads one of your streams back from the store, decoded, to hold a law to: `readEvents(RefundOrder, merchantId, refundMerchantOrderNo)`. */
+export { LawBroken, readEvents, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
 
 /**
  * Every rule of the refund's `invariants` holds after every event (the
@@ -19,7 +26,11 @@ export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing/pr
  *
  *   fc.property(validRefundHistories, (h) => void refundRulesHold(h.events))
  */
-export const refundRulesHold = rulesHoldThroughout(refundOrder, invariants, "the refund order's rules hold")
+export const refundRulesHold: StreamLaw<Event, State> = rulesHoldThroughout(
+  refundOrder,
+  invariants,
+  "the refund order's rules hold",
+)
 
 type Status = "ABSENT" | State["status"]
 
@@ -39,7 +50,7 @@ const statusAfter: Readonly<Record<Event["_tag"], Status>> = {
  *
  *   refundLifecycleHolds(eventsOfMyRefundStream)
  */
-export const refundLifecycleHolds = lifecycleHolds<Event, Status>(
+export const refundLifecycleHolds: LifecycleLaw<Event, Status> = lifecycleHolds(
   "ABSENT",
   (event) => statusAfter[event._tag],
   {

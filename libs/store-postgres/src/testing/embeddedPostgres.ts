@@ -21,6 +21,10 @@ export interface EmbeddedServer {
   readonly dataDirectory: string
   /** Stops the server and deletes its data directory. */
   readonly stop: () => Promise<void>
+  /** Stops the server and keeps its data, for `startAgain`: an outage under the processes that use it. */
+  readonly stopForNow: () => Promise<void>
+  /** Starts a server stopped by `stopForNow` again, on the same port, with its data. */
+  readonly startAgain: () => Promise<void>
 }
 
 export interface EmbeddedServerOptions {
@@ -90,7 +94,8 @@ export const startEmbeddedPostgres = async (options: EmbeddedServerOptions = {})
       port,
       user: "postgres",
       password,
-      persistent: false,
+      // Its data stays when it stops (`stopForNow`); `stop` deletes the whole temporary directory itself.
+      persistent: true,
       // As root: run the server as `postgres` (created only where it does not exist) and give it the data directory.
       createPostgresUser: isRoot(),
       initdbFlags: ["--no-sync", "--encoding=UTF8"],
@@ -130,6 +135,8 @@ export const startEmbeddedPostgres = async (options: EmbeddedServerOptions = {})
         await server.stop()
         removeRoot()
       },
+      stopForNow: () => server.stop(),
+      startAgain: () => server.start(),
     }
   } catch (error) {
     removeRoot()

@@ -1,4 +1,13 @@
-import { addMs, checkRequest, minuteMs, namesNoOrder, type Rejection, reject, sameRequest } from "@mizan/kernel"
+import {
+  addMs,
+  checkRequest,
+  minuteMs,
+  namesNoOrder,
+  type Rejection,
+  reject,
+  rejectField,
+  sameRequest,
+} from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import { holderNameAndAddressFit, holderNameAndAddressTooLong } from "../iban/queryIbanHolderName.ts"
 import { findAbility } from "../payout/abilities.ts"
@@ -33,9 +42,10 @@ const place = (command: PlaceBankTransfer, state: State): Decision => {
     return sameRequest(BankTransferTerms.fields, terms, state)
       ? Result.succeed([])
       : Result.fail(
-          reject(
+          rejectField(
             "MERCHANT_ORDER_NO_EXIST",
-            `bizContent.merchantOrderNo ${terms.merchantOrderNo} is already a bank transfer with different parameters`,
+            "merchantOrderNo",
+            `${terms.merchantOrderNo} is already a bank transfer with different parameters`,
           ),
         )
   const invalid = checkRequest(BankTransferRequest, command.request)
@@ -68,7 +78,7 @@ const place = (command: PlaceBankTransfer, state: State): Decision => {
 /** The bank's outcome ends a CREATED order; the same outcome again changes nothing; a terminal status is final. */
 const recordOutcome = ({ merchantId, outcome, now }: RecordBankOutcome, state: State): Decision => {
   if (state.status === "ABSENT" || state.merchantId !== merchantId)
-    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo", "bank transfer"))
+    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "merchantOrderNo", "bank transfer"))
   switch (state.status) {
     case "CREATED":
       return Result.succeed([

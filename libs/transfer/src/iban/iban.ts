@@ -9,7 +9,7 @@
  * 0532 0130 00" is read as DE89370400440532013000. Any other character (tabs,
  * dashes, accents) is refused.
  */
-import { type Rejection, reject } from "@mizan/kernel"
+import { type Rejection, rejectField } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 
 /**
@@ -50,7 +50,7 @@ export const ibanMod97 = (electronic: string): number => {
 const shape = /^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/
 
 const wrongFormat = (why: string): Result.Result<never, Rejection> =>
-  Result.fail(reject("WRONG_IBAN_FORMAT", `bizContent.iban ${why}`))
+  Result.fail(rejectField("WRONG_IBAN_FORMAT", "iban", why))
 
 export const parseIban = (text: string): Result.Result<Iban, Rejection> => {
   const electronic = text.replaceAll(" ", "").toUpperCase()

@@ -1,4 +1,4 @@
-import { type Rejection, reject } from "@mizan/kernel"
+import { type Rejection, reject, rejectField } from "@mizan/kernel"
 import { Effect, Result } from "effect"
 import { HolderNameLookup } from "./HolderNameLookup.ts"
 import {
@@ -21,9 +21,10 @@ export const holderNameAndAddressFit = (holderNameChars: number, beneficiaryAddr
   holderNameChars + beneficiaryAddressChars <= holderNameAndAddressMaxChars
 
 export const holderNameAndAddressTooLong = (): Rejection =>
-  reject(
+  rejectField(
     "INVALID_PARAMETER",
-    `bizContent.holderName plus beneficiaryAddress must be at most ${holderNameAndAddressMaxChars} characters`,
+    "holderName",
+    `plus beneficiaryAddress must be at most ${holderNameAndAddressMaxChars} characters`,
   )
 
 /** The query's clear values, decrypted at the edge; none of them is kept. */

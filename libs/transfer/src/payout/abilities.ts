@@ -4,7 +4,7 @@
  * the fee plan of its network, so that "feeAmount per network from the fee
  * plan" reads from one table; the wire list leaves the plan out.
  */
-import { FeePlan, type Rejection, RequiredString, reject } from "@mizan/kernel"
+import { FeePlan, type Rejection, RequiredString, rejectField } from "@mizan/kernel"
 import { Context, Effect, Layer, Result, Schema } from "effect"
 import { CurrencyCode } from "./currency.ts"
 
@@ -44,27 +44,35 @@ export interface FundoutChoice {
 }
 
 /**
- * The start of a refusal about one field of the choice, naming it in full:
- * "bizContent.networkCode SWIFT" as sent, or "bizContent.networkCode was not
- * sent and defaults to LOCAL, which" as defaulted; the refusal goes on with
- * what is wrong with that value.
+ * 62076 FUND_OUT_ABILITY_SUPPORTED about one field of the choice: the field,
+ * then its value as sent ("networkCode SWIFT") or, as defaulted, that it
+ * was not sent ("networkCode was not sent and defaults to LOCAL, which"),
+ * then `rest`, what is wrong with that value.
  */
-export const fundoutFieldAsSent = (choice: FundoutChoice, field: FundoutField): string =>
-  choice.defaulted?.includes(field) === true
-    ? `bizContent.${field} was not sent and defaults to ${choice[field]}, which`
-    : `bizContent.${field} ${choice[field]}`
+export const fundoutRefusal = (choice: FundoutChoice, field: FundoutField, rest: string): Rejection =>
+  rejectField(
+    "FUND_OUT_ABILITY_SUPPORTED",
+    field,
+    choice.defaulted?.includes(field) === true
+      ? `was not sent and defaults to ${choice[field]}, which ${rest}`
+      : `${choice[field]} ${rest}`,
+  )
 
 const otherField = (field: FundoutField): FundoutField =>
   field === "networkCode" ? "fundoutCurrencyCode" : "networkCode"
 
 /** Why no ability answers the choice: named from a defaulted field first, as the field to send. */
-const notEnabledDetail = (choice: FundoutChoice): string => {
+const notEnabled = (choice: FundoutChoice): Rejection => {
   const defaulted = choice.defaulted ?? []
   if (defaulted.includes("networkCode") && defaulted.includes("fundoutCurrencyCode"))
-    return `bizContent.networkCode and fundoutCurrencyCode were not sent and default to ${choice.networkCode} and ${choice.fundoutCurrencyCode}, which are not enabled for this merchant`
+    return rejectField(
+      "FUND_OUT_ABILITY_SUPPORTED",
+      "networkCode",
+      `and fundoutCurrencyCode were not sent and default to ${choice.networkCode} and ${choice.fundoutCurrencyCode}, which are not enabled for this merchant`,
+    )
   const first = defaulted[0] ?? "networkCode"
   const second = otherField(first)
-  return `${fundoutFieldAsSent(choice, first)} with ${second} ${choice[second]} is not enabled for this merchant`
+  return fundoutRefusal(choice, first, `with ${second} ${choice[second]} is not enabled for this merchant`)
 }
 
 /**
@@ -79,9 +87,7 @@ export const findAbility = (
   const found = abilities.find(
     (a) => a.networkCode === choice.networkCode && a.fundoutCurrencyCode === choice.fundoutCurrencyCode,
   )
-  return found === undefined
-    ? Result.fail(reject("FUND_OUT_ABILITY_SUPPORTED", notEnabledDetail(choice)))
-    : Result.succeed(found)
+  return found === undefined ? Result.fail(notEnabled(choice)) : Result.succeed(found)
 }
 
 /** The merchants' payout abilities, from configuration. */

@@ -1,13 +1,6 @@
 import type { Fils, Rejection } from "@mizan/kernel"
-import { reject } from "@mizan/kernel"
 import { Effect, Result } from "effect"
-import {
-  type FundoutChoice,
-  findAbility,
-  fundoutFieldAsSent,
-  PayoutAbilities,
-  type PayoutAbility,
-} from "./abilities.ts"
+import { type FundoutChoice, findAbility, fundoutRefusal, PayoutAbilities, type PayoutAbility } from "./abilities.ts"
 import { type FundoutQuote, quoteFundout } from "./quote.ts"
 import { RateSource } from "./RateSource.ts"
 import type { Rate } from "./rate.ts"
@@ -28,14 +21,7 @@ const enabledAbilityAndRate = Effect.fn("Transfer.enabledAbilityAndRate")(functi
   // A currency the rate source cannot price is not supported either: 62076, as for one not enabled.
   const rate = yield* (yield* RateSource)
     .rateFor(choice.fundoutCurrencyCode)
-    .pipe(
-      Effect.mapError(() =>
-        reject(
-          "FUND_OUT_ABILITY_SUPPORTED",
-          `${fundoutFieldAsSent(choice, "fundoutCurrencyCode")} has no rate at present`,
-        ),
-      ),
-    )
+    .pipe(Effect.mapError(() => fundoutRefusal(choice, "fundoutCurrencyCode", "has no rate at present")))
   return { abilities, ability: ability.success, rate }
 })
 

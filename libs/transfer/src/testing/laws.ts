@@ -4,7 +4,14 @@
  * or read back from your store after your code ran): each throws
  * `LawBroken` naming the rule and the step.
  */
-import { type History, LawBroken, lifecycleHolds, rulesHoldThroughout } from "@mizan/eventsourcing/testing/properties"
+import {
+  type History,
+  LawBroken,
+  type LifecycleLaw,
+  lifecycleHolds,
+  rulesHoldThroughout,
+  type StreamLaw,
+} from "@mizan/eventsourcing/testing/properties"
 import { Result } from "effect"
 import * as BankTransfer from "../bank/index.ts"
 import * as VamDeposit from "../deposit/index.ts"
@@ -12,7 +19,8 @@ import * as MemberAccount from "../member/index.ts"
 import * as WalletTransfer from "../wallet/index.ts"
 
 /** What every law throws, and the law over retries, from `@mizan/eventsourcing/testing`. */
-export { LawBroken, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
+/** Reads one of your streams back from the store, decoded, to hold a law to: `readEvents(WalletTransfer, merchantId, merchantOrderNo)`. */
+export { LawBroken, readEvents, retriesDecideNothing } from "@mizan/eventsourcing/testing/properties"
 
 /** AED 10,000 and AED 20,000 (spec: Limits), in fils, written here apart from the decider's constants. */
 const transferLimitFils = 1_000_000
@@ -43,7 +51,7 @@ const statusOfTransferEvent = (tag: WalletTransfer.Event["_tag"] | BankTransfer.
  *
  *   fc.property(validWalletHistories, (h) => void walletRulesHold(h.events))
  */
-export const walletRulesHold = rulesHoldThroughout(
+export const walletRulesHold: StreamLaw<WalletTransfer.Event, WalletTransfer.State> = rulesHoldThroughout(
   WalletTransfer.aggregate,
   WalletTransfer.invariants,
   "the wallet transfer's rules hold",
@@ -56,7 +64,7 @@ export const walletRulesHold = rulesHoldThroughout(
  *
  *   walletLimitsHold(eventsOfMyWalletTransferStream)
  */
-export const walletLimitsHold = rulesHoldThroughout(
+export const walletLimitsHold: StreamLaw<WalletTransfer.Event, WalletTransfer.State> = rulesHoldThroughout(
   WalletTransfer.aggregate,
   (state: WalletTransfer.State) => {
     if (state.status === "ABSENT" || state.status === "FAILURE") return []
@@ -83,7 +91,7 @@ export const walletLimitsHold = rulesHoldThroughout(
  *
  *   walletLifecycleHolds(eventsOfMyWalletTransferStream)
  */
-export const walletLifecycleHolds = lifecycleHolds<WalletTransfer.Event, TransferStatus>(
+export const walletLifecycleHolds: LifecycleLaw<WalletTransfer.Event, TransferStatus> = lifecycleHolds(
   "ABSENT",
   (event) => statusOfTransferEvent(event._tag),
   transferLifecycle,
@@ -96,7 +104,7 @@ export const walletLifecycleHolds = lifecycleHolds<WalletTransfer.Event, Transfe
  *
  *   fc.property(validBankTransferHistories, (h) => void bankTransferRulesHold(h.events))
  */
-export const bankTransferRulesHold = rulesHoldThroughout(
+export const bankTransferRulesHold: StreamLaw<BankTransfer.Event, BankTransfer.State> = rulesHoldThroughout(
   BankTransfer.aggregate,
   BankTransfer.invariants,
   "the bank transfer's rules hold",
@@ -108,7 +116,7 @@ export const bankTransferRulesHold = rulesHoldThroughout(
  *
  *   bankTransferLifecycleHolds(eventsOfMyBankTransferStream)
  */
-export const bankTransferLifecycleHolds = lifecycleHolds<BankTransfer.Event, TransferStatus>(
+export const bankTransferLifecycleHolds: LifecycleLaw<BankTransfer.Event, TransferStatus> = lifecycleHolds(
   "ABSENT",
   (event) => statusOfTransferEvent(event._tag),
   transferLifecycle,
@@ -120,7 +128,7 @@ export const bankTransferLifecycleHolds = lifecycleHolds<BankTransfer.Event, Tra
  *
  *   fc.property(validMemberAccountHistories, (h) => void memberAccountRulesHold(h.events))
  */
-export const memberAccountRulesHold = rulesHoldThroughout(
+export const memberAccountRulesHold: StreamLaw<MemberAccount.Event, MemberAccount.State> = rulesHoldThroughout(
   MemberAccount.aggregate,
   MemberAccount.invariants,
   "the member account's rules hold",
@@ -203,7 +211,7 @@ export const memberCreditsWithinLimit = (
  *
  *   fc.property(validVamDepositHistories, (h) => void vamDepositRulesHold(h.appends))
  */
-export const vamDepositRulesHold = rulesHoldThroughout(
+export const vamDepositRulesHold: StreamLaw<VamDeposit.Event, VamDeposit.State> = rulesHoldThroughout(
   VamDeposit.aggregate,
   VamDeposit.invariants,
   "the deposit's rules hold",
@@ -218,7 +226,7 @@ type DepositStatus = "ABSENT" | VamDeposit.DepositStatus
  *
  *   vamDepositLifecycleHolds(eventsOfMyDepositStream)
  */
-export const vamDepositLifecycleHolds = lifecycleHolds<VamDeposit.Event, DepositStatus>(
+export const vamDepositLifecycleHolds: LifecycleLaw<VamDeposit.Event, DepositStatus> = lifecycleHolds(
   "ABSENT",
   (event) => event.status,
   { ABSENT: ["PENDING", "SUCCESS", "FAILED"], PENDING: ["SUCCESS", "FAILED"], SUCCESS: [], FAILED: [] },

@@ -1,4 +1,4 @@
-import { checkRequest, feeFor, namesNoOrder, type Rejection, reject, sameRequest } from "@mizan/kernel"
+import { checkRequest, feeFor, namesNoOrder, type Rejection, reject, rejectField, sameRequest } from "@mizan/kernel"
 import { Result } from "effect"
 import { type Command, type PlaceWalletTransfer, type SettleWalletTransfer, WalletTransferRequest } from "./commands.ts"
 import type { Event, WalletTransferFailed } from "./events.ts"
@@ -47,9 +47,10 @@ const place = (command: PlaceWalletTransfer, state: State): Decision => {
     return sameRequest(WalletTransferRequest.fields, request, state)
       ? Result.succeed([])
       : Result.fail(
-          reject(
+          rejectField(
             "MERCHANT_ORDER_NO_EXIST",
-            `bizContent.merchantOrderNo ${request.merchantOrderNo} is already a wallet transfer with different parameters`,
+            "merchantOrderNo",
+            `${request.merchantOrderNo} is already a wallet transfer with different parameters`,
           ),
         )
   const invalid = checkRequest(WalletTransferRequest, request)
@@ -73,7 +74,7 @@ const place = (command: PlaceWalletTransfer, state: State): Decision => {
 /** The credit's outcome ends a CREATED transfer; a terminal status is final. */
 const settle = ({ merchantId, outcome, now }: SettleWalletTransfer, state: State): Decision => {
   if (state.status === "ABSENT" || state.merchantId !== merchantId)
-    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "bizContent.merchantOrderNo", "wallet transfer"))
+    return Result.fail(namesNoOrder("MERCHANT_ORDER_NO_NOT_EXIST", "merchantOrderNo", "wallet transfer"))
   switch (state.status) {
     case "CREATED":
       return Result.succeed([
