@@ -1,5 +1,5 @@
 /**
- * Sealed personal data as the operator meets it (issue 15): a history
+ * Sealed personal data as the operator meets it (crypto-shredding): a history
  * written through the sealed store, then `forget` and `rotate-master-key`
  * from the command line, and what replay, show and the stored chain say
  * afterwards.

@@ -29,7 +29,7 @@ export interface NotifierFollowing {
 export interface Readiness {
   /** The notifier this process runs, if its roles include one. */
   readonly notifier: NotifierFollowing | undefined
-  readonly notifierLagSecondsMax: number
+  readonly notifierMaxLagSeconds: number
 }
 
 type NotifierReport =
@@ -63,8 +63,8 @@ const notifierReport = Effect.fn("Gateway.notifierReport")(function* (
   return { status, lagSeconds: Math.round(lagMs / 100) / 10 } as const
 })
 
-const isNotifierReady = (report: NotifierReport, lagSecondsMax: number): boolean =>
-  report.status === "stopped" ? false : "lagSeconds" in report ? report.lagSeconds <= lagSecondsMax : true
+const isNotifierReady = (report: NotifierReport, maxLagSeconds: number): boolean =>
+  report.status === "stopped" ? false : "lagSeconds" in report ? report.lagSeconds <= maxLagSeconds : true
 
 type WritesReport =
   | { readonly status: "ok" | "unanswered" }
@@ -115,7 +115,7 @@ export const readyRoute = (readiness: Readiness) =>
           const ready =
             found.store === "ok" &&
             found.writes.status === "ok" &&
-            (found.notifier === undefined || isNotifierReady(found.notifier, readiness.notifierLagSecondsMax))
+            (found.notifier === undefined || isNotifierReady(found.notifier, readiness.notifierMaxLagSeconds))
           return HttpServerResponse.jsonUnsafe({ ready, ...found }, { status: ready ? 200 : 503 })
         }),
       )

@@ -15,7 +15,7 @@
  * example.
  */
 import type { CodeName } from "@mizan/kernel"
-import { withoutUndefined } from "@mizan/order-views"
+import { withoutUndefined } from "@mizan/kernel"
 import { apiBasePath, apiVersion, headerNames, jsonContentType, operations, ResponseHead } from "@mizan/protocol"
 import { Effect, Layer, Result, Schema } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"

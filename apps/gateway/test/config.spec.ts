@@ -41,8 +41,22 @@ describe("the configuration file", () => {
     expect(refusalOf({ ...config, logging: { level: "verbose" } })).toMatch(
       /^configuration: logging\.level must be one of debug, info, warn, error/,
     )
-    expect(refusalOf({ ...config, readyNotifierLagSecondsMax: 0 })).toMatch(
-      /^configuration: readyNotifierLagSecondsMax/,
+    expect(refusalOf({ ...config, readyNotifierMaxLagSeconds: 0 })).toMatch(
+      /^configuration: readyNotifierMaxLagSeconds/,
+    )
+  })
+
+  it("reads readyNotifierLagSecondsMax, the key's name before its unit went last, as readyNotifierMaxLagSeconds, with a warning", () => {
+    const warnings: Array<string> = []
+    const config = decodeConfig({ mode: "sandbox", merchants: [], readyNotifierLagSecondsMax: 45 }, (w) =>
+      warnings.push(w),
+    )
+    expect(config.readyNotifierMaxLagSeconds).toBe(45)
+    expect(warnings).toEqual([
+      "configuration: readyNotifierLagSecondsMax is now readyNotifierMaxLagSeconds: the old name is still read, for now; write the new one",
+    ])
+    expect(refusalOf({ mode: "sandbox", merchants: [], readyNotifierLagSecondsMax: 0 })).toMatch(
+      /^configuration: readyNotifierMaxLagSeconds must be/,
     )
   })
 
@@ -155,8 +169,8 @@ describe("the configuration file", () => {
     )
   })
 
-  it("is documented in the README under the one product name the configuration takes", () => {
-    const products = readFileSync(new URL("../README.md", import.meta.url), "utf8")
+  it("is documented in the configuration reference under the one product name it takes", () => {
+    const products = readFileSync(new URL("../CONFIGURATION.md", import.meta.url), "utf8")
       .split("\n")
       .find((line) => line.startsWith("| `products`"))
     expect(products).toContain(`\`${BankCardTransfer.bankCardTransferProduct}\``)

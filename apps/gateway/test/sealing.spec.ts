@@ -1,5 +1,5 @@
 /**
- * Sealed personal data, proved on real processes (issue 15): the service
+ * Sealed personal data, proved on real processes: the service
  * (`main.ts`) on a SQLite file and on PostgreSQL takes card transfers
  * (test PAN 4111111111111111), wallet transfers (phone numbers), bank
  * transfers (IBANs and names), an acquiring order with a payer's eid

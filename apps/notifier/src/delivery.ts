@@ -54,7 +54,7 @@ const notificationToSend = (tracked: Tracked, at: Timestamp) => {
 export const makeDelivery = (context: DeliveryContext) => {
   const { settings, pending, clocks, agents, wakeUp } = context
   const resolveHost = settings.resolveHost ?? resolveWithSystem
-  const limits = { deliveryTimeoutMs: settings.deliveryTimeoutMs, answerBytesMax: settings.answerBytesMax }
+  const limits = { deliveryTimeoutMs: settings.deliveryTimeoutMs, answerMaxBytes: settings.answerMaxBytes }
 
   /** What one attempt comes to: the URL is checked first, and a refused one is never fetched. */
   const attempt = Effect.fnUntraced(function* (tracked: Tracked, at: Timestamp) {

@@ -1,3 +1,4 @@
+import { acceptRenamedKeys } from "@mizan/kernel"
 import { type NotificationSource, notificationSource } from "@mizan/order-views"
 import type { MerchantClocks } from "@mizan/test-clock"
 import type { NotifierProgress } from "./progress.ts"
@@ -17,6 +18,8 @@ export interface NotifierOptions {
   /** Attempts in flight at once to one endpoint (URL origin): below the total, so one dead endpoint never takes every slot. */
   readonly deliveriesInFlightPerEndpointMax?: number
   /** The longest merchant answer read; an acknowledgement is a few bytes. */
+  readonly answerMaxBytes?: number
+  /** @deprecated `answerMaxBytes`'s name before its unit went last: still read, with a warning. */
   readonly answerBytesMax?: number
   /** Events per read of the global log. */
   readonly pageSizeEvents?: number
@@ -41,22 +44,30 @@ export const notifierDefaults = {
   deliveryTimeoutMs: 10_000,
   deliveriesInFlightMax: 64,
   deliveriesInFlightPerEndpointMax: 8,
-  answerBytesMax: 1_024,
+  answerMaxBytes: 1_024,
   pageSizeEvents: 500,
   checkpointName: "notifier",
 } as const
 
-export type NotifierSettings = Required<Omit<NotifierOptions, "resolveHost" | "clocks" | "progress">> &
+/** Options renamed so that a bound says its unit last, each old name with its new one. */
+export const renamedNotifierOptions = { answerBytesMax: "answerMaxBytes" } as const
+
+export type NotifierSettings = Required<
+  Omit<NotifierOptions, "resolveHost" | "clocks" | "progress" | "answerBytesMax">
+> &
   Pick<NotifierOptions, "resolveHost" | "clocks" | "progress">
 
 /** The options with their defaults; a bound that is not a positive whole number is a programming error. */
 export const notifierSettings = (options: NotifierOptions): NotifierSettings => {
-  const settings = { ...notifierDefaults, source: notificationSource, ...options }
+  const renamed = acceptRenamedKeys(options, renamedNotifierOptions)
+  for (const warning of renamed.warnings) process.emitWarning(`notifier options: ${warning}`, "DeprecationWarning")
+  const { answerBytesMax: _renamed, ...current } = renamed.value
+  const settings = { ...notifierDefaults, source: notificationSource, ...current }
   const bounds = {
     deliveryTimeoutMs: settings.deliveryTimeoutMs,
     deliveriesInFlightMax: settings.deliveriesInFlightMax,
     deliveriesInFlightPerEndpointMax: settings.deliveriesInFlightPerEndpointMax,
-    answerBytesMax: settings.answerBytesMax,
+    answerMaxBytes: settings.answerMaxBytes,
     pageSizeEvents: settings.pageSizeEvents,
   }
   for (const [name, value] of Object.entries(bounds))

@@ -18,7 +18,7 @@ export interface PostLimits {
    */
   readonly deliveryTimeoutMs: number
   /** An acknowledgement is a few bytes; a longer answer is not one, and is not read further. */
-  readonly answerBytesMax: number
+  readonly answerMaxBytes: number
 }
 
 /** Connection pools kept across attempts, so a merchant's endpoint is not dialled anew each time. */
@@ -105,7 +105,7 @@ export const postNotification = (
         response.on("data", (chunk: Buffer) => {
           answerBytes += chunk.byteLength
           chunks.push(chunk)
-          if (answerBytes > limits.answerBytesMax) {
+          if (answerBytes > limits.answerMaxBytes) {
             settle(notAcknowledged(statusCode, chunks))
             request.destroy()
           }

@@ -96,33 +96,32 @@ const resolveWithin = (resolveHost: ResolveHost, host: string, deadlineMs: numbe
  * Checks a notifyUrl against the rules of the mode, resolving its host name
  * within `resolveDeadlineMs`. Never fails: the verdict says it all.
  */
-export const checkNotifyUrl = (
+export const checkNotifyUrl = Effect.fnUntraced(function* (
   text: string,
   mode: NotifierMode,
   resolveHost: ResolveHost,
   resolveDeadlineMs: number,
-): Effect.Effect<UrlVerdict> =>
-  Effect.gen(function* () {
-    const url = parseNotifyUrl(text)
-    if (!(url instanceof URL)) return url
-    const host = bareHost(url)
-    const family = isIP(host)
-    const resolution = yield* Effect.result(
-      family !== 0
-        ? Effect.succeed<ReadonlyArray<ResolvedAddress>>([{ address: host, family: family === 6 ? 6 : 4 }])
-        : Effect.tryPromise({ try: () => resolveWithin(resolveHost, host, resolveDeadlineMs), catch: errorCode }),
-    )
-    if (Result.isFailure(resolution)) return { _tag: "Unresolved", code: resolution.failure } satisfies UnresolvedUrl
-    const resolved = resolution.success
-    if (resolved.length === 0) return { _tag: "Unresolved", code: "ENOTFOUND" } satisfies UnresolvedUrl
-    for (const { address } of resolved) {
-      const found = refusedAddress(address, mode)
-      if (found === undefined) continue
-      const description = nonPublicDescription(found)
-      return refused(family === 0 ? `${host} resolves to ${address}, ${description}` : `${address} is ${description}`)
-    }
-    return { _tag: "Allowed", url, addresses: resolved } satisfies AllowedUrl
-  })
+) {
+  const url = parseNotifyUrl(text)
+  if (!(url instanceof URL)) return url
+  const host = bareHost(url)
+  const family = isIP(host)
+  const resolution = yield* Effect.result(
+    family !== 0
+      ? Effect.succeed<ReadonlyArray<ResolvedAddress>>([{ address: host, family: family === 6 ? 6 : 4 }])
+      : Effect.tryPromise({ try: () => resolveWithin(resolveHost, host, resolveDeadlineMs), catch: errorCode }),
+  )
+  if (Result.isFailure(resolution)) return { _tag: "Unresolved", code: resolution.failure } satisfies UnresolvedUrl
+  const resolved = resolution.success
+  if (resolved.length === 0) return { _tag: "Unresolved", code: "ENOTFOUND" } satisfies UnresolvedUrl
+  for (const { address } of resolved) {
+    const found = refusedAddress(address, mode)
+    if (found === undefined) continue
+    const description = nonPublicDescription(found)
+    return refused(family === 0 ? `${host} resolves to ${address}, ${description}` : `${address} is ${description}`)
+  }
+  return { _tag: "Allowed", url, addresses: resolved } satisfies AllowedUrl
+})
 
 /**
  * A `lookup` for node:http that answers only the addresses already checked,

@@ -37,6 +37,7 @@ import {
   rejectField,
   sumFilsBig,
   type Timestamp,
+  withoutUndefined,
 } from "@mizan/kernel"
 import { Equal, Result } from "effect"
 import type {
@@ -216,7 +217,7 @@ const cardInfoOnly = ({ brand, cardId, last4, cardType, expMonth, expYear }: Car
   cardType,
   expMonth,
   expYear,
-  ...(cardId === undefined ? {} : { cardId }),
+  ...withoutUndefined({ cardId }),
 })
 
 const paidEvent = (command: PayOrder, order: Order): OrderPaid => ({

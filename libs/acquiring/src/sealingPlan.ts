@@ -48,7 +48,7 @@ const payerOfPayment = {
 }
 
 /**
- * The personal fields of an acquiring order (issue 15), by data subject:
+ * The personal fields of an acquiring order, by data subject:
  * - the payer, a subject of the kind `payer`: at creation the one its
  *   `eid` names (or the order's own), at payment the one its member id
  *   names, with the masked mobile number, device, IP address and the

@@ -2,7 +2,7 @@
  * What the gateway reads off an order to answer the merchant, and what it
  * passes on to the refund order a reservation stands for.
  */
-import { type Fils, zeroFils } from "@mizan/kernel"
+import { type Fils, withoutUndefined, zeroFils } from "@mizan/kernel"
 import type { RecordedSharingParam } from "./events.ts"
 import type { Order, RefundReservation } from "./state.ts"
 import { paymentOf } from "./state.ts"
@@ -50,7 +50,7 @@ export const refundDetails = (order: Order, reservation: RefundReservation) => {
         sharingMemo: listed?.sharingMemo ?? original?.sharingMemo ?? "",
         sharingAmountFils: listed?.sharingAmountFils ?? part.amountFils,
         sharingSettledAmountFils: part.amountFils,
-        ...(original?.sharingMid === undefined ? {} : { sharingMid: original.sharingMid }),
+        ...withoutUndefined({ sharingMid: original?.sharingMid }),
       }
     }),
     ...notes,

@@ -1,5 +1,5 @@
 /**
- * An order whose payer or sharing member was forgotten (issue 15): the
+ * An order whose payer or sharing member was forgotten (crypto-shredding): the
  * sealed store reads their fields as `[forgotten]`. The events still decode
  * and replay, every invariant holds, the answers show the placeholder, and
  * a refund can no longer name a forgotten member by its identity.

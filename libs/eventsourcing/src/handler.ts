@@ -58,27 +58,26 @@ export interface LoadOptions {
 }
 
 /** Reads and folds a stream, whole or up to a version. */
-export const loadAggregate = <Command, Event, State, Error>(
+export const loadAggregate = Effect.fnUntraced(function* <Command, Event, State, Error>(
   aggregate: Aggregate<Command, Event, State, Error>,
   streamId: string,
   options: LoadOptions = {},
-): Effect.Effect<Loaded<State>, StoreError, EventStore> =>
-  Effect.gen(function* () {
-    const store = yield* EventStore
-    const upToVersion = options.upToVersion ?? Number.POSITIVE_INFINITY
-    let state = aggregate.initialState
-    let streamVersion = 0
-    while (true) {
-      const maxCount = Math.min(readPageSizeEvents, upToVersion - streamVersion)
-      if (maxCount <= 0) return { state, streamVersion }
-      const page = yield* store.readStream(streamId, { fromVersion: streamVersion + 1, maxCount })
-      for (const record of page) {
-        state = aggregate.evolve(state, yield* decodeRecord(aggregate.codec, record))
-        streamVersion = record.streamVersion
-      }
-      if (page.length < maxCount) return { state, streamVersion }
+) {
+  const store = yield* EventStore
+  const upToVersion = options.upToVersion ?? Number.POSITIVE_INFINITY
+  let state = aggregate.initialState
+  let streamVersion = 0
+  while (true) {
+    const maxCount = Math.min(readPageSizeEvents, upToVersion - streamVersion)
+    if (maxCount <= 0) return { state, streamVersion }
+    const page = yield* store.readStream(streamId, { fromVersion: streamVersion + 1, maxCount })
+    for (const record of page) {
+      state = aggregate.evolve(state, yield* decodeRecord(aggregate.codec, record))
+      streamVersion = record.streamVersion
     }
-  })
+    if (page.length < maxCount) return { state, streamVersion }
+  }
+})
 
 /**
  * Appends what a command decided on `loaded` at its version, with the

@@ -52,26 +52,25 @@ const foldLogAfter = Effect.fn("Eventsourcing.foldLogAfter")(function* (from: Fo
 })
 
 /** One round: signs and stores a head when the log moved since the last one; answers it, or undefined. */
-export const signLogHead = (sign: SignPayload): Effect.Effect<SignedHead | undefined, StoreError, EventStore> =>
-  Effect.gen(function* () {
-    const store = yield* EventStore
-    const last = yield* store.readLastSignedHead
-    const from: Fold =
-      last === undefined
-        ? { count: 0, digest: chainGenesis, position: logStart, lastEventId: undefined }
-        : { count: last.count, digest: last.digest, position: last.position, lastEventId: last.lastEventId }
-    const fold = yield* foldLogAfter(from)
-    if (fold.count === from.count || fold.lastEventId === undefined) return undefined
-    const unsigned = {
-      count: fold.count,
-      lastEventId: fold.lastEventId,
-      digest: fold.digest,
-      signedAt: yield* Clock.currentTimeMillis,
-    }
-    const head: SignedHead = { ...unsigned, signature: sign(signedHeadPayload(unsigned)), position: fold.position }
-    yield* store.storeSignedHead(head)
-    return head
-  })
+export const signLogHead = Effect.fnUntraced(function* (sign: SignPayload) {
+  const store = yield* EventStore
+  const last = yield* store.readLastSignedHead
+  const from: Fold =
+    last === undefined
+      ? { count: 0, digest: chainGenesis, position: logStart, lastEventId: undefined }
+      : { count: last.count, digest: last.digest, position: last.position, lastEventId: last.lastEventId }
+  const fold = yield* foldLogAfter(from)
+  if (fold.count === from.count || fold.lastEventId === undefined) return undefined
+  const unsigned = {
+    count: fold.count,
+    lastEventId: fold.lastEventId,
+    digest: fold.digest,
+    signedAt: yield* Clock.currentTimeMillis,
+  }
+  const head: SignedHead = { ...unsigned, signature: sign(signedHeadPayload(unsigned)), position: fold.position }
+  yield* store.storeSignedHead(head)
+  return head
+})
 
 /** Signs a head every `intervalMs` while the log moves, for as long as it runs. */
 export const runHeadSigner = (

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 
 /**
  * What a personal field reads as once its data subject has been forgotten
- * (issue 15: crypto-shredding). The store keeps the event; the field's
+ * (crypto-shredding). The store keeps the event; the field's
  * sealed value can no longer be opened, so every reader (replay, views,
  * answers, notifications, the audit) sees this text instead.
  */

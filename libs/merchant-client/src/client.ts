@@ -4,6 +4,8 @@
  * response's signature over the bytes received, and decodes the body of a
  * successful answer (amounts in fils).
  */
+
+import { acceptRenamedKeys } from "@mizan/kernel"
 import {
   apiBasePath,
   apiVersion,
@@ -28,7 +30,7 @@ import { type Answer, type RawResponse, readAnswer, readSignedAnswer } from "./r
 /** A request that gets no answer in this time is abandoned; the merchant retries it (every create is idempotent). */
 export const defaultRequestTimeoutMs = 30_000
 /** Responses are small; anything larger is refused before it is read into memory. */
-export const defaultResponseBytesMax = 1024 * 1024
+export const defaultResponseMaxBytes = 1024 * 1024
 
 export interface MerchantClientOptions {
   /** The environment's base address, without the `/sgs/api` base path: `https://uat.example.com`. */
@@ -44,7 +46,20 @@ export interface MerchantClientOptions {
   /** Milliseconds since the epoch for `requestTime`; defaults to `Date.now`. Tests pass a test clock. */
   readonly clock?: () => number
   readonly requestTimeoutMs?: number
+  readonly responseMaxBytes?: number
+  /** @deprecated `responseMaxBytes`'s name before its unit went last: still read, with a warning. */
   readonly responseBytesMax?: number
+}
+
+/** Options renamed so that a bound says its unit last, each old name with its new one. */
+export const renamedClientOptions = { responseBytesMax: "responseMaxBytes" } as const
+
+/** The options under their current names; each old name met is said as a process warning. */
+const currentOptions = (options: MerchantClientOptions): MerchantClientOptions => {
+  const renamed = acceptRenamedKeys(options, renamedClientOptions)
+  for (const warning of renamed.warnings)
+    process.emitWarning(`merchant client options: ${warning}`, "DeprecationWarning")
+  return renamed.value
 }
 
 /** The bizContent argument: optional where the operation takes none (the payout ability list). */
@@ -83,8 +98,8 @@ export interface MerchantClient {
 
 const utf8 = new TextEncoder()
 
-/** Reads at most `bytesMax` of a body, so a misbehaving peer cannot exhaust memory. */
-const readBounded = async (response: Response, bytesMax: number): Promise<Uint8Array | undefined> => {
+/** Reads at most `maxBytes` of a body, so a misbehaving peer cannot exhaust memory. */
+const readBounded = async (response: Response, maxBytes: number): Promise<Uint8Array | undefined> => {
   const reader = response.body?.getReader()
   if (reader === undefined) return new Uint8Array(0)
   const chunks: Array<Uint8Array> = []
@@ -93,7 +108,7 @@ const readBounded = async (response: Response, bytesMax: number): Promise<Uint8A
     const { done, value } = await reader.read()
     if (done) break
     total += value.byteLength
-    if (total > bytesMax) {
+    if (total > maxBytes) {
       await reader.cancel()
       return undefined
     }
@@ -102,14 +117,15 @@ const readBounded = async (response: Response, bytesMax: number): Promise<Uint8A
   return Buffer.concat(chunks)
 }
 
-export const makeMerchantClient = (options: MerchantClientOptions): MerchantClient => {
+export const makeMerchantClient = (given: MerchantClientOptions): MerchantClient => {
+  const options = currentOptions(given)
   // Keys are parsed once, here; a bad PEM throws KeyError now rather than on the first call.
   const merchantKey = parsePrivateKey(options.merchantPrivateKeyPem)
   const serviceKey = parsePublicKey(options.servicePublicKeyPem)
   const fetchImpl = options.fetch ?? globalThis.fetch
   const clock = options.clock ?? Date.now
   const timeoutMs = options.requestTimeoutMs ?? defaultRequestTimeoutMs
-  const bytesMax = options.responseBytesMax ?? defaultResponseBytesMax
+  const maxBytes = options.responseMaxBytes ?? defaultResponseMaxBytes
   const origin = options.baseUrl.replace(/\/+$/, "")
 
   const exchange = (url: string, body: Uint8Array, signature: string) =>
@@ -126,9 +142,9 @@ export const makeMerchantClient = (options: MerchantClientOptions): MerchantClie
           body,
           signal: AbortSignal.any([interrupted, AbortSignal.timeout(timeoutMs)]),
         })
-        const bytes = await readBounded(response, bytesMax)
+        const bytes = await readBounded(response, maxBytes)
         if (bytes === undefined)
-          throw new TransportError({ reason: `response larger than ${bytesMax} bytes`, httpStatus: response.status })
+          throw new TransportError({ reason: `response larger than ${maxBytes} bytes`, httpStatus: response.status })
         return { status: response.status, headers: response.headers, bytes }
       },
       catch: (cause) =>

@@ -15,10 +15,11 @@ import {
   stringifyJson,
 } from "@mizan/protocol"
 import { Effect, Result } from "effect"
-import { afterAll, beforeAll, beforeEach, describe, expect } from "vitest"
+import { afterAll, beforeAll, beforeEach, describe, expect, vi } from "vitest"
 import {
   MalformedResponse,
   type MerchantClient,
+  type MerchantClientOptions,
   makeMerchantClient,
   makeNotificationLog,
   NotificationRejected,
@@ -320,16 +321,35 @@ describe("calling an operation", () => {
     }),
   )
 
+  /** A client of the stub with these options besides. */
+  const clientOnStub = (options: Partial<MerchantClientOptions>) =>
+    makeMerchantClient({
+      baseUrl: stub.baseUrl,
+      partnerId: "200000000002",
+      merchantPrivateKeyPem: merchant.privateKeyPem,
+      servicePublicKeyPem: stub.service.publicKeyPem,
+      ...options,
+    })
+
   it.effect("refuses a response larger than its bound", () =>
     Effect.gen(function* () {
       stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
-      const small = makeMerchantClient({
-        baseUrl: stub.baseUrl,
-        partnerId: "200000000002",
-        merchantPrivateKeyPem: merchant.privateKeyPem,
-        servicePublicKeyPem: stub.service.publicKeyPem,
-        responseBytesMax: 64,
-      })
+      const small = clientOnStub({ responseMaxBytes: 64 })
+      const error = yield* failureOf(small.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
+      expect(error).toMatchObject({ _tag: "TransportError", reason: "response larger than 64 bytes" })
+    }),
+  )
+
+  it.effect("still reads responseBytesMax, the bound's name before its unit went last, with a warning", () =>
+    Effect.gen(function* () {
+      stub.answer = successAnswer("/acquire2/getOrder", { acquireOrder: order })
+      const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {})
+      const small = clientOnStub({ responseBytesMax: 64 })
+      const warnings = warn.mock.calls.map(([warning]) => warning)
+      warn.mockRestore()
+      expect(warnings).toEqual([
+        "merchant client options: responseBytesMax is now responseMaxBytes: the old name is still read, for now; write the new one",
+      ])
       const error = yield* failureOf(small.call("/acquire2/getOrder", { merchantOrderNo: "M-1" }))
       expect(error).toMatchObject({ _tag: "TransportError", reason: "response larger than 64 bytes" })
     }),

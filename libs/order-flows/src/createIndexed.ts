@@ -27,7 +27,7 @@ export interface CreatesNumberedOrder {
  * indexed. Idempotent. Untraced: the handler's span and the store's name
  * the streams.
  */
-export const createIndexedOrder = <
+export const createIndexedOrder = Effect.fnUntraced(function* <
   Command,
   Event,
   State,
@@ -41,13 +41,12 @@ export const createIndexedOrder = <
   command: Command & CreatesNumberedOrder,
   kind: OrderKind,
   orderIn: (handled: { readonly state: State }) => Effect.Effect<Order, NoOrder, Needs>,
-) =>
-  Effect.gen(function* () {
-    const { merchantId, orderNo } = command
-    const handled = yield* handleCommandOnNewStream(aggregate, streamId, command, undefined, [
-      orderIndexPart(merchantId, orderNo, kind, streamId),
-    ])
-    const order = yield* orderIn(handled)
-    if (!handled.alongsideWritten) yield* indexOrderNo(merchantId, order.orderNo, kind, streamId)
-    return order
-  })
+) {
+  const { merchantId, orderNo } = command
+  const handled = yield* handleCommandOnNewStream(aggregate, streamId, command, undefined, [
+    orderIndexPart(merchantId, orderNo, kind, streamId),
+  ])
+  const order = yield* orderIn(handled)
+  if (!handled.alongsideWritten) yield* indexOrderNo(merchantId, order.orderNo, kind, streamId)
+  return order
+})

@@ -10,7 +10,7 @@
  * reads as absent.
  */
 import { randomInt } from "node:crypto"
-import { type Aggregate, EventStore, makeEventCodec, type StoreError, type StreamAppend } from "@mizan/eventsourcing"
+import { type Aggregate, EventStore, makeEventCodec, type StreamAppend } from "@mizan/eventsourcing"
 import { formatCompactUtc, type Timestamp } from "@mizan/kernel"
 import { Effect, Schema } from "effect"
 
@@ -119,14 +119,9 @@ export const indexOrderNo = Effect.fnUntraced(function* (
 })
 
 /** The stream an orderNo of this merchant names, if it names one of this kind. */
-export const findByOrderNo = (
-  merchantId: string,
-  orderNo: string,
-  kind: OrderKind,
-): Effect.Effect<string | undefined, StoreError, EventStore> =>
-  Effect.gen(function* () {
-    const store = yield* EventStore
-    const [issued] = yield* store.readStream(orderIndexStreamId(merchantId, orderNo), { maxCount: 1 })
-    const data = issued?.data as { kind?: string; streamId?: string } | undefined
-    return data?.kind === kind ? data.streamId : undefined
-  })
+export const findByOrderNo = Effect.fnUntraced(function* (merchantId: string, orderNo: string, kind: OrderKind) {
+  const store = yield* EventStore
+  const [issued] = yield* store.readStream(orderIndexStreamId(merchantId, orderNo), { maxCount: 1 })
+  const data = issued?.data as { kind?: string; streamId?: string } | undefined
+  return data?.kind === kind ? data.streamId : undefined
+})

@@ -4,6 +4,7 @@
  * unit-tested without a server (see README.md for what that does and does
  * not prove).
  */
+
 import {
   ANY,
   type AppendStreamState,
@@ -22,6 +23,7 @@ import {
   type StoreErrorReason,
   VersionConflict,
 } from "@mizan/eventsourcing"
+import { withoutUndefined } from "@mizan/kernel"
 import { Result } from "effect"
 
 // --- versions ----------------------------------------------------------------
@@ -123,8 +125,8 @@ export type StoredMetadata = {
 }
 
 export const storedMetadataOf = (event: NewEvent, recordedAt: number): StoredMetadata => ({
-  ...(event.metadata?.correlationId === undefined ? {} : { $correlationId: event.metadata.correlationId }),
-  ...(event.metadata?.causationId === undefined ? {} : { $causationId: event.metadata.causationId }),
+  ...withoutUndefined({ $correlationId: event.metadata?.correlationId }),
+  ...withoutUndefined({ $causationId: event.metadata?.causationId }),
   schemaVersion: event.schemaVersion,
   recordedAt,
 })
@@ -165,8 +167,8 @@ export const toRecordedEvent = (event: ClientRecordedEvent, streamId: string): R
     schemaVersion,
     data: event.data,
     metadata: {
-      ...($correlationId === undefined ? {} : { correlationId: $correlationId }),
-      ...($causationId === undefined ? {} : { causationId: $causationId }),
+      ...withoutUndefined({ correlationId: $correlationId }),
+      ...withoutUndefined({ causationId: $causationId }),
       recordedAt,
     },
     streamVersion: versionOfRevision(event.revision),

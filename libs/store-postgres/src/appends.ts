@@ -25,7 +25,7 @@ import {
 import { Clock, Data, Effect } from "effect"
 import type pg from "pg"
 import { isStreamVersionTaken, storeErrorFrom } from "./errors.ts"
-import { appendBatchEventsMax } from "./globalPosition.ts"
+import { appendBatchMaxEvents } from "./globalPosition.ts"
 import { type Queryable, queryRows } from "./queries.ts"
 import { metadataOf } from "./records.ts"
 import type { Statement, Statements } from "./statements.ts"
@@ -102,7 +102,7 @@ const chainBatch = ({ streamId, events, encoded }: EncodedPart, recordedAt: numb
  * after another writer moved it first. Each retry re-reads the head, so
  * only a stream appended to without pause by others exhausts it.
  */
-export const anyAppendAttemptsMax = 100
+export const anyAppendMaxAttempts = 100
 
 /** What the append statement answers for each event it inserted. */
 interface VersionRow {
@@ -122,7 +122,7 @@ class LostPart extends Data.TaggedError("LostPart")<{ readonly index: number }> 
 const tooMany = (what: string, events: number) =>
   new StoreError({
     reason: "InvalidRequest",
-    detail: `${what} carries at most ${appendBatchEventsMax} events, not ${events}`,
+    detail: `${what} carries at most ${appendBatchMaxEvents} events, not ${events}`,
   })
 
 export interface AppendsOn {
@@ -194,46 +194,49 @@ export const makeAppends = ({ pool, statements, heads, announce }: AppendsOn) =>
    * part of an appendMany's transaction. "lost" when the stream is not at
    * the head it built on.
    */
-  const writePart = (on: Queryable, part: EncodedPart, recordedAt: number, placedAfter?: number) =>
-    Effect.gen(function* () {
-      const { streamId, events } = part
-      const head = yield* headFor(on, streamId, part.expected)
-      if (head === "missing") return "lost" as const
-      const batch = chainBatch(part, recordedAt, head)
-      const values = [streamId, events.length, recordedAt, ...batch.columns]
-      const version = head.version > 0 ? [head.version] : []
-      const inserted = yield* placedAfter === undefined
-        ? claimAndInsert(on, streamId, statements.append(head.version), [...values, ...version])
-        : claimAndInsert(on, streamId, statements.appendPart(head.version), [...values, placedAfter, ...version])
-      if (inserted === "lost") {
-        heads.forget(streamId)
-        return "lost" as const
-      }
-      const positions = new Map(inserted.map((row) => [row.stream_version, BigInt(row.global_position)]))
-      const records = batch.chained.map(
-        (event): RecordedEvent => ({ ...event, globalPosition: positions.get(event.streamVersion)! }),
-      )
-      return { result: { streamVersion: batch.last.version, records }, head: batch.last } satisfies WrittenPart
-    })
+  const writePart = Effect.fnUntraced(function* (
+    on: Queryable,
+    part: EncodedPart,
+    recordedAt: number,
+    placedAfter?: number,
+  ) {
+    const { streamId, events } = part
+    const head = yield* headFor(on, streamId, part.expected)
+    if (head === "missing") return "lost" as const
+    const batch = chainBatch(part, recordedAt, head)
+    const values = [streamId, events.length, recordedAt, ...batch.columns]
+    const version = head.version > 0 ? [head.version] : []
+    const inserted = yield* placedAfter === undefined
+      ? claimAndInsert(on, streamId, statements.append(head.version), [...values, ...version])
+      : claimAndInsert(on, streamId, statements.appendPart(head.version), [...values, placedAfter, ...version])
+    if (inserted === "lost") {
+      heads.forget(streamId)
+      return "lost" as const
+    }
+    const positions = new Map(inserted.map((row) => [row.stream_version, BigInt(row.global_position)]))
+    const records = batch.chained.map(
+      (event): RecordedEvent => ({ ...event, globalPosition: positions.get(event.streamVersion)! }),
+    )
+    return { result: { streamVersion: batch.last.version, records }, head: batch.last } satisfies WrittenPart
+  })
 
-  const append: EventStoreShape["append"] = (streamId, events, expected) =>
-    Effect.gen(function* () {
-      yield* checkAppendRequest(streamId, events.length, expected)
-      if (events.length > appendBatchEventsMax) return yield* tooMany("an append", events.length)
-      const recordedAt = yield* Clock.currentTimeMillis
-      const part = yield* encodePart({ streamId, events, expected })
-      for (let attempt = 1; ; attempt++) {
-        const written = yield* writePart(pool, part, recordedAt)
-        if (written === "lost") {
-          // "any" appends wherever the stream stands: build on its new head.
-          if (expected === "any" && attempt < anyAppendAttemptsMax) continue
-          return yield* conflict(part)
-        }
-        heads.remember(streamId, written.head)
-        announce()
-        return written.result
+  const append: EventStoreShape["append"] = Effect.fnUntraced(function* (streamId, events, expected) {
+    yield* checkAppendRequest(streamId, events.length, expected)
+    if (events.length > appendBatchMaxEvents) return yield* tooMany("an append", events.length)
+    const recordedAt = yield* Clock.currentTimeMillis
+    const part = yield* encodePart({ streamId, events, expected })
+    for (let attempt = 1; ; attempt++) {
+      const written = yield* writePart(pool, part, recordedAt)
+      if (written === "lost") {
+        // "any" appends wherever the stream stands: build on its new head.
+        if (expected === "any" && attempt < anyAppendMaxAttempts) continue
+        return yield* conflict(part)
       }
-    })
+      heads.remember(streamId, written.head)
+      announce()
+      return written.result
+    }
+  })
 
   /**
    * Every part in one transaction. Parts claim their streams' rows in stream
@@ -244,44 +247,43 @@ export const makeAppends = ({ pool, statements, heads, announce }: AppendsOn) =>
    * the whole transaction is tried again on fresh heads, as a single append
    * is. Heads are remembered only once committed.
    */
-  const appendMany: EventStoreShape["appendMany"] = (parts) =>
-    Effect.gen(function* () {
-      const problem = appendManyRequestProblem(parts)
-      if (problem !== undefined) return yield* problem
-      const total = parts.reduce((sum, part) => sum + part.events.length, 0)
-      if (total > appendBatchEventsMax) return yield* tooMany("an appendMany", total)
-      const recordedAt = yield* Clock.currentTimeMillis
-      const encoded = yield* Effect.forEach(parts, encodePart)
-      // Where each part's events start in the log, after the parts before it in the request.
-      const placedAfter: Array<number> = []
-      let eventsBefore = 0
-      for (const part of parts) {
-        placedAfter.push(eventsBefore)
-        eventsBefore += part.events.length
+  const appendMany: EventStoreShape["appendMany"] = Effect.fnUntraced(function* (parts) {
+    const problem = appendManyRequestProblem(parts)
+    if (problem !== undefined) return yield* problem
+    const total = parts.reduce((sum, part) => sum + part.events.length, 0)
+    if (total > appendBatchMaxEvents) return yield* tooMany("an appendMany", total)
+    const recordedAt = yield* Clock.currentTimeMillis
+    const encoded = yield* Effect.forEach(parts, encodePart)
+    // Where each part's events start in the log, after the parts before it in the request.
+    const placedAfter: Array<number> = []
+    let eventsBefore = 0
+    for (const part of parts) {
+      placedAfter.push(eventsBefore)
+      eventsBefore += part.events.length
+    }
+    const claimOrder = parts.map((_, i) => i).sort((a, b) => (parts[a]!.streamId < parts[b]!.streamId ? -1 : 1))
+    for (let attempt = 1; ; attempt++) {
+      const written = yield* inTransaction(pool, "appending many", (client) =>
+        Effect.gen(function* () {
+          const inRequestOrder: Array<WrittenPart> = []
+          for (const i of claimOrder) {
+            const part = yield* writePart(client, encoded[i]!, recordedAt, placedAfter[i]!)
+            if (part === "lost") return yield* new LostPart({ index: i })
+            inRequestOrder[i] = part
+          }
+          return inRequestOrder
+        }),
+      ).pipe(Effect.catchTag("LostPart", ({ index }) => Effect.succeed(index)))
+      if (typeof written === "number") {
+        const lost = parts[written]!
+        if (lost.expected === "any" && attempt < anyAppendMaxAttempts) continue
+        return yield* conflict(lost)
       }
-      const claimOrder = parts.map((_, i) => i).sort((a, b) => (parts[a]!.streamId < parts[b]!.streamId ? -1 : 1))
-      for (let attempt = 1; ; attempt++) {
-        const written = yield* inTransaction(pool, "appending many", (client) =>
-          Effect.gen(function* () {
-            const inRequestOrder: Array<WrittenPart> = []
-            for (const i of claimOrder) {
-              const part = yield* writePart(client, encoded[i]!, recordedAt, placedAfter[i]!)
-              if (part === "lost") return yield* new LostPart({ index: i })
-              inRequestOrder[i] = part
-            }
-            return inRequestOrder
-          }),
-        ).pipe(Effect.catchTag("LostPart", ({ index }) => Effect.succeed(index)))
-        if (typeof written === "number") {
-          const lost = parts[written]!
-          if (lost.expected === "any" && attempt < anyAppendAttemptsMax) continue
-          return yield* conflict(lost)
-        }
-        for (const [i, { head }] of written.entries()) heads.remember(parts[i]!.streamId, head)
-        announce()
-        return written.map(({ result }) => result)
-      }
-    })
+      for (const [i, { head }] of written.entries()) heads.remember(parts[i]!.streamId, head)
+      announce()
+      return written.map(({ result }) => result)
+    }
+  })
 
   return { append, appendMany }
 }

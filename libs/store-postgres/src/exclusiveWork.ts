@@ -46,8 +46,8 @@ export const postgresExclusiveWork = (connectionString: string, options: Postgre
           catch: storeErrorFrom(`locking ${name}`),
         })
       return Effect.acquireRelease(connect, (client) => Effect.promise(() => client.end().catch(() => undefined))).pipe(
-        Effect.flatMap((client) =>
-          Effect.gen(function* () {
+        Effect.flatMap(
+          Effect.fnUntraced(function* (client) {
             while (!(yield* tryLock(client))) yield* Effect.sleep(pollIntervalMs)
           }),
         ),

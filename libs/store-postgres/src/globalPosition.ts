@@ -18,7 +18,7 @@ export const transactionStride = 65_536
  * The most events one append may carry: each takes one slot of its
  * transaction's stride (slot 0 is left unused).
  */
-export const appendBatchEventsMax = transactionStride - 1
+export const appendBatchMaxEvents = transactionStride - 1
 
 /** SQL for the first position of the current transaction's events, minus one. */
 export const transactionBaseSql = `pg_current_xact_id()::text::bigint * ${transactionStride}`

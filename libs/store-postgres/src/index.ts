@@ -4,7 +4,7 @@ export {
   type PostgresExclusiveWorkOptions,
   postgresExclusiveWork,
 } from "./exclusiveWork.ts"
-export { appendBatchEventsMax } from "./globalPosition.ts"
+export { appendBatchMaxEvents } from "./globalPosition.ts"
 export { layerPostgresKeyTable, makePostgresKeyTable, type PostgresKeyTableOptions } from "./keyTable.ts"
 export { type Migration, migrations, schemaVersion } from "./migrations.ts"
 export {

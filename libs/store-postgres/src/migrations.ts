@@ -78,7 +78,7 @@ export const migrations: ReadonlyArray<Migration> = [
     version: 3,
     description: "the key table of sealed personal data",
     sql: (t) => `
-      -- One data key per data subject, wrapped by a master key that is not in the database (issue 15).
+      -- One data key per data subject, wrapped by a master key that is not in the database.
       -- Forgetting a subject sets wrapped_key to NULL: its sealed fields can no longer be opened.
       CREATE TABLE ${t.subjectKeys} (
         key_id        text   PRIMARY KEY,

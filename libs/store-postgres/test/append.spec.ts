@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { canonicalJson, chainGenesis, chainHashOf, logStart } from "@mizan/eventsourcing"
 import { Effect } from "effect"
 import pg from "pg"
-import { appendBatchEventsMax, makePostgresEventStore } from "../src/index.ts"
+import { appendBatchMaxEvents, makePostgresEventStore } from "../src/index.ts"
 import { freshSchema, openStore, rawClient, sql } from "./support.ts"
 
 const event = (n: number) => ({ type: "Happened", schemaVersion: 1, data: { n } })
@@ -104,11 +104,11 @@ describe("postgres appends", () => {
   )
 
   it.effect(
-    `refuses an append of more than ${appendBatchEventsMax} events, the room one transaction has in the global order`,
+    `refuses an append of more than ${appendBatchMaxEvents} events, the room one transaction has in the global order`,
     () =>
       Effect.gen(function* () {
         const store = yield* openStore(freshSchema())
-        const events = Array.from({ length: appendBatchEventsMax + 1 }, (_, i) => event(i))
+        const events = Array.from({ length: appendBatchMaxEvents + 1 }, (_, i) => event(i))
         const error = yield* Effect.flip(store.append("s", events, "any"))
         expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })
         expect(yield* store.readStream("s")).toEqual([])

@@ -8,7 +8,7 @@ import type { AppendResult, ExpectedVersion } from "@mizan/eventsourcing"
 import { expectChained, readWholeLog } from "@mizan/eventsourcing/testing"
 import { Effect, Exit } from "effect"
 import { transactionOf } from "../src/globalPosition.ts"
-import { appendBatchEventsMax } from "../src/index.ts"
+import { appendBatchMaxEvents } from "../src/index.ts"
 import { freshSchema, openStore } from "./support.ts"
 
 const events = (count: number, from = 0) =>
@@ -147,14 +147,14 @@ describe("postgres appendMany", () => {
     }),
   )
 
-  it.effect(`refuses an appendMany of more than ${appendBatchEventsMax} events in all, writing nothing`, () =>
+  it.effect(`refuses an appendMany of more than ${appendBatchMaxEvents} events in all, writing nothing`, () =>
     Effect.gen(function* () {
       const store = yield* openStore(freshSchema())
-      const half = Math.ceil(appendBatchEventsMax / 2)
+      const half = Math.ceil(appendBatchMaxEvents / 2)
       const error = yield* Effect.flip(
         store.appendMany([
           { streamId: "a", events: events(half), expected: "no_stream" },
-          { streamId: "b", events: events(appendBatchEventsMax + 1 - half), expected: "no_stream" },
+          { streamId: "b", events: events(appendBatchMaxEvents + 1 - half), expected: "no_stream" },
         ]),
       )
       expect(error).toMatchObject({ _tag: "StoreError", reason: "InvalidRequest" })

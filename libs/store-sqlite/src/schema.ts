@@ -70,7 +70,7 @@ export const migrations: ReadonlyArray<Migration> = [
     version: 3,
     description: "the key table of sealed personal data",
     sql: `
-      -- One data key per data subject, wrapped by a master key that is not in this file (issue 15).
+      -- One data key per data subject, wrapped by a master key that is not in this file.
       -- Forgetting a subject sets wrapped_key to NULL: its sealed fields can no longer be opened.
       CREATE TABLE subject_keys (
         key_id TEXT PRIMARY KEY,

@@ -15,6 +15,7 @@
  *   sealed personal data are kept in that SQLite file or PostgreSQL
  *   database instead (README.md, KurrentDB).
  */
+
 import { existsSync, statSync } from "node:fs"
 import { resolve } from "node:path"
 import {
@@ -29,6 +30,7 @@ import {
   StoreError,
   SubjectKeys,
 } from "@mizan/eventsourcing"
+import { withoutUndefined } from "@mizan/kernel"
 import { layerPostgres, layerPostgresExclusiveWork, layerPostgresKeyTable } from "@mizan/store-postgres"
 import {
   layerSqlite,
@@ -184,7 +186,7 @@ export const parseStoreSetting = (setting: string, baseDir: string): Result.Resu
     return Result.succeed({
       _tag: "Sqlite",
       path: resolve(baseDir, path),
-      ...(level === undefined ? {} : { synchronous: level }),
+      ...withoutUndefined({ synchronous: level }),
     })
   }
   if (/^postgres(ql)?:\/\//.test(setting)) {
@@ -205,7 +207,7 @@ export const parseStoreSetting = (setting: string, baseDir: string): Result.Resu
       )
     const schema = url.searchParams.get("schema") ?? undefined
     url.searchParams.delete("schema")
-    return Result.succeed({ _tag: "Postgres", url: url.toString(), ...(schema === undefined ? {} : { schema }) })
+    return Result.succeed({ _tag: "Postgres", url: url.toString(), ...withoutUndefined({ schema }) })
   }
   if (/^(kurrentdb|esdb|kurrent)(\+discover)?:\/\//.test(setting)) return parseKurrentDbSetting(setting, baseDir)
   return Result.fail(`store setting "${maskSetting(setting)}" is not sqlite:PATH, postgres://... or kurrentdb://...`)
@@ -294,13 +296,13 @@ const withSqlitePath = <Services>(
 ): Layer.Layer<Services, StoreError> => {
   const refusal = sqlitePathRefusal(store.path, options)
   return refusal === undefined
-    ? layerOf(store.path, store.synchronous === undefined ? {} : { synchronous: store.synchronous })
+    ? layerOf(store.path, withoutUndefined({ synchronous: store.synchronous }))
     : Layer.effectContext(Effect.fail(refusal))
 }
 
 /** The schema and `mustExist` of a PostgreSQL setting, as its store and its key table alone are opened with. */
 const postgresOptionsOf = (store: Extract<StoreSetting, { readonly _tag: "Postgres" }>, options: OpenOptions) => ({
-  ...(store.schema === undefined ? {} : { schema: store.schema }),
+  ...withoutUndefined({ schema: store.schema }),
   ...(options.mustExist === true ? { mustExist: true } : {}),
 })
 
@@ -356,7 +358,7 @@ export const layerExclusiveWorkOf = (store: StoreSetting): Layer.Layer<Exclusive
     case "Sqlite":
       return layerSqliteExclusiveWork(store.path)
     case "Postgres":
-      return layerPostgresExclusiveWork(store.url, store.schema === undefined ? {} : { schema: store.schema })
+      return layerPostgresExclusiveWork(store.url, withoutUndefined({ schema: store.schema }))
     case "KurrentDb":
       return Layer.succeed(ExclusiveWork, inProcessExclusiveWork())
   }

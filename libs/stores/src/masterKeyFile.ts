@@ -1,5 +1,5 @@
 /**
- * The master key file: the default KeyRing (issue 15), kept outside the
+ * The master key file: the default KeyRing, kept outside the
  * store, mode 0600. JSON, `{ "masterKeys": [{ "id": ..., "key": Base64 }] }`,
  * the last key current. Rotation (`npm run audit -- rotate-master-key`)
  * adds a key at the end and, with --retire, removes the older ones once no

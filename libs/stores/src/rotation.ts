@@ -1,5 +1,5 @@
 /**
- * Master key rotation (issue 15): every data key is re-wrapped under a new
+ * Master key rotation: every data key is re-wrapped under a new
  * master key, and not one event is rewritten. Safe while gateways write:
  *
  * 1. the new key is added at the end of the key file, so it is current;
@@ -99,46 +99,49 @@ const rewrapped = (ring: KeyRingShape, key: SubjectKey & { readonly wrappedKey: 
   )
 
 /** One pass over the live keys: re-wraps each one not under `currentId`; answers how many it re-wrapped and how many it saw left. */
-const rewrapPass = (keys: SubjectKeysShape, ring: KeyRingShape, currentId: string, pageSizeKeys: number) =>
-  Effect.gen(function* () {
-    let after = ""
-    let rewrappedKeys = 0
-    let stale = 0
-    while (true) {
-      const page = yield* keys.liveKeys(after, pageSizeKeys)
-      if (page.length === 0) return { rewrapped: rewrappedKeys, stale }
-      for (const key of page) {
-        if (key.masterKeyId === currentId || key.wrappedKey === undefined) continue
-        stale++
-        const { wrapped, masterKeyId } = yield* rewrapped(ring, { ...key, wrappedKey: key.wrappedKey })
-        if (yield* keys.rewrap(key.keyId, key.masterKeyId, wrapped, masterKeyId)) rewrappedKeys++
-      }
-      after = page.at(-1)?.keyId ?? after
+const rewrapPass = Effect.fnUntraced(function* (
+  keys: SubjectKeysShape,
+  ring: KeyRingShape,
+  currentId: string,
+  pageSizeKeys: number,
+) {
+  let after = ""
+  let rewrappedKeys = 0
+  let stale = 0
+  while (true) {
+    const page = yield* keys.liveKeys(after, pageSizeKeys)
+    if (page.length === 0) return { rewrapped: rewrappedKeys, stale }
+    for (const key of page) {
+      if (key.masterKeyId === currentId || key.wrappedKey === undefined) continue
+      stale++
+      const { wrapped, masterKeyId } = yield* rewrapped(ring, { ...key, wrappedKey: key.wrappedKey })
+      if (yield* keys.rewrap(key.keyId, key.masterKeyId, wrapped, masterKeyId)) rewrappedKeys++
     }
-  })
+    after = page.at(-1)?.keyId ?? after
+  }
+})
 
-export const rotateMasterKey = (
+export const rotateMasterKey = Effect.fnUntraced(function* (
   path: string,
   keys: SubjectKeysShape,
   options: RotationOptions,
-): Effect.Effect<RotationOutcome, RotationError> =>
-  Effect.gen(function* () {
-    const before = yield* readKeys(path)
-    const added = newMasterKey()
-    yield* writeKeys(path, [...before, added])
-    yield* Effect.sleep(options.settleMs ?? 2 * keyFileCheckMs)
-    const ring = keyRingOfMasterKeys([...before, added])
-    let rewrappedKeys = 0
-    // Another pass while the last one found stale keys: a process that had not yet read the new key may have added one.
-    while (true) {
-      const pass = yield* rewrapPass(keys, ring, added.id, options.pageSizeKeys ?? 1_000)
-      rewrappedKeys += pass.rewrapped
-      if (pass.stale === 0) break
-    }
-    if (options.retire) yield* writeKeys(path, [added])
-    return {
-      masterKeyId: added.id,
-      rewrapped: rewrappedKeys,
-      retired: options.retire ? before.map((key) => key.id) : [],
-    }
-  })
+) {
+  const before = yield* readKeys(path)
+  const added = newMasterKey()
+  yield* writeKeys(path, [...before, added])
+  yield* Effect.sleep(options.settleMs ?? 2 * keyFileCheckMs)
+  const ring = keyRingOfMasterKeys([...before, added])
+  let rewrappedKeys = 0
+  // Another pass while the last one found stale keys: a process that had not yet read the new key may have added one.
+  while (true) {
+    const pass = yield* rewrapPass(keys, ring, added.id, options.pageSizeKeys ?? 1_000)
+    rewrappedKeys += pass.rewrapped
+    if (pass.stale === 0) break
+  }
+  if (options.retire) yield* writeKeys(path, [added])
+  return {
+    masterKeyId: added.id,
+    rewrapped: rewrappedKeys,
+    retired: options.retire ? before.map((key) => key.id) : [],
+  }
+})

@@ -9,7 +9,7 @@ import { type BrokenRule, type Rejection, reject, streamIdOf, Timestamp } from "
 import { Result, Schema } from "effect"
 
 /** A year: far enough for every window of the spec (180-day refunds), bounded so that a typo cannot wreck a sandbox. */
-export const advanceMinutesMax = 366 * 24 * 60
+export const advanceMaxMinutes = 366 * 24 * 60
 
 export const TestClockAdvanced = Schema.TaggedStruct("TestClockAdvanced", {
   merchantId: Schema.String,
@@ -37,10 +37,10 @@ export interface TestClockState {
 export const testClock: Aggregate<AdvanceTestClock, TestClockEvent, TestClockState, Rejection> = {
   initialState: { offsetMs: 0, advances: 0 },
   decide: ({ merchantId, byMs, at }, state) =>
-    Number.isSafeInteger(byMs) && byMs > 0 && byMs <= advanceMinutesMax * 60_000
+    Number.isSafeInteger(byMs) && byMs > 0 && byMs <= advanceMaxMinutes * 60_000
       ? Result.succeed([{ _tag: "TestClockAdvanced", merchantId, byMs, offsetMs: state.offsetMs + byMs, at }])
       : Result.fail(
-          reject("INVALID_PARAMETER", `the test clock moves forward only, by 1 to ${advanceMinutesMax} minutes`),
+          reject("INVALID_PARAMETER", `the test clock moves forward only, by 1 to ${advanceMaxMinutes} minutes`),
         ),
   evolve: (state, event) => ({ offsetMs: event.offsetMs, advances: state.advances + 1 }),
   codec: makeEventCodec(TestClockEvent, { TestClockAdvanced: { current: 1 } }),

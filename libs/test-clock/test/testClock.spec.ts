@@ -3,7 +3,7 @@ import { handleCommand, layerMemory, type RecordedEvent } from "@mizan/eventsour
 import { minuteMs, timestamp } from "@mizan/kernel"
 import { Clock, Effect, Result } from "effect"
 import { describe, expect } from "vitest"
-import { advanceMinutesMax, MerchantClocks, testClock, testClockInvariants, testClockStreamId } from "../src/index.ts"
+import { advanceMaxMinutes, MerchantClocks, testClock, testClockInvariants, testClockStreamId } from "../src/index.ts"
 
 const at = timestamp(Date.UTC(2026, 10, 24))
 
@@ -20,7 +20,7 @@ describe("a merchant's test clock stream", () => {
     expect(testClockInvariants(second.reduce(testClock.evolve, state))).toEqual([])
   })
 
-  it.each([0, -minuteMs, 0.5, (advanceMinutesMax + 1) * minuteMs])(
+  it.each([0, -minuteMs, 0.5, (advanceMaxMinutes + 1) * minuteMs])(
     "never moves back or by nothing: %d ms is refused",
     (byMs) => {
       const decided = testClock.decide({ merchantId: "M1", byMs, at }, testClock.initialState)

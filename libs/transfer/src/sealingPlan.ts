@@ -1,7 +1,7 @@
 import type { SealingPlan } from "@mizan/eventsourcing"
 
 /**
- * The personal fields of the transfers (issue 15), by data subject:
+ * The personal fields of the transfers, by data subject:
  * - a wallet member, identified by the identity digest the transfer or the
  *   account names (a member id's or a phone number's): forget each identity
  *   a member has to forget the member;

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- audit`: the audit's replay of one million generated
  * events, every invariant checked, beside the raw read rate of the same
- * SQLite store measured in the same run (issues 7 and 19). Goals: the replay
+ * SQLite store measured in the same run. Goals: the replay
  * reads at least 38% of the raw rate on one core, and 50% on two worker
  * threads; its resident memory is reported.
  *
@@ -14,9 +14,9 @@
  *   event decoded with its aggregate's codec, folded, and its aggregate's
  *   `invariants` checked after every append: into compact audit states (what
  *   `mizan-audit replay` does, retiring the streams that end), the same
- *   without retirement (before it), into the domain's states (as before issue
- *   19, for the record), and on two worker threads (`replay --workers 2`).
- * - The same-run ceilings (issue 19): the store read and every event decoded,
+ *   without retirement (before it), into the domain's states (as before the
+ *   compact folds, for the record), and on two worker threads (`replay --workers 2`).
+ * - The same-run ceilings: the store read and every event decoded,
  *   nothing else; the replay with every fold free (decoding, the stream table
  *   and the replay's own checks: what no compact state can take away); and one
  *   part of two in this thread, warm, without a worker's start-up or the
@@ -191,7 +191,7 @@ const replayInThread = (store: EventStoreShape, folding: Folding): Workload =>
     name: {
       retiring: "audit replay, one core: compact fold, every invariant, ended streams retired",
       keeping: "audit replay, one core, compact, every stream kept open (before retirement)",
-      domain: "audit replay, one core, the domain's states (before #19)",
+      domain: "audit replay, one core, the domain's states (before compact folds)",
     }[folding],
     operationsPerRun: eventsInHistory,
     run: () =>

@@ -1,5 +1,5 @@
 /**
- * The gateway benchmark's third ceiling (issue 19): the bare server
+ * The gateway benchmark's third ceiling: the bare server
  * (bareServer.ts) doing everything a create costs the gateway that a user
  * relies on, with the layers taken away. `BARE_WORK=gateway` chooses it.
  * Each step is the library's own function, called as a plain function, one
@@ -42,8 +42,9 @@ import {
   type Sealer,
 } from "@mizan/eventsourcing"
 import type { Timestamp } from "@mizan/kernel"
+import { withoutUndefined } from "@mizan/kernel"
 import { newOrderNo, orderIndexPart } from "@mizan/order-flows"
-import { toWireAcquireOrder, withoutUndefined } from "@mizan/order-views"
+import { toWireAcquireOrder } from "@mizan/order-views"
 import {
   type DecodedRequestOf,
   encodeWire,

@@ -1,5 +1,5 @@
 /**
- * The gateway benchmark's second ceiling (issue 19): what a create order
+ * The gateway benchmark's second ceiling: what a create order
  * costs with nothing but the work every such service must do, written
  * straight on `node:http`, `node:crypto` and `node:sqlite`. Run as a child
  * process by `src/gateway.ts` (started like the gateway, so that both pay

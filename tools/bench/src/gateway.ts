@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- gateway`: signed create-order requests per second end
- * to end (issues 5 and 19), beside two ceilings measured in the same run:
+ * to end, beside two ceilings measured in the same run:
  *
  * - bare RSA-2048 signing on one core: every answer is signed with the
  *   service's key, so one core's signing rate is what a create can cost at
@@ -52,9 +52,11 @@
  * prints this gateway's rate over that one's: a change measured against the
  * code before it in the same run.
  */
+
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { withoutUndefined } from "@mizan/kernel"
 import { generateKeyPair, type PublicKey, parsePublicKey, sign, verify } from "@mizan/protocol"
 import {
   type BareEdge,
@@ -89,7 +91,7 @@ const p99GoalInFlight = 128
 
 const dataDir = mkdtempSync(join(tmpdir(), "mizan-bench-gateway-"))
 const threadPool = process.env.BENCH_UV_THREADPOOL_SIZE
-const threadPoolEnv: Record<string, string> = threadPool === undefined ? {} : { UV_THREADPOOL_SIZE: threadPool }
+const threadPoolEnv: Record<string, string> = withoutUndefined({ UV_THREADPOOL_SIZE: threadPool })
 const synchronous = process.env.BENCH_SQLITE_SYNCHRONOUS
 const servers: Array<ServerProcess> = []
 
@@ -192,7 +194,7 @@ try {
     store: `sqlite:bench.db${synchronous ? `?synchronous=${synchronous}` : ""}`,
     env: threadPoolEnv,
     nodeOptions: process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [],
-    ...(process.env.BENCH_GATEWAY_ROLES === undefined ? {} : { roles: process.env.BENCH_GATEWAY_ROLES.split(",") }),
+    ...withoutUndefined({ roles: process.env.BENCH_GATEWAY_ROLES?.split(",") }),
   })
   servers.push(gateway)
   const gatewayKey = gatewayKeyIn(dataDir)

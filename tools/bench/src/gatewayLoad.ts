@@ -8,10 +8,12 @@
  * request (57 against 256 µs, measured against a trivial server), which
  * matters because the load shares the machine's cores with the gateway.
  */
+
 import { type ChildProcess, spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
+import { withoutUndefined } from "@mizan/kernel"
 import { generateKeyPair, sign } from "@mizan/protocol"
 import autocannon from "autocannon"
 
@@ -90,7 +92,7 @@ export interface GatewayProcessOptions {
 export const benchGatewayConfig = (store: string, roles?: ReadonlyArray<string>) => ({
   mode: "sandbox",
   store,
-  ...(roles === undefined ? {} : { roles }),
+  ...withoutUndefined({ roles }),
   logging: { level: "warn" },
   merchants: [
     {
@@ -110,7 +112,7 @@ export const startGatewayProcess = (options: GatewayProcessOptions): Promise<Ser
   const main = join(root, "apps", "gateway", "src", "startup", "main.ts")
   return startServerProcess(options.name, main, {
     env: { ...options.env, MIZAN_CONFIG: configPath },
-    ...(options.nodeOptions === undefined ? {} : { nodeOptions: options.nodeOptions }),
+    ...withoutUndefined({ nodeOptions: options.nodeOptions }),
   })
 }
 

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- gatewaySteps`: what each step of the gateway's work for
- * a create costs the event loop (issue 19), the steps of the third ceiling
+ * a create costs the event loop, the steps of the third ceiling
  * of `src/gateway.ts` (`createSteps`, src/bareGatewayWork.ts) timed one by
  * one in this process over the same signed creates, beside a baseline in
  * the same run: the minimal bare server's own per-create JavaScript

@@ -5,9 +5,11 @@
  * workload's runs and its baseline's runs alternate, so that a neighbour
  * busying the shared machine for a while slows both alike.
  */
+
 import { cpus, freemem, totalmem } from "node:os"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
+import { withoutUndefined } from "@mizan/kernel"
 
 /** One thing to time. `Context` is what `setup` prepares for one run (a fresh file, rows to insert). */
 export interface Workload<Context = undefined> {
@@ -133,7 +135,7 @@ export const comparisonOf = (
 ): Comparison => {
   if (measured === undefined || baseline === undefined)
     throw new Error("a comparison of a workload that was not measured")
-  return { measured, baseline, unit, ...(goalRatio === undefined ? {} : { goalRatio }) }
+  return { measured, baseline, unit, ...withoutUndefined({ goalRatio }) }
 }
 
 /** Measures a workload and its baseline together (their runs alternate) and pairs them. */

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- notifier`: notifications delivered per second to a
  * merchant endpoint on loopback, beside the bare RSA-2048 signing rate
- * measured in the same run (issue 6). Every notification is signed once per
+ * measured in the same run. Every notification is signed once per
  * attempt, so signing bounds the rate: the ratio says how much of a core's
  * signing rate the notifier turns into acknowledged, recorded deliveries
  * (the rest goes to HTTP, JSON and the two events each notification writes).

@@ -1,11 +1,11 @@
 /**
  * `npm run bench -- postgres`: the PostgreSQL event store beside Emmett's
  * (`@event-driven-io/emmett-postgresql`, a widely used TypeScript event
- * store) on the same embedded server, in the same run (issue 8). Goal: at
+ * store) on the same embedded server, in the same run. Goal: at
  * least as fast as Emmett on appends (one writer, and 16 at once) and on
  * reading the whole log. And the store's readAll beside a raw keyset select
- * of the same rows with `pg`, with 100,000 and 1,000,000 events in the log
- * (issue 19): goal at least 0.90 at both sizes.
+ * of the same rows with `pg`, with 100,000 and 1,000,000 events in the log:
+ * goal at least 0.90 at both sizes.
  *
  * Both stores get the same events, written to their own tables in one
  * database, on a server started durable (`durableServerSettings`). Each
@@ -142,7 +142,7 @@ const fillLog = async (driver: Driver): Promise<number> => {
   return driver.readWholeLog()
 }
 
-/** Log sizes of the raw keyset comparison (issue 19). */
+/** Log sizes of the raw keyset comparison. */
 const eventsInLargeLogs = [100_000, 1_000_000] as const
 /** A run reads the whole log; at 1M events that is seconds, so fewer runs than the appends. */
 const largeLogCounts = { warmupRuns: 1, measuredRuns: 7 }

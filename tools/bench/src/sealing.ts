@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- sealing`: what sealing personal data and chaining the
- * log cost (issue 15; goal: under 10% on appends), in one run, the two
+ * log cost (goal: under 10% on appends), in one run, the two
  * sides' runs alternating. Sealing: the same SQLite store, file for file,
  * with and without the sealed store above it, in sequential appends, 64
  * concurrent writers and readAll of a log written each way (and of a log
@@ -434,7 +434,7 @@ console.log(
   `Sealing benchmark (SQLite at its default, synchronous=${sqliteStoreDefaults.synchronous}) on ${describeMachine()}\n`,
 )
 const unit = { unit: "events", counts }
-// The goal: sealed appends at 90% of plain ones or better, and chained at 90% of unchained ones (issue 15).
+// The goal: sealed appends at 90% of plain ones or better, and chained at 90% of unchained ones.
 const goal = { ...unit, goalRatio: 0.9 }
 const comparisons: Array<Comparison> = [await compare(sequentialAppends("sealed"), sequentialAppends("plain"), goal)]
 // The 64 writers sealed and plain (chained, as the store always is), and beside them what sealing cannot go below

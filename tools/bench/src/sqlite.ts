@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- sqlite`: the SQLite event store beside raw node:sqlite on
- * the same machine, in the same run (issues 2 and 19, tools/bench). Goals:
+ * the same machine, in the same run (tools/bench). Goals:
  * appends from 64 concurrent writers at the default durability
  * ("full-offloaded": NORMAL commits, the log synced in the thread pool) at
  * least 85% of raw SQL committing the same rows 64 per transaction at FULL
@@ -445,7 +445,7 @@ const raw64 = (synchronous: RawSynchronous) =>
   rawInTransactionsOf(synchronous, writersConcurrent, `${writersConcurrent} rows per transaction (the ceiling)`)
 /**
  * The 64 writers at the default ("full-offloaded") and at FULL beside the
- * ceilings issue 19 names, their runs alternating in one group. None of
+ * ceilings its goal names, their runs alternating in one group. None of
  * them is instrumented: the latencies come from runs of their own, below.
  */
 const [storeOffloaded, storeFull, rawFull64, minimal, rawOne] = await measureTogether(
@@ -537,7 +537,7 @@ comparisons.push(
   against(readAllRuns, rawArrays),
   // What readAll can reach at all: the raw select of the same rows plus the parse of their data, nothing else.
   against(rawParsed, rawObjects),
-  // Issue 19's goal: readAll keeps within 5% of that ceiling, in the same run.
+  // The goal: readAll keeps within 5% of that ceiling, in the same run.
   against(readAllRuns, rawParsed, 0.95),
 )
 rawReader.close()

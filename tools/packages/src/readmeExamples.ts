@@ -7,8 +7,10 @@
  * throws, fails `npm run test:examples`. Blocks fenced as plain "```ts"
  * are sketches that leave names to the reader (`myService`) and are not run.
  */
+
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { basename, join } from "node:path"
+import { withoutUndefined } from "@mizan/kernel"
 import { publishablePackages, tarballName } from "./publishable.ts"
 import { type RunOptions, run } from "./run.ts"
 
@@ -78,10 +80,10 @@ export const checkReadmeExamples = (
       ...Object.fromEntries(
         publishablePackages(root).map(({ manifest }) => [manifest.name, `file:../dist/${tarballName(manifest)}`]),
       ),
-      ...(effect === undefined ? {} : { effect }),
+      ...withoutUndefined({ effect }),
     },
     devDependencies: service.devDependencies,
-    ...(service.allowScripts === undefined ? {} : { allowScripts: service.allowScripts }),
+    ...withoutUndefined({ allowScripts: service.allowScripts }),
   }
   writeFileSync(join(folder, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`)
   writeFileSync(

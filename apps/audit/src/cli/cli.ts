@@ -17,6 +17,7 @@ import {
   SubjectKeys,
   subjectKindsOf,
 } from "@mizan/eventsourcing"
+import { withoutUndefined } from "@mizan/kernel"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { rotateMasterKey } from "@mizan/stores"
@@ -330,7 +331,7 @@ const importCommand = (
     if (!existsSync(path)) return yield* new AuditError({ detail: `no export file at ${path}` })
     const progress = progressFor(io, "import", store, false)
     const summary = yield* importLog(path, {
-      ...(inFlight === undefined ? {} : { appendsInFlightMax: inFlight }),
+      ...withoutUndefined({ appendsInFlightMax: inFlight }),
       seal,
       targetName: describeStore(store),
       onProgress: progress.update,

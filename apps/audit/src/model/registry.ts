@@ -18,6 +18,7 @@ import {
   forgottenSubjectStreamPrefix,
 } from "@mizan/eventsourcing"
 import type { BrokenRule } from "@mizan/kernel"
+import { withoutUndefined } from "@mizan/kernel"
 import { Notification } from "@mizan/notification"
 import { RefundOrder } from "@mizan/refund"
 import { testClock, testClockInvariants, testClockStreamPrefix } from "@mizan/test-clock"
@@ -118,7 +119,7 @@ const audited = <Event, State, Compact = State>(spec: AuditedSpec<Event, State, 
     },
     status: spec.status,
     money: spec.money ?? noMoney,
-    ...(spec.ended === undefined ? {} : { ended: spec.ended }),
+    ...withoutUndefined({ ended: spec.ended }),
   }
   const compact = spec.compact?.(domainFold(entry)) as AuditFold<Event, unknown> | undefined
   return (compact === undefined ? entry : { ...entry, compact }) as unknown as AuditedAggregate

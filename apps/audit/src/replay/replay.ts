@@ -28,6 +28,7 @@ import {
   type RecordedEvent,
   type StoreError,
 } from "@mizan/eventsourcing"
+import { withoutUndefined } from "@mizan/kernel"
 import { Effect, Result } from "effect"
 import type { AuditFold, FoldedStates } from "../model/auditFold.ts"
 import { type AuditedAggregate, aggregateOf, domainFold, moneyFigureNames, registry } from "../model/registry.ts"
@@ -627,7 +628,7 @@ export const replayLog = (options: ReplayLogOptions = {}): Effect.Effect<Replaye
     let oneAtATime = false
     while (true) {
       const maxCount = oneAtATime ? 1 : pageSizeEvents
-      const read = yield* pageOrDamage({ after, maxCount, ...(wholeEventsOf === undefined ? {} : { wholeEventsOf }) })
+      const read = yield* pageOrDamage({ after, maxCount, ...withoutUndefined({ wholeEventsOf }) })
       if (Result.isFailure(read)) {
         const damaged = read.failure
         if (!oneAtATime && pageSizeEvents > 1) {

@@ -5,6 +5,7 @@
  * parent's questions about what it holds until the parent ends it.
  */
 // Before any schema is used, as in main.ts: compiled decoders.
+import { withoutUndefined } from "@mizan/kernel"
 import "effect/schema/SchemaJITCompiler/enable"
 import { parentPort, workerData } from "node:worker_threads"
 import { Effect, Exit } from "effect"
@@ -24,8 +25,8 @@ const exit = await Effect.runPromiseExit(
     states: "compact",
     partition: data.partition,
     cut: data.cut,
-    ...(data.pageSizeEvents === undefined ? {} : { pageSizeEvents: data.pageSizeEvents }),
-    ...(data.findingsListedMax === undefined ? {} : { findingsListedMax: data.findingsListedMax }),
+    ...withoutUndefined({ pageSizeEvents: data.pageSizeEvents }),
+    ...withoutUndefined({ findingsListedMax: data.findingsListedMax }),
     onProgress: (read) => post({ _tag: "Progress", read }),
   }).pipe(Effect.provide(layerOpenedStore(data.store, { mustExist: true }, data.masterKeyFile))),
 )

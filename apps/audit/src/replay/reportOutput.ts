@@ -3,7 +3,7 @@
  * printed as exact decimals of AED from the bigint sums of fils; positions
  * are decimal strings in JSON, since they are bigints.
  */
-
+import { withoutUndefined } from "@mizan/kernel"
 import { type MoneyFigureName, moneyFigureNames } from "../model/registry.ts"
 import { formatCount, formatFilsBig, formatFilsBigGrouped } from "../shared/format.ts"
 import { type EventPlace, type Findings, isClean, type ReplayReport } from "./replay.ts"
@@ -32,7 +32,7 @@ export const reportJson = (report: ReplayReport, elapsedMs?: number) => ({
   streams: report.streams,
   firstPosition: report.firstPosition?.toString() ?? null,
   lastPosition: report.lastPosition?.toString() ?? null,
-  ...(elapsedMs === undefined ? {} : { elapsedMs: Math.round(elapsedMs) }),
+  ...withoutUndefined({ elapsedMs: elapsedMs === undefined ? undefined : Math.round(elapsedMs) }),
   counts: Object.fromEntries(
     report.counts.map((k) => [
       k.kind,

@@ -3,7 +3,9 @@
  * `show` prints, and what `at --stream` cuts short. The same fold as the
  * replay (the domain's codec, `evolve` and `invariants`), on one stream.
  */
+
 import { EventStore, type RecordedEvent, type StoreError } from "@mizan/eventsourcing"
+import { withoutUndefined } from "@mizan/kernel"
 import { Effect, Result } from "effect"
 import { type AuditedAggregate, aggregateOf, type BrokenRule, registry } from "../model/registry.ts"
 import { type Cut, endsAppend, everything, evolveRule, unknownKind } from "./replay.ts"
@@ -86,7 +88,7 @@ export const timelineOf = (
       const broken = endsAppend(record, records[i + 1]) ? aggregate.invariants(state) : []
       return {
         record,
-        ...(next.failure === undefined ? {} : { failure: next.failure }),
+        ...withoutUndefined({ failure: next.failure }),
         state,
         status: aggregate.status(state),
         broken,

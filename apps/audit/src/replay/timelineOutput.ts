@@ -2,7 +2,9 @@
  * How `show` and `at` print: a stream's timeline, and states as of a cut,
  * as text for people or as JSON for machines.
  */
+
 import type { EventStore, StoreError } from "@mizan/eventsourcing"
+import { withoutUndefined } from "@mizan/kernel"
 import { Effect } from "effect"
 import type { BrokenRule } from "../model/registry.ts"
 import { formatCount, isoTime, toJson } from "../shared/format.ts"
@@ -54,7 +56,7 @@ const stepJson = (step: TimelineStep) => ({
   schemaVersion: step.record.schemaVersion,
   data: step.record.data,
   metadata: step.record.metadata,
-  ...(step.failure === undefined ? {} : { notApplied: step.failure }),
+  ...withoutUndefined({ notApplied: step.failure }),
   status: step.status,
   state: step.state,
   broken: step.broken,

@@ -21,7 +21,7 @@ export const importDefaults = {
   /** The most events one append carries (the PostgreSQL store takes 65,535; the SQLite store batches 4,096). */
   appendBatchMaxEvents: 1_000,
   /** Appends gathered before they are written together; a chunk never holds two of one stream. */
-  chunkAppendsMax: 256,
+  chunkMaxAppends: 256,
 } as const
 
 export interface ImportSummary {

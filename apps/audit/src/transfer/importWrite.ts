@@ -145,7 +145,7 @@ export const writeFile = Effect.fn("Audit.writeFile")(function* (
     const closing = batch
     if (closing === undefined) return
     batch = undefined
-    if (chunkStreams.has(closing.streamId) || chunk.length >= importDefaults.chunkAppendsMax) yield* flushChunk
+    if (chunkStreams.has(closing.streamId) || chunk.length >= importDefaults.chunkMaxAppends) yield* flushChunk
     chunk.push(closing)
     chunkStreams.add(closing.streamId)
   })

@@ -25,8 +25,9 @@
  *
  *   {"subjectKey":{"keyId":"...","subjectId":"card:...","wrappedKey":"...","masterKeyId":"mk-...","createdAt":...}}
  */
+
 import type { LogHead, RecordedEvent, SignedHead, SubjectKey } from "@mizan/eventsourcing"
-import { issueMessage } from "@mizan/kernel"
+import { issueMessage, withoutUndefined } from "@mizan/kernel"
 import { Result, Schema } from "effect"
 
 const Sha256Hex = Schema.String.check(
@@ -101,7 +102,7 @@ export const exportLine = (record: RecordedEvent): string =>
     schemaVersion: record.schemaVersion,
     data: record.data,
     metadata: record.metadata,
-    ...(record.chainHash === undefined ? {} : { chainHash: record.chainHash }),
+    ...withoutUndefined({ chainHash: record.chainHash }),
   })
 
 /** One signed head's line. */

@@ -5,8 +5,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { BankCardTransfer } from "@mizan/card-transfer"
-import { fils } from "@mizan/kernel"
-import { withoutUndefined } from "@mizan/order-views"
+import { fils, withoutUndefined } from "@mizan/kernel"
 import { generateKeyPair } from "@mizan/protocol"
 import { decodeConfig, grantAll, type MerchantConfig } from "../config/config.ts"
 import { readConfigFile } from "../config/configFile.ts"

@@ -1,11 +1,11 @@
 /**
  * The gateway's configuration file (JSON; `MIZAN_CONFIG`, default
- * `data/config.json`). Documented field by field in apps/gateway/README.md.
+ * `data/config.json`). Documented field by field in apps/gateway/CONFIGURATION.md.
  * Everything a decision needs from configuration (fee plans, payout
  * abilities, rates) is read here once and handed to the domain on commands.
  */
 import { BankCardTransfer } from "@mizan/card-transfer"
-import { FeePlan, issueMessage } from "@mizan/kernel"
+import { acceptRenamedKeys, FeePlan, issueMessage } from "@mizan/kernel"
 import { isOperationPath } from "@mizan/protocol"
 import { logFormats, logLevels } from "@mizan/telemetry"
 import { CurrencyCode, PayoutAbility } from "@mizan/transfer"
@@ -134,12 +134,12 @@ export const RateConfig = Schema.Struct({
 export const bankTransferArrivalMinutesDefault: Readonly<Record<string, number>> = { LOCAL: 60, SWIFT: 2_880 }
 
 /** A month: an estimate further out says nothing a merchant can plan with, and is likelier a slip of the keyboard. */
-export const bankTransferArrivalMinutesMax = 44_640
+export const bankTransferArrivalMaxMinutes = 44_640
 
-const arrivalMinutesRule = `must be a whole number of minutes from 0 to ${bankTransferArrivalMinutesMax} (a month)`
+const arrivalMinutesRule = `must be a whole number of minutes from 0 to ${bankTransferArrivalMaxMinutes} (a month)`
 const ArrivalMinutes = Schema.Number.annotate({ message: arrivalMinutesRule }).check(
   Schema.makeFilter(
-    (minutes: number) => Number.isInteger(minutes) && minutes >= 0 && minutes <= bankTransferArrivalMinutesMax,
+    (minutes: number) => Number.isInteger(minutes) && minutes >= 0 && minutes <= bankTransferArrivalMaxMinutes,
     { message: arrivalMinutesRule },
   ),
 )
@@ -227,7 +227,7 @@ export const GatewayConfig = Schema.Struct({
   /** The pay page's footer: see `PayPageConfig`. */
   payPage: Schema.optionalKey(PayPageConfig),
   /** Readiness: `/ready` fails while the notifier is more than this many seconds behind the log (default 30). */
-  readyNotifierLagSecondsMax: Schema.optionalKey(PositiveInt),
+  readyNotifierMaxLagSeconds: Schema.optionalKey(PositiveInt),
 })
 export type GatewayConfig = typeof GatewayConfig.Type
 
@@ -236,6 +236,17 @@ export const requestTimeWindowMinutesDefault = 15
 /** Envelopes are small; a megabyte is far above any operation's largest legal body. */
 export const bodyLimitBytesDefault = 1_048_576
 export const rateLimitDefault = { requestsPerSecond: 50, burstRequests: 100 } as const
+
+/**
+ * Keys renamed so that a bound says its unit last, still read under their old
+ * names with a warning: a configuration written before the rename still starts.
+ */
+export const renamedConfigKeys = { readyNotifierLagSecondsMax: "readyNotifierMaxLagSeconds" } as const
+
+/** A renamed key's warning goes to the process's warnings (stderr), where an operator starting the service reads it. */
+const warnDeprecated = (warning: string): void => {
+  process.emitWarning(warning, "DeprecationWarning")
+}
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError"
@@ -273,10 +284,13 @@ const checkArrivalMinutes = (config: GatewayConfig) => {
 /**
  * Decodes a configuration, with errors that name the field. A key the
  * configuration does not know is refused, not ignored: a misspelt
- * `bodyLimitByte` would otherwise leave the default in force unseen.
+ * `bodyLimitByte` would otherwise leave the default in force unseen. A key
+ * of `renamedConfigKeys` is read under its new name, with a warning.
  */
-export const decodeConfig = (json: unknown): GatewayConfig => {
-  const result = Schema.decodeUnknownResult(GatewayConfig)(json, { onExcessProperty: "error" })
+export const decodeConfig = (json: unknown, warn: (warning: string) => void = warnDeprecated): GatewayConfig => {
+  const renamed = acceptRenamedKeys(json, renamedConfigKeys)
+  for (const warning of renamed.warnings) warn(`configuration: ${warning}`)
+  const result = Schema.decodeUnknownResult(GatewayConfig)(renamed.value, { onExcessProperty: "error" })
   if (Result.isFailure(result)) throw new ConfigError(`configuration: ${issueMessage(result.failure.issue)}`)
   const config = result.success
   const seen = new Set<string>()

@@ -6,7 +6,7 @@
  */
 
 import { AcquiringOrder } from "@mizan/acquiring"
-import { reject } from "@mizan/kernel"
+import { reject, withoutUndefined } from "@mizan/kernel"
 import {
   acquiringStreamOf,
   MemberDirectory,
@@ -16,7 +16,7 @@ import {
   readOrderExpiringIfDue,
   revokeOrder,
 } from "@mizan/order-flows"
-import { toWireAcquireOrder, withoutUndefined } from "@mizan/order-views"
+import { toWireAcquireOrder } from "@mizan/order-views"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
 import { payPagePath, payTokenFor } from "../payToken.ts"

@@ -3,8 +3,8 @@
  * 9. IBAN holder name): answers computed from configuration and ports,
  * nothing recorded.
  */
-import { reject } from "@mizan/kernel"
-import { toWireFundoutInfo, toWireIbanHolderName, withoutUndefined } from "@mizan/order-views"
+import { reject, withoutUndefined } from "@mizan/kernel"
+import { toWireFundoutInfo, toWireIbanHolderName } from "@mizan/order-views"
 import { calculateFundout, PayoutAbilities, queryIbanHolderName, toFundoutAbilityItem } from "@mizan/transfer"
 import { Effect } from "effect"
 import type { Handlers } from "../pipeline/pipeline.ts"

@@ -1,6 +1,6 @@
 /** The refund operations (spec: 4 refund; get refund from the wire conventions). */
 import { AcquiringOrder } from "@mizan/acquiring"
-import { reject } from "@mizan/kernel"
+import { reject, withoutUndefined } from "@mizan/kernel"
 import {
   acquiringStreamOf,
   currentRefund,
@@ -8,7 +8,7 @@ import {
   refundStreamOf,
   requestRefund,
 } from "@mizan/order-flows"
-import { toWireRefundOrder, toWireRefundSummary, withoutUndefined } from "@mizan/order-views"
+import { toWireRefundOrder, toWireRefundSummary } from "@mizan/order-views"
 import type { DecodedRequestOf } from "@mizan/protocol"
 import { Effect } from "effect"
 import type { Handlers } from "../pipeline/pipeline.ts"

@@ -18,7 +18,7 @@
 
 import { BankCardTransfer, CardNumber, type ClearCardHolder, legalNameShape } from "@mizan/card-transfer"
 import { loadAggregate } from "@mizan/eventsourcing"
-import { type CodeName, noFees, type Rejection, reject, type Sha256Hex } from "@mizan/kernel"
+import { type CodeName, noFees, type Rejection, reject, type Sha256Hex, withoutUndefined } from "@mizan/kernel"
 import {
   indexOrderNo,
   MemberDirectory,
@@ -29,12 +29,7 @@ import {
   submitCardPayout,
   transferToWallet,
 } from "@mizan/order-flows"
-import {
-  toWireBankCardOrder,
-  toWireTransferOrder,
-  toWireTransferToBankOrder,
-  withoutUndefined,
-} from "@mizan/order-views"
+import { toWireBankCardOrder, toWireTransferOrder, toWireTransferToBankOrder } from "@mizan/order-views"
 import { type DecodedRequestOf, sha256Hex } from "@mizan/protocol"
 import { BankTransfer, charCount, fundoutTermsOf, parseIban, WalletTransfer } from "@mizan/transfer"
 import { Effect, Result } from "effect"

@@ -10,7 +10,7 @@
  */
 import type { AcquiringOrder } from "@mizan/acquiring"
 import type { Timestamp } from "@mizan/kernel"
-import { withoutUndefined } from "@mizan/order-views"
+import { withoutUndefined } from "@mizan/kernel"
 import { payPagePath } from "../payToken.ts"
 import { type Copy, copyOf } from "./copy.ts"
 import { formatGulfTime, formatMoney, timeLeft } from "./format.ts"

@@ -248,9 +248,9 @@ export const perRequestSpan = { captureStackTrace: false } as const
 /**
  * Untraced, as are `dispatch` and the handlers' own steps: a request's trace
  * is `Gateway.request`, its handler, its flows, commands and store
- * operations (apps/gateway/README.md, Traces). A span costs the event loop
+ * operations (apps/gateway/OPERATING.md, Traces). A span costs the event loop
  * about 3.5 µs (a captured stack trace is half of it) whether or not a
- * collector is named (tools/bench/README.md, Gateway).
+ * collector is named (docs/decisions/0004-effect-http-and-schema-stay.md).
  */
 export const authenticate = Effect.fnUntraced(function* (request: ApiRequest) {
   const gateway = yield* ApiSettings

@@ -5,9 +5,9 @@
  */
 
 import { AcquiringOrder } from "@mizan/acquiring"
-import { BoundedString, PositiveMoneyFromWire, RequiredString } from "@mizan/kernel"
+import { BoundedString, PositiveMoneyFromWire, RequiredString, withoutUndefined } from "@mizan/kernel"
 import { acquiringStreamOf, endRefund, onOrder, readOrderExpiringIfDue, refundStreamOf } from "@mizan/order-flows"
-import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary, withoutUndefined } from "@mizan/order-views"
+import { toWireAcquireOrder, toWireRefundOrder, toWireRefundSummary } from "@mizan/order-views"
 import {
   AcquireOrderResponse,
   CardInfoRequest,

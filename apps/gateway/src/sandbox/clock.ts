@@ -13,7 +13,7 @@
  */
 import { handleCommand } from "@mizan/eventsourcing"
 import { reject, Timestamp, WholeNumber } from "@mizan/kernel"
-import { advanceMinutesMax, testClock, testClockStreamId } from "@mizan/test-clock"
+import { advanceMaxMinutes, testClock, testClockStreamId } from "@mizan/test-clock"
 import { Effect, Schema } from "effect"
 import type { HandlerServices } from "../handlers/services.ts"
 import { ApiSettings } from "../pipeline/apiSettings.ts"
@@ -21,7 +21,7 @@ import { type ApiOperation, type Call, operation } from "../pipeline/pipeline.ts
 
 const AdvanceClock = Schema.Struct({
   minutes: WholeNumber.check(
-    Schema.isBetween({ minimum: 1, maximum: advanceMinutesMax }, { message: `must be from 1 to ${advanceMinutesMax}` }),
+    Schema.isBetween({ minimum: 1, maximum: advanceMaxMinutes }, { message: `must be from 1 to ${advanceMaxMinutes}` }),
   ),
 })
 const NoParameters = Schema.UndefinedOr(Schema.Struct({}))

@@ -29,15 +29,11 @@ import {
   PositiveMoneyFromWire,
   RequiredString,
   Timestamp,
+  withoutUndefined,
 } from "@mizan/kernel"
 import type { OrderName } from "@mizan/order-flows"
 import { newOrderNo, onTransfer, placedOrder, transferStreamOf } from "@mizan/order-flows"
-import {
-  toWireBankCardOrder,
-  toWireTransferToBankOrder,
-  toWireVamDepositOrder,
-  withoutUndefined,
-} from "@mizan/order-views"
+import { toWireBankCardOrder, toWireTransferToBankOrder, toWireVamDepositOrder } from "@mizan/order-views"
 import {
   CardTransferResponse,
   exactlyOneOf,

@@ -68,7 +68,7 @@ export const layerService = (options: ServiceOptions) => {
   const progress = new NotifierProgress()
   const readiness = {
     notifier: roles.has("notifier") ? progress : undefined,
-    notifierLagSecondsMax: options.config.readyNotifierLagSecondsMax ?? readyNotifierLagSecondsDefault,
+    notifierMaxLagSeconds: options.config.readyNotifierMaxLagSeconds ?? readyNotifierLagSecondsDefault,
   }
   const routes = Layer.mergeAll(
     operatorRoutes(readiness),

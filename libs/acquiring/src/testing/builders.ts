@@ -3,7 +3,7 @@
  * lib's, the gateway's and the history writer's). Plain values, no clock.
  */
 
-import { fils, type Sha256Hex, type Timestamp, timestamp } from "@mizan/kernel"
+import { fils, type Sha256Hex, type Timestamp, timestamp, withoutUndefined } from "@mizan/kernel"
 import { Result } from "effect"
 import type {
   Command,
@@ -38,7 +38,7 @@ export const sharingItem = (
   sharingIdentity: digest(sharingIdentitySeqId),
   sharingMemo: `share ${sharingIdentitySeqId}`,
   sharingAmountFils: fils(amount),
-  ...(withholdAndRemitFee === undefined ? {} : { withholdAndRemitFee }),
+  ...withoutUndefined({ withholdAndRemitFee }),
 })
 
 export const orderRequest = (overrides: Partial<OrderRequest> = {}): OrderRequest => ({

@@ -1,5 +1,5 @@
 /**
- * The master keys that wrap every data key (issue 15). A port, so that a
+ * The master keys that wrap every data key. A port, so that a
  * cloud KMS can take the key file's place: the sealed store asks it to wrap
  * a fresh data key and to unwrap a stored one, and never sees a master key.
  */

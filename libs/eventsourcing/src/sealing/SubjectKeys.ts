@@ -1,6 +1,6 @@
 /**
  * The key table: one data key per data subject, wrapped by a master key,
- * kept apart from the events (issue 15). Forgetting a subject destroys its
+ * kept apart from the events. Forgetting a subject destroys its
  * wrapped key and keeps who asked and when; no event changes, so the
  * tamper-evident chain still verifies. Every adapter passes the contract
  * suite in `@mizan/eventsourcing/testing` (subjectKeysContract.ts).

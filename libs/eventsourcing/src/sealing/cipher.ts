@@ -1,5 +1,5 @@
 /**
- * The cryptography of sealing, all of it from node:crypto (issue 15: no
+ * The cryptography of sealing, all of it from node:crypto (no
  * hand-written cryptography): AES-256-GCM with a fresh random 96-bit nonce
  * per sealed value, and keyed HMAC-SHA-256 for the ids that stand for
  * personal values.

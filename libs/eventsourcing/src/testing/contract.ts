@@ -3,6 +3,7 @@
  * (Emmett's habit of one suite per port). An adapter's test file calls
  * `eventStoreContract("sqlite", openFreshStore)`.
  */
+import { withoutUndefined } from "@mizan/kernel"
 import { Clock, Duration, Effect, Exit, Fiber, Option, Predicate, type Scope, Stream } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -105,7 +106,7 @@ export const eventStoreContract = (
     Effect.runPromise(Effect.scoped(Effect.flatMap(open, body)))
 
   if (options.chained !== false)
-    chainContract(adapter, run, { timeout, ...(options.volatile === undefined ? {} : { volatile: options.volatile }) })
+    chainContract(adapter, run, { timeout, ...withoutUndefined({ volatile: options.volatile }) })
 
   describe(`EventStore contract: ${adapter}`, () => {
     it("appends to a new stream and reads it back in order with versions 1..n", { timeout }, () =>

@@ -1,3 +1,4 @@
+import { withoutUndefined } from "@mizan/kernel"
 import { Effect } from "effect"
 import type { EventStoreShape } from "../EventStore.ts"
 import { type GlobalPosition, logStart, type RecordedEvent } from "../events.ts"
@@ -15,7 +16,7 @@ export const readWholeLog = (store: EventStoreShape, pageSize = 1_000, wholeEven
       const page = yield* store.readAll({
         after,
         maxCount: pageSize,
-        ...(wholeEventsOf === undefined ? {} : { wholeEventsOf }),
+        ...withoutUndefined({ wholeEventsOf }),
       })
       all.push(...page)
       const last = page.at(-1)

@@ -1,5 +1,5 @@
 /**
- * The key table's contract (issue 15: forgetting a person): every adapter
+ * The key table's contract (forgetting a person): every adapter
  * of `SubjectKeys` runs it, as every EventStore runs `eventStoreContract`.
  */
 import { Effect, type Scope } from "effect"

@@ -34,34 +34,41 @@ export const refundNumberOf = (order: AcquiringOrder.Order, reservation: Acquiri
   reservation.cause === "REVOKE" ? order.request.merchantOrderNo : reservation.request.refundMerchantOrderNo
 
 /** The reservation's refund order, created from it, when the reservation is still pending. */
-const createRefundOrder = (acquiringStream: string, refundOrderNo: string, onMerchantTime: OnMerchantTime) =>
-  Effect.gen(function* () {
-    const { state } = yield* loadAggregate(AcquiringOrder.aggregate, acquiringStream)
-    if (!AcquiringOrder.isOrder(state)) return
-    const reservation = AcquiringOrder.refundByOrderNo(state, refundOrderNo)
-    if (reservation?.status !== "PENDING") return
-    yield* onMerchantTime(state.merchantId, (now) =>
-      createRefundFromReservation(state, acquiringStream, refundNumberOf(state, reservation), reservation.cause, now),
-    )
-  })
+const createRefundOrder = Effect.fn("Recovery.createRefundOrder")(function* (
+  acquiringStream: string,
+  refundOrderNo: string,
+  onMerchantTime: OnMerchantTime,
+) {
+  const { state } = yield* loadAggregate(AcquiringOrder.aggregate, acquiringStream)
+  if (!AcquiringOrder.isOrder(state)) return
+  const reservation = AcquiringOrder.refundByOrderNo(state, refundOrderNo)
+  if (reservation?.status !== "PENDING") return
+  yield* onMerchantTime(state.merchantId, (now) =>
+    createRefundFromReservation(state, acquiringStream, refundNumberOf(state, reservation), reservation.cause, now),
+  )
+})
 
 /** The reservation of an ended refund order confirmed or released. */
-const endReservation = (refundStream: string, onMerchantTime: OnMerchantTime) =>
-  Effect.gen(function* () {
-    const { state } = yield* loadAggregate(RefundOrder.aggregate, refundStream)
-    if (!RefundOrder.isRefund(state)) return
-    yield* onMerchantTime(state.merchantId, (now) => endReservationOf(state, now))
-  })
+const endReservation = Effect.fn("Recovery.endReservation")(function* (
+  refundStream: string,
+  onMerchantTime: OnMerchantTime,
+) {
+  const { state } = yield* loadAggregate(RefundOrder.aggregate, refundStream)
+  if (!RefundOrder.isRefund(state)) return
+  yield* onMerchantTime(state.merchantId, (now) => endReservationOf(state, now))
+})
 
 /** A CREATED wallet transfer's member credited and the order settled. */
-const settleWalletTransfer = (walletStream: string, onMerchantTime: OnMerchantTime) =>
-  Effect.gen(function* () {
-    const { state } = yield* loadAggregate(WalletTransfer.aggregate, walletStream)
-    // A forgotten beneficiary names no member to credit: the order stays CREATED, as an unavailable directory leaves it.
-    if (state.status !== "CREATED" || isForgotten(state.beneficiaryIdentity)) return
-    const identity = state.beneficiaryIdentity
-    yield* onMerchantTime(state.merchantId, (now) => creditAndSettle(state, identity, now))
-  })
+const settleWalletTransfer = Effect.fn("Recovery.settleWalletTransfer")(function* (
+  walletStream: string,
+  onMerchantTime: OnMerchantTime,
+) {
+  const { state } = yield* loadAggregate(WalletTransfer.aggregate, walletStream)
+  // A forgotten beneficiary names no member to credit: the order stays CREATED, as an unavailable directory leaves it.
+  if (state.status !== "CREATED" || isForgotten(state.beneficiaryIdentity)) return
+  const identity = state.beneficiaryIdentity
+  yield* onMerchantTime(state.merchantId, (now) => creditAndSettle(state, identity, now))
+})
 
 /** Completes one half-done flow; nothing when its first step has been followed meanwhile. */
 export const completeHalfDone = (step: HalfDoneStep, onMerchantTime: OnMerchantTime) => {

@@ -57,33 +57,36 @@ export const transferToWallet = (input: WalletTransferInput): WalletTransferStep
  * beneficiary's identity digest, idempotent by the order's orderNo), then
  * the order settled by the credit's outcome. Answers the order after it.
  */
-export const creditAndSettle = (
+export const creditAndSettle: (
   order: WalletTransfer.WalletTransferOrder,
   beneficiaryIdentity: Sha256Hex,
   now: Timestamp,
-): WalletTransferStep =>
-  Effect.gen(function* () {
-    const directory = yield* MemberDirectory
-    const outcome: CreditOutcome = yield* directory
-      .credit({
-        identityType: order.beneficiaryIdentityType,
-        identity: beneficiaryIdentity,
-        amount: order.amountFils,
-        reference: order.orderNo,
-        balanceMaxFils: beneficiaryBalanceMaxFils,
-        now,
-      })
-      .pipe(
-        Effect.as<CreditOutcome>({ _tag: "Credited" }),
-        Effect.catchTag("MemberCreditRefused", (refused) =>
-          Effect.succeed<CreditOutcome>({ _tag: "NotCredited", failCode: refused.failCode }),
-        ),
-      )
-    const settled = yield* handleCommand(aggregate, streamId(order.merchantId, order.merchantOrderNo), {
-      _tag: "SettleWalletTransfer",
-      merchantId: order.merchantId,
+) => WalletTransferStep = Effect.fn("OrderFlows.creditAndSettle")(function* (
+  order: WalletTransfer.WalletTransferOrder,
+  beneficiaryIdentity: Sha256Hex,
+  now: Timestamp,
+) {
+  const directory = yield* MemberDirectory
+  const outcome: CreditOutcome = yield* directory
+    .credit({
+      identityType: order.beneficiaryIdentityType,
+      identity: beneficiaryIdentity,
+      amount: order.amountFils,
+      reference: order.orderNo,
+      balanceMaxFils: beneficiaryBalanceMaxFils,
       now,
-      outcome,
     })
-    return settled.state.status === "ABSENT" ? order : settled.state
+    .pipe(
+      Effect.as<CreditOutcome>({ _tag: "Credited" }),
+      Effect.catchTag("MemberCreditRefused", (refused) =>
+        Effect.succeed<CreditOutcome>({ _tag: "NotCredited", failCode: refused.failCode }),
+      ),
+    )
+  const settled = yield* handleCommand(aggregate, streamId(order.merchantId, order.merchantOrderNo), {
+    _tag: "SettleWalletTransfer",
+    merchantId: order.merchantId,
+    now,
+    outcome,
   })
+  return settled.state.status === "ABSENT" ? order : settled.state
+})

@@ -7,9 +7,10 @@
  */
 
 import { AcquiringOrder, sharingInfoList } from "@mizan/acquiring"
+import { withoutUndefined } from "@mizan/kernel"
 import type { ResponseBodyOf } from "@mizan/protocol"
 import type { RefundOrder } from "@mizan/refund"
-import { definedOnly, withoutUndefined } from "./defined.ts"
+import { definedOnly } from "./defined.ts"
 
 export type WireAcquireOrder = ResponseBodyOf<"/acquire2/getOrder">["acquireOrder"]
 export type WireRefundOrder = ResponseBodyOf<"/acquire2/refund/placeOrder">["refundOrder"]

@@ -6,14 +6,3 @@ export type WithUndefinedOptionals<T> = { [K in keyof T]: {} extends Pick<T, K> 
 /** Keeps the keys whose value is defined, typed by the wire shape `T` the result must have. */
 export const definedOnly = <T extends object>(value: WithUndefinedOptionals<T>): T =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T
-
-/** `T` with every key whose value may be undefined made optional instead, as `exactOptionalPropertyTypes` reads it. */
-export type WithoutUndefined<T> = {
-  [K in keyof T as undefined extends T[K] ? never : K]: T[K]
-} & {
-  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>
-}
-
-/** Keeps the keys whose value is defined, typed as what is left: each key that may be undefined is optional. */
-export const withoutUndefined = <T extends object>(value: T): WithoutUndefined<T> =>
-  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as WithoutUndefined<T>

@@ -146,10 +146,10 @@ const serviceKeyBytes = [256, 384, 512] as const
 const pkcs1PaddingBytes = 11
 
 /** One block of a 2048-bit key in Base64: the shortest ciphertext there is. */
-export const ciphertextCharsMin = 4 * Math.ceil(serviceKeyBytes[0] / 3)
+export const ciphertextMinChars = 4 * Math.ceil(serviceKeyBytes[0] / 3)
 
 /** The longest Base64 ciphertext a clear value of `clearMaxChars` can produce under any supported key. */
-export const ciphertextCharsMax = (clearMaxChars: number): number =>
+export const ciphertextMaxChars = (clearMaxChars: number): number =>
   Math.max(
     ...serviceKeyBytes.map((keyBytes) => {
       const blocks = Math.max(1, Math.ceil((clearMaxChars * utf8BytesPerCharMax) / (keyBytes - pkcs1PaddingBytes)))
@@ -170,7 +170,7 @@ export interface SensitiveField extends SensitiveFieldRule {
  */
 export const sensitiveField = (clearMaxChars: number, accepts: "encrypted" | "encrypted-or-digest"): SensitiveField => {
   const digestAccepted = accepts === "encrypted-or-digest"
-  const charsMax = ciphertextCharsMax(clearMaxChars)
+  const maxChars = ciphertextMaxChars(clearMaxChars)
   const message = digestAccepted
     ? "must be encrypted with the service's public key (Base64) or be the lower-case hex SHA-256 of the value"
     : "must be encrypted with the service's public key (Base64)"
@@ -180,8 +180,8 @@ export const sensitiveField = (clearMaxChars: number, accepts: "encrypted" | "en
       const compact = value.replace(/\s+/g, "")
       // Base64 of at least one block of the smallest key: a clear value cannot pass for it.
       // Whether the blocks are whole is decryption's to say.
-      if (compact.length < ciphertextCharsMin || !/^[A-Za-z0-9+/=]+$/.test(compact)) return message
-      if (compact.length > charsMax) return `is longer than any encrypted value of at most ${clearMaxChars} characters`
+      if (compact.length < ciphertextMinChars || !/^[A-Za-z0-9+/=]+$/.test(compact)) return message
+      if (compact.length > maxChars) return `is longer than any encrypted value of at most ${clearMaxChars} characters`
       return undefined
     }),
   )

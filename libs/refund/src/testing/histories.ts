@@ -5,8 +5,9 @@
  * make (`validRefundHistories`) and the same with late retries
  * (`refundRetries`). The laws they must keep are in `laws.ts`.
  */
+
 import { validHistories, withRetries } from "@mizan/eventsourcing/testing/properties"
-import { fils, type Timestamp, timestamp } from "@mizan/kernel"
+import { fils, type Timestamp, timestamp, withoutUndefined } from "@mizan/kernel"
 import fc from "fast-check"
 import { refundOrder } from "../aggregate.ts"
 import type { Command, RefundDetails } from "../commands.ts"
@@ -53,7 +54,7 @@ export const validRefundDetails: fc.Arbitrary<RefundDetails> = fc
       payeeRefundFils: fils(payee),
       feeRefundedFils: fils(fee),
       sharingInfoList: members,
-      ...(reason === undefined ? {} : { reason }),
+      ...withoutUndefined({ reason }),
     }
   })
 

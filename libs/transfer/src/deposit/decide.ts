@@ -1,4 +1,4 @@
-import { checkRequest, type Rejection, reject, sameRequest } from "@mizan/kernel"
+import { checkRequest, type Rejection, reject, sameRequest, withoutUndefined } from "@mizan/kernel"
 import { Result } from "effect"
 import { type Command, VamDepositReport } from "./commands.ts"
 import type { Event } from "./events.ts"
@@ -28,7 +28,7 @@ export const decide = (command: Command, state: State): Decision => {
         _tag: "VamDepositReceived",
         merchantId: command.merchantId,
         ...deposit,
-        ...(notifyUrl === undefined ? {} : { notifyUrl }),
+        ...withoutUndefined({ notifyUrl }),
         at: now,
       },
     ])

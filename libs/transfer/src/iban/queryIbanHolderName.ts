@@ -48,30 +48,27 @@ export interface IbanHolderName {
  * beneficiaryAddress pass 140 characters, 62102 NAME_NOT_FOUND when the
  * bank knows no holder, 62103 QUERY_API_UNAVAILABLE when the lookup fails.
  */
-export const queryIbanHolderName = (
-  query: IbanHolderNameQuery,
-): Effect.Effect<IbanHolderName, Rejection, HolderNameLookup> =>
-  Effect.gen(function* () {
-    const iban = parseIban(query.iban)
-    if (Result.isFailure(iban)) return yield* Effect.fail(iban.failure)
-    if (!holderNameAndAddressFit(charCount(query.holderName), charCount(query.beneficiaryAddress ?? "")))
-      return yield* Effect.fail(holderNameAndAddressTooLong())
-    const lookup = yield* HolderNameLookup
-    const registered = yield* lookup
-      .registeredHolderName(
-        query.swiftCode === undefined ? { iban: iban.success } : { iban: iban.success, swiftCode: query.swiftCode },
-      )
-      .pipe(
-        Effect.catchTags({
-          HolderNameNotFound: () => Effect.fail(reject("NAME_NOT_FOUND", "no holder name is registered for the IBAN")),
-          HolderNameLookupUnavailable: () =>
-            Effect.fail(reject("QUERY_API_UNAVAILABLE", "the holder name lookup is unavailable, retry later")),
-        }),
-      )
-    const level = nameMatchingLevel(query.holderName, registered)
-    return {
-      holderNameMask: maskHolderName(registered),
-      nameMatchingLevel: level,
-      nameMatchingResult: nameMatchingResultOf[level],
-    }
-  })
+export const queryIbanHolderName = Effect.fnUntraced(function* (query: IbanHolderNameQuery) {
+  const iban = parseIban(query.iban)
+  if (Result.isFailure(iban)) return yield* Effect.fail(iban.failure)
+  if (!holderNameAndAddressFit(charCount(query.holderName), charCount(query.beneficiaryAddress ?? "")))
+    return yield* Effect.fail(holderNameAndAddressTooLong())
+  const lookup = yield* HolderNameLookup
+  const registered = yield* lookup
+    .registeredHolderName(
+      query.swiftCode === undefined ? { iban: iban.success } : { iban: iban.success, swiftCode: query.swiftCode },
+    )
+    .pipe(
+      Effect.catchTags({
+        HolderNameNotFound: () => Effect.fail(reject("NAME_NOT_FOUND", "no holder name is registered for the IBAN")),
+        HolderNameLookupUnavailable: () =>
+          Effect.fail(reject("QUERY_API_UNAVAILABLE", "the holder name lookup is unavailable, retry later")),
+      }),
+    )
+  const level = nameMatchingLevel(query.holderName, registered)
+  return {
+    holderNameMask: maskHolderName(registered),
+    nameMatchingLevel: level,
+    nameMatchingResult: nameMatchingResultOf[level],
+  }
+})

@@ -5,9 +5,10 @@
  * pending) or revoked with its full refund. Every step goes through the real
  * decider and `handleCommand`, as the gateway and the sandbox drive them.
  */
+
 import { AcquiringOrder } from "@mizan/acquiring"
 import { handleCommand, loadAggregate } from "@mizan/eventsourcing"
-import { dayMs, type Fils, fils, hourMs, minuteMs, type Timestamp, timestamp } from "@mizan/kernel"
+import { dayMs, type Fils, fils, hourMs, minuteMs, type Timestamp, timestamp, withoutUndefined } from "@mizan/kernel"
 import { Effect } from "effect"
 import { endRefund, placeAcquiringOrder, requestRefund, revokeOrder } from "../flows.ts"
 import { after, type Next, type Step, stepLater, theEnd } from "../story.ts"
@@ -104,20 +105,19 @@ const cancel = (story: OrderStory): Step =>
     ),
   )
 
-const revoke = (story: OrderStory): Step =>
-  Effect.gen(function* () {
-    const { world } = story
-    const reserved = yield* revokeOrder({
-      merchantId: story.merchant.merchantId,
-      merchantOrderNo: story.merchantOrderNo,
-      refundOrderNo: world.serviceOrderNo("refund"),
-      now: world.now(),
-    })
-    if (!reserved) return theEnd
-    // The full refund a revoke starts ends like any refund (its stream is in the REVOKE namespace).
-    const outcome = world.random.chance(0.95) ? "SUCCESS" : "FAILURE"
-    return [after(world.random.int(hourMs, 2 * dayMs), endOf(story, story.merchantOrderNo, "REVOKE", outcome))]
+const revoke = Effect.fnUntraced(function* (story: OrderStory) {
+  const { world } = story
+  const reserved = yield* revokeOrder({
+    merchantId: story.merchant.merchantId,
+    merchantOrderNo: story.merchantOrderNo,
+    refundOrderNo: world.serviceOrderNo("refund"),
+    now: world.now(),
   })
+  if (!reserved) return theEnd
+  // The full refund a revoke starts ends like any refund (its stream is in the REVOKE namespace).
+  const outcome = world.random.chance(0.95) ? "SUCCESS" : "FAILURE"
+  return [after(world.random.int(hourMs, 2 * dayMs), endOf(story, story.merchantOrderNo, "REVOKE", outcome))]
+})
 
 const endOf = (
   story: OrderStory,
@@ -139,44 +139,42 @@ const endOf = (
   )
 
 /** A partial refund of what is left: its amount is read off the order first, as a merchant's back office would. */
-const refund = (story: OrderStory): Step =>
-  Effect.gen(function* () {
-    const { world } = story
-    const { random } = world
-    const { state } = yield* loadAggregate(AcquiringOrder.aggregate, story.streamId)
-    if (!AcquiringOrder.isOrder(state) || state.revoked) return theEnd
-    const leftFils = AcquiringOrder.remainRefundFils(state)
-    if (leftFils === 0) return theEnd
-    const amountFils = random.chance(0.3) ? leftFils : fils(random.int(1, Math.max(1, Math.floor(leftFils / 2))))
-    const refundMerchantOrderNo = world.merchantNumber("RF")
-    const request: AcquiringOrder.RefundRequest = {
-      refundMerchantOrderNo,
-      amountFils,
-      // A split order gives back from every account in proportion, so the payee alone never runs short (62006).
-      ...(story.request.sharingParamList === undefined ? {} : { refundSharingAmount: true }),
-      ...(random.chance(0.5) ? { reason: random.pick(["customer request", "damaged", "late delivery"]) } : {}),
-      notifyUrl: "https://merchant.example/refund-notify",
-    }
-    yield* requestRefund({
-      merchantId: story.merchant.merchantId,
-      originMerchantOrderNo: story.merchantOrderNo,
-      refundOrderNo: world.serviceOrderNo("refund"),
-      request,
-      now: world.now(),
-    })
-    const fate = random.weighted({ SUCCESS: 0.88, FAILURE: 0.08, PENDING: 0.04 })
-    if (fate === "PENDING") return theEnd
-    return [after(random.int(10 * minuteMs, 3 * dayMs), endOf(story, refundMerchantOrderNo, "REQUEST", fate))]
+const refund = Effect.fnUntraced(function* (story: OrderStory) {
+  const { world } = story
+  const { random } = world
+  const { state } = yield* loadAggregate(AcquiringOrder.aggregate, story.streamId)
+  if (!AcquiringOrder.isOrder(state) || state.revoked) return theEnd
+  const leftFils = AcquiringOrder.remainRefundFils(state)
+  if (leftFils === 0) return theEnd
+  const amountFils = random.chance(0.3) ? leftFils : fils(random.int(1, Math.max(1, Math.floor(leftFils / 2))))
+  const refundMerchantOrderNo = world.merchantNumber("RF")
+  const request: AcquiringOrder.RefundRequest = {
+    refundMerchantOrderNo,
+    amountFils,
+    // A split order gives back from every account in proportion, so the payee alone never runs short (62006).
+    ...withoutUndefined({ refundSharingAmount: story.request.sharingParamList === undefined ? undefined : true }),
+    ...(random.chance(0.5) ? { reason: random.pick(["customer request", "damaged", "late delivery"]) } : {}),
+    notifyUrl: "https://merchant.example/refund-notify",
+  }
+  yield* requestRefund({
+    merchantId: story.merchant.merchantId,
+    originMerchantOrderNo: story.merchantOrderNo,
+    refundOrderNo: world.serviceOrderNo("refund"),
+    request,
+    now: world.now(),
   })
+  const fate = random.weighted({ SUCCESS: 0.88, FAILURE: 0.08, PENDING: 0.04 })
+  if (fate === "PENDING") return theEnd
+  return [after(random.int(10 * minuteMs, 3 * dayMs), endOf(story, refundMerchantOrderNo, "REQUEST", fate))]
+})
 
 /** The sandbox settles paid orders; one revoked (or otherwise closed) meanwhile is left alone. */
-const settle = (story: OrderStory): Step =>
-  Effect.gen(function* () {
-    const { state } = yield* loadAggregate(AcquiringOrder.aggregate, story.streamId)
-    if (state.status === "PAID_SUCCESS")
-      yield* handleCommand(AcquiringOrder.aggregate, story.streamId, { _tag: "SettleOrder", ...addressed(story) })
-    return theEnd
-  })
+const settle = Effect.fnUntraced(function* (story: OrderStory) {
+  const { state } = yield* loadAggregate(AcquiringOrder.aggregate, story.streamId)
+  if (state.status === "PAID_SUCCESS")
+    yield* handleCommand(AcquiringOrder.aggregate, story.streamId, { _tag: "SettleOrder", ...addressed(story) })
+  return theEnd
+})
 
 const refundCounts = { none: 0, one: 1, two: 2, three: 3 } as const
 
@@ -194,83 +192,80 @@ const afterPayment = (story: OrderStory): ReadonlyArray<Next> => {
   return next
 }
 
-const pay = (story: OrderStory, attemptId: string): Step =>
-  Effect.gen(function* () {
-    const { world } = story
-    const { random } = world
-    const total = story.request.totalAmountFils
-    const discounted = random.chance(0.1)
-    const scene = story.request.paySceneCode
-    yield* handleCommand(AcquiringOrder.aggregate, story.streamId, {
-      _tag: "PayOrder",
-      ...addressed(story),
-      attemptId,
-      paidAmountFils: discounted ? fils(Math.max(1, total - random.int(0, Math.floor(total / 10)))) : total,
-      payChannel: scene === "DIRECTPAY" ? "BANKCARD" : random.pick(["WALLET", "BANKCARD", "APPLEPAY"]),
-      payerFeeFils: fils(random.chance(0.2) ? random.int(100, 500) : 0),
-      feePlan: story.merchant.acquiringFeePlan,
-      payer: story.payer,
-      ...(scene === "DIRECTPAY" ? { cardInfo: cardInfoFor(world, world.clock.nowMs) } : {}),
-    })
-    return afterPayment(story)
+const pay = Effect.fnUntraced(function* (story: OrderStory, attemptId: string) {
+  const { world } = story
+  const { random } = world
+  const total = story.request.totalAmountFils
+  const discounted = random.chance(0.1)
+  const scene = story.request.paySceneCode
+  yield* handleCommand(AcquiringOrder.aggregate, story.streamId, {
+    _tag: "PayOrder",
+    ...addressed(story),
+    attemptId,
+    paidAmountFils: discounted ? fils(Math.max(1, total - random.int(0, Math.floor(total / 10)))) : total,
+    payChannel: scene === "DIRECTPAY" ? "BANKCARD" : random.pick(["WALLET", "BANKCARD", "APPLEPAY"]),
+    payerFeeFils: fils(random.chance(0.2) ? random.int(100, 500) : 0),
+    feePlan: story.merchant.acquiringFeePlan,
+    payer: story.payer,
+    ...(scene === "DIRECTPAY" ? { cardInfo: cardInfoFor(world, world.clock.nowMs) } : {}),
   })
+  return afterPayment(story)
+})
 
-const failAttempt = (story: OrderStory, attemptId: string): Step =>
-  Effect.gen(function* () {
-    const { world } = story
-    const failed = yield* handleCommand(AcquiringOrder.aggregate, story.streamId, {
-      _tag: "FailPaymentAttempt",
-      ...addressed(story),
-      attemptId,
-      payerMid: story.payer.payerMid,
-      failCode: world.random.pick(["INSUFFICIENT_BALANCE", "CARD_DECLINED", "TIMEOUT"]),
-      failDes: "the payment attempt did not go through",
-    })
-    // A one-time payment order closed on its first failure; another may try again, or let it expire.
-    if (failed.state.status !== "CREATED") return theEnd
-    return world.random.chance(0.7)
-      ? [after(beforeExpiry(story, world.random.next() * 0.8), pay(story, `${story.merchantOrderNo}-a2`))]
-      : [after(story.expiresAt - world.clock.nowMs + world.random.int(minuteMs, hourMs), expire(story))]
+const failAttempt = Effect.fnUntraced(function* (story: OrderStory, attemptId: string) {
+  const { world } = story
+  const failed = yield* handleCommand(AcquiringOrder.aggregate, story.streamId, {
+    _tag: "FailPaymentAttempt",
+    ...addressed(story),
+    attemptId,
+    payerMid: story.payer.payerMid,
+    failCode: world.random.pick(["INSUFFICIENT_BALANCE", "CARD_DECLINED", "TIMEOUT"]),
+    failDes: "the payment attempt did not go through",
   })
+  // A one-time payment order closed on its first failure; another may try again, or let it expire.
+  if (failed.state.status !== "CREATED") return theEnd
+  return world.random.chance(0.7)
+    ? [after(beforeExpiry(story, world.random.next() * 0.8), pay(story, `${story.merchantOrderNo}-a2`))]
+    : [after(story.expiresAt - world.clock.nowMs + world.random.int(minuteMs, hourMs), expire(story))]
+})
 
 /** A new order: created with its orderNo's index in one write, as the gateway creates it, then one of the fates above. */
-export const acquiringStory = (world: World): Step =>
-  Effect.gen(function* () {
-    const { random } = world
-    const merchant = random.pick(world.merchants)
-    const merchantOrderNo = world.merchantNumber("ORD")
-    const now: Timestamp = world.now()
-    const request = orderRequestFor(world, merchantOrderNo, now)
-    const streamId = AcquiringOrder.streamId(merchant.merchantId, merchantOrderNo)
-    const orderNo = world.serviceOrderNo("acquiring")
-    const created = yield* placeAcquiringOrder(streamId, {
-      _tag: "CreateOrder",
-      merchantId: merchant.merchantId,
-      orderNo,
-      requestTime: now,
-      now,
-      request,
-    })
-    const story: OrderStory = {
-      world,
-      merchant,
-      merchantOrderNo,
-      streamId,
-      request,
-      expiresAt: created.expiredTime,
-      payer: payerFor(world),
-    }
-    const firstAttempt = `${merchantOrderNo}-a1`
-    switch (random.weighted({ pay: 0.72, failFirst: 0.1, expire: 0.1, cancel: 0.05, revoke: 0.03 })) {
-      case "pay":
-        return [after(beforeExpiry(story, random.next() * 0.8), pay(story, firstAttempt))]
-      case "failFirst":
-        return [after(beforeExpiry(story, random.next() * 0.4), failAttempt(story, firstAttempt))]
-      case "expire":
-        return [after(story.expiresAt - now + random.int(minuteMs, hourMs), expire(story))]
-      case "cancel":
-        return [after(beforeExpiry(story, random.next() * 0.5), cancel(story))]
-      case "revoke":
-        return [after(beforeExpiry(story, random.next() * 0.5), revoke(story))]
-    }
+export const acquiringStory = Effect.fnUntraced(function* (world: World) {
+  const { random } = world
+  const merchant = random.pick(world.merchants)
+  const merchantOrderNo = world.merchantNumber("ORD")
+  const now: Timestamp = world.now()
+  const request = orderRequestFor(world, merchantOrderNo, now)
+  const streamId = AcquiringOrder.streamId(merchant.merchantId, merchantOrderNo)
+  const orderNo = world.serviceOrderNo("acquiring")
+  const created = yield* placeAcquiringOrder(streamId, {
+    _tag: "CreateOrder",
+    merchantId: merchant.merchantId,
+    orderNo,
+    requestTime: now,
+    now,
+    request,
   })
+  const story: OrderStory = {
+    world,
+    merchant,
+    merchantOrderNo,
+    streamId,
+    request,
+    expiresAt: created.expiredTime,
+    payer: payerFor(world),
+  }
+  const firstAttempt = `${merchantOrderNo}-a1`
+  switch (random.weighted({ pay: 0.72, failFirst: 0.1, expire: 0.1, cancel: 0.05, revoke: 0.03 })) {
+    case "pay":
+      return [after(beforeExpiry(story, random.next() * 0.8), pay(story, firstAttempt))]
+    case "failFirst":
+      return [after(beforeExpiry(story, random.next() * 0.4), failAttempt(story, firstAttempt))]
+    case "expire":
+      return [after(story.expiresAt - now + random.int(minuteMs, hourMs), expire(story))]
+    case "cancel":
+      return [after(beforeExpiry(story, random.next() * 0.5), cancel(story))]
+    case "revoke":
+      return [after(beforeExpiry(story, random.next() * 0.5), revoke(story))]
+  }
+})
