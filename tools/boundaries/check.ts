@@ -15,51 +15,14 @@
  *   commands (`amountFils`), and the gateway alone writes them as the wire's.
  * It reads the workspace's package.json tags, every import in src/ and, in
  * the domain's libs, every line of src/.
+ * Run as a script, it also runs the import-circle check (circles.ts).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
+import { importCircles } from "./circles.ts"
+import { importsOf, packageOf, readProjects, sourceFiles } from "./imports.ts"
 
-interface Project {
-  readonly name: string
-  readonly dir: string
-  readonly tags: ReadonlyArray<string>
-  readonly declared: ReadonlySet<string>
-}
-
-const readProjects = (root: string): Array<Project> =>
-  ["libs", "apps", "tools"].flatMap((group) =>
-    readdirSync(join(root, group))
-      .map((name) => join(root, group, name))
-      .filter((dir) => statSync(join(dir, "package.json"), { throwIfNoEntry: false }) !== undefined)
-      .map((dir) => {
-        const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
-        return {
-          name: pkg.name,
-          dir,
-          tags: pkg.nx?.tags ?? [],
-          declared: new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})]),
-        }
-      }),
-  )
-
-const sourceFiles = (dir: string): Array<string> =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : sourceFiles(path)
-    return /\.(ts|tsx|mts|js|mjs)$/.test(entry.name) ? [path] : []
-  })
-
-const importPattern =
-  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|^import\s+["']([^"']+)["']/gm
-
-export const importsOf = (source: string): Array<string> =>
-  [...source.matchAll(importPattern)].map((m) => m[1] ?? m[2] ?? m[3] ?? "").filter((s) => s !== "")
-
-/** The package an import specifier names: `effect/Schema` is `effect`, `@mizan/x/testing` is `@mizan/x`. */
-const packageOf = (specifier: string): string => {
-  const parts = specifier.split("/")
-  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? specifier)
-}
+export { importsOf }
 
 const domainMayImport = new Set(["effect", "@mizan/kernel", "@mizan/eventsourcing"])
 /** What a domain lib's testing entry may import besides: the property-testing library its arbitraries are made of. */
@@ -145,10 +108,13 @@ export const boundaryProblems = (root: string): Array<string> => {
 }
 
 if (import.meta.main) {
-  const problems = boundaryProblems(join(import.meta.dirname, "..", ".."))
-  if (problems.length > 0) {
+  const root = join(import.meta.dirname, "..", "..")
+  const problems = boundaryProblems(root)
+  const circles = importCircles(root)
+  if (problems.length > 0)
     console.error(`Module boundaries: ${problems.length} broken\n${problems.map((p) => `  ${p}`).join("\n")}`)
-    process.exit(1)
-  }
-  console.log("Module boundaries: 0 broken")
+  else console.log("Module boundaries: 0 broken")
+  if (circles.length > 0) console.error(`Import circles: ${circles.length}\n${circles.map((c) => `  ${c}`).join("\n")}`)
+  else console.log("Import circles: 0")
+  if (problems.length > 0 || circles.length > 0) process.exit(1)
 }

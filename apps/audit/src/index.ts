@@ -7,16 +7,20 @@
 
 export { type CliIo, type ExitCode, exitCodes, parseTime, runCli, storeSettingDefault, usage } from "./cli/cli.ts"
 export { type CliRun, runCliToText } from "./cli/cliText.ts"
-export { type AuditFold, type FoldedStates, slimmed } from "./model/auditFold.ts"
+export {
+  type AuditFold,
+  type FoldedStates,
+  type MoneyFigureName,
+  type MoneyFigures,
+  moneyFigureNames,
+  slimmed,
+} from "./model/auditFold.ts"
 export { OrderNumberIssued, orderIndex, orderIndexRules, orderIndexStreamId } from "./model/orderIndex.ts"
 export {
   type AuditedAggregate,
   aggregateOf,
   type BrokenRule,
   domainFold,
-  type MoneyFigureName,
-  type MoneyFigures,
-  moneyFigureNames,
   registry,
 } from "./model/registry.ts"
 export { accessJson, accessText } from "./privacy/accessOutput.ts"

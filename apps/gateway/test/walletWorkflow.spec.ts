@@ -10,12 +10,16 @@ import { describe, expect, it } from "@effect/vitest"
 import { test } from "@fast-check/vitest"
 import { EventStore, handleCommand, layerMemory, loadAggregate } from "@mizan/eventsourcing"
 import { fils, type Sha256Hex, timestamp } from "@mizan/kernel"
-import { MemberDirectory, transferToWallet, type WalletTransferInput } from "@mizan/order-flows"
+import {
+  layerSandboxMemberDirectory,
+  MemberDirectory,
+  transferToWallet,
+  type WalletTransferInput,
+} from "@mizan/order-flows"
 import { MemberAccount, WalletTransfer } from "@mizan/transfer"
 import { placeWalletTransfer } from "@mizan/transfer/testing"
 import { Effect, Layer } from "effect"
 import fc from "fast-check"
-import { layerSandboxMemberDirectory } from "../src/sandbox/memberDirectory.ts"
 
 const { aggregate, streamId } = WalletTransfer
 const sha256 = (text: string): Sha256Hex => createHash("sha256").update(text, "utf8").digest("hex") as Sha256Hex

@@ -1,5 +1,5 @@
 import { Context, type Effect, type Stream } from "effect"
-import type { SignedHead } from "./chain.ts"
+import type { SignedHead } from "./chain/chain.ts"
 import type {
   AppendResult,
   ExpectedVersion,

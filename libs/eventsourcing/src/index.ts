@@ -1,5 +1,12 @@
+/**
+ * @mizan/eventsourcing: the decider and its command handler, event codecs,
+ * the EventStore port with the memory store, and the log's integrity the
+ * port answers with: the hash chain and signed heads (`./chain`) and the
+ * sealed personal data (`./sealing`), both also exported here
+ * (docs/decisions/0010-eventsourcing-holds-integrity.md).
+ */
 export { setBounded } from "./boundedMap.ts"
-export * from "./chain.ts"
+export * from "./chain/index.ts"
 export * from "./codec.ts"
 export * from "./decider.ts"
 export * from "./EventStore.ts"
@@ -8,7 +15,6 @@ export * from "./exclusiveWork.ts"
 export { fileErrorReason, fileWriteErrorReason } from "./fileError.ts"
 export * from "./follow.ts"
 export * from "./handler.ts"
-export * from "./headSigner.ts"
 export {
   instrumentedEventStore,
   layerInstrumentedEventStore,
@@ -19,5 +25,4 @@ export * from "./locks.ts"
 export * from "./memory.ts"
 export * from "./restart.ts"
 export * from "./sealing/index.ts"
-export * from "./streamHeads.ts"
 export * from "./writeHealth.ts"

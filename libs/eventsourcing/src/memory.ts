@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto"
 import { Clock, Effect, Layer } from "effect"
-import { chainGenesis, chainHashOf, type SignedHead } from "./chain.ts"
+import { chainGenesis, chainHashOf, type SignedHead } from "./chain/chain.ts"
 import { EventStore, type EventStoreShape, placeOnly } from "./EventStore.ts"
 import {
   type AppendResult,

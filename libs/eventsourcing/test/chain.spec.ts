@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { canonicalJsonByHand } from "../src/canonicalJson.ts"
+import { canonicalJsonByHand } from "../src/chain/canonicalJson.ts"
 import { canonicalJson, chainGenesis, chainHashOf, logDigestAfter, signedHeadPayload } from "../src/index.ts"
 
 const record = {
@@ -153,7 +153,7 @@ describe("canonical JSON's fast path", () => {
 
   it("writes the same bytes in a process that may not generate code, copying member by member there", () => {
     const value = { b: 1, a: { d: [1, { z: 1, y: 2 }], c: "é" }, _tag: "T" }
-    const script = `import { canonicalJson } from ${JSON.stringify(new URL("../src/canonicalJson.ts", import.meta.url).href)}
+    const script = `import { canonicalJson } from ${JSON.stringify(new URL("../src/chain/canonicalJson.ts", import.meta.url).href)}
       process.stdout.write(canonicalJson(${JSON.stringify(value)}))`
     const written = execFileSync(
       process.execPath,

@@ -56,7 +56,7 @@ export const migrations: ReadonlyArray<Migration> = [
     version: 2,
     description: "the tamper-evident log: chain hashes and signed heads",
     sql: (t) => `
-      -- SHA-256 hex over the stream's previous chain hash and this event (libs/eventsourcing/src/chain.ts).
+      -- SHA-256 hex over the stream's previous chain hash and this event (libs/eventsourcing/src/chain/chain.ts).
       -- Filled for every stored row by chainStoredEvents, then required.
       ALTER TABLE ${t.events} ADD COLUMN chain_hash text;
       -- Signed heads of the log, apart from it: cutting off the log's tail leaves the heads that covered it.

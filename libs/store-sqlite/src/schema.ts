@@ -51,7 +51,7 @@ export const migrations: ReadonlyArray<Migration> = [
     version: 2,
     description: "the tamper-evident log: chain hashes and signed heads",
     sql: `
-      -- SHA-256 hex over the stream's previous chain hash and this event (libs/eventsourcing/src/chain.ts).
+      -- SHA-256 hex over the stream's previous chain hash and this event (libs/eventsourcing/src/chain/chain.ts).
       -- SQLite adds a NOT NULL column only with a default; the migration fills every stored row at once.
       ALTER TABLE events ADD COLUMN chain_hash TEXT NOT NULL DEFAULT '';
       -- Signed heads of the log, apart from it: cutting off the log's tail leaves the heads that covered it.

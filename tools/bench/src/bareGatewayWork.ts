@@ -64,7 +64,6 @@ import { Effect, Exit, Result, Schema } from "effect"
 import { payTokenFor } from "../../../apps/gateway/src/payToken.ts"
 import { newMasterKey } from "../../../libs/eventsourcing/src/sealing/masterKeys.ts"
 import { chained, chainedOfEncoded, encodeEvents } from "../../../libs/store-sqlite/src/rows.ts"
-import type { GroupCommits } from "./bareServer.ts"
 
 const createOrder = operations["/acquire2/placeOrder"]
 const merchantId = "BENCH"
@@ -79,6 +78,14 @@ interface StreamWrite {
 interface Pending extends DecidedCreate {
   readonly reply: (envelope: unknown) => void
 }
+
+/**
+ * How the work's commits are grouped: what the answered function is given
+ * goes into the next commit with whatever else is queued, which
+ * `commitBatch` writes, answering how to acknowledge the batch
+ * (bareServer.ts, `inGroupCommits`, gives it).
+ */
+export type GroupCommits = <P>(commitBatch: (batch: ReadonlyArray<P>) => () => void) => (pending: P) => void
 
 export interface GatewayWorkOptions {
   readonly db: DatabaseSync

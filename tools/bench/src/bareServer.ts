@@ -51,6 +51,7 @@ import { closeSync, fdatasync, fsyncSync, openSync, readFileSync } from "node:fs
 import { createServer, type ServerResponse } from "node:http"
 import { dirname } from "node:path"
 import { DatabaseSync } from "node:sqlite"
+import type { GroupCommits } from "./bareGatewayWork.ts"
 
 const required = (name: string): string => {
   const value = process.env[name]
@@ -182,8 +183,6 @@ const answerCreated = (pending: Pending, orderNo: string) => {
  * of the log (the first to start after the commit, when offloaded)
  * acknowledges them all.
  */
-export type GroupCommits = <P>(commitBatch: (batch: ReadonlyArray<P>) => () => void) => (pending: P) => void
-
 const inGroupCommits: GroupCommits = <P>(commitBatch: (batch: ReadonlyArray<P>) => () => void) => {
   let queue: Array<P> = []
   let flushScheduled = false

@@ -14,9 +14,9 @@
  */
 
 import { EventStore, type StoreError, type VersionConflict } from "@mizan/eventsourcing"
-import { layerSandboxMemberDirectory } from "@mizan/gateway/sandbox/memberDirectory"
 import { dayMs, type Timestamp, timestamp } from "@mizan/kernel"
 import type { MemberDirectoryUnavailable } from "@mizan/order-flows"
+import { layerSandboxMemberDirectory } from "@mizan/order-flows"
 import { Clock, Effect } from "effect"
 import { SimulatedClock } from "./clock.ts"
 import { makeRandom } from "./random.ts"

@@ -7,8 +7,8 @@
  */
 
 import { createHash } from "node:crypto"
-import type { SandboxMember } from "@mizan/gateway/sandbox/memberDirectory"
 import { type FeePlan, fils, formatCompactUtc, type Sha256Hex, type Timestamp, timestamp } from "@mizan/kernel"
+import type { SandboxMember } from "@mizan/order-flows"
 import { type PayoutAbility, rate } from "@mizan/transfer"
 import type { SimulatedClock } from "./clock.ts"
 import type { Random } from "./random.ts"

@@ -9,21 +9,14 @@
 import { createWriteStream, existsSync, readFileSync, type WriteStream } from "node:fs"
 import { resolve } from "node:path"
 import { type CommandLine, fileErrorReason, fileWriteErrorReason, readCommandLine } from "@mizan/command-line"
-import {
-  EventStore,
-  type ForgetOutcome,
-  Sealing,
-  type StoreError,
-  SubjectKeys,
-  subjectKindsOf,
-} from "@mizan/eventsourcing"
+import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { withoutUndefined } from "@mizan/kernel"
-import { mizanSealingPlan } from "@mizan/order-views"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
-import { rotateMasterKey } from "@mizan/stores"
 import { Cause, Effect, Exit, Layer } from "effect"
-import { accessFindsNothing, accessJson, accessText, nothingHeldOf } from "../privacy/accessOutput.ts"
-import { type SubjectTarget, subjectAccess } from "../privacy/subjectAccess.ts"
+import { accessCommand } from "../privacy/access.ts"
+import { forgetCommand } from "../privacy/forget.ts"
+import { rotateCommand } from "../privacy/keys.ts"
+import { subjectOf } from "../privacy/subjectArgument.ts"
 import { replayInWorkers } from "../replay/parallelReplay.ts"
 import {
   type Cut,
@@ -43,7 +36,8 @@ import {
   timelineJson,
   timelineText,
 } from "../replay/timelineOutput.ts"
-import { formatCount, isoTime } from "../shared/format.ts"
+import { type CliIo, type ExitCode, exitCodes, ioWrite, type Run } from "../shared/commandIo.ts"
+import { formatCount } from "../shared/format.ts"
 import {
   AuditError,
   describeStore,
@@ -59,7 +53,8 @@ import {
   type StoreSetting,
   storeEnvironmentVariable,
 } from "../shared/stores.ts"
-import { chunkWriter, type WriteChunk } from "../shared/writeChunk.ts"
+import { streamExists } from "../shared/streamExists.ts"
+import { chunkWriter } from "../shared/writeChunk.ts"
 import { exportLog } from "../transfer/exportLog.ts"
 import { importDefaults, importLog } from "../transfer/importLog.ts"
 import { removedIfNewAndFailed } from "../transfer/newStore.ts"
@@ -67,27 +62,13 @@ import { verifyIsClean, verifyLog } from "../verify/verify.ts"
 import { verifyJson, verifyText } from "../verify/verifyOutput.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
 
-/**
- * `nothingHeld`: the store holds no data of the subject named, nor ever
- * forgot it. Apart from 0, so that a script that forgets a person tells
- * "done" from "nobody by that value" (a card number with its dashes).
- */
-export const exitCodes = { ok: 0, broken: 1, failed: 2, nothingHeld: 3 } as const
-export type ExitCode = (typeof exitCodes)[keyof typeof exitCodes]
+export { type CliIo, type ExitCode, exitCodes } from "../shared/commandIo.ts"
 
 /** The store the gateway writes by default (apps/gateway): the audit reads the same one unless told otherwise. */
 export const storeSettingDefault = "sqlite:data/mizan.db"
 
 /** Where the gateway writes the service's public key by default (apps/gateway/src/config/serviceKeys.ts). */
 export const servicePublicKeyFileDefault = "data/service-public.pem"
-
-export interface CliIo {
-  readonly stdout: NodeJS.WritableStream & { readonly isTTY?: boolean }
-  readonly stderr: NodeJS.WritableStream
-  readonly env: Readonly<Record<string, string | undefined>>
-  /** Where relative paths start from: the directory the command was started in. */
-  readonly cwd: string
-}
 
 export const usage = `usage: mizan-audit COMMAND [--store sqlite:PATH | postgres://... | kurrentdb://...] [--json]
        (--json: replay, show, at, verify and access; export writes NDJSON always)
@@ -194,18 +175,10 @@ const wholeNumber = (name: string, text: string | undefined, fallback: number): 
     : new AuditError({ detail: `--${name} must be a whole number above 0, not "${text}"` })
 }
 
-/** What one command does, once its store is open. */
-type Run = Effect.Effect<ExitCode, AuditError | StoreError, EventStore>
-
 /** A command with the store it needs provided: the events as stored, opened, or under sealing. */
 interface Command {
   readonly program: Effect.Effect<ExitCode, AuditError | StoreError>
 }
-
-const ioWrite =
-  (io: CliIo): WriteChunk =>
-  (text) =>
-    chunkWriter(io.stdout, "standard output")(text)
 
 const progressFor = (io: CliIo, label: string, store: StoreSetting, json: boolean): Progress =>
   !json && wantsProgress(io.stdout, io.env) ? makeProgress(io.stdout, label, eventCountOf(store)) : noProgress
@@ -250,11 +223,6 @@ const showCommand = (io: CliIo, streamId: string, json: boolean): Run =>
     yield* ioWrite(io)(json ? timelineJson(timeline) : timelineText(timeline))
     return timelineIsClean(timeline) ? exitCodes.ok : exitCodes.broken
   })
-
-const streamExists = Effect.fn("Audit.streamExists")(function* (streamId: string) {
-  const store = yield* EventStore
-  return (yield* store.readStream(streamId, { fromVersion: 1, maxCount: 1 })).length > 0
-})
 
 const atCommand = (io: CliIo, store: StoreSetting, cut: Cut, streamId: string | undefined, json: boolean): Run =>
   Effect.gen(function* () {
@@ -369,105 +337,6 @@ const verifyCommand = (io: CliIo, key: PublicKey, json: boolean): Run =>
     const report = yield* verifyLog({ servicePublicKey: key })
     yield* ioWrite(io)(json ? verifyJson(report) : verifyText(report))
     return verifyIsClean(report) ? exitCodes.ok : exitCodes.broken
-  })
-
-/**
- * The subject KIND:VALUE names to `command` (forget, access): VALUE as the
- * events hold it, or in clear (both also try its SHA-256); or, with
- * --stream, KIND alone: the subject of that kind the stream's events name by
- * no value of their own.
- */
-const subjectOf = (
-  command: string,
-  text: string | undefined,
-  streamId: string | undefined,
-): SubjectTarget | AuditError => {
-  if (streamId !== undefined)
-    return text === undefined || !/^[a-zA-Z][a-zA-Z0-9]*$/.test(text)
-      ? new AuditError({
-          detail: `${command} --stream STREAM needs a KIND alone, as in ${command} payer --stream STREAM`,
-        })
-      : (unknownKind(command, text) ?? { _tag: "OfStream", kind: text, streamId })
-  const colon = text?.indexOf(":") ?? -1
-  if (text === undefined || colon < 1 || colon === text.length - 1)
-    return new AuditError({ detail: `${command} needs KIND:VALUE, as in card:4111111111111111` })
-  const kind = text.slice(0, colon)
-  // In clear or as the events hold it: the value and its SHA-256 are both tried (subjectValuesOf).
-  return unknownKind(command, kind) ?? { _tag: "ByValue", kind, value: text.slice(colon + 1) }
-}
-
-/** The kinds of subject whose personal data the events hold: the only ones a forget can find. */
-const forgettableKinds = subjectKindsOf(mizanSealingPlan)
-
-/**
- * A KIND no event holds, refused as a usage error before the store opens.
- * The sealed store refuses it too (a library caller's forget), as an
- * InvalidRequest; here the line names the argument.
- */
-const unknownKind = (command: string, kind: string): AuditError | undefined =>
-  forgettableKinds.includes(kind)
-    ? undefined
-    : new AuditError({ detail: `${command} KIND must be one of ${forgettableKinds.join(", ")}, not "${kind}"` })
-
-/** A misspelt --stream would find no key and read as a payer already forgotten, or never held. */
-const refuseMissingStream = (subject: SubjectTarget) =>
-  Effect.gen(function* () {
-    if (subject._tag === "OfStream" && !(yield* streamExists(subject.streamId)))
-      return yield* new AuditError({
-        detail: `the store holds no stream ${subject.streamId}: name the order's stream as show names it`,
-      })
-  })
-
-const forgetCommand = (io: CliIo, subject: SubjectTarget, by: string) =>
-  Effect.gen(function* () {
-    const sealing = yield* Sealing
-    yield* refuseMissingStream(subject)
-    const outcome = yield* subject._tag === "ByValue"
-      ? sealing.forget(subject.kind, subject.value, by)
-      : sealing.forgetOfStream(subject.kind, subject.streamId, by)
-    yield* ioWrite(io)(`${forgetAnswer(subject, outcome, by)}\n`)
-    return outcome.keysDestroyed === 0 && outcome.forgottenBefore === undefined ? exitCodes.nothingHeld : exitCodes.ok
-  })
-
-/**
- * What a forget tells the operator. A subject forgotten before and one the
- * store never held are told apart: a misspelt VALUE (a card number with its
- * dashes) names a subject nobody has, and read as "already forgotten" it
- * let the officer close a request whose data still reads in clear.
- */
-const forgetAnswer = (subject: SubjectTarget, outcome: ForgetOutcome, by: string): string => {
-  if (outcome.keysDestroyed > 0)
-    return `forgot ${outcome.subjectId}: ${outcome.keysDestroyed} data key(s) destroyed, recorded as by ${by}`
-  if (outcome.forgottenBefore !== undefined)
-    return `${outcome.subjectId} was forgotten already, at ${isoTime(outcome.forgottenBefore.at)} by ${outcome.forgottenBefore.by}: nothing changed`
-  return nothingHeldOf(subject, outcome.subjectId, ": nothing changed")
-}
-
-/** What the store holds on a data subject (a subject access request), its data opened with the master key. */
-const accessCommand = (io: CliIo, store: StoreSetting, subject: SubjectTarget, json: boolean) =>
-  Effect.gen(function* () {
-    yield* refuseMissingStream(subject)
-    const access = yield* subjectAccess(subject, { storeName: describeStore(store) })
-    yield* ioWrite(io)(json ? accessJson(access) : accessText(access, subject))
-    return accessFindsNothing(access) ? exitCodes.nothingHeld : exitCodes.ok
-  })
-
-const rotateCommand = (io: CliIo, masterKeyFile: string, retire: boolean) =>
-  Effect.gen(function* () {
-    const keys = yield* SubjectKeys
-    const outcome = yield* rotateMasterKey(masterKeyFile, keys, { retire }).pipe(
-      Effect.catchTags({
-        MasterKeyFileError: (error) =>
-          Effect.fail(new AuditError({ detail: `rotating the master key: ${error.detail}` })),
-        RewrapError: (error) => Effect.fail(new AuditError({ detail: `rotating the master key: ${error.message}` })),
-      }),
-    )
-    yield* ioWrite(io)(
-      `master key ${outcome.masterKeyId} is current: ${formatCount(outcome.rewrapped)} data keys re-wrapped${
-        outcome.retired.length === 0 ? "" : `, retired ${outcome.retired.join(", ")}`
-      }\n`,
-    )
-    return exitCodes.ok
   })
 
 /**

@@ -12,9 +12,17 @@
  * over random histories made by the real deciders and damaged at random, that
  * every compact fold breaks exactly the rules the domain's fold breaks, with
  * the same details, after every append, and answers the same status and money.
+ *
+ * A leaf: the registry, the compact folds and the replay import it, and it
+ * imports none of them.
  */
 
-import type { BrokenRule, MoneyFigures } from "./registry.ts"
+import type { BrokenRule } from "@mizan/kernel"
+
+/** The money totals of a replay, in fils. */
+export const moneyFigureNames = ["paid", "refunded", "settled", "paidOut", "fees", "deposited"] as const
+export type MoneyFigureName = (typeof moneyFigureNames)[number]
+export type MoneyFigures = Partial<Readonly<Record<MoneyFigureName, number>>>
 
 /** One aggregate's fold as the replay runs it: `Event` and `State` are erased in the registry. */
 export interface AuditFold<Event = unknown, State = unknown> {

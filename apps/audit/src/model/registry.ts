@@ -23,16 +23,11 @@ import { Notification } from "@mizan/notification"
 import { RefundOrder } from "@mizan/refund"
 import { testClock, testClockInvariants, testClockStreamPrefix } from "@mizan/test-clock"
 import { BankTransfer, MemberAccount, VamDeposit, WalletTransfer } from "@mizan/transfer"
-import { type AuditFold, slimmed } from "./auditFold.ts"
+import { type AuditFold, type MoneyFigures, slimmed } from "./auditFold.ts"
 import { compactAcquiringFold } from "./compactAcquiring.ts"
 import { orderIndex, orderIndexInvariants, orderIndexStreamPrefix } from "./orderIndex.ts"
 
 export type { BrokenRule }
-
-/** The money totals of a replay, in fils. */
-export const moneyFigureNames = ["paid", "refunded", "settled", "paidOut", "fees", "deposited"] as const
-export type MoneyFigureName = (typeof moneyFigureNames)[number]
-export type MoneyFigures = Partial<Readonly<Record<MoneyFigureName, number>>>
 
 /**
  * The kinds the audit's code names beyond their registry entries: the rules
@@ -207,6 +202,9 @@ export const registry: ReadonlyArray<AuditedAggregate> = [
         "payerFeeFils",
         "rate",
         "feePlan",
+        // The arrival rule compares the expected arrival with the placement.
+        "expectedArrivalTime",
+        "createdTime",
       ]),
   }),
   audited({

@@ -31,34 +31,23 @@ import {
 import { withoutUndefined } from "@mizan/kernel"
 import { Effect, Result } from "effect"
 import type { AuditFold, FoldedStates } from "../model/auditFold.ts"
-import { type AuditedAggregate, aggregateOf, domainFold, moneyFigureNames, registry } from "../model/registry.ts"
+import { type AuditedAggregate, domainFold, registry } from "../model/registry.ts"
 import {
-  askingKinds,
   type CrossStreamFinding,
   crossStreamFindings,
   type FactsOf,
-  factsOfState,
-  holdsForGood,
   inReportOrder,
   type StreamFacts,
   wantedStreams,
 } from "./crossStream.ts"
-import { RecentIds } from "./recentIds.ts"
-import {
-  assembleReport,
-  type BrokenInvariant,
-  type EventPlace,
-  FilsTotal,
-  FindingList,
-  type PartialReport,
-  type ReplayReport,
-  type UndecodableEvent,
-  unknownKind,
-  type VersionGap,
-} from "./replayReport.ts"
-import { RetiredStreams } from "./retiredStreams.ts"
-import { hashOfStreamId, StreamTable, workerOfHash, workerOfStream } from "./streamTable.ts"
+import { EventFolder } from "./eventFolder.ts"
+import { HeldStreams } from "./heldStreams.ts"
+import { partOf } from "./partialReport.ts"
+import { ReplayFindings } from "./replayFindings.ts"
+import { assembleReport, type PartialReport, type ReplayReport } from "./replayReport.ts"
+import { holderOf, type Partition, type TrackedStreams } from "./tracked.ts"
 
+export { evolveRule, timeRule } from "./replayFindings.ts"
 export {
   type BrokenInvariant,
   type EventPlace,
@@ -71,24 +60,7 @@ export {
   unknownKind,
   type VersionGap,
 } from "./replayReport.ts"
-
-/** One stream as the replay holds it. */
-export interface TrackedStream {
-  readonly streamId: string
-  /** Undefined for a stream no aggregate of the registry owns. */
-  readonly aggregate: AuditedAggregate | undefined
-  /** The fold its state is made by: the aggregate's domain fold or its compact one. */
-  readonly fold: AuditFold | undefined
-  state: unknown
-  /** The version of the last event read (0 before the first). */
-  version: number
-  lastPosition: GlobalPosition
-  lastRecordedAt: number
-  /** The rules broken after the last event, as `rule + detail` keys; undefined while none is. */
-  broken: ReadonlySet<string> | undefined
-  /** Events read (by every replayer of the log) before this stream's first. */
-  readonly firstRead: number
-}
+export type { Partition, TrackedStream, TrackedStreams } from "./tracked.ts"
 
 /**
  * Whether `next`, the event read right after `record`, starts another append
@@ -122,34 +94,6 @@ export const replayPageSizeEventsDefault = 500
  */
 export const logPageSizeEventsDefault = 5_000
 
-export const evolveRule = "the aggregate's evolve accepts every recorded event"
-
-/**
- * Recorded history never runs backwards: within a stream, each append is
- * recorded at or after the one before it. A sandbox test clock moves a
- * merchant's time forward only, and survives restarts, so that this holds.
- */
-export const timeRule = "a stream's recorded time never goes back"
-
-/** The share of the streams one worker of a parallel replay holds: those whose id hashes to `index` modulo `count`. */
-export interface Partition {
-  readonly index: number
-  readonly count: number
-}
-
-/** Whether the replayer of `partition` folds a stream: every stream without one. */
-/**
- * How many of other parts' streams a part remembers as read lately (`RecentIds`):
- * enough for an index to find its stream among the appends of other writers
- * that came between the two, few enough to search at each index.
- */
-const readElsewhereRemembered = 32
-
-const holderOf =
-  (partition: Partition | undefined) =>
-  (streamId: string): boolean =>
-    partition === undefined || workerOfStream(streamId, partition.count) === partition.index
-
 export interface ReplayerOptions {
   readonly registry?: ReadonlyArray<AuditedAggregate>
   readonly findingsListedMax?: number
@@ -162,30 +106,6 @@ export interface ReplayerOptions {
    * default; the tests compare with a replay that does not). A domain replay never does.
    */
   readonly retire?: boolean
-}
-
-/**
- * A broken rule is one finding per stream while it stays broken: its detail
- * (a remaining amount, a balance) moves with every later append, and an
- * edited refund was reported again at each of them.
- */
-const ruleKey = (broken: { readonly rule: string }): string => broken.rule
-
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error))
-
-/**
- * The streams a replay holds, by id, in the order they were first read. A
- * retired stream is answered as a `TrackedStream` made for the asking.
- */
-export interface TrackedStreams {
-  /** Every stream read, open or retired. */
-  readonly size: number
-  /** The streams a compact replay has retired (and not revived). */
-  readonly retired: number
-  readonly get: (streamId: string) => TrackedStream | undefined
-  readonly has: (streamId: string) => boolean
-  readonly isRetired: (streamId: string) => boolean
-  readonly values: () => IterableIterator<TrackedStream>
 }
 
 export interface Replayer {
@@ -214,351 +134,53 @@ export interface Replayer {
   readonly crossStream: (factsOf: FactsOf) => Array<CrossStreamFinding>
 }
 
+/** Each aggregate's fold: its compact one for a compact replay, where it has one, else the domain's. */
+const foldsOf = (entries: ReadonlyArray<AuditedAggregate>, states: FoldedStates | undefined) =>
+  new Map<AuditedAggregate, AuditFold>(
+    entries.map((entry) => [entry, states === "compact" ? (entry.compact ?? domainFold(entry)) : domainFold(entry)]),
+  )
+
+/**
+ * A replayer: its streams (heldStreams.ts), what it finds (replayFindings.ts)
+ * and the loop that folds each event into them (eventFolder.ts), composed.
+ * Every answer but `apply` first checks the append that ended last.
+ */
 export const makeReplayer = (options: ReplayerOptions = {}): Replayer => {
   const entries = options.registry ?? registry
   const listedMax = options.findingsListedMax ?? findingsListedMaxDefault
-  const folds = new Map<AuditedAggregate, AuditFold>(
-    entries.map((entry) => [
-      entry,
-      options.states === "compact" ? (entry.compact ?? domainFold(entry)) : domainFold(entry),
-    ]),
-  )
-  const partition = options.partition
-  const holds = holderOf(partition)
+  const held = new HeldStreams(entries, foldsOf(entries, options.states), options.partition)
+  const findings = new ReplayFindings(listedMax)
   const retiring = options.states === "compact" && options.retire !== false
-  const retired = new RetiredStreams()
-  const streams = new StreamTable<TrackedStream>((index) => retired.idOf(index))
-  /** The retired streams' status counts and money, kept as they retire (and taken back if one revives). */
-  const retiredCounts = new Map<AuditedAggregate, Map<string, { kind: string; status: string; streams: number }>>()
-  const retiredMoney = moneyFigureNames.map(() => new FilsTotal())
-  const broken = new FindingList<BrokenInvariant>(listedMax)
-  const undecodable = new FindingList<UndecodableEvent>(listedMax)
-  const versionGaps = new FindingList<VersionGap>(listedMax)
-  let read = 0
-  let events = 0
-  let notificationAttempts = 0
-  let firstPosition: GlobalPosition | undefined
-  let lastPosition: GlobalPosition | undefined
-
-  const track = (streamId: string, hash: number): TrackedStream => {
-    const aggregate = aggregateOf(streamId, entries)
-    const fold = aggregate === undefined ? undefined : folds.get(aggregate)
-    const tracked: TrackedStream = {
-      streamId,
-      aggregate,
-      fold,
-      state: fold?.initial(),
-      version: 0,
-      lastPosition: logStart,
-      lastRecordedAt: 0,
-      broken: undefined,
-      firstRead: read,
-    }
-    streams.add(tracked, hash)
-    return tracked
-  }
-
-  /** Adds a retired stream's status and money to the running totals (`sign` 1), or takes them back (-1). */
-  const countRetired = (aggregate: AuditedAggregate, fold: AuditFold, state: unknown, sign: 1 | -1) => {
-    const status = fold.status(state)
-    // By aggregate, then status: a key string made per retired stream was most of what retiring allocated.
-    let byStatus = retiredCounts.get(aggregate)
-    if (byStatus === undefined) {
-      byStatus = new Map()
-      retiredCounts.set(aggregate, byStatus)
-    }
-    const count = byStatus.get(status)
-    if (count === undefined) byStatus.set(status, { kind: aggregate.kind, status, streams: sign })
-    else count.streams += sign
-    const figures = fold.money(state)
-    for (let i = 0; i < moneyFigureNames.length; i++) {
-      const fils = figures[moneyFigureNames[i]!]
-      if (fils !== undefined && fils !== 0) retiredMoney[i]!.add(sign * fils)
-    }
-  }
-
-  /** Other parts' streams read last: most indexes name one of these when their part does not hold the stream. */
-  const readElsewhere = new RecentIds(readElsewhereRemembered)
-
-  /**
-   * Whether the log read so far holds a stream: one this replayer holds (the
-   * id hashed once, for the part and the table), or one of another part's
-   * read lately. False for another part's stream read longer ago: the rules
-   * then ask that part at the end, as for a stream not read at all.
-   */
-  const readAlready = (streamId: string): boolean => {
-    const hash = hashOfStreamId(streamId)
-    return partition === undefined || workerOfHash(hash, partition.count) === partition.index
-      ? streams.getHashed(streamId, hash) !== undefined
-      : readElsewhere.has(streamId)
-  }
-
-  /** Retires an open stream whose state is final: an append left it so, and no rule of it is broken. */
-  const retire = (tracked: TrackedStream, aggregate: AuditedAggregate, fold: AuditFold) => {
-    countRetired(aggregate, fold, tracked.state, 1)
-    const index = retired.add(tracked, aggregate, holdsForGood(aggregate.kind, tracked.state, readAlready))
-    streams.replace(tracked.streamId, hashOfStreamId(tracked.streamId), index)
-  }
-
-  /** A retired stream open again, as it was when it retired: an event came after its end. */
-  const revive = (index: number, hash: number): TrackedStream => {
-    const { aggregate, ...fields } = retired.revive(index)
-    const fold = folds.get(aggregate)!
-    countRetired(aggregate, fold, fields.state, -1)
-    const tracked: TrackedStream = { ...fields, aggregate, fold, broken: undefined }
-    streams.replace(tracked.streamId, hash, tracked)
-    return tracked
-  }
-
-  /** A retired stream as a `TrackedStream`, for the library's readers. */
-  const retiredView = (index: number): TrackedStream => {
-    const { aggregate, ...fields } = retired.fieldsOf(index)
-    return { ...fields, aggregate, fold: folds.get(aggregate), broken: undefined }
-  }
-
-  const placeOf = (tracked: TrackedStream): EventPlace => ({
-    streamId: tracked.streamId,
-    streamVersion: tracked.version,
-    globalPosition: tracked.lastPosition,
-  })
-
-  /** Reports the rules broken now that were not broken (in the same way) after the stream's previous append. */
-  const checkInvariants = (tracked: TrackedStream, kind: string, fold: AuditFold) => {
-    const now = fold.invariants(tracked.state)
-    if (now.length === 0) {
-      tracked.broken = undefined
-      return
-    }
-    const keys = new Set<string>()
-    for (const rule of now) {
-      const key = ruleKey(rule)
-      if (tracked.broken?.has(key) !== true && !keys.has(key))
-        broken.add({ ...placeOf(tracked), kind, rule: rule.rule, detail: rule.detail })
-      keys.add(key)
-    }
-    tracked.broken = keys
-  }
-
-  /**
-   * The stream whose invariants are due. They are checked once an append
-   * ends: an append's events sit side by side in the log (one stream, one
-   * recorded time), and only the state after a whole append is one a
-   * reader can ever load (an append is atomic). So a decision of two events
-   * (a wallet transfer placed, then failed at once) is judged on the state it
-   * leaves, not on the state between its events (see `endsAppend`).
-   */
-  let due: TrackedStream | undefined
-
-  const checkDue = () => {
-    const tracked = due
-    if (tracked === undefined) return
-    due = undefined
-    const { aggregate, fold } = tracked
-    if (aggregate === undefined || fold === undefined) return
-    checkInvariants(tracked, aggregate.kind, fold)
-    // A stream with a rule broken stays open: it keeps the rules it broke (a damaged log only).
-    if (retiring && tracked.broken === undefined && fold.ended?.(tracked.state) === true)
-      retire(tracked, aggregate, fold)
-  }
-
-  const undecodableAt = (tracked: TrackedStream, record: RecordedEvent, reason: string) =>
-    undecodable.add({ ...placeOf(tracked), type: record.type, schemaVersion: record.schemaVersion, reason })
-
-  /** Folds `record`, or reports it undecodable for `damage` (an event the store could not give back). */
-  const foldEvent = (record: RecordedEvent, damage: string | undefined): void => {
-    const streamId = record.streamId
-    let tracked = due
-    read++
-    // The event continues the due stream's append when it is that stream's, read right after it, at its time (`endsAppend`).
-    if (
-      tracked === undefined ||
-      tracked.streamId !== streamId ||
-      record.metadata.recordedAt !== tracked.lastRecordedAt
-    ) {
-      checkDue()
-      const hash = hashOfStreamId(streamId)
-      // Another worker's stream: it ended the due append, and is that worker's to fold.
-      if (partition !== undefined && workerOfHash(hash, partition.count) !== partition.index) {
-        readElsewhere.add(streamId)
-        return
-      }
-      const slot = streams.getHashed(streamId, hash)
-      tracked = slot === undefined ? track(streamId, hash) : typeof slot === "number" ? revive(slot, hash) : slot
-    }
-    events++
-    if (record.type === "NotificationAttempted") notificationAttempts++
-    // The least and the greatest position replayed: the same as the first and the last of a log read in order,
-    // and what a replay in parts merges to when a damaged log is not.
-    if (firstPosition === undefined || record.globalPosition < firstPosition) firstPosition = record.globalPosition
-    if (lastPosition === undefined || record.globalPosition > lastPosition) lastPosition = record.globalPosition
-    if (record.streamVersion !== tracked.version + 1)
-      versionGaps.add({
-        streamId,
-        streamVersion: record.streamVersion,
-        globalPosition: record.globalPosition,
-        expectedVersion: tracked.version + 1,
-      })
-    if (record.metadata.recordedAt < tracked.lastRecordedAt)
-      broken.add({
-        streamId,
-        streamVersion: record.streamVersion,
-        globalPosition: record.globalPosition,
-        kind: tracked.aggregate?.kind ?? "unknown",
-        rule: timeRule,
-        detail: `recorded at ${new Date(record.metadata.recordedAt).toISOString()}, after an event recorded at ${new Date(tracked.lastRecordedAt).toISOString()}`,
-      })
-    tracked.version = record.streamVersion
-    tracked.lastPosition = record.globalPosition
-    tracked.lastRecordedAt = record.metadata.recordedAt
-    if (damage !== undefined) {
-      undecodableAt(tracked, record, damage)
-      return
-    }
-    const { aggregate, fold } = tracked
-    if (aggregate === undefined || fold === undefined) {
-      undecodableAt(tracked, record, "no aggregate the audit knows owns this stream")
-      return
-    }
-    const decoded = aggregate.codec.decode(record)
-    if (Result.isFailure(decoded)) {
-      undecodableAt(tracked, record, decoded.failure)
-      return
-    }
-    try {
-      tracked.state = fold.evolve(tracked.state, decoded.success)
-    } catch (error) {
-      broken.add({
-        ...placeOf(tracked),
-        kind: aggregate.kind,
-        rule: evolveRule,
-        detail: `${record.type}: ${errorText(error)}`,
-      })
-      return
-    }
-    due = tracked
-  }
-
-  /**
-   * The streams held, open or retired, whose rules span streams (`askingKinds`),
-   * as those rules read them (they order what they find). The others, most of
-   * the streams, are passed over before an object is made of them.
-   */
-  const subjects = function* () {
-    for (const tracked of streams.open()) {
-      if (tracked.aggregate === undefined || !askingKinds.has(tracked.aggregate.kind)) continue
-      yield {
-        ...placeOf(tracked),
-        kind: tracked.aggregate.kind,
-        state: tracked.state,
-        firstRead: tracked.firstRead,
-      }
-    }
-    for (const index of retired.indexes()) {
-      if (!askingKinds.has(retired.kindOf(index)) || retired.crossStreamHolds(index)) continue
-      const stream = retired.fieldsOf(index)
-      yield {
-        streamId: stream.streamId,
-        streamVersion: stream.version,
-        globalPosition: stream.lastPosition,
-        kind: stream.aggregate.kind,
-        state: stream.state,
-        firstRead: stream.firstRead,
-      }
-    }
-  }
-
+  const folder = new EventFolder(held, findings, retiring)
+  const holds = holderOf(options.partition)
   const part = (): PartialReport => {
-    checkDue()
-    const totals = moneyFigureNames.map(() => new FilsTotal())
-    const counted = new Map<string, { kind: string; status: string; streams: number }>()
-    for (const byStatus of retiredCounts.values())
-      for (const count of byStatus.values())
-        if (count.streams > 0) counted.set(`${count.kind}\u0000${count.status}`, { ...count })
-    for (const tracked of streams.open()) {
-      const { aggregate, fold, state } = tracked
-      const kind = aggregate?.kind ?? unknownKind
-      const status = fold === undefined ? unknownKind : fold.status(state)
-      const key = `${kind}\u0000${status}`
-      const count = counted.get(key)
-      if (count === undefined) counted.set(key, { kind, status, streams: 1 })
-      else count.streams++
-      if (fold === undefined) continue
-      const figures = fold.money(state)
-      for (let i = 0; i < moneyFigureNames.length; i++) {
-        const fils = figures[moneyFigureNames[i]!]
-        if (fils !== undefined && fils !== 0) totals[i]!.add(fils)
-      }
-    }
-    return {
-      events,
-      notificationAttempts,
-      streams: streams.size,
-      firstPosition,
-      lastPosition,
-      statusCounts: [...counted.values()],
-      money: totals.map((total, i) => total.total() + retiredMoney[i]!.total()),
-      brokenInvariants: { total: broken.total, listed: [...broken.listed] },
-      undecodable: { total: undecodable.total, listed: [...undecodable.listed] },
-      versionGaps: { total: versionGaps.total, listed: [...versionGaps.listed] },
-    }
+    folder.checkDue()
+    return partOf(held, findings, folder)
   }
-
-  const factsOfStream = (streamId: string): StreamFacts | undefined => {
-    const slot = streams.get(streamId)
-    if (slot === undefined) return undefined
-    if (typeof slot !== "number") return factsOfState(slot.aggregate?.kind, slot.state)
-    const stream = retired.fieldsOf(slot)
-    return factsOfState(stream.aggregate.kind, stream.state)
-  }
-
-  const trackedOf = (streamId: string): TrackedStream | undefined => {
-    const slot = streams.get(streamId)
-    return typeof slot === "number" ? retiredView(slot) : slot
-  }
-
-  const tracked: TrackedStreams = {
-    get size() {
-      return streams.size
-    },
-    get retired() {
-      return retired.size
-    },
-    get: trackedOf,
-    has: (streamId) => streams.get(streamId) !== undefined,
-    isRetired: (streamId) => typeof streams.get(streamId) === "number",
-    values: () => {
-      const all = [...streams.open()]
-      if (retired.size === 0) return all.values()
-      for (const index of retired.indexes()) all.push(retiredView(index))
-      return all.sort((a, b) => a.firstRead - b.firstRead).values()
-    },
-  }
-
-  const crossStream = (factsOf: FactsOf) => {
-    checkDue()
-    return crossStreamFindings(subjects(), (streamId) =>
-      holds(streamId) ? factsOfStream(streamId) : factsOf(streamId),
+  const crossStream = (factsOf: FactsOf): Array<CrossStreamFinding> => {
+    folder.checkDue()
+    return crossStreamFindings(held.subjects(), (streamId) =>
+      holds(streamId) ? held.factsOf(streamId) : factsOf(streamId),
     )
   }
-
   return {
-    apply: (record) => foldEvent(record, undefined),
+    apply: (record) => folder.fold(record, undefined),
     applyDamaged: ({ why, recordedAt, ...place }) =>
-      foldEvent({ ...place, data: undefined, metadata: { recordedAt } }, `the store cannot read it: ${why}`),
-    streams: tracked,
+      folder.fold({ ...place, data: undefined, metadata: { recordedAt } }, `the store cannot read it: ${why}`),
+    streams: held.view(),
     part,
     // Each stream once: only other parts' streams cross to another thread, and each costs a copy there and back.
     // The last append's check first: an index it retires may hold for good, and is not asked about.
     wanted: () => {
-      checkDue()
-      return [...new Set(wantedStreams(subjects()))].filter((streamId) => !holds(streamId))
+      folder.checkDue()
+      return [...new Set(wantedStreams(held.subjects()))].filter((streamId) => !holds(streamId))
     },
-    factsOf: (streamIds) => streamIds.map(factsOfStream),
+    factsOf: (streamIds) => streamIds.map(held.factsOf),
     crossStream,
     report: () =>
       assembleReport(
         [part()],
-        inReportOrder(crossStream(factsOfStream)),
+        inReportOrder(crossStream(held.factsOf)),
         entries.map((entry) => entry.kind),
         listedMax,
       ),

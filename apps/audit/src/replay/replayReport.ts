@@ -8,8 +8,8 @@
  */
 
 import type { GlobalPosition } from "@mizan/eventsourcing"
-import type { BrokenRule, MoneyFigureName } from "../model/registry.ts"
-import { moneyFigureNames } from "../model/registry.ts"
+import { type MoneyFigureName, moneyFigureNames } from "../model/auditFold.ts"
+import type { BrokenRule } from "../model/registry.ts"
 
 /** Where an event sits: its stream, its version there, and its place in the global log. */
 export interface EventPlace {

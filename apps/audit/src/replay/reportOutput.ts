@@ -4,7 +4,7 @@
  * are decimal strings in JSON, since they are bigints.
  */
 import { withoutUndefined } from "@mizan/kernel"
-import { type MoneyFigureName, moneyFigureNames } from "../model/registry.ts"
+import { type MoneyFigureName, moneyFigureNames } from "../model/auditFold.ts"
 import { formatCount, formatFilsBig, formatFilsBigGrouped } from "../shared/format.ts"
 import { type EventPlace, type Findings, isClean, type ReplayReport } from "./replay.ts"
 

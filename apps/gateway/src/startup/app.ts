@@ -18,7 +18,7 @@ import {
   type StoreError,
 } from "@mizan/eventsourcing"
 import { parseFils } from "@mizan/kernel"
-import { MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
+import { layerSandboxMemberDirectory, MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { sha256Hex } from "@mizan/protocol"
 import {
@@ -61,7 +61,6 @@ import { ApiSettings } from "../pipeline/apiSettings.ts"
 import { followMerchants } from "../pipeline/merchantReload.ts"
 import { makeMerchantDirectory } from "../pipeline/merchants.ts"
 import { RateLimiter } from "../pipeline/rateLimit.ts"
-import { layerSandboxMemberDirectory } from "../sandbox/memberDirectory.ts"
 import { canonicalPathsOnly } from "./canonicalPath.ts"
 import { withCrashHook } from "./crashHook.ts"
 import { createDrainingServer } from "./drainingServer.ts"

@@ -6,10 +6,10 @@
  */
 import { Effect, type Scope } from "effect"
 import { describe, expect, it } from "vitest"
-import { chainGenesis, chainHashOf, type SignedHead } from "../chain.ts"
+import { chainGenesis, chainHashOf, type SignedHead } from "../chain/chain.ts"
 import type { NewEvent, RecordedEvent } from "../events.ts"
-import type { StoreUnderTest } from "./contract.ts"
 import { readWholeLog } from "./readWholeLog.ts"
+import type { StoreUnderTest } from "./storeUnderTest.ts"
 
 const event = (n: number, extra: Partial<NewEvent> = {}): NewEvent => ({
   type: "Happened",

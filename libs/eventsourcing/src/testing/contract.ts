@@ -7,32 +7,10 @@ import { withoutUndefined } from "@mizan/kernel"
 import { Clock, Duration, Effect, Exit, Fiber, Option, Predicate, type Scope, Stream } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import type { EventStoreShape } from "../EventStore.ts"
 import { type GlobalPosition, logStart, type NewEvent } from "../events.ts"
 import { chainContract, expectChained } from "./chainContract.ts"
 import { readWholeLog } from "./readWholeLog.ts"
-
-export interface StoreUnderTest {
-  readonly store: EventStoreShape
-  /**
-   * For durable adapters: closes this store and opens the same data again,
-   * as a restarted process would.
-   */
-  readonly reopen?: () => Effect.Effect<EventStoreShape, unknown, Scope.Scope>
-  /**
-   * For adapters that commit first and make the commit durable after (SQLite
-   * syncing its log in the thread pool, `syncsAfterCommit`): holds that step
-   * back from now until the gate is released.
-   */
-  readonly holdDurability?: () => Effect.Effect<DurabilityGate>
-}
-
-export interface DurabilityGate {
-  /** Completes once some commit waits at the gate to become durable. */
-  readonly waiting: Effect.Effect<void>
-  /** Lets every held and later commit become durable. */
-  readonly release: Effect.Effect<void>
-}
+import type { StoreUnderTest } from "./storeUnderTest.ts"
 
 export interface ContractOptions {
   /** The adapter keeps nothing across a restart (only the memory adapter). Durable adapters must give `reopen`. */

@@ -8,7 +8,7 @@
 import { Effect, Fiber } from "effect"
 import { expect } from "vitest"
 import type { SubjectKey, SubjectKeysShape } from "../sealing/SubjectKeys.ts"
-import type { DurabilityGate } from "./contract.ts"
+import type { DurabilityGate } from "./storeUnderTest.ts"
 
 export interface HeldDurability {
   /** Holds every request from now until the gate answered is released. */

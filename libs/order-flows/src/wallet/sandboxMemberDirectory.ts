@@ -1,8 +1,14 @@
+/**
+ * The sandbox's member directory, an adapter of the `MemberDirectory` port
+ * (memberDirectory.ts) on the store's own member-account streams: what the
+ * gateway runs in sandbox mode and what tools/histories writes its wallet
+ * transfers through. Here, beside its port, so that neither needs the other.
+ */
 import { EventStore, handleCommand, loadAggregate } from "@mizan/eventsourcing"
 import { type Fils, type Sha256Hex, timestamp } from "@mizan/kernel"
-import { MemberCreditRefused, MemberDirectory, MemberDirectoryUnavailable } from "@mizan/order-flows"
 import { MemberAccount, type WalletTransfer } from "@mizan/transfer"
 import { Clock, Effect, Layer } from "effect"
+import { MemberCreditRefused, MemberDirectory, MemberDirectoryUnavailable } from "./memberDirectory.ts"
 
 const { aggregate, streamId } = MemberAccount
 type Beneficiary = WalletTransfer.Beneficiary

@@ -7,8 +7,8 @@
  * they cannot disagree.
  */
 import { createHash } from "node:crypto"
+import type { EventMetadata } from "../events.ts"
 import { canonicalJson, canonicalJsonOrNothing } from "./canonicalJson.ts"
-import type { EventMetadata } from "./events.ts"
 
 export { canonicalJson, canonicalJsonOrNothing } from "./canonicalJson.ts"
 

@@ -7,11 +7,11 @@
  * read of the last head and one empty page.
  */
 import { Clock, Effect } from "effect"
+import { EventStore } from "../EventStore.ts"
+import { type GlobalPosition, logStart, StoreError } from "../events.ts"
+import { heldExclusively } from "../exclusiveWork.ts"
+import { restartedOnFailure } from "../restart.ts"
 import { chainGenesis, logDigestAfter, type SignedHead, signedHeadPayload } from "./chain.ts"
-import { EventStore } from "./EventStore.ts"
-import { type GlobalPosition, logStart, StoreError } from "./events.ts"
-import { heldExclusively } from "./exclusiveWork.ts"
-import { restartedOnFailure } from "./restart.ts"
 
 /** Once a minute: a cut-off tail or deleted stream is then detectable for everything older than a minute. */
 export const headSignIntervalMsDefault = 60_000

@@ -5,7 +5,7 @@
  * committed, so a remembered one is right for an append expecting that
  * version however old it is; an append expecting another version reads.
  */
-import { setBounded } from "./boundedMap.ts"
+import { setBounded } from "../boundedMap.ts"
 import { chainGenesis, type Sha256Hex } from "./chain.ts"
 
 /** A stream's version and the chain hash of its last event. */
