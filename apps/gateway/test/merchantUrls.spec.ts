@@ -39,6 +39,12 @@ describe("URLs a merchant sends, in the sandbox", () => {
     })
   })
 
+  it("refuses loopback through a NAT64 translator even in the sandbox: it is the translator's machine", async () => {
+    expect(await refusalOf(sandboxGateway, { notifyUrl: "http://[64:ff9b::7f00:1]:9/n" })).toMatchObject({
+      msg: "INVALID_PARAMETER: bizContent.notifyUrl must name a public address: 64:ff9b::7f00:1 is a loopback address (NAT64 of 127.0.0.1)",
+    })
+  })
+
   it("refuses a redirectUrl the same way, naming its path", async () => {
     expect(await refusalOf(sandboxGateway, { paySceneParams: { redirectUrl: "javascript:alert(1)" } })).toMatchObject({
       msg: "INVALID_PARAMETER: bizContent.paySceneParams.redirectUrl must be an absolute http or https URL",
@@ -78,6 +84,18 @@ describe("URLs a merchant sends, in production", () => {
     ["http://localhost/notify", "localhost is a loopback address"],
     ["http://api.localhost/notify", "api.localhost is a loopback address"],
     ["http://[::1]/notify", "::1 is a loopback address"],
+    ["http://2852039166/", "169.254.169.254 is a link-local address"],
+    ["http://0251.0376.0251.0376/", "169.254.169.254 is a link-local address"],
+    ["http://0xa9fea9fe/", "169.254.169.254 is a link-local address"],
+    ["http://[::ffff:a9fe:a9fe]/", "::ffff:a9fe:a9fe is a link-local address"],
+    ["http://[::a9fe:a9fe]/", "::a9fe:a9fe is a link-local address (IPv4-compatible of 169.254.169.254)"],
+    ["http://[64:ff9b::a9fe:a9fe]/", "64:ff9b::a9fe:a9fe is a link-local address (NAT64 of 169.254.169.254)"],
+    ["http://[64:ff9b:1::a9fe:a9fe]/", "64:ff9b:1::a9fe:a9fe is a private address"],
+    ["http://[2002:a9fe:a9fe::]/", "2002:a9fe:a9fe:: is a link-local address (6to4 of 169.254.169.254)"],
+    [
+      "http://[2001:0:4136:e378:8000:63bf:5601:5601]/",
+      "2001:0:4136:e378:8000:63bf:5601:5601 is a link-local address (Teredo of 169.254.169.254)",
+    ],
   ])("refuses %s: the notifier would refuse it at delivery", async (notifyUrl, reason) => {
     expect((await refusalOf(production, { notifyUrl })).msg).toBe(
       `INVALID_PARAMETER: bizContent.notifyUrl must name a public address: ${reason}`,

@@ -1,10 +1,11 @@
 /** The service as separate processes (`main.ts`), for the crash and multi-process tests. */
 import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { type MerchantClient, makeMerchantClient } from "@mizan/merchant-client"
 import { Effect } from "effect"
+import type { GatewayConfig } from "../src/config/config.ts"
 import { merchantKeys } from "./harness.ts"
 
 const mainScript = join(import.meta.dirname, "..", "src", "startup", "main.ts")
@@ -31,6 +32,13 @@ export const freePort = () =>
       probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
     })
   })
+
+/** Writes `config` as `config.json` in `dataDir`, for a service process to start on; answers its path. */
+export const writeConfig = (dataDir: string, config: GatewayConfig): string => {
+  const configPath = join(dataDir, "config.json")
+  writeFileSync(configPath, JSON.stringify(config))
+  return configPath
+}
 
 export interface ServiceProcessOptions {
   /** More environment (an OpenTelemetry collector, say). */

@@ -8,7 +8,7 @@
  */
 import { lookup } from "node:dns/promises"
 import { isIP, type LookupFunction } from "node:net"
-import { type AddressPolicyMode, bareHost, refusedKind } from "@mizan/protocol"
+import { type AddressPolicyMode, bareHost, nonPublicDescription, refusedAddress } from "@mizan/protocol"
 import { Effect, Result } from "effect"
 
 /** The spec's notifyUrl is a String(200). */
@@ -115,11 +115,10 @@ export const checkNotifyUrl = Effect.fnUntraced(function* (
   const resolved = resolution.success
   if (resolved.length === 0) return { _tag: "Unresolved", code: "ENOTFOUND" } satisfies UnresolvedUrl
   for (const { address } of resolved) {
-    const kind = refusedKind(address, mode)
-    if (kind === undefined) continue
-    return refused(
-      family === 0 ? `${host} resolves to ${address}, a ${kind} address` : `${address} is a ${kind} address`,
-    )
+    const found = refusedAddress(address, mode)
+    if (found === undefined) continue
+    const description = nonPublicDescription(found)
+    return refused(family === 0 ? `${host} resolves to ${address}, ${description}` : `${address} is ${description}`)
   }
   return { _tag: "Allowed", url, addresses: resolved } satisfies AllowedUrl
 })

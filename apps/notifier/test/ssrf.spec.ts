@@ -6,6 +6,7 @@ import { checkNotifyUrl, notifyIdFor, type ResolveHost, readNotification } from 
 import {
   ack,
   announce,
+  attemptsOf,
   eventually,
   notificationEvents,
   onTestDay,
@@ -22,6 +23,7 @@ const fakeDns: ResolveHost = async (host) => {
     "intranet.merchant.test": ["10.20.30.40"],
     "mixed.merchant.test": ["93.184.216.34", "192.168.1.5"],
     "metadata.merchant.test": ["169.254.169.254"],
+    "nat64.merchant.test": ["64:ff9b::a9fe:a9fe"],
     "public.merchant.test": ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"],
   }
   const addresses = answers[host]
@@ -123,6 +125,69 @@ describe("notifyUrl check", () => {
   )
 })
 
+describe("host names that resolve to a non-public address in another spelling", () => {
+  /** Each name resolves to one spelling of a non-public address, as a hostile merchant's DNS may answer. */
+  const spellings: ReadonlyArray<readonly [name: string, address: string, description: string]> = [
+    ["mapped.merchant.test", "::ffff:169.254.169.254", "a link-local address"],
+    ["translated.merchant.test", "::ffff:0:a9fe:a9fe", "a link-local address (IPv4-translated of 169.254.169.254)"],
+    ["compatible.merchant.test", "::a9fe:a9fe", "a link-local address (IPv4-compatible of 169.254.169.254)"],
+    ["nat64.merchant.test", "64:ff9b::a9fe:a9fe", "a link-local address (NAT64 of 169.254.169.254)"],
+    ["nat64-local.merchant.test", "64:ff9b:1::a00:1", "a private address"],
+    ["sixtofour.merchant.test", "2002:a00:1::1", "a private address (6to4 of 10.0.0.1)"],
+    [
+      "teredo.merchant.test",
+      "2001:0:4136:e378:8000:63bf:5601:5601",
+      "a link-local address (Teredo of 169.254.169.254)",
+    ],
+    ["nat64-loopback.merchant.test", "64:ff9b::7f00:1", "a loopback address (NAT64 of 127.0.0.1)"],
+  ]
+  const spellingDns: ResolveHost = async (host) => {
+    const found = spellings.find(([name]) => name === host)
+    if (found === undefined) return fakeDns(host)
+    return [
+      { address: found[1], family: 6 },
+      { address: "93.184.216.34", family: 4 },
+    ]
+  }
+
+  it.effect.each(spellings)(
+    "refuses %s, which resolves to %s, at delivery in both modes",
+    ([name, address, description]) =>
+      Effect.gen(function* () {
+        for (const mode of ["production", "sandbox"] as const)
+          expect(yield* checkNotifyUrl(`https://${name}/notify`, mode, spellingDns, 1_000)).toEqual({
+            _tag: "Refused",
+            detail: `${name} resolves to ${address}, ${description}`,
+          })
+      }),
+  )
+
+  // Real time: the delivery is a real HTTP exchange with an endpoint on loopback.
+  it.effect("connects to the address it checked: a name only the checking resolver knows is delivered to", () =>
+    onTestDay(
+      Effect.gen(function* () {
+        const endpoint = yield* startMerchant(() => ack)
+        const asked: Array<string> = []
+        // The system resolver knows no `.test` name (RFC 6761): only a connection pinned to the checked address arrives.
+        const pinnedDns: ResolveHost = async (host) => {
+          asked.push(host)
+          return [{ address: "127.0.0.1", family: 4 }]
+        }
+        yield* startNotifier(sandboxOptions({ resolveHost: pinnedDns }))
+        const notifyId = notifyIdFor(
+          (yield* announce("acquiring-M1-PIN", `http://endpoint.merchant.test:${endpoint.port}/n`)).id,
+        )
+        yield* eventually(
+          Effect.map(attemptsOf(notifyId), (attempts) => attempts[0]?.outcome._tag === "Delivered"),
+          "the notification is delivered",
+        )
+        expect(endpoint.received.map((r) => r.notifyId)).toEqual([notifyId])
+        expect(asked).toEqual(["endpoint.merchant.test"])
+      }),
+    ),
+  )
+})
+
 describe("unresolved host names", () => {
   it.effect("records a host that does not resolve as a failed attempt, and keeps the notification pending", () =>
     onTestDay(
@@ -156,6 +221,14 @@ describe("server-side request forgery in production mode", () => {
           `http://[::1]:${port}/n`,
           `http://[::ffff:127.0.0.1]:${port}/n`,
           `http://2130706433:${port}/n`,
+          `http://0x7f000001:${port}/n`,
+          `http://0177.0.0.1:${port}/n`,
+          "http://2852039166/latest/meta-data/",
+          "http://0251.0376.0251.0376/",
+          "http://0xa9fea9fe/",
+          "http://[64:ff9b::a9fe:a9fe]/",
+          "http://[2002:a9fe:a9fe::]/",
+          "http://nat64.merchant.test/",
           `http://0.0.0.0:${port}/n`,
           "http://10.1.2.3/n",
           "http://169.254.169.254/latest/meta-data/",

@@ -2,8 +2,8 @@
  * The acquiring and refund flows, shared by the gateway (merchant API,
  * sandbox API, pay page) and the history generator. Each is a sequence of idempotent
  * commands that always runs to the end (libs/refund/README.md, "The flows
- * the gateway runs"), so a crash between two appends is healed by the
- * request's own retry.
+ * the gateway runs"): a crash between two appends is completed by the
+ * service's recovery (`recovery/`), or sooner by the request's own retry.
  */
 
 import { AcquiringOrder, refundDetails } from "@mizan/acquiring"
@@ -163,19 +163,34 @@ export const endRefund = (
     const existing = yield* currentRefund(refundStream)
     const merchantId = existing.merchantId
     const refund = yield* onRefund(refundStream, { ...outcome, merchantId, now } as RefundOrder.Command)
-    const acquiringStream = AcquiringOrder.streamId(merchantId, refund.details.originMerchantOrderNo)
-    if (refund.status === "SUCCESS")
-      yield* onOrder(acquiringStream, { _tag: "ConfirmRefund", merchantId, now, refundOrderNo: refund.orderNo })
-    if (refund.status === "FAILURE")
-      yield* onOrder(acquiringStream, {
+    yield* endReservationOf(refund, now)
+    return refund
+  }).pipe(Effect.withSpan("OrderFlows.endRefund", { attributes: { refundStream } }))
+
+/**
+ * The second step of a refund's end: the reservation on the acquiring
+ * order confirmed (the refund succeeded) or released (it failed). Nothing
+ * for a refund that has not ended. Idempotent.
+ */
+export const endReservationOf = (refund: RefundOrder.Order, now: Timestamp) => {
+  const { merchantId } = refund
+  const acquiringStream = AcquiringOrder.streamId(merchantId, refund.details.originMerchantOrderNo)
+  if (refund.status === "SUCCESS")
+    return Effect.asVoid(
+      onOrder(acquiringStream, { _tag: "ConfirmRefund", merchantId, now, refundOrderNo: refund.orderNo }),
+    )
+  if (refund.status === "FAILURE")
+    return Effect.asVoid(
+      onOrder(acquiringStream, {
         _tag: "ReleaseRefund",
         merchantId,
         now,
         refundOrderNo: refund.orderNo,
         reason: refund.failure.failDes,
-      })
-    return refund
-  }).pipe(Effect.withSpan("OrderFlows.endRefund", { attributes: { refundStream } }))
+      }),
+    )
+  return Effect.void
+}
 
 /**
  * A refund request (libs/refund/README.md, "Refund order"): the amount is

@@ -63,6 +63,8 @@ import { followMerchants } from "../pipeline/merchantReload.ts"
 import { makeMerchantDirectory } from "../pipeline/merchants.ts"
 import { RateLimiter } from "../pipeline/rateLimit.ts"
 import { UnauthenticatedBudgets } from "../pipeline/unauthenticatedBudget.ts"
+import { canonicalPathsOnly } from "./canonicalPath.ts"
+import { withCrashHook } from "./crashHook.ts"
 import { createDrainingServer } from "./drainingServer.ts"
 
 export interface GatewayOptions {
@@ -219,9 +221,12 @@ const layerGatewayStore = (options: GatewayOptions) => {
     Layer.provideMerge(
       layerWriteHealth.pipe(
         Layer.provideMerge(
-          layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
-            keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
-          }).pipe(
+          withCrashHook(
+            layerSealed(storeWithKeys, keyRing, mizanSealingPlan, {
+              keyCacheMs: (options.config.keyCacheSeconds ?? keyCacheSecondsDefault) * 1_000,
+            }),
+            options.config.mode,
+          ).pipe(
             Layer.catchTag("StoreError", (error) => Layer.effectContext(Effect.fail(keyFileRefusal(keyFile, error)))),
           ),
         ),
@@ -272,12 +277,15 @@ export interface Listen {
   readonly host: string
 }
 
-/** The HTTP server of the gateway on `listen`, with the routes given, bounded as `config.connections` says. */
+/**
+ * The HTTP server of the gateway on `listen`, with the routes given, each
+ * behind the canonical path check, bounded as `config.connections` says.
+ */
 export const layerHttp = <E, R>(
   routes: Layer.Layer<never, E, R | HttpRouter.HttpRouter>,
   listen: Listen,
   config: GatewayConfig,
 ) =>
-  HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
+  HttpRouter.serve(Layer.merge(routes, canonicalPathsOnly), { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(() => createDrainingServer(connectionLimitsOf(config)), listen)),
   )

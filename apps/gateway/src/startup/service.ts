@@ -15,6 +15,7 @@ import { type GatewayConfig, type Role, roleNames } from "../config/config.ts"
 import { runExpirySweeper } from "../expirySweeper.ts"
 import { operatorRoutes, readyNotifierLagSecondsDefault } from "../health.ts"
 import { ApiSettings } from "../pipeline/apiSettings.ts"
+import { keepRecoveryRunning } from "../recovery.ts"
 import { type GatewayOptions, type Listen, layerGatewayServices, layerHttp } from "./app.ts"
 import { gatewayRoutes } from "./routes.ts"
 
@@ -55,6 +56,8 @@ const layerBackground = (options: ServiceOptions, progress: NotifierProgress) =>
           ),
         )
       if (roles.has("expiry")) yield* Effect.forkScoped(runExpirySweeper)
+      // Flows a crash cut between two appends, completed by one process of those with the expiry role.
+      if (roles.has("expiry")) yield* Effect.forkScoped(keepRecoveryRunning)
     }),
   )
 
