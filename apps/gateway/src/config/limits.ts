@@ -48,13 +48,14 @@ export interface UnauthenticatedBudget {
 /**
  * Each refusal of a request that does not authenticate costs a signature
  * and a verification in the thread pool (about 1 ms of CPU together): 10 a
- * second per client address bounds 40 flooding addresses to 400 a second,
- * and a burst of 100 lets a merchant whose key is wrong, or a test suite
- * of bad requests, read the signed refusals it came for.
+ * second per client address bounds 40 flooding addresses to 400 a second.
+ * The burst is paid once: 200 lets a merchant whose key is wrong, or a
+ * test suite of bad requests (a property of a hundred forged signatures
+ * on one connection), read every signed refusal it came for.
  */
 export const unauthenticatedBudgetDefault: UnauthenticatedBudget = {
-  perClient: { requestsPerSecond: 10, burstRequests: 100 },
-  perConnection: { requestsPerSecond: 5, burstRequests: 50 },
+  perClient: { requestsPerSecond: 10, burstRequests: 200 },
+  perConnection: { requestsPerSecond: 5, burstRequests: 200 },
 }
 
 export const connectionLimitsOf = (config: GatewayConfig): ConnectionLimits => ({
