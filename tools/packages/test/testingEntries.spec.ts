@@ -57,7 +57,9 @@ const importWithoutVitest = (entry: string) => {
   return { status: imported.status, stderr: imported.stderr }
 }
 
-describe("testing entries of packages that do not declare vitest", () => {
+// Each test starts a Node process that loads an entry from its sources: 1-2 s alone, over
+// vitest's 5 s default when npm test runs two projects beside it on two cores.
+describe("testing entries of packages that do not declare vitest", { timeout: 30_000 }, () => {
   it("are the domain libs' and the property-testing kit's base", () => {
     expect(entriesWithoutVitest).toEqual(
       expect.arrayContaining([
