@@ -7,6 +7,8 @@
 
 export { type CliIo, type ExitCode, exitCodes, parseTime, runCli, storeSettingDefault, usage } from "./cli/cli.ts"
 export { type CliRun, runCliToText } from "./cli/cliText.ts"
+export { formatFilsBig, jsonReplacer, toJson } from "./common/format.ts"
+export { AuditError, layerStore, parseStoreSetting, type StoreSetting } from "./common/stores.ts"
 export {
   type AuditFold,
   type FoldedStates,
@@ -60,8 +62,6 @@ export {
 export type { WorkerTiming } from "./replay/replayWorkerProtocol.ts"
 export { reportJson, reportText } from "./replay/reportOutput.ts"
 export { type Timeline, type TimelineStep, timelineOf } from "./replay/timeline.ts"
-export { formatFilsBig, jsonReplacer, toJson } from "./shared/format.ts"
-export { AuditError, layerStore, parseStoreSetting, type StoreSetting } from "./shared/stores.ts"
 export { exportLog } from "./transfer/exportLog.ts"
 export { fixedClock } from "./transfer/fixedClock.ts"
 export { type ImportOptions, type ImportSummary, importDefaults, importLog } from "./transfer/importLog.ts"

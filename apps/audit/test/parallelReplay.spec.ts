@@ -19,6 +19,7 @@ import {
 import { generateHistory } from "@mizan/histories"
 import { Effect, Exit } from "effect"
 import fc from "fast-check"
+import { failureMessage } from "../src/common/stores.ts"
 import {
   exitCodes,
   makeReplayer,
@@ -31,7 +32,6 @@ import { registry } from "../src/model/registry.ts"
 import { localPart, type PartWorker, replayInWorkers, reportOfParts, workerPart } from "../src/replay/parallelReplay.ts"
 import type { ParentMessage } from "../src/replay/replayWorkerProtocol.ts"
 import { workerOfStream } from "../src/replay/streamTable.ts"
-import { failureMessage } from "../src/shared/stores.ts"
 import { cli } from "./support/cli.ts"
 import { closeOrderTwice, damage, damagedLog } from "./support/damage.ts"
 import { generatedLog } from "./support/histories.ts"

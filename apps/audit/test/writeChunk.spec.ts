@@ -2,7 +2,7 @@ import { Writable } from "node:stream"
 import { it } from "@effect/vitest"
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
-import { chunkWriter } from "../src/shared/writeChunk.ts"
+import { chunkWriter } from "../src/common/writeChunk.ts"
 
 /** A stream whose every write fails as a full disk makes it fail. */
 const fullDisk = new Writable({

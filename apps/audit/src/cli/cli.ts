@@ -13,6 +13,25 @@ import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { withoutUndefined } from "@mizan/kernel"
 import { KeyError, type PublicKey, parsePublicKey } from "@mizan/protocol"
 import { Cause, Effect, Exit, Layer } from "effect"
+import { type CliIo, type ExitCode, exitCodes, ioWrite, type Run } from "../common/commandIo.ts"
+import { formatCount } from "../common/format.ts"
+import {
+  AuditError,
+  describeStore,
+  eventCountOf,
+  failureMessage,
+  layerKeyFileOf,
+  layerOpenedStore,
+  layerSealingStore,
+  layerStore,
+  masterKeyFileDefault,
+  masterKeyFileEnvironmentVariable,
+  parseStoreSetting,
+  type StoreSetting,
+  storeEnvironmentVariable,
+} from "../common/stores.ts"
+import { streamExists } from "../common/streamExists.ts"
+import { chunkWriter } from "../common/writeChunk.ts"
 import { accessCommand } from "../privacy/access.ts"
 import { forgetCommand } from "../privacy/forget.ts"
 import { rotateCommand } from "../privacy/keys.ts"
@@ -36,25 +55,6 @@ import {
   timelineJson,
   timelineText,
 } from "../replay/timelineOutput.ts"
-import { type CliIo, type ExitCode, exitCodes, ioWrite, type Run } from "../shared/commandIo.ts"
-import { formatCount } from "../shared/format.ts"
-import {
-  AuditError,
-  describeStore,
-  eventCountOf,
-  failureMessage,
-  layerKeyFileOf,
-  layerOpenedStore,
-  layerSealingStore,
-  layerStore,
-  masterKeyFileDefault,
-  masterKeyFileEnvironmentVariable,
-  parseStoreSetting,
-  type StoreSetting,
-  storeEnvironmentVariable,
-} from "../shared/stores.ts"
-import { streamExists } from "../shared/streamExists.ts"
-import { chunkWriter } from "../shared/writeChunk.ts"
 import { exportLog } from "../transfer/exportLog.ts"
 import { importDefaults, importLog } from "../transfer/importLog.ts"
 import { removedIfNewAndFailed } from "../transfer/newStore.ts"
@@ -62,7 +62,7 @@ import { verifyIsClean, verifyLog } from "../verify/verify.ts"
 import { verifyJson, verifyText } from "../verify/verifyOutput.ts"
 import { makeProgress, noProgress, type Progress, wantsProgress } from "./progress.ts"
 
-export { type CliIo, type ExitCode, exitCodes } from "../shared/commandIo.ts"
+export { type CliIo, type ExitCode, exitCodes } from "../common/commandIo.ts"
 
 /** The store the gateway writes by default (apps/gateway): the audit reads the same one unless told otherwise. */
 export const storeSettingDefault = "sqlite:data/mizan.db"

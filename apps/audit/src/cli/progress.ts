@@ -4,7 +4,7 @@
  *
  *   replay [##########----------]  48%  480,000/1,000,000 events  95,000 events/s  5 s left
  */
-import { formatCount } from "../shared/format.ts"
+import { formatCount } from "../common/format.ts"
 
 export interface Progress {
   /** `done` events of the work are done. */

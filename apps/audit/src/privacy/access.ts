@@ -1,8 +1,8 @@
 /** `access`: what the store holds on a data subject, printed as text or JSON. */
 
 import { Effect } from "effect"
-import { type CliIo, exitCodes, ioWrite } from "../shared/commandIo.ts"
-import { describeStore, type StoreSetting } from "../shared/stores.ts"
+import { type CliIo, exitCodes, ioWrite } from "../common/commandIo.ts"
+import { describeStore, type StoreSetting } from "../common/stores.ts"
 import { accessFindsNothing, accessJson, accessText } from "./accessOutput.ts"
 import { refuseMissingStream } from "./forget.ts"
 import { type SubjectTarget, subjectAccess } from "./subjectAccess.ts"

@@ -1,6 +1,6 @@
 /** How `access` reports: a few lines for a data-protection officer, one JSON object for machines. */
 import { forgotten } from "@mizan/kernel"
-import { counted, isoTime, toJson } from "../shared/format.ts"
+import { counted, isoTime, toJson } from "../common/format.ts"
 import type { HeldEvent, SubjectAccess, SubjectTarget } from "./subjectAccess.ts"
 
 /** Whether the store holds nothing of the subject and never forgot it: a value written otherwise, or nobody it saw. */

@@ -6,10 +6,10 @@
 
 import { type ForgetOutcome, Sealing } from "@mizan/eventsourcing"
 import { Effect } from "effect"
-import { type CliIo, exitCodes, ioWrite } from "../shared/commandIo.ts"
-import { isoTime } from "../shared/format.ts"
-import { AuditError } from "../shared/stores.ts"
-import { streamExists } from "../shared/streamExists.ts"
+import { type CliIo, exitCodes, ioWrite } from "../common/commandIo.ts"
+import { isoTime } from "../common/format.ts"
+import { AuditError } from "../common/stores.ts"
+import { streamExists } from "../common/streamExists.ts"
 import { nothingHeldOf } from "./accessOutput.ts"
 import type { SubjectTarget } from "./subjectAccess.ts"
 

@@ -6,9 +6,9 @@
 import { SubjectKeys } from "@mizan/eventsourcing"
 import { rotateMasterKey } from "@mizan/stores"
 import { Effect } from "effect"
-import { type CliIo, exitCodes, ioWrite } from "../shared/commandIo.ts"
-import { formatCount } from "../shared/format.ts"
-import { AuditError } from "../shared/stores.ts"
+import { type CliIo, exitCodes, ioWrite } from "../common/commandIo.ts"
+import { formatCount } from "../common/format.ts"
+import { AuditError } from "../common/stores.ts"
 
 /** Re-wraps the store's data keys under a new master key of the file, and says so. */
 export const rotateCommand = Effect.fn("Audit.rotateMasterKey")(function* (

@@ -21,8 +21,8 @@ import {
 } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
 import { Effect } from "effect"
+import { AuditError } from "../common/stores.ts"
 import { logPageSizeEventsDefault } from "../replay/replay.ts"
-import { AuditError } from "../shared/stores.ts"
 
 /** Whom an access request or a forget names: a subject by its value, or the subject of a kind that one stream's events name by no value. */
 export type SubjectTarget =

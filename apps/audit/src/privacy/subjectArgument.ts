@@ -6,7 +6,7 @@
 
 import { subjectKindsOf } from "@mizan/eventsourcing"
 import { mizanSealingPlan } from "@mizan/order-views"
-import { AuditError } from "../shared/stores.ts"
+import { AuditError } from "../common/stores.ts"
 import type { SubjectTarget } from "./subjectAccess.ts"
 
 /**

@@ -1,6 +1,6 @@
 /** The messages between a parallel replay (parallelReplay.ts) and its worker threads (replayWorker.ts). */
 
-import type { StoreSetting } from "../shared/stores.ts"
+import type { StoreSetting } from "../common/stores.ts"
 import type { StreamFacts } from "./crossStream.ts"
 import type { Cut, Partition } from "./replay.ts"
 

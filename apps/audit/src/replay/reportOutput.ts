@@ -4,8 +4,8 @@
  * are decimal strings in JSON, since they are bigints.
  */
 import { withoutUndefined } from "@mizan/kernel"
+import { formatCount, formatFilsBig, formatFilsBigGrouped } from "../common/format.ts"
 import { type MoneyFigureName, moneyFigureNames } from "../model/auditFold.ts"
-import { formatCount, formatFilsBig, formatFilsBigGrouped } from "../shared/format.ts"
 import { type EventPlace, type Findings, isClean, type ReplayReport } from "./replay.ts"
 
 const moneyLabels: Readonly<Record<MoneyFigureName, string>> = {

@@ -10,9 +10,9 @@
  */
 import { EventStore, logStart, type StoreError, SubjectKeys } from "@mizan/eventsourcing"
 import { Effect, Option } from "effect"
+import type { AuditError } from "../common/stores.ts"
+import type { WriteChunk } from "../common/writeChunk.ts"
 import { logPageSizeEventsDefault } from "../replay/replay.ts"
-import type { AuditError } from "../shared/stores.ts"
-import type { WriteChunk } from "../shared/writeChunk.ts"
 import { endLine, exportLine, headLine, keyLine } from "./ndjson.ts"
 
 /** Signed heads read per page by export. */

@@ -3,7 +3,7 @@ import { createInterface } from "node:readline"
 import { fileErrorReason } from "@mizan/command-line"
 import type { EventStore } from "@mizan/eventsourcing"
 import { Effect } from "effect"
-import { AuditError } from "../shared/stores.ts"
+import { AuditError } from "../common/stores.ts"
 
 /** One line of an export file, numbered from 1 as an editor numbers it. */
 export interface Line {

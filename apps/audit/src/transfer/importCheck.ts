@@ -26,8 +26,8 @@ import {
   SubjectKeys,
 } from "@mizan/eventsourcing"
 import { Effect, Option, Result } from "effect"
+import { AuditError } from "../common/stores.ts"
 import { type AuditedAggregate, aggregateOf } from "../model/registry.ts"
-import { AuditError } from "../shared/stores.ts"
 import { atLine, type Line, linesOf } from "./fileLines.ts"
 import { sealerOver } from "./fileSealer.ts"
 import { type ExportedHead, parseLine } from "./ndjson.ts"

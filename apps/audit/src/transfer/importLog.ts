@@ -19,8 +19,8 @@
  */
 import type { EventStore, StoreError } from "@mizan/eventsourcing"
 import { Effect } from "effect"
+import type { AuditError } from "../common/stores.ts"
 import { registry } from "../model/registry.ts"
-import type { AuditError } from "../shared/stores.ts"
 import { checkFile } from "./importCheck.ts"
 import { type ImportOptions, type ImportSummary, importDefaults } from "./importOptions.ts"
 import { writeFile } from "./importWrite.ts"

@@ -1,5 +1,5 @@
 /** How `verify` reports: a few lines for people, one JSON object for machines. */
-import { formatCount, isoTime, toJson } from "../shared/format.ts"
+import { formatCount, isoTime, toJson } from "../common/format.ts"
 import { type VerifyFinding, type VerifyReport, verifyIsClean, verifyIsUnanchored } from "./verify.ts"
 
 const placeOf = (finding: VerifyFinding): string =>
